@@ -1,0 +1,34 @@
+import { defineConfig, devices, chromium } from '@playwright/test';
+import { CHROMIUM_ARGS, chromiumExecutable } from './tests/helpers/browser';
+import { e2e } from './tests/helpers/e2e-env';
+
+const executablePath = chromiumExecutable(() => chromium.executablePath());
+
+export default defineConfig({
+  testDir: './tests/e2e',
+  fullyParallel: false,
+  workers: 2,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
+  outputDir: 'test-results',
+  use: {
+    baseURL: e2e.webUrl,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: { executablePath, args: CHROMIUM_ARGS },
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], launchOptions: { executablePath, args: CHROMIUM_ARGS } } }],
+  webServer: {
+    command:
+      `tsx supabase/local/cli.ts start --memory --api-port ${e2e.apiPort} --web-port ${e2e.webPort} ` +
+      `--inbox-port ${e2e.inboxPort} --web-dir dist/web --desktop-dir out/renderer`,
+    url: `${e2e.webUrl}/config.json`,
+    env: { STOREWISE_JWT_SECRET: e2e.jwtSecret, STOREWISE_QUIET: '1' },
+    reuseExistingServer: !process.env.CI,
+    timeout: 120_000,
+    stdout: 'pipe',
+    stderr: 'pipe',
+  },
+});

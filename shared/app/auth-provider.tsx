@@ -1,0 +1,57 @@
+import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
+import type { AuthChangeEvent, Session, User } from '@supabase/supabase-js';
+import { useNavigate } from 'react-router-dom';
+import { usePlatform, useSupabase } from './platform-context';
+
+export interface AuthState {
+  user: User | null;
+  session: Session | null;
+  /** True until the initial session has been read from storage. */
+  loading: boolean;
+  /** The last auth event, e.g. PASSWORD_RECOVERY, for screens that react to it. */
+  lastEvent: AuthChangeEvent | null;
+}
+
+const AuthContext = createContext<AuthState | null>(null);
+
+/**
+ * The one place that knows who is signed in. It follows supabase-js auth events (initial session,
+ * signed in/out, token refreshed, user updated, password recovery, MFA verified) and, on the desktop,
+ * completes sign-ins that come back through deep links.
+ */
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const supabase = useSupabase();
+  const platform = usePlatform();
+  const navigate = useNavigate();
+  const [state, setState] = useState<AuthState>({ user: null, session: null, loading: true, lastEvent: null });
+
+  useEffect(() => {
+    const { data } = supabase.auth.onAuthStateChange((event, session) => {
+      setState({ user: session?.user ?? null, session, loading: false, lastEvent: event });
+    });
+    return () => data.subscription.unsubscribe();
+  }, [supabase]);
+
+  useEffect(
+    () =>
+      platform.onAuthDeepLink((link) => {
+        if (link.kind === 'oauth-callback') {
+          void supabase.auth.exchangeCodeForSession(link.code).then(({ error }) => {
+            if (error) console.error('OAuth code exchange failed:', error.message);
+            else navigate('/');
+          });
+        } else {
+          navigate({ pathname: '/reset-password', search: new URLSearchParams(link.params).toString() });
+        }
+      }),
+    [platform, supabase, navigate],
+  );
+
+  return <AuthContext.Provider value={state}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthState {
+  const value = useContext(AuthContext);
+  if (!value) throw new Error('useAuth must be used within an AuthProvider');
+  return value;
+}

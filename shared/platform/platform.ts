@@ -1,0 +1,52 @@
+/**
+ * The one contract between the shared product and the place it runs (browser or Electron).
+ * web/ and renderer/ each implement it once (`satisfies Platform`); tests pass a fake.
+ * Nothing in shared/ may know where it runs except through this interface.
+ */
+
+/** Storage that supabase-js persists its session in (its `auth.storage` option). */
+export interface SessionStorage {
+  getItem(key: string): string | null | Promise<string | null>;
+  setItem(key: string, value: string): void | Promise<void>;
+  removeItem(key: string): void | Promise<void>;
+}
+
+/** An auth link that reached the app from outside (desktop deep link). */
+export type AuthDeepLink =
+  | { kind: 'oauth-callback'; code: string }
+  | { kind: 'recovery'; params: Record<string, string> };
+
+export interface SupabaseConfig {
+  url: string;
+  anonKey: string;
+}
+
+export interface Platform {
+  kind: 'web' | 'desktop';
+  /** Where the Supabase project lives. */
+  supabase: SupabaseConfig;
+  /** Session persistence for supabase-js (web: localStorage; desktop: OS keychain through the bridge). */
+  sessionStorage: SessionStorage;
+  /** supabase-js flow type: the desktop must use PKCE (its redirects come back through a deep link). */
+  authFlow: 'implicit' | 'pkce';
+  /** Redirect targets put into auth emails and OAuth requests. */
+  redirects: {
+    /** After email confirmation or OAuth sign-in (web: origin + '/'; desktop: storewise://auth/callback). */
+    signIn: string;
+    /** After sign-up on /signup (web: origin + '/#pricing'). */
+    signUpConfirmed: string;
+    /** The password-reset link target (web: origin + '/reset-password'; desktop: storewise://auth/reset). */
+    passwordReset: string;
+  };
+  /**
+   * Starts an OAuth sign-in given the provider URL built by supabase-js.
+   * Web: navigates the window. Desktop: opens the system browser; the code comes back as a deep link.
+   */
+  openOAuthUrl(url: string): void;
+  /** Opens an http(s) link outside the app (web: new tab; desktop: system browser). */
+  openExternal(url: string): void;
+  /** Subscribes to auth links that arrive from outside; returns the unsubscribe function. */
+  onAuthDeepLink(listener: (link: AuthDeepLink) => void): () => void;
+  /** Shown once when the platform cannot remember the sign-in (desktop without a keychain). */
+  sessionPersistenceWarning?: () => Promise<string | null>;
+}
