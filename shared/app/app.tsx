@@ -1,7 +1,7 @@
 import { ChakraProvider } from '@chakra-ui/react';
 import { useState } from 'react';
 import { RouterProvider, type createBrowserRouter } from 'react-router-dom';
-import { PlatformProvider } from './platform-context';
+import { PlatformProvider } from '../lib/platform-context';
 import { createStorewiseClient } from '../lib/supabase-client';
 import { system } from './theme';
 import type { Platform } from '../platform/platform';

@@ -1,6 +1,6 @@
 import { createContext, useContext, type ReactNode } from 'react';
 import type { Platform } from '../platform/platform';
-import type { StorewiseClient } from '../lib/supabase-client';
+import type { StorewiseClient } from './supabase-client';
 
 interface PlatformContextValue {
   platform: Platform;
