@@ -23,7 +23,7 @@ export default defineConfig({
   webServer: {
     command:
       `tsx supabase/local/cli.ts start --memory --api-port ${e2e.apiPort} --web-port ${e2e.webPort} ` +
-      `--inbox-port ${e2e.inboxPort} --web-dir dist/web --desktop-dir out/renderer`,
+      `--inbox-port ${e2e.inboxPort} --web-dir ${process.env.STOREWISE_WEB_OUT ?? 'dist/web'} --desktop-dir out/renderer`,
     url: `${e2e.webUrl}/config.json`,
     env: { STOREWISE_JWT_SECRET: e2e.jwtSecret, STOREWISE_QUIET: '1' },
     reuseExistingServer: !process.env.CI,

@@ -8,7 +8,8 @@ export default defineConfig({
   envDir: fileURLToPath(new URL('.', import.meta.url)),
   plugins: [react()],
   build: {
-    outDir: fileURLToPath(new URL('./dist/web', import.meta.url)),
+    // STOREWISE_WEB_OUT lets parallel local runs build side by side; the default is what npm start serves.
+    outDir: fileURLToPath(new URL(process.env.STOREWISE_WEB_OUT ?? './dist/web', import.meta.url)),
     emptyOutDir: true,
     sourcemap: true,
   },

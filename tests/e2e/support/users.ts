@@ -1,0 +1,49 @@
+import { createClient } from '@supabase/supabase-js';
+import { SignJWT } from 'jose';
+import { randomUUID } from 'node:crypto';
+import { e2e } from '../../helpers/e2e-env';
+
+/** The service-role key of the throwaway e2e stack (its JWT secret is fixed in e2e-env). */
+export async function serviceRoleKey(): Promise<string> {
+  return new SignJWT({ role: 'service_role', iss: 'supabase-demo' })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuedAt()
+    .setExpirationTime('1h')
+    .sign(new TextEncoder().encode(e2e.jwtSecret));
+}
+
+export async function adminClient() {
+  return createClient(e2e.apiUrl, await serviceRoleKey(), { auth: { persistSession: false, autoRefreshToken: false } });
+}
+
+export interface TestUser {
+  id: string;
+  email: string;
+  password: string;
+  fullName: string;
+}
+
+/**
+ * A fresh confirmed owner for tests that change state (passwords, sessions, tickets), so tests never
+ * disturb the demo accounts or each other.
+ */
+export async function createConfirmedUser(prefix = 'owner', fullName = 'Test Owner'): Promise<TestUser> {
+  const email = `${prefix}-${randomUUID().slice(0, 8)}@e2e.storewise.test`;
+  const password = `Pw-${randomUUID()}`;
+  const admin = await adminClient();
+  const { data, error } = await admin.auth.admin.createUser({
+    email,
+    password,
+    email_confirm: true,
+    user_metadata: { full_name: fullName },
+  });
+  if (error || !data.user) throw new Error(`could not create test user: ${error?.message ?? 'no user'}`);
+  return { id: data.user.id, email, password, fullName };
+}
+
+/** The demo accounts of supabase/seed.sql (also listed in the README). */
+export const demo = {
+  admin: { email: 'admin@storewise.local', password: 'storewise-admin' },
+  owner1: { email: 'owner1@storewise.local', password: 'storewise-owner' },
+  owner2: { email: 'owner2@storewise.local', password: 'storewise-owner' },
+};
