@@ -17,7 +17,7 @@ export function chromiumExecutable(bundledPath: () => string): string | undefine
   const fromEnv = process.env.STOREWISE_CHROMIUM;
   if (fromEnv) return fromEnv;
   if (existsSync('/usr/bin/chromium')) return '/usr/bin/chromium';
-  let bundled = '';
+  let bundled: string;
   try {
     bundled = bundledPath();
   } catch {
