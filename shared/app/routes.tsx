@@ -31,6 +31,15 @@ export const routes: RouteObject[] = [
           lazy: () => import('../features/legal/legal-page').then((m) => ({ element: <m.LegalPage slug={slug} /> })),
         }),
       ),
+      // The sign-up form links /terms and /privacy (spec 2): they show the registered legal pages.
+      {
+        path: '/terms',
+        lazy: () => import('../features/legal/legal-page').then((m) => ({ element: <m.LegalPage slug="terms-of-service" /> })),
+      },
+      {
+        path: '/privacy',
+        lazy: () => import('../features/legal/legal-page').then((m) => ({ element: <m.LegalPage slug="privacy-policy" /> })),
+      },
       {
         path: '/dashboard/*',
         lazy: () => import('../features/dashboard/dashboard-app').then((m) => ({ Component: m.DashboardApp })),

@@ -1,0 +1,32 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createHashRouter } from 'react-router-dom';
+import { App } from '../shared/app/app';
+import { routes } from '../shared/app/routes';
+import { notify } from '../shared/components/toaster';
+import { getBridge } from './bridge';
+import { createDesktopPlatform } from './platform';
+
+const root = createRoot(document.getElementById('root')!);
+
+function fail(message: string) {
+  root.render(<p role="alert">{message}</p>);
+}
+
+async function start() {
+  const bridge = getBridge();
+  if (!bridge) return fail('Storewise desktop must be started from the Storewise app.');
+  const result = await bridge.app.config();
+  if (!result.ok) return fail(result.message);
+  const platform = createDesktopPlatform(bridge, result.config);
+  // Hash routes: the app is served from app://storewise/index.html with no server-side fallback (docs/adr/0070).
+  root.render(
+    <StrictMode>
+      <App platform={platform} router={createHashRouter(routes)} />
+    </StrictMode>,
+  );
+  const warning = await platform.sessionPersistenceWarning();
+  if (warning) notify.info('Sign-in will not be remembered', warning);
+}
+
+start().catch((error: unknown) => fail(error instanceof Error ? error.message : 'Storewise could not start.'));

@@ -1,0 +1,36 @@
+import type { Platform, SupabaseConfig } from '../shared/platform/platform';
+import type { StorewiseBridge } from './bridge';
+
+/** The links Supabase sends the desktop back to: they arrive as deep links handled by src/main/deep-link.ts. */
+export const DESKTOP_REDIRECTS = {
+  signIn: 'storewise://auth/callback',
+  signUpConfirmed: 'storewise://auth/callback',
+  passwordReset: 'storewise://auth/reset',
+} as const;
+
+/**
+ * The desktop: sessions in the OS keychain through the bridge (never localStorage), PKCE because
+ * redirects come back as deep links, and every outside link through the main process's allow list.
+ */
+export function createDesktopPlatform(bridge: StorewiseBridge, supabase: SupabaseConfig) {
+  const openOutside = (url: string) => {
+    void bridge.links.openExternal(url).then((opened) => {
+      if (!opened) console.warn('Storewise refused to open a link outside the app:', url);
+    });
+  };
+  return {
+    kind: 'desktop',
+    supabase,
+    sessionStorage: {
+      getItem: (key) => bridge.session.getItem(key),
+      setItem: (key, value) => bridge.session.setItem(key, value),
+      removeItem: (key) => bridge.session.removeItem(key),
+    },
+    authFlow: 'pkce',
+    redirects: { ...DESKTOP_REDIRECTS },
+    openOAuthUrl: openOutside,
+    openExternal: openOutside,
+    onAuthDeepLink: (listener) => bridge.auth.onDeepLink(listener),
+    sessionPersistenceWarning: () => bridge.session.persistenceWarning(),
+  } satisfies Platform;
+}

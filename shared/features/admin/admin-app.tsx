@@ -1,0 +1,58 @@
+import { useCallback, useState } from 'react';
+import { Center, Spinner, Stack, Text } from '@chakra-ui/react';
+import { Navigate, Route, Routes, useNavigate } from 'react-router-dom';
+import { useIsAdmin } from '../../lib/use-is-admin';
+import { useSupabase } from '../../lib/platform-context';
+import { AdminLayout } from './layout/admin-layout';
+import { adminNav } from './layout/admin-nav';
+import { AdminOverviewPage } from './overview/admin-overview-page';
+import { AdminUsersPage } from './users/admin-users-page';
+import { AdminPlansPage } from './plans/admin-plans-page';
+import { ComingSoonPage } from './common/coming-soon-page';
+
+/**
+ * The admin area (/admin/*). The guard only decides what the browser shows: every admin function in the
+ * database checks the caller itself (private.assert_admin), so skipping this screen reveals nothing.
+ */
+export function AdminApp() {
+  const check = useIsAdmin();
+  const supabase = useSupabase();
+  const navigate = useNavigate();
+  // While signing out the check turns to not-admin; without this flag the guard would bounce to /dashboard.
+  const [leaving, setLeaving] = useState(false);
+
+  const signOut = useCallback(async () => {
+    setLeaving(true);
+    const { error } = await supabase.auth.signOut({ scope: 'local' });
+    if (error) console.error('Sign-out failed:', error.message);
+    navigate('/', { replace: true });
+  }, [supabase, navigate]);
+
+  if (check === 'loading' || leaving) {
+    return (
+      <Center minH="100dvh">
+        <Stack align="center" gap="3" role="status">
+          <Spinner size="lg" aria-hidden />
+          <Text color="fg.muted">Checking access...</Text>
+        </Stack>
+      </Center>
+    );
+  }
+  if (check !== 'admin') return <Navigate to="/dashboard" replace />;
+
+  return (
+    <Routes>
+      <Route element={<AdminLayout onSignOut={() => void signOut()} />}>
+        <Route index element={<AdminOverviewPage />} />
+        <Route path="users" element={<AdminUsersPage />} />
+        <Route path="plans" element={<AdminPlansPage />} />
+        {adminNav
+          .filter((item) => item.comingSoon)
+          .map((item) => (
+            <Route key={item.path} path={item.path} element={<ComingSoonPage title={item.label} summary={item.summary} />} />
+          ))}
+        <Route path="*" element={<Navigate to="/admin" replace />} />
+      </Route>
+    </Routes>
+  );
+}

@@ -1,0 +1,74 @@
+import type { IconType } from 'react-icons';
+import {
+  LuCreditCard,
+  LuFileText,
+  LuLayoutDashboard,
+  LuLifeBuoy,
+  LuPackage,
+  LuScrollText,
+  LuSettings,
+  LuUsers,
+  LuBuilding2,
+} from 'react-icons/lu';
+
+export interface AdminNavItem {
+  label: string;
+  /** Path under /admin ('' is the admin dashboard). */
+  path: string;
+  icon: IconType;
+  /** Screens the spec does not describe yet render the Coming Soon placeholder. */
+  comingSoon: boolean;
+  /** One line for the placeholder: what the screen will be for. */
+  summary: string;
+}
+
+/** The admin menu of the spec (section 2, "Admin area"), in its order. */
+export const adminNav: readonly AdminNavItem[] = [
+  { label: 'Dashboard', path: '', icon: LuLayoutDashboard, comingSoon: false, summary: 'Platform figures at a glance.' },
+  { label: 'User Management', path: 'users', icon: LuUsers, comingSoon: false, summary: 'Every Storewise profile.' },
+  {
+    label: 'Account Management',
+    path: 'accounts',
+    icon: LuBuilding2,
+    comingSoon: true,
+    summary: 'Manage shop accounts, their stores and their staff.',
+  },
+  { label: 'Plan Management', path: 'plans', icon: LuPackage, comingSoon: false, summary: 'Every subscription plan.' },
+  {
+    label: 'Support Tickets',
+    path: 'support',
+    icon: LuLifeBuoy,
+    comingSoon: true,
+    summary: 'Answer and resolve the tickets shop owners file.',
+  },
+  {
+    label: 'Billing Overview',
+    path: 'billing',
+    icon: LuCreditCard,
+    comingSoon: true,
+    summary: 'Revenue, invoices and failed payments across all shops.',
+  },
+  {
+    label: 'Activity Logs',
+    path: 'logs',
+    icon: LuScrollText,
+    comingSoon: true,
+    summary: 'Sign-ins and administrative actions, searchable.',
+  },
+  {
+    label: 'System Settings',
+    path: 'settings',
+    icon: LuSettings,
+    comingSoon: true,
+    summary: 'Platform-wide configuration for Storewise.',
+  },
+  {
+    label: 'Content Management',
+    path: 'content',
+    icon: LuFileText,
+    comingSoon: true,
+    summary: 'Edit the marketing site, legal pages and announcements.',
+  },
+];
+
+export const adminPath = (item: Pick<AdminNavItem, 'path'>): string => (item.path ? `/admin/${item.path}` : '/admin');

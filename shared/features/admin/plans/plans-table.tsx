@@ -1,0 +1,56 @@
+import { Badge, Table, Text } from '@chakra-ui/react';
+import { formatDate, formatMoney } from '../../../lib/format';
+import type { AdminPlanRow } from '../admin-schemas';
+
+const statusPalette: Record<string, string> = {
+  active: 'green',
+  trialing: 'blue',
+  past_due: 'orange',
+  canceled: 'gray',
+  expired: 'red',
+};
+
+const statusLabel = (status: string): string => {
+  const words = status.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+
+/** One page of user plans with their owners' names. */
+export function PlansTable({ rows, busy }: { rows: AdminPlanRow[]; busy: boolean }) {
+  return (
+    <Table.ScrollArea borderWidth="1px" rounded="lg" bg="bg" tabIndex={0} aria-label="Plans table">
+      <Table.Root size="sm" aria-busy={busy} opacity={busy ? 0.6 : 1} data-testid="plans-table">
+        <Table.Header>
+          <Table.Row>
+            <Table.ColumnHeader>Owner</Table.ColumnHeader>
+            <Table.ColumnHeader>Plan</Table.ColumnHeader>
+            <Table.ColumnHeader>Price</Table.ColumnHeader>
+            <Table.ColumnHeader>Status</Table.ColumnHeader>
+            <Table.ColumnHeader>Auto-renew</Table.ColumnHeader>
+            <Table.ColumnHeader>Next billing</Table.ColumnHeader>
+            <Table.ColumnHeader>Created</Table.ColumnHeader>
+          </Table.Row>
+        </Table.Header>
+        <Table.Body>
+          {rows.map((plan) => (
+            <Table.Row key={plan.id} data-testid="plan-row">
+              <Table.Cell fontWeight="medium" data-testid="plan-owner">
+                {plan.owner_name ?? <Text as="span" color="fg.muted">Unknown owner</Text>}
+              </Table.Cell>
+              <Table.Cell data-testid="plan-name">{plan.plan_name}</Table.Cell>
+              <Table.Cell whiteSpace="nowrap">
+                {formatMoney(plan.price)} / {plan.billing_cycle === 'annual' ? 'year' : 'month'}
+              </Table.Cell>
+              <Table.Cell>
+                <Badge colorPalette={statusPalette[plan.status] ?? 'gray'}>{statusLabel(plan.status)}</Badge>
+              </Table.Cell>
+              <Table.Cell>{plan.auto_renew ? 'On' : 'Off'}</Table.Cell>
+              <Table.Cell whiteSpace="nowrap">{formatDate(plan.next_billing_date, '—')}</Table.Cell>
+              <Table.Cell whiteSpace="nowrap">{formatDate(plan.created_at)}</Table.Cell>
+            </Table.Row>
+          ))}
+        </Table.Body>
+      </Table.Root>
+    </Table.ScrollArea>
+  );
+}

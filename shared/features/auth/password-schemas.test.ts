@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { forgotPasswordSchema, resetPasswordSchema } from './password-schemas';
+import { authSchemaFor } from './auth-schema';
+
+const messages = (result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) =>
+  Object.fromEntries((result.error?.issues ?? []).map((issue) => [String(issue.path[0]), issue.message]));
+
+describe('resetPasswordSchema (spec 5 and 8)', () => {
+  it('accepts two equal passwords of at least 6 characters', () => {
+    expect(resetPasswordSchema.safeParse({ password: 'abcdef', confirmPassword: 'abcdef' }).success).toBe(true);
+  });
+  it('rejects a 5-character password with the spec message', () => {
+    expect(messages(resetPasswordSchema.safeParse({ password: 'abcde', confirmPassword: 'abcde' }))).toEqual({
+      password: 'Password must be at least 6 characters long.',
+    });
+  });
+  it("rejects different passwords with \"Passwords don't match\"", () => {
+    expect(messages(resetPasswordSchema.safeParse({ password: 'abcdef', confirmPassword: 'abcdeg' }))).toEqual({
+      confirmPassword: "Passwords don't match",
+    });
+  });
+});
+
+describe('forgotPasswordSchema', () => {
+  it('requires an email and trims it', () => {
+    expect(messages(forgotPasswordSchema.safeParse({ email: '  ' }))).toEqual({ email: 'Email is required' });
+    expect(forgotPasswordSchema.parse({ email: ' a@b.example ' }).email).toBe('a@b.example');
+  });
+  it('rejects something that is not an email', () => {
+    expect(messages(forgotPasswordSchema.safeParse({ email: 'nope' }))).toEqual({
+      email: 'Please enter a valid email address',
+    });
+  });
+});
+
+describe('auth form schema (spec 5: full name only when creating an account)', () => {
+  it('signs in without a full name', () => {
+    expect(authSchemaFor('sign-in').safeParse({ fullName: '', email: 'a@b.example', password: 'x' }).success).toBe(true);
+  });
+  it('requires a full name, email and password to create an account', () => {
+    expect(messages(authSchemaFor('sign-up').safeParse({ fullName: ' ', email: '', password: '' }))).toEqual({
+      fullName: 'Full name is required',
+      email: 'Email is required',
+      password: 'Password is required',
+    });
+  });
+});

@@ -1,0 +1,46 @@
+import type { StorewiseClient } from '../../../lib/supabase-client';
+import { unwrap, unwrapMaybe } from '../api-result';
+
+/** The plan card's columns, or null without a plan (shown as Free). */
+export async function fetchPlan(supabase: StorewiseClient, userId: string) {
+  return unwrapMaybe(
+    await supabase
+      .from('user_plans')
+      .select('plan_name, price, billing_cycle, status, auto_renew, started_at, next_billing_date')
+      .eq('user_id', userId)
+      .maybeSingle(),
+  );
+}
+
+export async function fetchPaymentMethods(supabase: StorewiseClient, userId: string) {
+  return unwrap(
+    await supabase
+      .from('payment_methods')
+      .select('id, type, last_four, expiry, is_default')
+      .eq('user_id', userId)
+      .order('created_at', { ascending: false }),
+  );
+}
+
+/** The whole history, newest first (the spec lists it without a limit). */
+export async function fetchBillingHistory(supabase: StorewiseClient, userId: string) {
+  return unwrap(
+    await supabase
+      .from('billing_history')
+      .select('id, amount, date, status, description, invoice_url')
+      .eq('user_id', userId)
+      .order('date', { ascending: false }),
+  );
+}
+
+/** Saves auto-renew; returns the stored value, so a save that matched no row fails instead of lying. */
+export async function setAutoRenew(supabase: StorewiseClient, userId: string, autoRenew: boolean): Promise<boolean> {
+  const row = unwrap(
+    await supabase.from('user_plans').update({ auto_renew: autoRenew }).eq('user_id', userId).select('auto_renew').single(),
+  );
+  return row.auto_renew;
+}
+
+export type Plan = NonNullable<Awaited<ReturnType<typeof fetchPlan>>>;
+export type PaymentMethod = Awaited<ReturnType<typeof fetchPaymentMethods>>[number];
+export type BillingEntry = Awaited<ReturnType<typeof fetchBillingHistory>>[number];

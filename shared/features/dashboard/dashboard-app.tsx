@@ -1,0 +1,71 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Center, Spinner, VisuallyHidden } from '@chakra-ui/react';
+import { Navigate, Route, Routes, useNavigate } from 'react-router-dom';
+import { useAuth } from '../../lib/auth-provider';
+import { useSupabase } from '../../lib/platform-context';
+import { DashboardSessionContext, type DashboardSession } from './dashboard-session';
+import { DashboardLayout } from './layout/dashboard-layout';
+import { OverviewPage } from './overview/overview-page';
+import { ProfilePage } from './profile/profile-page';
+import { SettingsPage } from './settings/settings-page';
+import { BillingPage } from './billing/billing-page';
+import { SecurityPage } from './security/security-page';
+import { SupportPage } from './support/support-page';
+
+/** The customer area (/dashboard/*): signed-in guard, shared layout and the child screens. */
+export function DashboardApp() {
+  const { user, session, loading } = useAuth();
+  const supabase = useSupabase();
+  const navigate = useNavigate();
+  // While signing out the user becomes null; without this flag the guard would bounce to /auth first.
+  const [leaving, setLeaving] = useState(false);
+
+  // The stored session may have been ended elsewhere ("Logout Other Devices" on another device): asking the
+  // auth service once per visit lets supabase-js notice (session_not_found), drop it and send us to /auth.
+  const userId = user?.id;
+  useEffect(() => {
+    if (!userId) return;
+    void supabase.auth.getUser().then(({ error }) => {
+      if (error) console.warn('Session check failed:', error.message);
+    });
+  }, [supabase, userId]);
+
+  const signOut = useCallback(async () => {
+    setLeaving(true);
+    // 'local' ends this device's session only; "Logout Other Devices" on Security ends the rest.
+    const { error } = await supabase.auth.signOut({ scope: 'local' });
+    if (error) console.error('Sign-out failed:', error.message);
+    navigate('/', { replace: true });
+  }, [supabase, navigate]);
+
+  const value = useMemo<DashboardSession | null>(
+    () => (user && session ? { user, session, signOut } : null),
+    [user, session, signOut],
+  );
+
+  if (loading || leaving) {
+    return (
+      <Center minH="100dvh" role="status">
+        <Spinner size="lg" />
+        <VisuallyHidden>Loading...</VisuallyHidden>
+      </Center>
+    );
+  }
+  if (!value) return <Navigate to="/auth" replace />;
+
+  return (
+    <DashboardSessionContext.Provider value={value}>
+      <Routes>
+        <Route element={<DashboardLayout />}>
+          <Route index element={<OverviewPage />} />
+          <Route path="profile" element={<ProfilePage />} />
+          <Route path="settings" element={<SettingsPage />} />
+          <Route path="billing" element={<BillingPage />} />
+          <Route path="security" element={<SecurityPage />} />
+          <Route path="support" element={<SupportPage />} />
+          <Route path="*" element={<Navigate to="/dashboard" replace />} />
+        </Route>
+      </Routes>
+    </DashboardSessionContext.Provider>
+  );
+}

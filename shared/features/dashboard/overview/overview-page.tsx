@@ -1,0 +1,152 @@
+import type { ReactNode } from 'react';
+import { Badge, Button, DataList, Flex, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react';
+import { Link as RouterLink } from 'react-router-dom';
+import { LuCreditCard, LuLifeBuoy, LuShield } from 'react-icons/lu';
+import { useSupabase } from '../../../lib/platform-context';
+import { formatDate, formatDateTime, formatMoney } from '../../../lib/format';
+import { metadataFullName, useDashboardSession } from '../dashboard-session';
+import { DataItem } from '../data-item';
+import { Loaded } from '../loaded';
+import { PageHeader } from '../page-header';
+import { planPriceLine } from '../plan-price';
+import { SectionCard } from '../section-card';
+import { StatusBadge } from '../status-badge';
+import { useLoad } from '../use-load';
+import { fetchPlanSummary, fetchRecentBilling } from './overview-api';
+
+function StatCard({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Stack as="section" aria-label={label} gap="2" borderWidth="1px" rounded="lg" bg="bg" p="4" minW="0">
+      <Text fontSize="sm" color="fg.muted" fontWeight="medium">
+        {label}
+      </Text>
+      {children}
+    </Stack>
+  );
+}
+
+/**
+ * /dashboard. Names and dates come from the signed-in user (no request); only the plan and the two latest
+ * billing rows are fetched, in parallel.
+ */
+export function OverviewPage() {
+  const supabase = useSupabase();
+  const { user } = useDashboardSession();
+  const plan = useLoad(user.id, () => fetchPlanSummary(supabase, user.id));
+  const billing = useLoad(user.id, () => fetchRecentBilling(supabase, user.id));
+  const fullName = metadataFullName(user);
+  const email = user.email ?? '';
+
+  return (
+    <>
+      <PageHeader
+        title={`Welcome back, ${fullName ?? email.split('@')[0]}!`}
+        description="Here's an overview of your Storewise account."
+      />
+
+      <SimpleGrid columns={{ base: 1, sm: 2, xl: 4 }} gap="4" mb="6">
+        <StatCard label="Account Status">
+          <HStack gap="2" wrap="wrap">
+            <Text fontSize="xl" fontWeight="bold">
+              Active
+            </Text>
+            {user.email_confirmed_at ? (
+              <Badge colorPalette="green">Verified</Badge>
+            ) : (
+              <Badge colorPalette="orange">Unverified</Badge>
+            )}
+          </HStack>
+        </StatCard>
+        <StatCard label="Current Plan">
+          <Loaded load={plan} errorMessage="We couldn't load your plan.">
+            {(data) => (
+              <Stack gap="0">
+                <Text fontSize="xl" fontWeight="bold">
+                  {data?.plan_name ?? 'Free'}
+                </Text>
+                <Text fontSize="sm" color="fg.muted">
+                  {planPriceLine(data)}
+                </Text>
+              </Stack>
+            )}
+          </Loaded>
+        </StatCard>
+        <StatCard label="Email">
+          <Text fontSize="md" fontWeight="semibold" wordBreak="break-all">
+            {email}
+          </Text>
+        </StatCard>
+        <StatCard label="Member Since">
+          <Text fontSize="xl" fontWeight="bold">
+            {formatDate(user.created_at)}
+          </Text>
+        </StatCard>
+      </SimpleGrid>
+
+      <SimpleGrid columns={{ base: 1, lg: 2 }} gap="4" mb="6">
+        <SectionCard title="Quick Actions" description="Jump to the things you manage most.">
+          <Stack gap="2">
+            <Button asChild variant="outline" justifyContent="flex-start">
+              <RouterLink to="/dashboard/billing">
+                <LuCreditCard aria-hidden /> Manage Billing
+              </RouterLink>
+            </Button>
+            <Button asChild variant="outline" justifyContent="flex-start">
+              <RouterLink to="/dashboard/security">
+                <LuShield aria-hidden /> Security Settings
+              </RouterLink>
+            </Button>
+            <Button asChild variant="outline" justifyContent="flex-start">
+              <RouterLink to="/dashboard/support">
+                <LuLifeBuoy aria-hidden /> Get Support
+              </RouterLink>
+            </Button>
+          </Stack>
+        </SectionCard>
+
+        <SectionCard
+          title="Recent Billing"
+          description="Your latest payments."
+          actions={
+            <Button asChild size="sm" variant="ghost">
+              <RouterLink to="/dashboard/billing">View All</RouterLink>
+            </Button>
+          }
+        >
+          <Loaded load={billing} errorMessage="We couldn't load your billing history.">
+            {(rows) =>
+              rows.length === 0 ? (
+                <Text color="fg.muted">No billing history yet</Text>
+              ) : (
+                <Stack as="ul" gap="3" listStyleType="none" data-testid="recent-billing">
+                  {rows.map((row) => (
+                    <Flex as="li" key={row.id} justify="space-between" align="center" gap="3">
+                      <Stack gap="0">
+                        <Text fontWeight="semibold">{formatMoney(row.amount)}</Text>
+                        <Text fontSize="sm" color="fg.muted">
+                          {formatDate(row.date)}
+                        </Text>
+                      </Stack>
+                      <StatusBadge status={row.status} />
+                    </Flex>
+                  ))}
+                </Stack>
+              )
+            }
+          </Loaded>
+        </SectionCard>
+      </SimpleGrid>
+
+      <SectionCard title="Profile Information" description="Your account details.">
+        <DataList.Root orientation={{ base: 'vertical', sm: 'horizontal' }} gap="3">
+          <DataItem label="Account ID" value={user.id} />
+          <DataItem label="Email" value={email} />
+          <DataItem label="Password" value="••••••••" testId="masked-password" />
+          <DataItem label="Full Name" value={fullName ?? 'Not provided'} />
+          <DataItem label="Account Created" value={formatDateTime(user.created_at)} />
+          <DataItem label="Last Sign In" value={formatDateTime(user.last_sign_in_at, 'Never')} />
+        </DataList.Root>
+      </SectionCard>
+    </>
+  );
+}

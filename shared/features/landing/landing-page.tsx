@@ -1,0 +1,56 @@
+import { Box } from '@chakra-ui/react';
+import { useEffect } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { notify } from '../../components/toaster';
+import { useSupabase } from '../../lib/platform-context';
+import { tokensFromDoubleFragment } from './confirmation-fragment';
+import { AboutSection } from './about-section';
+import { FeaturesSection } from './features-section';
+import { HeroSection } from './hero-section';
+import { IndustriesSection } from './industries-section';
+import { LandingFooter } from './landing-footer';
+import { LandingNav } from './landing-nav';
+import { PricingSection } from './pricing-section';
+import { scrollToSection, sectionFromHash } from './sections';
+import { startSessionFromLink } from './session-api';
+
+/** The public home page (spec 2). */
+export function LandingPage() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const supabase = useSupabase();
+
+  // A confirmation link landed here with its session in a second fragment: sign in, then tidy the URL.
+  useEffect(() => {
+    const tokens = tokensFromDoubleFragment(location.hash);
+    if (!tokens) return;
+    void startSessionFromLink(supabase, tokens).then(({ error }) => {
+      if (error) notify.error('Error', error);
+      navigate({ hash: '#pricing' }, { replace: true });
+    });
+  }, [location.hash, supabase, navigate]);
+
+  // Arriving at /#pricing (after sign-up, or from the confirmation email) scrolls to that section.
+  useEffect(() => {
+    const section = sectionFromHash(location.hash);
+    if (section) scrollToSection(section);
+  }, [location.hash]);
+
+  useEffect(() => {
+    document.title = 'Storewise | Retail management for every store';
+  }, []);
+
+  return (
+    <Box minH="100dvh">
+      <LandingNav />
+      <main>
+        <HeroSection />
+        <FeaturesSection />
+        <IndustriesSection />
+        <PricingSection />
+        <AboutSection />
+      </main>
+      <LandingFooter />
+    </Box>
+  );
+}

@@ -1,0 +1,72 @@
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createAppRequestHandler, resolveAppRequest } from './app-protocol';
+
+const base = mkdtempSync(path.join(tmpdir(), 'storewise-protocol-'));
+const root = path.join(base, 'renderer');
+mkdirSync(path.join(root, 'assets'), { recursive: true });
+writeFileSync(path.join(root, 'index.html'), '<!doctype html><title>Storewise</title>');
+writeFileSync(path.join(root, 'assets', 'main-abc.js'), 'console.log("storewise")');
+writeFileSync(path.join(base, 'secret.txt'), 'outside the renderer');
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+describe('resolveAppRequest', () => {
+  it('maps app URLs to files inside the renderer folder', () => {
+    expect(resolveAppRequest(root, 'app://storewise/')).toEqual({ ok: true, filePath: path.join(root, 'index.html') });
+    expect(resolveAppRequest(root, 'app://storewise/assets/main-abc.js?v=1#x')).toEqual({
+      ok: true,
+      filePath: path.join(root, 'assets', 'main-abc.js'),
+    });
+  });
+
+  it.each([
+    ['app://storewise/assets/..%2f..%2fsecret.txt', 403],
+    ['app://storewise/assets%2f..%2f..%2fsecret.txt', 403],
+    ['app://storewise/..%5csecret.txt', 403],
+    ['app://storewise/%00index.html', 403],
+    ['app://storewise/C:/Windows/win.ini', 403],
+    ['app://storewise/%E0%A4%A', 400],
+    ['app://other/index.html', 403],
+    ['app://storewise:99/index.html', 403],
+    ['app://u:p@storewise/index.html', 403],
+    ['file:///etc/passwd', 403],
+  ] as const)('refuses %s', (url, status) => {
+    expect(resolveAppRequest(root, url)).toEqual({ ok: false, status });
+  });
+
+  it.each(['app://storewise/../../secret.txt', 'app://storewise/%2e%2e/secret.txt', 'app://storewise/assets/.%2E/.%2e/secret.txt'])(
+    'keeps %s inside the root after the URL parser folds the dots away',
+    (url) => {
+      expect(resolveAppRequest(root, url)).toEqual({ ok: true, filePath: path.join(root, 'secret.txt') });
+    },
+  );
+});
+
+describe('the app:// request handler', () => {
+  const handle = createAppRequestHandler({ rootDir: root, csp: "default-src 'self'" });
+
+  it('serves files with their type, the CSP and nosniff', async () => {
+    const response = await handle(new Request('app://storewise/assets/main-abc.js'));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(response.headers.get('content-security-policy')).toBe("default-src 'self'");
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(await response.text()).toBe('console.log("storewise")');
+  });
+
+  it('answers 404 for missing files (no SPA fallback with the hash router)', async () => {
+    expect((await handle(new Request('app://storewise/dashboard'))).status).toBe(404);
+  });
+
+  it('answers 403 for encoded traversal attempts without reading the file', async () => {
+    const response = await handle(new Request('app://storewise/assets/..%2f..%2fsecret.txt'));
+    expect(response.status).toBe(403);
+    expect(await response.text()).toBe('');
+  });
+
+  it('never serves the file beside the renderer folder', async () => {
+    expect((await handle(new Request('app://storewise/%2e%2e/secret.txt'))).status).toBe(404);
+  });
+});

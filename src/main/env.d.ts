@@ -1,0 +1,9 @@
+// Build-time values electron-vite inlines into the main bundle (MAIN_VITE_* from the environment or .env files).
+interface ImportMetaEnv {
+  readonly MAIN_VITE_SUPABASE_URL?: string;
+  readonly MAIN_VITE_SUPABASE_ANON_KEY?: string;
+}
+
+interface ImportMeta {
+  readonly env: ImportMetaEnv;
+}

@@ -1,0 +1,42 @@
+import { IPC, type AppConfigResult, type AuthDeepLink, type RendererIpc } from '../ipc-contract';
+
+/**
+ * The whole surface the renderer gets: small task-level functions, never ipcRenderer itself, so a
+ * compromised page can only ask for these few things (and main still validates each request).
+ * Built from an injected ipc so the renderer can derive its type (StorewiseBridge) from this function.
+ */
+export function createStorewiseApi(ipc: RendererIpc) {
+  // Deep links can arrive before React subscribes (cold start from a link): keep them until someone listens.
+  const listeners = new Set<(link: AuthDeepLink) => void>();
+  const early: AuthDeepLink[] = [];
+  ipc.on(IPC.authDeepLink, (_event, link) => {
+    const typed = link as AuthDeepLink; // main only sends links its parser produced
+    if (listeners.size === 0) early.push(typed);
+    else for (const listener of listeners) listener(typed);
+  });
+
+  return {
+    session: {
+      getItem: (key: string) => ipc.invoke(IPC.sessionGet, key) as Promise<string | null>,
+      setItem: (key: string, value: string) => ipc.invoke(IPC.sessionSet, key, value) as Promise<void>,
+      removeItem: (key: string) => ipc.invoke(IPC.sessionRemove, key) as Promise<void>,
+      /** The keychain is unavailable: the one-time notice, or null. */
+      persistenceWarning: () => ipc.invoke(IPC.persistenceWarning) as Promise<string | null>,
+    },
+    links: {
+      /** Resolves false when main refused the URL (not an allowed http(s) origin). */
+      openExternal: (url: string) => ipc.invoke(IPC.openExternal, url) as Promise<boolean>,
+    },
+    auth: {
+      onDeepLink(listener: (link: AuthDeepLink) => void): () => void {
+        listeners.add(listener);
+        for (const link of early.splice(0)) listener(link);
+        return () => void listeners.delete(listener);
+      },
+    },
+    app: {
+      version: () => ipc.invoke(IPC.appVersion) as Promise<string>,
+      config: () => ipc.invoke(IPC.appConfig) as Promise<AppConfigResult>,
+    },
+  };
+}

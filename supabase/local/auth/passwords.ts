@@ -1,0 +1,23 @@
+import bcrypt from 'bcryptjs';
+
+/** GoTrue's bcrypt cost; pgcrypto's crypt(..., gen_salt('bf')) hashes in the seed verify the same way. */
+const COST = 10;
+
+// Compared against when the email is unknown, so a wrong email takes as long as a wrong password.
+const DUMMY_HASH = bcrypt.hashSync('storewise-timing-equaliser', COST);
+
+export function hashPassword(password: string): Promise<string> {
+  return bcrypt.hash(password, COST);
+}
+
+export async function verifyPassword(password: string, hash: string | null | undefined): Promise<boolean> {
+  if (!hash) {
+    await bcrypt.compare(password, DUMMY_HASH);
+    return false;
+  }
+  try {
+    return await bcrypt.compare(password, hash);
+  } catch {
+    return false;
+  }
+}

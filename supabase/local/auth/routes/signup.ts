@@ -1,0 +1,67 @@
+import type { Hono } from 'hono';
+import { z } from 'zod';
+import type { AuthDeps } from '../auth-deps';
+import { errors } from '../auth-error';
+import { assertCanSend, prepareAuthEmail } from '../emails';
+import { hashPassword } from '../passwords';
+import { chooseRedirect } from '../redirects';
+import { clientInfo, limit, readBody } from '../request-helpers';
+import { issueSession } from '../sessions';
+import { findUserByEmail, insertUser, obfuscatedUser, userJson } from '../user-store';
+import type { OutgoingMail } from '../../mail/mailbox';
+import { codeChallengeFields, emailField, metadata, pkceOf } from './schemas';
+
+const signupBody = z.object({
+  email: emailField,
+  password: z.string().max(72, 'Password cannot be longer than 72 characters').optional(),
+  data: metadata.nullish(),
+  ...codeChallengeFields,
+});
+
+export function mountSignup(app: Hono, deps: AuthDeps): void {
+  app.post('/signup', async (c) => {
+    limit(c, deps, 'signupRecover');
+    if (!deps.config.enableSignup) throw errors.signupDisabled();
+    const body = await readBody(c, signupBody);
+    if (!body.password) throw errors.validation('Signup requires a valid password');
+    if (body.password.length < deps.config.minimumPasswordLength) throw errors.weakPassword(deps.config.minimumPasswordLength);
+    const redirectTo = chooseRedirect(c.req.query('redirect_to'), deps.config.siteUrl, deps.config.additionalRedirectUrls);
+    const data = body.data ?? {};
+    const passwordHash = await hashPassword(body.password);
+    const { autoconfirm } = deps.config;
+
+    let mail: OutgoingMail | undefined;
+    const response = await deps.db.transaction(async (tx) => {
+      const existing = await findUserByEmail(tx, body.email);
+      if (existing?.email_confirmed_at) {
+        if (autoconfirm) throw errors.userAlreadyExists();
+        // Same answer as a new sign-up, so nobody learns the address is registered.
+        return obfuscatedUser(body.email, data);
+      }
+      if (existing) {
+        // Unconfirmed: GoTrue lets the sign-up be repeated (new password and metadata, new email).
+        assertCanSend(deps, existing, 'signup');
+        await tx.query(
+          `update auth.users set encrypted_password = $2, raw_user_meta_data = coalesce(raw_user_meta_data, '{}'::jsonb) || $3::jsonb,
+             updated_at = now() where id = $1`,
+          [existing.id, passwordHash, JSON.stringify(data)],
+        );
+        mail = await prepareAuthEmail(deps, tx, existing, 'signup', redirectTo, pkceOf(body));
+        const refreshed = await findUserByEmail(tx, body.email);
+        return userJson(tx, refreshed ?? existing);
+      }
+      const user = await insertUser(tx, {
+        email: body.email,
+        passwordHash,
+        userMetadata: data,
+        confirmed: autoconfirm,
+      });
+      if (autoconfirm) return issueSession(deps, tx, user.id, 'password', clientInfo(c, deps));
+      mail = await prepareAuthEmail(deps, tx, user, 'signup', redirectTo, pkceOf(body));
+      const sent = await findUserByEmail(tx, body.email);
+      return userJson(tx, sent ?? user);
+    });
+    if (mail) await deps.mailer.send(mail);
+    return c.json(response);
+  });
+}

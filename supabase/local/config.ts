@@ -1,0 +1,68 @@
+/**
+ * Settings of the local stack, mirroring supabase/config.toml's [auth] section and GoTrue's defaults.
+ * Tests override single fields through startStack({ auth: {...} }).
+ */
+export interface RateLimits {
+  /** Window length for every limit below, in seconds (GoTrue counts per 5 minutes). */
+  windowSeconds: number;
+  /** POST /token (password, refresh, pkce) per IP and window. */
+  token: number;
+  /** POST /signup, POST /recover, PUT /user per IP and window. */
+  signupRecover: number;
+  /** GET/POST /verify per IP and window. */
+  verify: number;
+}
+
+export interface AuthConfig {
+  /** Where links fall back to when redirect_to is not allowed; the web origin. */
+  siteUrl: string;
+  /** Extra allowed redirect URLs (exact, or with * wildcards like the supabase CLI). */
+  additionalRedirectUrls: string[];
+  jwtExpiry: number;
+  refreshTokenReuseInterval: number;
+  enableSignup: boolean;
+  /** enable_confirmations = false: sign-up returns a session right away. */
+  autoconfirm: boolean;
+  minimumPasswordLength: number;
+  /** Seconds between two emails to the same address (GoTrue's smtp max_frequency, 60 s). */
+  emailSendInterval: number;
+  /** Lifetime of email links, in seconds. */
+  otpExpiry: number;
+  /** Lifetime of a PKCE auth code, in seconds. */
+  flowStateExpiry: number;
+  rateLimits: RateLimits;
+  /** Take the client IP from X-Forwarded-For (only behind a trusted proxy). */
+  trustForwardedFor: boolean;
+  /** Real Google OAuth instead of the local stand-in page. */
+  google?: { clientId: string; clientSecret: string };
+}
+
+export const defaultRateLimits: RateLimits = { windowSeconds: 300, token: 150, signupRecover: 30, verify: 30 };
+
+/** The deep links of the desktop app, always allowed as redirect targets. */
+export const desktopRedirectUrls = ['storewise://auth/callback', 'storewise://auth/reset'];
+
+/** The desktop renderer's origin (src/main/app-protocol.ts), allowed by CORS. */
+export const desktopOrigin = 'app://storewise';
+
+export function defaultAuthConfig(siteUrl: string, env: NodeJS.ProcessEnv = process.env): AuthConfig {
+  const google =
+    env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
+      ? { clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET }
+      : undefined;
+  return {
+    siteUrl,
+    additionalRedirectUrls: [],
+    jwtExpiry: 3600,
+    refreshTokenReuseInterval: 10,
+    enableSignup: true,
+    autoconfirm: env.STOREWISE_AUTOCONFIRM === '1' || env.STOREWISE_AUTOCONFIRM === 'true',
+    minimumPasswordLength: 6,
+    emailSendInterval: 60,
+    otpExpiry: 86_400,
+    flowStateExpiry: 300,
+    rateLimits: { ...defaultRateLimits },
+    trustForwardedFor: env.STOREWISE_TRUST_PROXY === '1',
+    ...(google ? { google } : {}),
+  };
+}

@@ -1,0 +1,14 @@
+import type { Db, Queryable } from './types';
+
+/** A transaction handle that can also run several statements at once (migrations, seed). */
+export interface OwnerTx extends Queryable {
+  exec(sql: string): Promise<void>;
+}
+
+/** The Db the local stack opens: the shared interface plus what migrations need. */
+export interface LocalDb extends Db {
+  /** Like transaction(), with exec() for multi-statement scripts. */
+  ownerTransaction<T>(fn: (tx: OwnerTx) => Promise<T>): Promise<T>;
+  /** Where the data lives, for messages: a folder, 'memory' or the server URL without password. */
+  readonly location: string;
+}

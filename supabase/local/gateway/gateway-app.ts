@@ -1,0 +1,80 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import { createAuthApp, openAuthPaths } from '../auth/auth-app';
+import type { AuthDeps } from '../auth/auth-deps';
+import type { ApiKeys } from '../keys/api-keys';
+import { handleRest } from '../rest/handle-rest';
+import { apiKeyProblem } from './api-key';
+import { restAuth } from './rest-auth';
+
+export interface GatewayOptions {
+  auth: AuthDeps;
+  keys: ApiKeys;
+  /** Origins allowed by CORS besides loopback ones (the web origin, the desktop app). */
+  allowedOrigins: string[];
+  /** Request body limit in bytes. */
+  maxBodyBytes: number;
+}
+
+const loopbackOrigin = /^http:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d{1,5}$/;
+
+/** Supabase's API gateway in one Hono app: CORS, body limit, apikey, then /auth/v1 and /rest/v1. */
+export function createGateway(options: GatewayOptions): Hono {
+  const { auth, keys } = options;
+  const app = new Hono();
+  const allowed = new Set(options.allowedOrigins);
+
+  app.use(
+    '*',
+    cors({
+      // Local development stack: the configured origins plus any loopback dev server.
+      origin: (origin) => (allowed.has(origin) || loopbackOrigin.test(origin) ? origin : null),
+      allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+      exposeHeaders: ['Content-Range', 'Content-Location', 'Preference-Applied', 'x-sb-error-code', 'X-Supabase-Api-Version', 'Location'],
+      maxAge: 3600,
+    }),
+  );
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: options.maxBodyBytes,
+      onError: (c) =>
+        c.json(
+          { code: 'request_too_large', message: `Request body larger than ${options.maxBodyBytes} bytes`, details: null, hint: null },
+          413,
+        ),
+    }),
+  );
+
+  app.use('/auth/v1/*', async (c, next) => {
+    if (!openAuthPaths.some((pattern) => pattern.test(c.req.path))) {
+      const problem = apiKeyProblem(c, keys);
+      if (problem) return problem;
+    }
+    await next();
+  });
+  app.route('/auth/v1', createAuthApp(auth));
+
+  app.all('/rest/v1/*', async (c) => {
+    const problem = apiKeyProblem(c, keys);
+    if (problem) return problem;
+    const authResult = await restAuth(c, keys, auth.jwtSecret);
+    if (authResult instanceof Response) return authResult;
+    return handleRest(c.req.raw, authResult, auth.db);
+  });
+  app.all('/rest/v1', async (c) => {
+    const problem = apiKeyProblem(c, keys);
+    if (problem) return problem;
+    const authResult = await restAuth(c, keys, auth.jwtSecret);
+    if (authResult instanceof Response) return authResult;
+    return handleRest(c.req.raw, authResult, auth.db);
+  });
+
+  app.notFound((c) => c.json({ message: 'no Route matched with those values' }, 404));
+  app.onError((error, c) => {
+    console.error('Storewise gateway: unexpected error', error);
+    return c.json({ message: 'An unexpected error occurred' }, 500);
+  });
+  return app;
+}

@@ -1,0 +1,165 @@
+/**
+ * The PostgREST-compatible data API of the local stack (/rest/v1). The gateway has checked the
+ * apikey and the JWT; here every request becomes one transaction as the JWT's role with its claims
+ * set LOCAL (db.asRequest), so row level security does all the authorization.
+ */
+import type { Db, JwtClaims, Queryable, RequestContext } from '../db/types';
+import { checkProfile, negotiate, readJsonBody, rowRange } from './negotiate';
+import { parsePrefer } from './parse-prefer';
+import type { Preferences } from './parse-prefer';
+import { parseQuery } from './parse-query';
+import { RestError, errorResponse, toRestError } from './rest-error';
+import { argumentNames, callFunction } from './run-rpc';
+import { deleteTable, insertTable, readTable, updateTable } from './run-table';
+import type { TableRequest } from './run-table';
+import type { SchemaCache } from './schema-cache';
+import { EXPOSED_SCHEMA, getSchema, schemaAfterMiss } from './schema-cache';
+
+export interface RestAuth {
+  role: 'anon' | 'authenticated' | 'service_role';
+  claims: JwtClaims;
+}
+
+const PREFIX = /^\/rest\/v1(?:\/|$)/;
+
+/** Thrown inside the transaction for Prefer: tx=rollback, carrying the response to send after the rollback. */
+class RollbackWith extends Error {
+  constructor(readonly response: Response) {
+    super('rollback requested');
+  }
+}
+
+function lowerCaseHeaders(headers: Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  headers.forEach((value, key) => {
+    // The JWT is already in request.jwt.claims; keep credentials out of request.headers.
+    if (key !== 'authorization' && key !== 'apikey' && key !== 'cookie') out[key.toLowerCase()] = value;
+  });
+  return out;
+}
+
+function notFoundTable(name: string): RestError {
+  return new RestError(404, 'PGRST205', `Could not find the table '${EXPOSED_SCHEMA}.${name}' in the schema cache`, null, null);
+}
+
+function methodNotAllowed(method: string): RestError {
+  return new RestError(405, 'PGRST117', `Unsupported HTTP method: ${method}`, null, null);
+}
+
+export async function handleRest(request: Request, auth: RestAuth, db: Db): Promise<Response> {
+  try {
+    return await route(request, auth, db);
+  } catch (error) {
+    if (error instanceof RollbackWith) return error.response;
+    const restError = toRestError(error, auth.role);
+    if (restError.code === 'PGRSTX00') console.error('[rest] unexpected error', error);
+    return errorResponse(restError);
+  }
+}
+
+async function route(request: Request, auth: RestAuth, db: Db): Promise<Response> {
+  const url = new URL(request.url);
+  const method = request.method.toUpperCase();
+  if (!PREFIX.test(url.pathname)) throw new RestError(404, 'PGRST125', `Invalid path specified in request URL`, null, null);
+  if (method === 'OPTIONS') return new Response(null, { status: 200, headers: { allow: 'OPTIONS,GET,HEAD,POST,PATCH,DELETE' } });
+  checkProfile(request.headers);
+
+  let segments: string[];
+  try {
+    segments = url.pathname.replace(PREFIX, '').split('/').filter((s) => s !== '').map((s) => decodeURIComponent(s));
+  } catch {
+    throw new RestError(404, 'PGRST125', 'Invalid path specified in request URL', null, null);
+  }
+  let schema = await getSchema(db);
+  const prefer = parsePrefer(request.headers.get('prefer'));
+  const shape = negotiate(request.headers.get('accept'));
+  const readOnly = method === 'GET' || method === 'HEAD';
+  const ctx: RequestContext = {
+    role: auth.role,
+    claims: auth.claims,
+    readOnly,
+    method,
+    path: url.pathname,
+    headers: lowerCaseHeaders(request.headers),
+  };
+  const run = async <T>(fn: (tx: Queryable) => Promise<T>): Promise<T> => {
+    if (prefer.tx !== 'rollback') return db.asRequest(ctx, fn);
+    // tx=rollback: do the work, keep its answer, undo it.
+    let kept: T | undefined;
+    try {
+      await db.asRequest(ctx, async (tx) => {
+        kept = await fn(tx);
+        throw new RollbackWith(new Response(null));
+      });
+    } catch (error) {
+      if (!(error instanceof RollbackWith)) throw error;
+    }
+    return kept as T;
+  };
+
+  if (segments.length === 0) return rootDocument(schema, method);
+
+  if (segments[0] === 'rpc' && segments.length === 2) {
+    const name = segments[1] ?? '';
+    let overloads = schema.functions.get(name);
+    if (!overloads) {
+      schema = await schemaAfterMiss(db, schema);
+      overloads = schema.functions.get(name) ?? [];
+    }
+    if (!['GET', 'HEAD', 'POST'].includes(method)) throw methodNotAllowed(method);
+    const query = parseQuery(url.searchParams, readOnly ? argumentNames(overloads) : new Set());
+    let args: Record<string, unknown>;
+    if (readOnly) args = Object.fromEntries(query.rpcArgs);
+    else {
+      const body = await readJsonBody(request, {});
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+        throw new RestError(400, 'PGRST102', 'Empty or invalid json', 'Expected a JSON object of named arguments.', null);
+      }
+      args = body as Record<string, unknown>;
+    }
+    const range = rowRange(readOnly ? request.headers.get('range') : null, query.nodes.get('')?.limit, query.nodes.get('')?.offset);
+    return callFunction({ method, schema, name, overloads, args, query, prefer: countAsExact(prefer), shape, range, run });
+  }
+
+  if (segments.length !== 1) throw new RestError(404, 'PGRST125', 'Invalid path specified in request URL', null, null);
+  const name = segments[0] ?? '';
+  let table = schema.tables.get(name);
+  if (!table) {
+    schema = await schemaAfterMiss(db, schema);
+    table = schema.tables.get(name);
+  }
+  if (!table) throw notFoundTable(name);
+
+  const query = parseQuery(url.searchParams);
+  const req: TableRequest = { method, schema, table, query, prefer: countAsExact(prefer), shape, run };
+  switch (method) {
+    case 'GET':
+    case 'HEAD': {
+      const root = query.nodes.get('');
+      return readTable(req, rowRange(request.headers.get('range'), root?.limit, root?.offset));
+    }
+    case 'POST':
+      return insertTable(req, await readJsonBody(request, {}));
+    case 'PATCH':
+      return updateTable(req, await readJsonBody(request, undefined));
+    case 'DELETE':
+      return deleteTable(req);
+    default:
+      throw methodNotAllowed(method);
+  }
+}
+
+/** count=planned and count=estimated are answered with the exact count. */
+function countAsExact(prefer: Preferences): Preferences {
+  return prefer.count === undefined ? prefer : { ...prefer, count: 'exact' };
+}
+
+/** GET /rest/v1/: a small OpenAPI description listing what is exposed (PostgREST serves a full one). */
+function rootDocument(schema: SchemaCache, method: string): Response {
+  if (method !== 'GET' && method !== 'HEAD') throw methodNotAllowed(method);
+  const paths: Record<string, object> = {};
+  for (const table of schema.tables.values()) paths[`/${table.name}`] = {};
+  for (const name of schema.functions.keys()) paths[`/rpc/${name}`] = {};
+  const body = JSON.stringify({ swagger: '2.0', info: { title: 'Storewise local data API', version: '1' }, basePath: '/rest/v1', paths });
+  return new Response(method === 'HEAD' ? null : body, { status: 200, headers: { 'content-type': 'application/openapi+json; charset=utf-8' } });
+}

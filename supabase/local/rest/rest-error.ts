@@ -1,0 +1,78 @@
+/**
+ * Errors in PostgREST's shape ({code, details, hint, message}) with its HTTP status mapping, so
+ * supabase-js reports the same error objects locally as against hosted Supabase.
+ */
+
+export interface RestErrorBody {
+  code: string;
+  details: string | null;
+  hint: string | null;
+  message: string;
+}
+
+export class RestError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: string | null = null,
+    readonly hint: string | null = null,
+  ) {
+    super(message);
+    this.name = 'RestError';
+  }
+
+  body(): RestErrorBody {
+    return { code: this.code, details: this.details, hint: this.hint, message: this.message };
+  }
+}
+
+/** A query-string or header that does not parse (PostgREST PGRST100). */
+export function parseError(what: string, input: string, details: string): RestError {
+  return new RestError(400, 'PGRST100', `"failed to parse ${what} (${input})"`, details);
+}
+
+interface PgErrorLike {
+  code: string;
+  message: string;
+  detail?: string;
+  hint?: string;
+}
+
+function isPgError(error: unknown): error is PgErrorLike {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && typeof message === 'string';
+}
+
+/** HTTP status for a SQLSTATE, as PostgREST's table (docs.postgrest.org, Errors). */
+export function statusForSqlState(code: string, role: string): number {
+  if (code === '42501') return role === 'anon' ? 401 : 403;
+  const exact: Record<string, number> = {
+    '23503': 409, '23505': 409, '25006': 405, '53400': 500, P0001: 400, '42883': 404, '42P01': 404, '42P17': 500,
+  };
+  const fromExact = exact[code];
+  if (fromExact !== undefined) return fromExact;
+  const byClass: Record<string, number> = {
+    '08': 503, '09': 500, '0L': 403, '0P': 403, '25': 500, '28': 403, '2D': 500, '38': 500, '39': 500,
+    '3B': 500, '40': 500, '53': 503, '54': 500, '55': 500, '57': 500, '58': 500, F0: 500, HV: 500, P0: 500, XX: 500,
+  };
+  return byClass[code.slice(0, 2)] ?? 400;
+}
+
+/** Turns whatever was thrown into a RestError; unknown failures become a JSON 500, never a crash. */
+export function toRestError(error: unknown, role: string): RestError {
+  if (error instanceof RestError) return error;
+  if (isPgError(error)) {
+    return new RestError(statusForSqlState(error.code, role), error.code, error.message, error.detail ?? null, error.hint ?? null);
+  }
+  // The cause is logged by the caller; the client only learns that the server failed.
+  return new RestError(500, 'PGRSTX00', 'Internal server error', null, null);
+}
+
+export function errorResponse(error: RestError, extraHeaders: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(error.body()), {
+    status: error.status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...extraHeaders },
+  });
+}

@@ -1,0 +1,107 @@
+import { serve, type ServerType } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import { createHash } from 'node:crypto';
+import { createGateway } from './gateway/gateway-app';
+import { defaultAuthConfig, desktopOrigin, type AuthConfig } from './config';
+import { openDb, type OpenedDb, type OpenDbOptions } from './db/open-db';
+import { deriveApiKeys, type ApiKeys } from './keys/api-keys';
+import { loadJwtSecret } from './keys/jwt-secret';
+import { RateLimiter } from './auth/rate-limiter';
+import { createInboxApp } from './mail/inbox-app';
+import { Mailbox } from './mail/mailbox';
+import { createMailer } from './mail/mailer';
+import { smtpRelayFromEnv } from './mail/smtp-relay';
+import { defaultDataDir } from './db/paths';
+
+export interface StackOptions extends OpenDbOptions {
+  host?: string;
+  /** 0 picks a free port. */
+  apiPort?: number;
+  inboxPort?: number;
+  /** The web app's origin: site URL for auth redirects and a CORS origin. */
+  siteUrl?: string;
+  auth?: Partial<AuthConfig>;
+  /** Overrides STOREWISE_JWT_SECRET and the data folder's secret. */
+  jwtSecret?: string;
+  extraOrigins?: string[];
+  maxBodyBytes?: number;
+}
+
+export interface RunningStack extends ApiKeys {
+  apiUrl: string;
+  inboxUrl: string;
+  jwtSecret: string;
+  db: OpenedDb;
+  mailbox: Mailbox;
+  authConfig: AuthConfig;
+  stop(): Promise<void>;
+}
+
+function listen(app: { fetch: (request: Request, env: unknown) => Response | Promise<Response> }, host: string, port: number) {
+  return new Promise<{ server: ServerType; port: number }>((resolve, reject) => {
+    const server = serve({ fetch: app.fetch, hostname: host, port }, (info: AddressInfo) => resolve({ server, port: info.port }));
+    server.once('error', reject);
+  });
+}
+
+function close(server: ServerType): Promise<void> {
+  return new Promise((resolve) => {
+    // Keep-alive connections would hold close() open; end them.
+    if ('closeAllConnections' in server) server.closeAllConnections();
+    server.close(() => resolve());
+  });
+}
+
+/** Starts the database, the API gateway (/auth/v1, /rest/v1) and the inbox. */
+export async function startLocalStack(options: StackOptions = {}): Promise<RunningStack> {
+  const host = options.host ?? '127.0.0.1';
+  const siteUrl = options.siteUrl ?? 'http://127.0.0.1:5173';
+  const dataDir = options.memory || options.databaseUrl ? undefined : (options.dataDir ?? defaultDataDir);
+  const jwtSecret = options.jwtSecret ?? loadJwtSecret(dataDir);
+  const keys = await deriveApiKeys(jwtSecret);
+  const db = await openDb(options);
+  const authConfig: AuthConfig = { ...defaultAuthConfig(siteUrl), ...options.auth };
+  const mailbox = new Mailbox();
+  const mailer = createMailer(mailbox, smtpRelayFromEnv());
+  let apiUrl = '';
+  const gateway = createGateway({
+    auth: { db, config: authConfig, jwtSecret, apiUrl: () => apiUrl, mailer, limiter: new RateLimiter() },
+    keys,
+    allowedOrigins: [new URL(siteUrl).origin, desktopOrigin, ...(options.extraOrigins ?? [])],
+    maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
+  });
+  const servers: ServerType[] = [];
+  try {
+    const api = await listen(gateway, host, options.apiPort ?? 54321);
+    servers.push(api.server);
+    apiUrl = `http://${host}:${api.port}`;
+    const inbox = await listen(createInboxApp(mailbox), host, options.inboxPort ?? 54324);
+    servers.push(inbox.server);
+    let stopped: Promise<void> | undefined;
+    return {
+      ...keys,
+      apiUrl,
+      inboxUrl: `http://${host}:${inbox.port}`,
+      jwtSecret,
+      db,
+      mailbox,
+      authConfig,
+      stop() {
+        stopped ??= (async () => {
+          await Promise.all(servers.map(close));
+          await db.close();
+        })();
+        return stopped;
+      },
+    };
+  } catch (error) {
+    await Promise.all(servers.map(close));
+    await db.close();
+    throw error;
+  }
+}
+
+/** A short fingerprint of a key for logs (never print secrets in full unless asked). */
+export function fingerprint(value: string): string {
+  return createHash('sha256').update(value).digest('hex').slice(0, 8);
+}

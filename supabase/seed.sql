@@ -1,0 +1,171 @@
+-- Storewise demo data. Runs once after the migrations on a new local database (the local stack, and
+-- `supabase db reset` on the Supabase CLI). It runs as the database owner, so it may write auth.* and
+-- private.* directly; profiles, login_activity and active_sessions come from the schema's triggers.
+--
+-- Demo accounts (machine-readable: the local stack prints these lines at start; the README lists them):
+-- demo-account: admin@storewise.local | storewise-admin | admin | Avery Admin, opens the admin panel at /admin
+-- demo-account: owner1@storewise.local | storewise-owner | owner | Olivia Grocer, Fresh Corner Market: Growth plan, billing, payment methods, sessions, tickets
+-- demo-account: owner2@storewise.local | storewise-owner | owner | Marco Tailor, Thread & Needle: Starter plan on trial, auto-renew off
+-- demo-account: owner3@storewise.local | storewise-owner | owner | Priya Pharmacist, CarePlus Pharmacy: no plan and no history (empty states)
+--
+-- Fixed user ids (tests refer to them):
+--   admin  11111111-1111-4111-8111-111111111111
+--   owner1 22222222-2222-4222-8222-222222222222
+--   owner2 33333333-3333-4333-8333-333333333333
+--   owner3 44444444-4444-4444-8444-444444444444
+--
+-- Expected admin figures right after seeding (tests assert them):
+--   profiles count                 4
+--   plans with auto_renew true     1        (owner1; owner2 has auto_renew off, owner3 has no plan)
+--   total billing amount           529.71   (owner1 399.84 over 6 rows + owner2 129.87 over 3 rows)
+--   open support tickets           2        (owner1 1 of 3, owner2 1 of 1)
+--   payment methods                3        (owner1 visa default + mastercard, owner2 mobile default)
+--   login_activity rows            owner1 5 (3 seeded history + 2 sessions), owner2 1
+--   active_sessions rows           owner1 2 (desktop current), owner2 1
+--
+-- Dates are relative to now() so the demo always looks current.
+
+-- ---------------------------------------------------------------------------------------------------
+-- Users, as GoTrue stores them. GoTrue reads the token columns into Go strings, so they must be '' and
+-- not null. The handle_new_user trigger creates each profile from raw_user_meta_data.
+insert into auth.users (
+  instance_id, id, aud, role, email, encrypted_password, email_confirmed_at, last_sign_in_at,
+  raw_app_meta_data, raw_user_meta_data, created_at, updated_at,
+  confirmation_token, recovery_token, email_change_token_new, email_change, email_change_token_current,
+  phone_change, phone_change_token, reauthentication_token
+)
+select
+  '00000000-0000-0000-0000-000000000000'::uuid, u.id, 'authenticated', 'authenticated', u.email,
+  extensions.crypt(u.password, extensions.gen_salt('bf', 10)),
+  u.created_at, u.last_sign_in_at,
+  '{"provider":"email","providers":["email"]}'::jsonb, u.meta, u.created_at, u.created_at,
+  '', '', '', '', '', '', '', ''
+from (values
+  ('11111111-1111-4111-8111-111111111111'::uuid, 'admin@storewise.local', 'storewise-admin',
+   now() - interval '400 days', null::timestamptz,
+   jsonb_build_object('full_name', 'Avery Admin', 'business_name', 'Storewise', 'business_type', 'Others',
+                      'phone', '+1 555 010 0100', 'business_email', 'admin@storewise.local')),
+  ('22222222-2222-4222-8222-222222222222'::uuid, 'owner1@storewise.local', 'storewise-owner',
+   now() - interval '140 days', now() - interval '2 hours',
+   jsonb_build_object('full_name', 'Olivia Grocer', 'business_name', 'Fresh Corner Market', 'business_type', 'Grocery',
+                      'phone', '+1 555 010 0101', 'business_email', 'hello@freshcorner.example')),
+  ('33333333-3333-4333-8333-333333333333'::uuid, 'owner2@storewise.local', 'storewise-owner',
+   now() - interval '35 days', now() - interval '1 day',
+   jsonb_build_object('full_name', 'Marco Tailor', 'business_name', 'Thread & Needle', 'business_type', 'Clothing',
+                      'phone', '+1 555 010 0102', 'business_email', 'shop@threadandneedle.example')),
+  ('44444444-4444-4444-8444-444444444444'::uuid, 'owner3@storewise.local', 'storewise-owner',
+   now() - interval '3 days', null::timestamptz,
+   jsonb_build_object('full_name', 'Priya Pharmacist', 'business_name', 'CarePlus Pharmacy', 'business_type', 'Medical',
+                      'phone', '+1 555 010 0103', 'business_email', 'care@careplus.example'))
+) as u (id, email, password, created_at, last_sign_in_at, meta);
+
+-- One email identity per user, as GoTrue creates on sign-up (provider_id is the user id for 'email').
+insert into auth.identities (id, provider_id, user_id, identity_data, provider, last_sign_in_at, created_at, updated_at)
+select u.id, u.id::text, u.id,
+       jsonb_build_object('sub', u.id::text, 'email', u.email, 'email_verified', true, 'phone_verified', false),
+       'email', u.last_sign_in_at, u.created_at, u.created_at
+from auth.users u
+where u.id in ('11111111-1111-4111-8111-111111111111', '22222222-2222-4222-8222-222222222222',
+               '33333333-3333-4333-8333-333333333333', '44444444-4444-4444-8444-444444444444');
+
+-- The profiles come from the trigger; keep their creation dates in step with the accounts so the admin
+-- list ("newest first") shows a believable history.
+update public.profiles p set created_at = u.created_at
+from auth.users u
+where u.id = p.id
+  and u.id in ('11111111-1111-4111-8111-111111111111', '22222222-2222-4222-8222-222222222222',
+               '33333333-3333-4333-8333-333333333333', '44444444-4444-4444-8444-444444444444');
+
+insert into private.user_roles (user_id, role) values ('11111111-1111-4111-8111-111111111111', 'admin');
+
+-- ---------------------------------------------------------------------------------------------------
+-- Plans: owner1 on an active annual Growth plan that renews; owner2 trialing Starter with auto-renew off.
+insert into public.user_plans (user_id, plan_name, price, billing_cycle, status, auto_renew, started_at,
+                               next_billing_date, created_at)
+values
+  ('22222222-2222-4222-8222-222222222222', 'Growth', 29.99, 'annual', 'active', true,
+   now() - interval '40 days', now() + interval '325 days', now() - interval '137 days'),
+  ('33333333-3333-4333-8333-333333333333', 'Starter', 9.99, 'annual', 'trialing', false,
+   now() - interval '2 days', now() + interval '5 days', now() - interval '2 days');
+
+-- ---------------------------------------------------------------------------------------------------
+-- Billing history. owner1: 359.88 + 4 x 9.99 + 0.00 = 399.84; owner2: 0.00 + 119.88 + 9.99 = 129.87.
+insert into public.billing_history (user_id, amount, date, status, description, invoice_url)
+values
+  ('22222222-2222-4222-8222-222222222222', 359.88, now() - interval '40 days', 'paid',
+   'Growth plan, annual (12 x 29.99)', 'https://invoices.example.com/storewise/SW-1006.pdf'),
+  ('22222222-2222-4222-8222-222222222222', 9.99, now() - interval '70 days', 'paid',
+   'Starter plan, monthly', 'https://invoices.example.com/storewise/SW-1005.pdf'),
+  ('22222222-2222-4222-8222-222222222222', 9.99, now() - interval '100 days', 'paid',
+   'Starter plan, monthly', 'https://invoices.example.com/storewise/SW-1004.pdf'),
+  ('22222222-2222-4222-8222-222222222222', 9.99, now() - interval '128 days', 'paid',
+   'Starter plan, monthly (payment retried)', 'https://invoices.example.com/storewise/SW-1003.pdf'),
+  ('22222222-2222-4222-8222-222222222222', 9.99, now() - interval '130 days', 'failed',
+   'Starter plan, monthly: card declined', null),
+  ('22222222-2222-4222-8222-222222222222', 0.00, now() - interval '137 days', 'paid',
+   'Starter plan: 7-day free trial', null),
+  ('33333333-3333-4333-8333-333333333333', 119.88, now() - interval '2 days', 'pending',
+   'Starter plan, annual (12 x 9.99): charged when the trial ends', null),
+  ('33333333-3333-4333-8333-333333333333', 0.00, now() - interval '2 days' - interval '1 minute', 'paid',
+   'Starter plan: 7-day free trial', null),
+  ('33333333-3333-4333-8333-333333333333', 9.99, now() - interval '30 days', 'refunded',
+   'Duplicate charge, refunded', 'https://invoices.example.com/storewise/SW-2001.pdf');
+
+-- ---------------------------------------------------------------------------------------------------
+-- Payment methods: at most one default per user (payment_methods_one_default_idx).
+insert into public.payment_methods (user_id, type, last_four, expiry, is_default, created_at)
+values
+  ('22222222-2222-4222-8222-222222222222', 'visa', '4242', '12/28', true, now() - interval '40 days'),
+  ('22222222-2222-4222-8222-222222222222', 'mastercard', '5454', '09/27', false, now() - interval '130 days'),
+  ('33333333-3333-4333-8333-333333333333', 'mobile', '0199', null, true, now() - interval '30 days');
+
+-- ---------------------------------------------------------------------------------------------------
+-- Older sign-ins of owner1 whose sessions have long ended: only the history remains.
+insert into public.login_activity (user_id, device, login_at, location, ip_address)
+values
+  ('22222222-2222-4222-8222-222222222222', 'Firefox on Linux', now() - interval '60 days', 'Local network', '192.168.1.40'),
+  ('22222222-2222-4222-8222-222222222222', 'Safari on iOS', now() - interval '21 days', null, '203.0.113.24'),
+  ('22222222-2222-4222-8222-222222222222', 'Chrome on Windows', now() - interval '9 days', 'Local network', '192.168.1.23');
+
+-- Live sessions, written as GoTrue writes them: the auth.sessions triggers add login_activity rows and
+-- keep active_sessions in step. Inserted oldest first, then refreshed, so the most recently active
+-- session of each user ends up current.
+insert into auth.sessions (id, user_id, created_at, updated_at, aal, user_agent, ip)
+values
+  ('a2222222-0000-4000-8000-000000000001', '22222222-2222-4222-8222-222222222222',
+   now() - interval '3 days', now() - interval '3 days', 'aal1',
+   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+   '192.168.1.23'),
+  ('a2222222-0000-4000-8000-000000000002', '22222222-2222-4222-8222-222222222222',
+   now() - interval '2 hours', now() - interval '2 hours', 'aal1',
+   'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/537.36 (KHTML, like Gecko) Storewise/0.1.0 Chrome/140.0.0.0 Electron/45.4.1 Safari/537.36',
+   '127.0.0.1'),
+  ('a3333333-0000-4000-8000-000000000001', '33333333-3333-4333-8333-333333333333',
+   now() - interval '1 day', now() - interval '1 day', 'aal1',
+   'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1',
+   '10.0.0.7');
+
+-- auth.sessions.refreshed_at is a timestamp without time zone holding UTC, as GoTrue writes it.
+update auth.sessions set refreshed_at = timezone('utc', now() - interval '26 hours'), updated_at = now() - interval '26 hours'
+where id = 'a2222222-0000-4000-8000-000000000001';
+update auth.sessions set refreshed_at = timezone('utc', now() - interval '3 minutes'), updated_at = now() - interval '3 minutes'
+where id = 'a2222222-0000-4000-8000-000000000002';
+update auth.sessions set refreshed_at = timezone('utc', now() - interval '5 hours'), updated_at = now() - interval '5 hours'
+where id = 'a3333333-0000-4000-8000-000000000001';
+
+-- ---------------------------------------------------------------------------------------------------
+-- Support tickets: owner1 has one open, one in progress and one resolved; owner2 one open.
+insert into public.support_tickets (user_id, subject, message, status, priority, created_at, updated_at)
+values
+  ('22222222-2222-4222-8222-222222222222', 'Barcode scanner not detected',
+   'Since yesterday the USB barcode scanner at the front till is not picked up by the POS screen.',
+   'open', 'medium', now() - interval '1 day', now() - interval '1 day'),
+  ('22222222-2222-4222-8222-222222222222', 'Add a second store',
+   'We are opening a second shop next month. How do I add it under the Growth plan?',
+   'in_progress', 'medium', now() - interval '6 days', now() - interval '4 days'),
+  ('22222222-2222-4222-8222-222222222222', 'Invoice address',
+   'Please put our company name on future invoices.',
+   'resolved', 'low', now() - interval '45 days', now() - interval '43 days'),
+  ('33333333-3333-4333-8333-333333333333', 'Trial question',
+   'Does the Starter trial include the AI assistant?',
+   'open', 'medium', now() - interval '2 days', now() - interval '2 days');

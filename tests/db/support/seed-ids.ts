@@ -1,0 +1,7 @@
+/** The fixed ids and accounts of supabase/seed.sql. */
+export const seedUsers = {
+  admin: { id: '11111111-1111-4111-8111-111111111111', email: 'admin@storewise.local', password: 'storewise-admin' },
+  owner1: { id: '22222222-2222-4222-8222-222222222222', email: 'owner1@storewise.local', password: 'storewise-owner' },
+  owner2: { id: '33333333-3333-4333-8333-333333333333', email: 'owner2@storewise.local', password: 'storewise-owner' },
+  owner3: { id: '44444444-4444-4444-8444-444444444444', email: 'owner3@storewise.local', password: 'storewise-owner' },
+} as const;

@@ -1,0 +1,103 @@
+import { expect, test } from '@playwright/test';
+import { demo } from './support/users';
+import { DashboardShell, signInThroughUi } from './pages/dashboard-shell';
+
+test.describe('dashboard layout', () => {
+  test('a visitor is sent to /auth', async ({ page }) => {
+    await page.goto('/dashboard/billing');
+    await page.waitForURL((url) => url.pathname === '/auth');
+  });
+
+  test('sidebar, header and avatar menu for an owner', async ({ page }) => {
+    await signInThroughUi(page, demo.owner1.email, demo.owner1.password);
+    const shell = new DashboardShell(page);
+    await shell.open();
+
+    await expect(page.getByRole('banner').getByText('Dashboard', { exact: true })).toBeVisible();
+    await expect(page.getByRole('img', { name: 'Notifications' })).toBeVisible();
+    await expect(page.getByTestId('notification-dot')).toBeVisible();
+    for (const [name, path] of [
+      ['Overview', '/dashboard'],
+      ['Billing', '/dashboard/billing'],
+      ['Security', '/dashboard/security'],
+      ['Support', '/dashboard/support'],
+    ] as const) {
+      await expect(shell.nav(name)).toHaveAttribute('href', path);
+    }
+    // Owners are not admins: no Administration group.
+    await expect(page.getByRole('navigation', { name: 'Administration' })).toHaveCount(0);
+
+    await shell.nav('Billing').click();
+    await expect(page).toHaveURL(/\/dashboard\/billing$/);
+    await expect(shell.nav('Billing')).toHaveAttribute('aria-current', 'page');
+
+    await expect(shell.avatar).toHaveText('OG');
+    const menu = await shell.openMenu();
+    await expect(menu).toContainText('Olivia Grocer');
+    await expect(menu).toContainText(demo.owner1.email);
+    await expect(menu.getByRole('menuitem')).toHaveText(['Overview', 'Profile', 'Settings', 'Sign Out']);
+    await menu.getByRole('menuitem', { name: 'Profile' }).click();
+    await expect(page).toHaveURL(/\/dashboard\/profile$/);
+
+    await shell.signOutFromMenu();
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.goto('/dashboard');
+    await page.waitForURL((url) => url.pathname === '/auth');
+  });
+
+  test('the admin sees the Administration group', async ({ page }) => {
+    await signInThroughUi(page, demo.admin.email, demo.admin.password);
+    const shell = new DashboardShell(page);
+    await shell.open();
+    const admin = page.getByRole('navigation', { name: 'Administration' });
+    await expect(admin.getByRole('link', { name: 'Admin Panel' })).toHaveAttribute('href', '/admin');
+    await expect(shell.avatar).toHaveText('AA');
+  });
+
+  test('Ctrl/Cmd+B collapses the sidebar to icons and the cookie keeps it across reloads', async ({ page }) => {
+    await signInThroughUi(page, demo.owner1.email, demo.owner1.password);
+    const shell = new DashboardShell(page);
+    await shell.open();
+    await expect(shell.sidebar).toHaveAttribute('data-state', 'expanded');
+    expect((await shell.sidebar.boundingBox())?.width).toBe(256);
+
+    await shell.pressShortcut();
+    await expect(shell.sidebar).toHaveAttribute('data-state', 'collapsed');
+    await expect.poll(async () => (await shell.sidebar.boundingBox())?.width).toBe(48);
+    // Icons keep their accessible names when the labels are hidden.
+    await expect(shell.nav('Security')).toBeVisible();
+    expect(await shell.sidebarCookie()).toBe('false');
+    const cookie = (await page.context().cookies()).find((c) => c.name === 'sidebar_state');
+    const sevenDays = 7 * 24 * 60 * 60;
+    expect(cookie!.expires - Date.now() / 1000).toBeGreaterThan(sevenDays - 60);
+    expect(cookie!.expires - Date.now() / 1000).toBeLessThanOrEqual(sevenDays + 1);
+
+    await page.reload();
+    await expect(shell.sidebar).toHaveAttribute('data-state', 'collapsed');
+
+    await shell.toggle.click();
+    await expect(shell.sidebar).toHaveAttribute('data-state', 'expanded');
+    expect(await shell.sidebarCookie()).toBe('true');
+  });
+
+  test('below 768 px the sidebar is an off-canvas drawer', async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 740 });
+    await signInThroughUi(page, demo.owner1.email, demo.owner1.password);
+    const shell = new DashboardShell(page);
+    await shell.open();
+    await expect(shell.sidebar).toHaveCount(0);
+    await expect(shell.drawer).toBeHidden();
+
+    await shell.toggle.click();
+    await expect(shell.drawer).toBeVisible();
+    expect((await shell.drawer.boundingBox())?.width).toBe(288);
+    await shell.drawer.getByRole('link', { name: 'Support' }).click();
+    await expect(page).toHaveURL(/\/dashboard\/support$/);
+    await expect(shell.drawer).toBeHidden();
+
+    await shell.pressShortcut();
+    await expect(shell.drawer).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(shell.drawer).toBeHidden();
+  });
+});

@@ -1,0 +1,54 @@
+import { expect, test } from '@playwright/test';
+import { createConfirmedUser } from './support/users';
+import { DashboardShell, signInThroughUi } from './pages/dashboard-shell';
+import { ProfileScreen } from './pages/dashboard-screens';
+
+test.describe('dashboard profile', () => {
+  test('saves name and phone to the profile and the account, kept after reload', async ({ page }) => {
+    const user = await createConfirmedUser('profile', 'Pat Before');
+    await signInThroughUi(page, user.email, user.password);
+    const profile = new ProfileScreen(page);
+    const shell = new DashboardShell(page);
+    await profile.goto();
+
+    await expect(profile.email).toHaveValue(user.email);
+    await expect(profile.email).toHaveAttribute('readonly', '');
+    await expect(page.getByText('Email cannot be changed from this interface')).toBeVisible();
+    await expect(profile.fullName).toHaveValue('Pat Before');
+    await expect(page.getByText('Email Confirmed')).toBeVisible();
+
+    await profile.saveWith('Pat After', '+44 20 7946 0958');
+    await expect(shell.toast('success')).toContainText('Profile updated');
+    await expect(shell.toast('success')).toContainText('Your profile has been successfully updated.');
+    // The auth user's name changed too: the avatar follows at once.
+    await expect(shell.avatar).toHaveText('PA');
+
+    await page.reload();
+    await expect(profile.fullName).toHaveValue('Pat After');
+    await expect(profile.phone).toHaveValue('+44 20 7946 0958');
+    await expect(shell.avatar).toHaveText('PA');
+  });
+
+  test('shows the sign-up rules and keeps typed values when the save fails', async ({ page }) => {
+    const user = await createConfirmedUser('profile-fail', 'Kim Keep');
+    await signInThroughUi(page, user.email, user.password);
+    const profile = new ProfileScreen(page);
+    const shell = new DashboardShell(page);
+    await profile.goto();
+
+    await profile.saveWith('K', '123');
+    await expect(page.getByText('Name must be at least 2 characters')).toBeVisible();
+    await expect(page.getByText('Phone number must be at least 10 digits')).toBeVisible();
+
+    await page.route('**/rest/v1/profiles**', (route) =>
+      route.request().method() === 'PATCH'
+        ? route.fulfill({ status: 500, json: { message: 'Database unavailable', code: 'XX000' } })
+        : route.continue(),
+    );
+    await profile.saveWith('Kim Typed', '0123456789');
+    await expect(shell.toast('error')).toContainText('Database unavailable');
+    await expect(profile.fullName).toHaveValue('Kim Typed');
+    await expect(profile.phone).toHaveValue('0123456789');
+    await expect(profile.save).toBeEnabled();
+  });
+});

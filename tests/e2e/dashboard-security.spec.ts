@@ -1,0 +1,90 @@
+import { expect, test } from '@playwright/test';
+import { createConfirmedUser, demo } from './support/users';
+import { DashboardShell, signInThroughUi } from './pages/dashboard-shell';
+import { SecurityScreen } from './pages/dashboard-screens';
+
+test.describe('dashboard security', () => {
+  test('owner1 sees sessions with the Current badge and relative times, and login activity', async ({ page }) => {
+    await signInThroughUi(page, demo.owner1.email, demo.owner1.password);
+    const security = new SecurityScreen(page);
+    await security.goto();
+
+    const rows = security.sessionRows();
+    // This browser's session is the current one, whatever is_current says about the seeded desktop.
+    const current = rows.filter({ has: page.getByText('Current', { exact: true }) });
+    await expect(current).toHaveCount(1);
+    await expect(current).toContainText('Chrome');
+    await expect(current).toContainText('Active now');
+    await expect(rows.filter({ hasText: 'Storewise Desktop on macOS' }).first()).toContainText('Active now');
+    await expect(rows.filter({ hasText: 'Chrome on Windows' }).first()).toContainText('1 day ago');
+
+    const activity = security.activity.getByRole('listitem');
+    await expect(activity.first()).toContainText('Chrome');
+    expect(await activity.count()).toBeGreaterThanOrEqual(5);
+    expect(await activity.count()).toBeLessThanOrEqual(10);
+    await expect(security.activity).toContainText('192.168.1.23');
+    await expect(security.activity).toContainText('Local network');
+
+    await security.twoFactor.locator('label', { hasText: 'Two-factor authentication' }).click();
+    await expect(page.getByTestId('two-factor-details')).toContainText('authenticator app');
+    await expect(page.getByRole('button', { name: 'View Recovery Codes' })).toBeVisible();
+  });
+
+  test('checks the current password, then really changes it', async ({ page, browser }) => {
+    const user = await createConfirmedUser('security-pw');
+    await signInThroughUi(page, user.email, user.password);
+    const security = new SecurityScreen(page);
+    const shell = new DashboardShell(page);
+    await security.goto();
+
+    await expect(security.update).toBeDisabled();
+    await security.changePassword('not-my-password', 'brand-new-pass');
+    await expect(shell.toast('error')).toContainText('Your current password is incorrect.');
+    await expect(security.newPassword).toHaveValue('brand-new-pass');
+
+    await security.changePassword(user.password, 'brand-new-pass', 'brand-new-pasX');
+    await expect(page.getByText('Passwords do not match.')).toBeVisible();
+
+    const next = `${user.password}-changed`;
+    await security.changePassword(user.password, next);
+    await expect(shell.toast('success')).toContainText('Password Updated');
+    await expect(shell.toast('success')).toContainText('Your password has been changed successfully.');
+    await expect(security.currentPassword).toHaveValue('');
+    // The check's own session was ended at once: only this browser's session is listed.
+    await page.reload();
+    await expect(security.sessionRows()).toHaveCount(1);
+
+    const other = await browser.newContext();
+    const otherPage = await other.newPage();
+    await signInThroughUi(otherPage, user.email, next);
+    await new DashboardShell(otherPage).open();
+    await other.close();
+  });
+
+  test('Logout Other Devices ends the other browser’s session', async ({ page, browser }) => {
+    const user = await createConfirmedUser('security-sessions');
+    const other = await browser.newContext();
+    const otherPage = await other.newPage();
+    await signInThroughUi(otherPage, user.email, user.password);
+    await new DashboardShell(otherPage).open();
+
+    await signInThroughUi(page, user.email, user.password);
+    const security = new SecurityScreen(page);
+    const shell = new DashboardShell(page);
+    await security.goto();
+    await expect(security.sessionRows()).toHaveCount(2);
+
+    await security.logoutOthers.click();
+    await expect(shell.toast('success')).toContainText('Sessions Ended');
+    await expect(shell.toast('success')).toContainText("You've been logged out from all other devices.");
+    await expect(security.sessionRows()).toHaveCount(1);
+    await expect(security.sessionRows()).toContainText('Current');
+
+    await otherPage.goto('/dashboard/security');
+    await otherPage.waitForURL((url) => url.pathname === '/auth');
+    await other.close();
+
+    await page.reload();
+    await expect(security.sessionRows()).toHaveCount(1);
+  });
+});

@@ -1,0 +1,64 @@
+import { expect, test } from '@playwright/test';
+import { createConfirmedUser } from './support/users';
+import { DashboardShell, signInThroughUi } from './pages/dashboard-shell';
+import { SettingsScreen } from './pages/dashboard-screens';
+
+test.describe('dashboard settings', () => {
+  test('password rules, then a change that works for the next sign-in', async ({ page, browser }) => {
+    const user = await createConfirmedUser('settings');
+    await signInThroughUi(page, user.email, user.password);
+    const settings = new SettingsScreen(page);
+    const shell = new DashboardShell(page);
+    await settings.goto();
+
+    await expect(settings.update).toBeDisabled();
+    await settings.newPassword.fill('abcdef');
+    await expect(settings.update).toBeDisabled();
+    await settings.confirmPassword.fill('abcdeX');
+    await settings.update.click();
+    await expect(page.getByText('Passwords do not match.')).toBeVisible();
+
+    await settings.newPassword.fill('abc');
+    await settings.confirmPassword.fill('abc');
+    await settings.update.click();
+    await expect(page.getByText('Password must be at least 6 characters long.')).toBeVisible();
+
+    const next = `${user.password}-new`;
+    await settings.newPassword.fill(next);
+    await settings.confirmPassword.fill(next);
+    await settings.update.click();
+    await expect(shell.toast('success')).toContainText('Password updated');
+    await expect(shell.toast('success')).toContainText('Your password has been successfully updated.');
+    await expect(settings.newPassword).toHaveValue('');
+    await expect(settings.confirmPassword).toHaveValue('');
+
+    const other = await browser.newContext();
+    const otherPage = await other.newPage();
+    await signInThroughUi(otherPage, user.email, next);
+    await new DashboardShell(otherPage).open();
+    await other.close();
+  });
+
+  test('Delete Account confirms, signs out and asks to contact support', async ({ page }) => {
+    const user = await createConfirmedUser('delete');
+    await signInThroughUi(page, user.email, user.password);
+    const settings = new SettingsScreen(page);
+    const shell = new DashboardShell(page);
+    await settings.goto();
+
+    await settings.deleteAccount.click();
+    const dialog = page.getByRole('alertdialog');
+    await expect(dialog).toContainText('Are you absolutely sure?');
+    await expect(dialog).toContainText('cannot be undone');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toBeHidden();
+
+    await settings.deleteAccount.click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete Account' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await expect(shell.toast('info')).toContainText('Account deletion requested');
+    await expect(shell.toast('info')).toContainText('Please contact support to complete account deletion.');
+    await page.goto('/dashboard');
+    await page.waitForURL((url) => url.pathname === '/auth');
+  });
+});

@@ -1,0 +1,71 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Locator, type Page } from '@playwright/test';
+
+/** Signs in through the real /auth form (the spec sends a signed-in user to /). */
+export async function signInThroughUi(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/auth');
+  const form = page.getByRole('form', { name: 'Sign in' });
+  await form.getByRole('textbox', { name: /^Email/ }).fill(email);
+  await form.getByLabel(/^Password/).fill(password);
+  await form.getByRole('button', { name: 'Sign In', exact: true }).click();
+  await page.waitForURL((url) => url.pathname === '/');
+}
+
+/** Serious and critical axe violations of the current page (rule id and the first offending node). */
+export async function seriousAxeViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.nodes[0]?.target.join(' ') ?? ''} (${violation.help})`);
+}
+
+/** The dashboard's layout: sidebar (or drawer), header and the avatar menu. */
+export class DashboardShell {
+  readonly sidebar: Locator;
+  readonly drawer: Locator;
+  readonly toggle: Locator;
+  readonly avatar: Locator;
+  readonly heading: Locator;
+
+  constructor(readonly page: Page) {
+    this.sidebar = page.getByTestId('sidebar');
+    this.drawer = page.getByTestId('sidebar-drawer');
+    this.toggle = page.getByRole('button', { name: 'Toggle Sidebar' });
+    this.avatar = page.getByRole('button', { name: /^Account menu for/ });
+    this.heading = page.getByRole('heading', { level: 1 });
+  }
+
+  async open(path = '/dashboard'): Promise<void> {
+    await this.page.goto(path);
+    await expect(this.heading).toBeVisible();
+  }
+
+  nav(name: string): Locator {
+    return this.page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name });
+  }
+
+  async openMenu(): Promise<Locator> {
+    await this.avatar.click();
+    const menu = this.page.getByRole('menu');
+    await expect(menu).toBeVisible();
+    return menu;
+  }
+
+  async signOutFromMenu(): Promise<void> {
+    const menu = await this.openMenu();
+    await menu.getByRole('menuitem', { name: 'Sign Out' }).click();
+  }
+
+  async pressShortcut(): Promise<void> {
+    await this.page.keyboard.press('ControlOrMeta+b');
+  }
+
+  async sidebarCookie(): Promise<string | undefined> {
+    const cookies = await this.page.context().cookies();
+    return cookies.find((cookie) => cookie.name === 'sidebar_state')?.value;
+  }
+
+  toast(type: 'success' | 'error' | 'info' = 'success'): Locator {
+    return this.page.getByTestId(`toast-${type}`);
+  }
+}
