@@ -22,7 +22,7 @@ import type { Database } from '../shared/lib/database.types';
 import { listMigrations } from '../supabase/local/db/migrate';
 import { openDb } from '../supabase/local/db/open-db';
 import { migrationsDir } from '../supabase/local/db/paths';
-import type { Db, JwtClaims } from '../supabase/local/db/types';
+import type { JwtClaims } from '../supabase/local/db/types';
 import { startLocalStack } from '../supabase/local/server';
 import { defaultSeedLargeOptions, LARGE_SEED_EMAIL_DOMAIN, seedLarge, type SeedLargeOptions } from '../scripts/seed-large';
 
@@ -125,7 +125,7 @@ async function main(): Promise<void> {
   const where = await prepareData();
   const stack = await startLocalStack({ ...where, apiPort: 0, inboxPort: 0 });
   try {
-    const db: Db = stack.db;
+    const db = stack.db;
     const client = createClient<Database>(stack.apiUrl, stack.anonKey, {
       auth: { persistSession: false, autoRefreshToken: false },
       realtime: { transport: noRealtime },

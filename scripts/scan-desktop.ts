@@ -6,7 +6,7 @@
  * Main and preload are scanned TOGETHER (global checks such as "navigation is limited" look across files),
  * and copied with a .js extension because the scanner silently skips .cjs/.mjs files.
  */
-import run from '@doyensec/electronegativity';
+import { createRequire } from 'node:module';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,6 +21,19 @@ interface Finding {
   manualReview: boolean;
   description: string;
 }
+
+interface ScanOptions {
+  input: string;
+  electronVersionOverride: string;
+  isRelative: boolean;
+  parserPlugins: string[];
+}
+interface ScanResult {
+  errors: Array<{ file: string; message?: string }>;
+  issues: Finding[];
+}
+// The package ships no type declarations: its programmatic entry is typed here from its README.
+const run = createRequire(import.meta.url)('@doyensec/electronegativity') as (options: ScanOptions) => Promise<ScanResult>;
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const HIGH = 3; // electronegativity severity values: INFORMATIONAL 0, LOW 1, MEDIUM 2, HIGH 3, CRITICAL 4
@@ -54,10 +67,7 @@ function sourceFiles(dir: string): Array<[string, string]> {
 }
 
 async function scan(label: string, input: string, version: string): Promise<Finding[]> {
-  const result = (await run({ input, electronVersionOverride: version, isRelative: true, parserPlugins: [] })) as {
-    errors: Array<{ file: string; message?: string }>;
-    issues: Finding[];
-  };
+  const result = await run({ input, electronVersionOverride: version, isRelative: true, parserPlugins: [] });
   if (result.errors.length > 0) {
     for (const error of result.errors) console.error(`  ${label}: could not parse ${error.file}: ${error.message ?? 'unknown error'}`);
     throw new Error(`${label}: ${result.errors.length} file(s) could not be scanned`);

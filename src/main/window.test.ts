@@ -11,7 +11,7 @@ function fakeContents() {
   const emitter = new EventEmitter();
   let openHandler: ((details: { url: string }) => { action: string }) | undefined;
   return {
-    on: (event: string, listener: (...args: never[]) => void) => emitter.on(event, listener),
+    on: (event: string, listener: Parameters<EventEmitter['on']>[1]) => emitter.on(event, listener),
     setWindowOpenHandler: (handler: (details: { url: string }) => { action: string }) => void (openHandler = handler),
     navigate(event: 'will-navigate' | 'will-redirect', url: string) {
       let prevented = false;

@@ -179,9 +179,7 @@ describe('owner updates', () => {
     expect(await rowOf('profiles', seedUsers.owner1.id)).toEqual(before);
   });
 
-  it.each([
-    ['ownerB', 'owner B'], ['admin', 'an admin'],
-  ] as const)('%s changes 0 rows when updating owner A\'s full_name (%s)', async (who) => {
+  it.each(['ownerB', 'admin'] as const)('%s changes 0 rows when updating owner A\'s full_name', async (who) => {
     const before = await rowOf('profiles', seedUsers.owner1.id);
     const result = await w[who].update('profiles', { full_name: 'Hijacked Name' }, { id: seedUsers.owner1.id });
     expect(result.error).toBeNull();

@@ -38,7 +38,7 @@ function requireTool(tool: string) {
 
 /** Environment without any bus or display of the developer's session. */
 function isolatedEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env = { ...process.env, HOME: home, XDG_DATA_HOME: path.join(home, 'data'), XDG_CONFIG_HOME: path.join(home, 'config'), ...extra };
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_DATA_HOME: path.join(home, 'data'), XDG_CONFIG_HOME: path.join(home, 'config'), ...extra };
   delete env.DBUS_SESSION_BUS_ADDRESS;
   delete env.DISPLAY;
   delete env.WAYLAND_DISPLAY;

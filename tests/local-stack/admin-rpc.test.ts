@@ -243,6 +243,25 @@ describe('admin_list_users', () => {
     expect(await searchUsers('pagetest', 10, 30)).toEqual([]);
   });
 
+  it('pages the whole list in the same order from either end (the far half walks the index backwards)', async () => {
+    await createUsers(Array.from({ length: 30 }, (_, n) => `Order Check ${n}`));
+    const { rows: expected } = await stack.db.query<{ id: string }>(
+      'select id from public.profiles order by created_at desc, id',
+    );
+    const pageSize = 7;
+    const seen: string[] = [];
+    for (let offset = 0; offset < expected.length + pageSize; offset += pageSize) {
+      const page = await searchUsers(undefined, pageSize, offset);
+      expect(page.length).toBe(Math.max(0, Math.min(pageSize, expected.length - offset)));
+      seen.push(...page.map((row) => row.id));
+    }
+    expect(seen).toEqual(expected.map((row) => row.id));
+
+    const { data: plans } = await admin.rpc('admin_list_plans', { _limit: 100 });
+    const { data: lastPlans } = await admin.rpc('admin_list_plans', { _limit: 2, _offset: (plans?.length ?? 0) - 2 });
+    expect(lastPlans?.map((row) => row.id)).toEqual(plans?.slice(-2).map((row) => row.id));
+  });
+
   it('caps the page size to 1..100 and rejects over-long searches', async () => {
     expect((await searchUsers(undefined, 1000)).length).toBeLessThanOrEqual(100);
     expect((await searchUsers(undefined, 0)).length).toBe(1);

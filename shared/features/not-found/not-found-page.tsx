@@ -34,8 +34,8 @@ export function NotFoundPage() {
               <LuHouse aria-hidden="true" /> Return Home
             </RouterLink>
           </Button>
-          {/* React Router marks the first entry of the session 'default': nothing in the app to go back to. */}
-          <Button variant="outline" onClick={() => (location.key === 'default' ? navigate('/') : navigate(-1))}>
+          {/* A link opened in a fresh tab has no page behind it: going back would do nothing, so go home. */}
+          <Button variant="outline" onClick={() => (window.history.length > 1 ? navigate(-1) : navigate('/'))}>
             <LuArrowLeft aria-hidden="true" /> Go Back
           </Button>
         </HStack>

@@ -1,11 +1,11 @@
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { createAuthApp, openAuthPaths } from '../auth/auth-app';
 import type { AuthDeps } from '../auth/auth-deps';
 import type { ApiKeys } from '../keys/api-keys';
 import { handleRest } from '../rest/handle-rest';
 import { apiKeyProblem } from './api-key';
+import { bodyLimit } from './body-limit';
 import { restAuth } from './rest-auth';
 
 export interface GatewayOptions {
@@ -35,17 +35,7 @@ export function createGateway(options: GatewayOptions): Hono {
       maxAge: 3600,
     }),
   );
-  app.use(
-    '*',
-    bodyLimit({
-      maxSize: options.maxBodyBytes,
-      onError: (c) =>
-        c.json(
-          { code: 'request_too_large', message: `Request body larger than ${options.maxBodyBytes} bytes`, details: null, hint: null },
-          413,
-        ),
-    }),
-  );
+  app.use('*', bodyLimit(options.maxBodyBytes));
 
   app.use('/auth/v1/*', async (c, next) => {
     if (!openAuthPaths.some((pattern) => pattern.test(c.req.path))) {

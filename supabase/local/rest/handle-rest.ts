@@ -22,9 +22,9 @@ export interface RestAuth {
 
 const PREFIX = /^\/rest\/v1(?:\/|$)/;
 
-/** Thrown inside the transaction for Prefer: tx=rollback, carrying the response to send after the rollback. */
-class RollbackWith extends Error {
-  constructor(readonly response: Response) {
+/** Thrown inside the transaction for Prefer: tx=rollback, so asRequest rolls back work that succeeded. */
+class RollbackRequested extends Error {
+  constructor() {
     super('rollback requested');
   }
 }
@@ -50,7 +50,6 @@ export async function handleRest(request: Request, auth: RestAuth, db: Db): Prom
   try {
     return await route(request, auth, db);
   } catch (error) {
-    if (error instanceof RollbackWith) return error.response;
     const restError = toRestError(error, auth.role);
     if (restError.code === 'PGRSTX00') console.error('[rest] unexpected error', error);
     return errorResponse(restError);
@@ -85,16 +84,16 @@ async function route(request: Request, auth: RestAuth, db: Db): Promise<Response
   const run = async <T>(fn: (tx: Queryable) => Promise<T>): Promise<T> => {
     if (prefer.tx !== 'rollback') return db.asRequest(ctx, fn);
     // tx=rollback: do the work, keep its answer, undo it.
-    let kept: T | undefined;
+    let kept: { value: T } | undefined;
     try {
       await db.asRequest(ctx, async (tx) => {
-        kept = await fn(tx);
-        throw new RollbackWith(new Response(null));
+        kept = { value: await fn(tx) };
+        throw new RollbackRequested();
       });
     } catch (error) {
-      if (!(error instanceof RollbackWith)) throw error;
+      if (!(error instanceof RollbackRequested) || kept === undefined) throw error;
     }
-    return kept as T;
+    return kept.value;
   };
 
   if (segments.length === 0) return rootDocument(schema, method);

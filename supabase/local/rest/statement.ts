@@ -27,7 +27,7 @@ export function resultStatement(rowsSql: string, countSql: string | null, shape:
   const agg = shape.singular ? `coalesce(json_agg("pgrst_r") -> 0, 'null'::json)` : `coalesce(json_agg("pgrst_r"), '[]'::json)`;
   const body = shape.stripNulls ? `json_strip_nulls(${agg})` : agg;
   const total = countSql === null ? 'NULL::text' : `(${countSql})::text`;
-  return `${withCte}SELECT ${total} AS total, count("pgrst_r")::text AS page_count, ${body}::text AS body FROM (${rowsSql}) AS "pgrst_r"`;
+  return `${withCte}SELECT ${total} AS total, count(*)::text AS page_count, ${body}::text AS body FROM (${rowsSql}) AS "pgrst_r"`;
 }
 
 export async function runStatement(tx: Queryable, sql: string, values: unknown[], shape: ResultShape): Promise<StatementResult> {

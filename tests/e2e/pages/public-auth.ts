@@ -47,7 +47,7 @@ export class PublicSignup {
     await this.field('Phone Number').fill(values.phone);
     await this.field('Password').fill(values.password);
     await this.field('Confirm Password').fill(values.confirmPassword);
-    if (values.agree) await this.page.getByText('I agree to the').click();
+    if (values.agree) await this.page.getByRole('checkbox', { name: /I agree to the/ }).check();
   }
 
   async submit() {

@@ -1,0 +1,125 @@
+/**
+ * supabase/seed.sql produces what its header promises: the demo accounts (with working passwords and the right
+ * roles) and the admin figures the README, the e2e tests and the admin panel rely on.
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDb, type OpenedDb } from '../../supabase/local/db/open-db';
+import { seedFile } from '../../supabase/local/db/paths';
+import { seedUsers } from './support/seed-ids';
+
+let db: OpenedDb;
+
+interface DemoAccount {
+  email: string;
+  password: string;
+  role: string;
+  description: string;
+}
+
+/** The `-- demo-account: email | password | role | description` lines of the seed's header. */
+function demoAccounts(): DemoAccount[] {
+  return readFileSync(seedFile, 'utf8')
+    .split('\n')
+    .filter((line) => line.startsWith('-- demo-account:'))
+    .map((line) => {
+      const [email = '', password = '', role = '', description = ''] = line
+        .slice('-- demo-account:'.length)
+        .split('|')
+        .map((part) => part.trim());
+      return { email, password, role, description };
+    });
+}
+
+beforeAll(async () => {
+  db = await openDb({ memory: true });
+});
+
+afterAll(async () => {
+  await db?.close();
+});
+
+describe('supabase/seed.sql', () => {
+  it('lists the four demo accounts in its header', () => {
+    expect(demoAccounts().map(({ email, password, role }) => ({ email, password, role }))).toEqual([
+      { email: seedUsers.admin.email, password: seedUsers.admin.password, role: 'admin' },
+      { email: seedUsers.owner1.email, password: seedUsers.owner1.password, role: 'owner' },
+      { email: seedUsers.owner2.email, password: seedUsers.owner2.password, role: 'owner' },
+      { email: seedUsers.owner3.email, password: seedUsers.owner3.password, role: 'owner' },
+    ]);
+    for (const account of demoAccounts()) expect(account.description.length).toBeGreaterThan(10);
+  });
+
+  it.each(demoAccounts())('$email exists, confirmed, with its password, role and profile', async (account) => {
+    const { rows } = await db.query<Record<string, unknown>>(
+      `select u.email_confirmed_at is not null as confirmed,
+              u.encrypted_password = extensions.crypt($2, u.encrypted_password) as password_ok,
+              exists (select 1 from private.user_roles r where r.user_id = u.id and r.role = 'admin') as admin,
+              exists (select 1 from auth.identities i where i.user_id = u.id and i.provider = 'email') as identity,
+              p.full_name is not null as named
+         from auth.users u left join public.profiles p on p.id = u.id
+        where u.email = $1`,
+      [account.email, account.password],
+    );
+    expect(rows).toEqual([{ confirmed: true, password_ok: true, admin: account.role === 'admin', identity: true,
+      named: true }]);
+  });
+
+  it('produces the admin figures written in its header', async () => {
+    const { rows } = await db.query<Record<string, unknown>>(
+      `select (select count(*)::int from public.profiles) as profiles,
+              (select count(*)::int from public.user_plans where auto_renew) as auto_renew_plans,
+              (select sum(amount)::text from public.billing_history) as revenue,
+              (select count(*)::int from public.support_tickets where status = 'open') as open_tickets,
+              (select count(*)::int from public.payment_methods) as payment_methods`,
+    );
+    expect(rows[0]).toEqual({ profiles: 4, auto_renew_plans: 1, revenue: '529.71', open_tickets: 2, payment_methods: 3 });
+  });
+
+  it('gives owner1 and owner2 the promised plans and history, owner3 nothing', async () => {
+    const { rows } = await db.query<Record<string, unknown>>(
+      `select u.email,
+              (select to_jsonb(x) from (select plan_name, price::text as price, billing_cycle, status, auto_renew
+                                          from public.user_plans where user_id = u.id) x) as plan,
+              (select count(*)::int from public.billing_history where user_id = u.id) as billing,
+              (select count(*)::int from public.billing_history where user_id = u.id and invoice_url is not null) as invoices,
+              (select string_agg(type || case when is_default then '*' else '' end, ',' order by is_default desc, type)
+                 from public.payment_methods where user_id = u.id) as cards,
+              (select count(*)::int from public.support_tickets where user_id = u.id) as tickets,
+              (select count(*)::int from public.login_activity where user_id = u.id) as logins,
+              (select string_agg(device || case when is_current then '*' else '' end, ',' order by last_active desc)
+                 from public.active_sessions where user_id = u.id) as sessions
+         from auth.users u where u.email like 'owner%' order by u.email`,
+    );
+    expect(rows).toEqual([
+      { email: 'owner1@storewise.local', billing: 6, invoices: 4, cards: 'visa*,mastercard', tickets: 3, logins: 5,
+        plan: { plan_name: 'Growth', price: '29.99', billing_cycle: 'annual', status: 'active', auto_renew: true },
+        sessions: 'Storewise Desktop on macOS*,Chrome on Windows' },
+      { email: 'owner2@storewise.local', billing: 3, invoices: 1, cards: 'mobile*', tickets: 1, logins: 1,
+        plan: { plan_name: 'Starter', price: '9.99', billing_cycle: 'annual', status: 'trialing', auto_renew: false },
+        sessions: 'Safari on iOS*' },
+      { email: 'owner3@storewise.local', billing: 0, invoices: 0, cards: null, tickets: 0, logins: 0, plan: null,
+        sessions: null },
+    ]);
+  });
+
+  it('dates everything in the past except the next billing dates', async () => {
+    const { rows } = await db.query<{ future: number }>(
+      `select ((select count(*) from public.billing_history where date > now())
+             + (select count(*) from public.login_activity where login_at > now())
+             + (select count(*) from public.active_sessions where last_active > now())
+             + (select count(*) from public.support_tickets where created_at > now() or updated_at > now()))::int as future`,
+    );
+    expect(rows[0]?.future).toBe(0);
+  });
+
+  it('gives the admin overview the same figures', async () => {
+    const overview = await db.asRequest(
+      { role: 'authenticated', claims: { role: 'authenticated', sub: seedUsers.admin.id }, readOnly: true },
+      async (tx) => (await tx.query<Record<string, unknown>>(
+        'select total_profiles::int, active_users::int, total_revenue::text, open_tickets::int from public.admin_overview()',
+      )).rows,
+    );
+    expect(overview).toEqual([{ total_profiles: 4, active_users: 1, total_revenue: '529.71', open_tickets: 2 }]);
+  });
+});

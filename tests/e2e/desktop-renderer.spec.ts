@@ -1,0 +1,168 @@
+import { expect, test, type Page } from '@playwright/test';
+import type { AuthDeepLink, SupabaseConfig } from '../../shared/platform/platform';
+import { parseAuthDeepLink } from '../../src/main/deep-link';
+import type { StorewiseBridge } from '../../src/preload/api-types';
+import { e2e } from '../helpers/e2e-env';
+import { createConfirmedUser } from './support/users';
+
+/**
+ * The desktop renderer (out/renderer, served by the local stack under /desktop/) in real Chromium with
+ * the Electron bridge supplied at its boundary: window.storewise is a stand-in for the preload whose
+ * session storage records every write, so we can see where supabase-js puts the session.
+ */
+
+interface BridgeOptions {
+  config: SupabaseConfig;
+  persistenceWarning: string | null;
+}
+
+/** Runs in the page before any app script (serialized by Playwright: no outside references). */
+function installFakeBridge({ config, persistenceWarning }: BridgeOptions) {
+  const store = new Map<string, string>();
+  const writes: Array<{ op: 'set' | 'remove'; key: string }> = [];
+  const opened: string[] = [];
+  const listeners = new Set<(link: AuthDeepLink) => void>();
+  let warning = persistenceWarning;
+  const bridge = {
+    session: {
+      getItem: async (key: string) => store.get(key) ?? null,
+      setItem: async (key: string, value: string) => {
+        writes.push({ op: 'set', key });
+        store.set(key, value);
+      },
+      removeItem: async (key: string) => {
+        writes.push({ op: 'remove', key });
+        store.delete(key);
+      },
+      persistenceWarning: async () => {
+        const once = warning;
+        warning = null;
+        return once;
+      },
+    },
+    links: {
+      openExternal: async (url: string) => {
+        opened.push(url);
+        return true;
+      },
+    },
+    auth: {
+      onDeepLink(listener: (link: AuthDeepLink) => void) {
+        listeners.add(listener);
+        return () => void listeners.delete(listener);
+      },
+    },
+    app: { version: async () => '0.0.0-e2e', config: async () => ({ ok: true as const, config }) },
+  } satisfies StorewiseBridge; // the stand-in has exactly the preload's shape
+  Object.assign(window, {
+    storewise: bridge,
+    __desktopTest: {
+      entries: () => Object.fromEntries(store),
+      writes: () => writes,
+      opened: () => opened,
+      fireDeepLink: (link: AuthDeepLink) => listeners.forEach((listener) => listener(link)),
+    },
+  });
+}
+
+interface DesktopTestHandle {
+  entries(): Record<string, string>;
+  writes(): Array<{ op: 'set' | 'remove'; key: string }>;
+  opened(): string[];
+  fireDeepLink(link: AuthDeepLink): void;
+}
+declare global {
+  interface Window {
+    __desktopTest: DesktopTestHandle;
+  }
+}
+
+async function supabaseConfig(page: Page): Promise<SupabaseConfig> {
+  const response = await page.request.get(`${e2e.webUrl}/config.json`);
+  expect(response.ok()).toBe(true);
+  const config = (await response.json()) as SupabaseConfig;
+  return { url: config.url, anonKey: config.anonKey };
+}
+
+async function openDesktop(page: Page, route: string, persistenceWarning: string | null = null) {
+  await page.addInitScript(installFakeBridge, { config: await supabaseConfig(page), persistenceWarning });
+  await page.goto(`${e2e.webUrl}/desktop/#${route}`);
+}
+
+const bridgeEntries = (page: Page) => page.evaluate(() => window.__desktopTest.entries());
+const browserStorage = (page: Page) =>
+  page.evaluate(() => JSON.stringify({ local: { ...window.localStorage }, session: { ...window.sessionStorage } }));
+
+function sessionFrom(entries: Record<string, string>): { access_token: string; refresh_token: string; user: { email: string } } {
+  const key = Object.keys(entries).find((name) => name.endsWith('-auth-token'));
+  expect(key, `no supabase-js session key among ${Object.keys(entries).join(', ')}`).toBeDefined();
+  return JSON.parse(entries[key!]!) as { access_token: string; refresh_token: string; user: { email: string } };
+}
+
+test('password sign-in keeps the session in the bridge storage, not in localStorage', async ({ page }) => {
+  const user = await createConfirmedUser('desktop');
+  await openDesktop(page, '/auth');
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password', { exact: true }).fill(user.password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page.getByText('Welcome back!')).toBeVisible();
+  await expect(page).toHaveURL(/\/desktop\/#\/$/);
+
+  const session = sessionFrom(await bridgeEntries(page));
+  expect(session.user.email).toBe(user.email);
+  expect(session.refresh_token.length).toBeGreaterThan(0);
+  const storage = await browserStorage(page);
+  expect(storage).not.toContain(session.refresh_token);
+  expect(storage).not.toContain(session.access_token);
+  expect(storage).not.toMatch(/auth-token/);
+});
+
+test('Google sign-in: system browser, stand-in provider, deep link back, code exchanged in the app', async ({ page, context }) => {
+  await openDesktop(page, '/auth');
+  await page.getByRole('button', { name: 'Continue with Google' }).click();
+
+  // The app asked the bridge to open the provider in the system browser, and kept the PKCE verifier in the bridge.
+  await expect.poll(() => page.evaluate(() => window.__desktopTest.opened().length)).toBe(1);
+  const [authorizeUrl] = await page.evaluate(() => window.__desktopTest.opened());
+  expect(authorizeUrl).toContain('/auth/v1/authorize?provider=google');
+  expect(authorizeUrl).toContain('redirect_to=storewise%3A%2F%2Fauth%2Fcallback');
+  expect(authorizeUrl).toContain('code_challenge=');
+  expect(Object.keys(await bridgeEntries(page)).some((key) => key.endsWith('-code-verifier'))).toBe(true);
+
+  // "System browser": a second page signs in at the local Google stand-in, which redirects to the deep link.
+  const browser = await context.newPage();
+  await browser.goto(authorizeUrl!);
+  const email = `desktop-google-${Date.now()}@e2e.storewise.test`;
+  await browser.getByLabel('Email').fill(email);
+  await browser.getByLabel('Name').fill('Desktop Google User');
+  const [redirect] = await Promise.all([
+    browser.waitForResponse((response) => response.url().includes('/local-provider/google') && response.request().method() === 'POST'),
+    browser.getByRole('button', { name: 'Continue' }).click(),
+  ]);
+  const deepLinkUrl = redirect.headers()['location'] ?? '';
+  expect(deepLinkUrl).toMatch(/^storewise:\/\/auth\/callback\?code=/);
+  await browser.close();
+
+  // The OS hands the link to the main process; its parser must accept what the provider sent.
+  const link = parseAuthDeepLink(deepLinkUrl);
+  expect(link?.kind).toBe('oauth-callback');
+  await page.evaluate((accepted) => window.__desktopTest.fireDeepLink(accepted), link!);
+
+  await expect.poll(async () => Object.keys(await bridgeEntries(page)).some((key) => key.endsWith('-auth-token'))).toBe(true);
+  expect(sessionFrom(await bridgeEntries(page)).user.email).toBe(email);
+  await expect(page).toHaveURL(/\/desktop\/#\/$/);
+  // The one-time verifier is gone once exchanged, and nothing reached the browser's own storage.
+  await expect.poll(async () => Object.keys(await bridgeEntries(page)).some((key) => key.endsWith('-code-verifier'))).toBe(false);
+  expect(await browserStorage(page)).not.toMatch(/auth-token|access_token|refresh_token/);
+});
+
+test('a keychain-less desktop says once that the sign-in will not be remembered', async ({ page }) => {
+  await openDesktop(page, '/', 'Storewise cannot reach this computer\u2019s keychain, so your sign-in will not be remembered after you close the app.');
+  await expect(page.getByText('Sign-in will not be remembered')).toBeVisible();
+  await expect(page.getByText(/your sign-in will not be remembered after you close the app/)).toBeVisible();
+});
+
+test('without the bridge the desktop build explains itself instead of falling back to localStorage', async ({ page }) => {
+  await page.goto(`${e2e.webUrl}/desktop/#/auth`);
+  await expect(page.getByRole('alert')).toHaveText('Storewise desktop must be started from the Storewise app.');
+});
