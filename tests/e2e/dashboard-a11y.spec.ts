@@ -9,6 +9,8 @@ const SHOTS = new Set(['/dashboard', '/dashboard/billing', '/dashboard/security'
 
 for (const width of [1280, 375]) {
   test(`every dashboard page at ${width} px: no serious axe violation, no sideways scrolling`, async ({ page }, info) => {
+    // Six pages with a full axe run each.
+    test.setTimeout(240_000);
     await page.setViewportSize({ width, height: 900 });
     await signInThroughUi(page, demo.owner1.email, demo.owner1.password);
     const shell = new DashboardShell(page);

@@ -59,11 +59,11 @@ test.describe('dashboard layout', () => {
     const shell = new DashboardShell(page);
     await shell.open();
     await expect(shell.sidebar).toHaveAttribute('data-state', 'expanded');
-    expect((await shell.sidebar.boundingBox())?.width).toBe(256);
+    expect((await shell.sidebar.boundingBox())?.width).toBeCloseTo(256, 0);
 
     await shell.pressShortcut();
     await expect(shell.sidebar).toHaveAttribute('data-state', 'collapsed');
-    await expect.poll(async () => (await shell.sidebar.boundingBox())?.width).toBe(48);
+    await expect.poll(async () => Math.round((await shell.sidebar.boundingBox())?.width ?? 0)).toBe(48);
     // Icons keep their accessible names when the labels are hidden.
     await expect(shell.nav('Security')).toBeVisible();
     expect(await shell.sidebarCookie()).toBe('false');
@@ -90,7 +90,7 @@ test.describe('dashboard layout', () => {
 
     await shell.toggle.click();
     await expect(shell.drawer).toBeVisible();
-    expect((await shell.drawer.boundingBox())?.width).toBe(288);
+    expect((await shell.drawer.boundingBox())?.width).toBeCloseTo(288, 0);
     await shell.drawer.getByRole('link', { name: 'Support' }).click();
     await expect(page).toHaveURL(/\/dashboard\/support$/);
     await expect(shell.drawer).toBeHidden();

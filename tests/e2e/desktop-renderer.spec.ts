@@ -3,7 +3,7 @@ import type { AuthDeepLink, SupabaseConfig } from '../../shared/platform/platfor
 import { parseAuthDeepLink } from '../../src/main/deep-link';
 import type { StorewiseBridge } from '../../src/preload/api-types';
 import { e2e } from '../helpers/e2e-env';
-import { createConfirmedUser } from './support/users';
+import { serviceRoleKey } from './support/users';
 
 /**
  * The desktop renderer (out/renderer, served by the local stack under /desktop/) in real Chromium with
@@ -77,6 +77,23 @@ declare global {
   }
 }
 
+/**
+ * A fresh confirmed user through GoTrue's admin endpoint over plain HTTP (supabase-js's admin client
+ * needs a WebSocket global that Node 20 lacks).
+ */
+async function createConfirmedUser(page: Page) {
+  const email = `desktop-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@e2e.storewise.test`;
+  const password = `Pw-${crypto.randomUUID()}`;
+  // The gateway wants the project's own key string; the admin route wants a service-role JWT.
+  const { anonKey } = await supabaseConfig(page);
+  const response = await page.request.post(`${e2e.apiUrl}/auth/v1/admin/users`, {
+    headers: { apikey: anonKey, authorization: `Bearer ${await serviceRoleKey()}` },
+    data: { email, password, email_confirm: true, user_metadata: { full_name: 'Desktop Owner' } },
+  });
+  expect(response.ok(), await response.text()).toBe(true);
+  return { email, password };
+}
+
 async function supabaseConfig(page: Page): Promise<SupabaseConfig> {
   const response = await page.request.get(`${e2e.webUrl}/config.json`);
   expect(response.ok()).toBe(true);
@@ -100,7 +117,7 @@ function sessionFrom(entries: Record<string, string>): { access_token: string; r
 }
 
 test('password sign-in keeps the session in the bridge storage, not in localStorage', async ({ page }) => {
-  const user = await createConfirmedUser('desktop');
+  const user = await createConfirmedUser(page);
   await openDesktop(page, '/auth');
   await page.getByLabel('Email').fill(user.email);
   await page.getByLabel('Password', { exact: true }).fill(user.password);
@@ -158,7 +175,7 @@ test('Google sign-in: system browser, stand-in provider, deep link back, code ex
 
 test('a keychain-less desktop says once that the sign-in will not be remembered', async ({ page }) => {
   await openDesktop(page, '/', 'Storewise cannot reach this computer\u2019s keychain, so your sign-in will not be remembered after you close the app.');
-  await expect(page.getByText('Sign-in will not be remembered')).toBeVisible();
+  await expect(page.getByText('Sign-in will not be remembered', { exact: true })).toBeVisible();
   await expect(page.getByText(/your sign-in will not be remembered after you close the app/)).toBeVisible();
 });
 

@@ -91,8 +91,9 @@ async function route(request: Request, auth: RestAuth, db: Db): Promise<Response
         throw new RollbackRequested();
       });
     } catch (error) {
-      if (!(error instanceof RollbackRequested) || kept === undefined) throw error;
+      if (!(error instanceof RollbackRequested)) throw error;
     }
+    if (kept === undefined) throw new Error('tx=rollback finished without a result');
     return kept.value;
   };
 

@@ -1,5 +1,6 @@
 import { createClient } from '@supabase/supabase-js';
 import { e2e } from '../../helpers/e2e-env';
+import { noRealtime } from '../support/users';
 
 /**
  * Data set-up for dashboard tests, through the public API as the user would (anon key + their own
@@ -14,6 +15,7 @@ async function anonKey(): Promise<string> {
 export async function userClient(email: string, password: string) {
   const client = createClient(e2e.apiUrl, await anonKey(), {
     auth: { persistSession: false, autoRefreshToken: false },
+    realtime: { transport: noRealtime },
   });
   const { error } = await client.auth.signInWithPassword({ email, password });
   if (error) throw new Error(`sign-in of ${email} failed: ${error.message}`);

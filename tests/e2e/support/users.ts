@@ -1,7 +1,7 @@
-import { createClient } from '@supabase/supabase-js';
 import { SignJWT } from 'jose';
 import { randomUUID } from 'node:crypto';
 import { e2e } from '../../helpers/e2e-env';
+import { createNodeSupabaseClient } from '../../helpers/node-supabase-client';
 
 /** The service-role key of the throwaway e2e stack (its JWT secret is fixed in e2e-env). */
 export async function serviceRoleKey(): Promise<string> {
@@ -12,8 +12,10 @@ export async function serviceRoleKey(): Promise<string> {
     .sign(new TextEncoder().encode(e2e.jwtSecret));
 }
 
+export { noRealtime } from '../../helpers/node-supabase-client';
+
 export async function adminClient() {
-  return createClient(e2e.apiUrl, await serviceRoleKey(), { auth: { persistSession: false, autoRefreshToken: false } });
+  return createNodeSupabaseClient(e2e.apiUrl, await serviceRoleKey());
 }
 
 export interface TestUser {

@@ -1,0 +1,25 @@
+import { createClient, type SupabaseClient, type SupabaseClientOptions } from '@supabase/supabase-js';
+
+type RealtimeTransport = NonNullable<NonNullable<SupabaseClientOptions<'public'>['realtime']>['transport']>;
+
+/**
+ * supabase-js builds a realtime client eagerly, and Node 20 has no global WebSocket; the local stack serves no
+ * realtime, so Node-side test clients get a transport that fails loudly if anything tries to connect.
+ */
+// The stub only has to be constructible; it never returns an instance.
+export const noRealtime = function NoRealtime() {
+  throw new Error('Realtime is not part of the local Storewise stack');
+} as unknown as RealtimeTransport;
+
+/** A supabase-js client for Node-side tests and scripts: no persisted session, no realtime. */
+export function createNodeSupabaseClient(
+  url: string,
+  key: string,
+  options: SupabaseClientOptions<'public'> = {},
+): SupabaseClient {
+  return createClient(url, key, {
+    ...options,
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false, ...options.auth },
+    realtime: { ...options.realtime, transport: noRealtime },
+  });
+}
