@@ -182,8 +182,8 @@ create policy "user_plans: owner updates own" on public.user_plans
   using (user_id = (select auth.uid()))
   with check (user_id = (select auth.uid()));
 
--- A signed-in owner picks a self-service plan: it starts as a 7-day trial of the annual plan. Prices live
--- here, not in the browser, so nobody can choose their own price.
+-- A signed-in owner picks a self-service plan: the first choice starts a 7-day trial of the annual plan.
+-- Prices live here, not in the browser, so nobody can choose their own price.
 create or replace function public.choose_plan(_plan_name text)
 returns public.user_plans
 language plpgsql
@@ -206,14 +206,11 @@ begin
   insert into public.user_plans as p (user_id, plan_name, price, billing_cycle, status, auto_renew,
                                       started_at, next_billing_date)
   values (v_uid, _plan_name, v_price, 'annual', 'trialing', true, now(), now() + interval '7 days')
+  -- The free trial is granted once: switching plans later changes the plan and its price but keeps the
+  -- status and dates, so choosing again cannot restart a trial.
   on conflict (user_id) do update
     set plan_name = excluded.plan_name,
-        price = excluded.price,
-        billing_cycle = excluded.billing_cycle,
-        status = excluded.status,
-        auto_renew = excluded.auto_renew,
-        started_at = excluded.started_at,
-        next_billing_date = excluded.next_billing_date
+        price = excluded.price
   returning * into v_plan;
   return v_plan;
 end;

@@ -41,7 +41,7 @@ describe('killing the process during writes', () => {
       const rows = await db.query<{ n: number }>('select n from public.crash_probe order by n');
       const stored = new Set(rows.rows.map((row) => row.n));
       for (const n of committed) expect(stored.has(n)).toBe(true);
-      const again = await db.query(`insert into public.crash_probe (n) values (-1) returning n`);
+      const again = await db.query(`insert into public.crash_probe (n, payload) values (-1, 'after restart') returning n`);
       expect(again.rows).toEqual([{ n: -1 }]);
     } finally {
       await db.close();
