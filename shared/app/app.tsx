@@ -2,7 +2,6 @@ import { ChakraProvider } from '@chakra-ui/react';
 import { useState } from 'react';
 import { RouterProvider, type createBrowserRouter } from 'react-router-dom';
 import { PlatformProvider } from '../lib/platform-context';
-import { createStorewiseClient } from '../lib/supabase-client';
 import { system } from './theme';
 import type { Platform } from '../platform/platform';
 
@@ -10,7 +9,10 @@ type Router = ReturnType<typeof createBrowserRouter>;
 
 /** The whole product. web/ passes a browser router, renderer/ a hash router (see docs/adr). */
 export function App({ platform, router }: { platform: Platform; router: Router }) {
-  const [supabase] = useState(() => createStorewiseClient(platform));
+  // supabase-js (~45 KB gzip) loads in the background from the first render on, so the landing page does
+  // not wait for it; screens that need the client suspend until it is there (docs/adr/0044). Starting at
+  // once also lets it read a session from the URL (implicit flow) before any screen asks.
+  const [supabase] = useState(() => import('../lib/supabase-client').then((module) => module.createStorewiseClient(platform)));
   return (
     <ChakraProvider value={system}>
       <PlatformProvider platform={platform} supabase={supabase}>

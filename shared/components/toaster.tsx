@@ -1,29 +1,33 @@
-import { Portal, Spinner, Stack, Toast, Toaster as ChakraToaster, createToaster } from '@chakra-ui/react';
+import { lazy, Suspense } from 'react';
 
-export const toaster = createToaster({ placement: 'bottom-end', pauseOnPageIdle: true });
+type ToasterUiModule = typeof import('./toaster-ui');
+type ToastType = 'success' | 'error' | 'info';
 
-/** The spec's toasts: a title and a description; "destructive" ones are errors. */
+// One shared promise: toasts requested before the module arrives are created in the order they were asked for.
+let toasterUi: Promise<ToasterUiModule> | undefined;
+const loadToasterUi = (): Promise<ToasterUiModule> => (toasterUi ??= import('./toaster-ui'));
+
+function show(type: ToastType, title: string, description?: string): void {
+  void loadToasterUi().then(
+    ({ toaster }) => toaster.create({ type, title, description }),
+    (error: unknown) => console.error(`Could not show the toast "${title}":`, error),
+  );
+}
+
+/** The spec's toasts: a title and a description; "destructive" ones are errors. Callable before the UI loads. */
 export const notify = {
-  success: (title: string, description?: string) => toaster.create({ type: 'success', title, description }),
-  error: (title: string, description?: string) => toaster.create({ type: 'error', title, description }),
-  info: (title: string, description?: string) => toaster.create({ type: 'info', title, description }),
+  success: (title: string, description?: string) => show('success', title, description),
+  error: (title: string, description?: string) => show('error', title, description),
+  info: (title: string, description?: string) => show('info', title, description),
 };
 
+const LazyToasterUi = lazy(() => loadToasterUi().then((module) => ({ default: module.ToasterUi })));
+
+/** Mounted once by the root layout; its UI arrives after the first paint and then shows any queued toast. */
 export function Toaster() {
   return (
-    <Portal>
-      <ChakraToaster toaster={toaster} insetInline={{ mdDown: '4' }}>
-        {(toast) => (
-          <Toast.Root width={{ md: 'sm' }} data-testid={`toast-${toast.type ?? 'info'}`}>
-            {toast.type === 'loading' ? <Spinner size="sm" /> : <Toast.Indicator />}
-            <Stack gap="1" flex="1" maxWidth="100%">
-              {toast.title && <Toast.Title>{toast.title}</Toast.Title>}
-              {toast.description && <Toast.Description>{toast.description}</Toast.Description>}
-            </Stack>
-            <Toast.CloseTrigger />
-          </Toast.Root>
-        )}
-      </ChakraToaster>
-    </Portal>
+    <Suspense fallback={null}>
+      <LazyToasterUi />
+    </Suspense>
   );
 }

@@ -1,7 +1,7 @@
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import type { AuthChangeEvent, Session, User } from '@supabase/supabase-js';
 import { useNavigate } from 'react-router-dom';
-import { usePlatform, useSupabase } from './platform-context';
+import { usePlatform, useSupabaseLater } from './platform-context';
 
 export interface AuthState {
   user: User | null;
@@ -20,31 +20,50 @@ const AuthContext = createContext<AuthState | null>(null);
  * completes sign-ins that come back through deep links.
  */
 export function AuthProvider({ children }: { children: ReactNode }) {
-  const supabase = useSupabase();
+  const supabaseLater = useSupabaseLater();
   const platform = usePlatform();
   const navigate = useNavigate();
   const [state, setState] = useState<AuthState>({ user: null, session: null, loading: true, lastEvent: null });
 
+  // supabase-js arrives in the background (docs/adr/0044); until its INITIAL_SESSION event, loading stays true.
   useEffect(() => {
-    const { data } = supabase.auth.onAuthStateChange((event, session) => {
-      setState({ user: session?.user ?? null, session, loading: false, lastEvent: event });
-    });
-    return () => data.subscription.unsubscribe();
-  }, [supabase]);
+    let unsubscribe: (() => void) | undefined;
+    let cancelled = false;
+    supabaseLater.then(
+      (supabase) => {
+        if (cancelled) return;
+        const { data } = supabase.auth.onAuthStateChange((event, session) => {
+          setState({ user: session?.user ?? null, session, loading: false, lastEvent: event });
+        });
+        unsubscribe = () => data.subscription.unsubscribe();
+      },
+      (error: unknown) => {
+        // Without the client nobody can be signed in; screens that need it show the load error themselves.
+        console.error('Storewise could not load its Supabase client:', error);
+        if (!cancelled) setState({ user: null, session: null, loading: false, lastEvent: null });
+      },
+    );
+    return () => {
+      cancelled = true;
+      unsubscribe?.();
+    };
+  }, [supabaseLater]);
 
   useEffect(
     () =>
       platform.onAuthDeepLink((link) => {
         if (link.kind === 'oauth-callback') {
-          void supabase.auth.exchangeCodeForSession(link.code).then(({ error }) => {
-            if (error) console.error('OAuth code exchange failed:', error.message);
-            else navigate('/');
-          });
+          void supabaseLater
+            .then((supabase) => supabase.auth.exchangeCodeForSession(link.code))
+            .then(({ error }) => {
+              if (error) console.error('OAuth code exchange failed:', error.message);
+              else navigate('/');
+            });
         } else {
           navigate({ pathname: '/reset-password', search: new URLSearchParams(link.params).toString() });
         }
       }),
-    [platform, supabase, navigate],
+    [platform, supabaseLater, navigate],
   );
 
   return <AuthContext.Provider value={state}>{children}</AuthContext.Provider>;

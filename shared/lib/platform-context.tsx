@@ -1,10 +1,14 @@
-import { createContext, useContext, type ReactNode } from 'react';
+import { createContext, use, useContext, type ReactNode } from 'react';
 import type { Platform } from '../platform/platform';
 import type { StorewiseClient } from './supabase-client';
 
 interface PlatformContextValue {
   platform: Platform;
-  supabase: StorewiseClient;
+  /**
+   * The Supabase client, still loading: supabase-js is fetched in the background so the landing page paints
+   * without it (docs/adr/0044). The promise is created once per app and never replaced.
+   */
+  supabase: Promise<StorewiseClient>;
 }
 
 const PlatformContext = createContext<PlatformContextValue | null>(null);
@@ -21,5 +25,15 @@ function usePlatformContext(): PlatformContextValue {
 }
 
 export const usePlatform = (): Platform => usePlatformContext().platform;
-/** The typed Supabase client; feature api modules receive it as their first argument. */
-export const useSupabase = (): StorewiseClient => usePlatformContext().supabase;
+
+/**
+ * The typed Supabase client; feature api modules receive it as their first argument. Until supabase-js has
+ * loaded, the calling screen suspends (the root layout shows a spinner); afterwards this returns at once.
+ */
+export const useSupabase = (): StorewiseClient => use(usePlatformContext().supabase);
+
+/**
+ * The client as a promise, for code that must render before supabase-js is there (the landing page, the
+ * auth provider): await it in effects and event handlers instead of suspending.
+ */
+export const useSupabaseLater = (): Promise<StorewiseClient> => usePlatformContext().supabase;

@@ -1,7 +1,11 @@
+import { mkdirSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { demo } from './support/users';
 import { ADMIN_MENU, AdminPanel, COMING_SOON, seriousAxeViolations, signIn } from './pages/admin-panel';
 import { createUsers, expectedFigures, signedInClient, uniqueWord } from './pages/admin-data';
+
+/** Screens the lead reviews by eye; STOREWISE_SHOTS=/tmp/shots writes them there too. */
+const SHOTS = new Set(['/admin', '/admin/users', '/admin/plans', '/admin/logs']);
 
 test.beforeEach(async ({ page }) => {
   await signIn(page, demo.admin.email, demo.admin.password);
@@ -106,7 +110,9 @@ test('plans: newest first with the owners\' names', async ({ page }) => {
 });
 
 for (const width of [1280, 375]) {
-  test(`every admin page at ${width} px: no serious axe violation, no sideways scrolling`, async ({ page }) => {
+  test(`every admin page at ${width} px: no serious axe violation, no sideways scrolling`, async ({ page }, info) => {
+    // Nine pages with an axe scan each: slower than one interaction on a busy 2-core machine.
+    test.setTimeout(180_000);
     await page.setViewportSize({ width, height: 900 });
     const admin = new AdminPanel(page);
     for (const [label, path] of ADMIN_MENU) {
@@ -116,6 +122,15 @@ for (const width of [1280, 375]) {
       expect(await seriousAxeViolations(page), label).toEqual([]);
       const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
       expect(overflow, `${path} scrolls sideways`).toBeLessThanOrEqual(0);
+      if (SHOTS.has(path)) {
+        const name = `admin-${path.split('/').pop()}-${width}.png`;
+        await page.screenshot({ path: info.outputPath(name), fullPage: true });
+        const dir = process.env.STOREWISE_SHOTS;
+        if (dir) {
+          mkdirSync(dir, { recursive: true });
+          await page.screenshot({ path: `${dir}/${name}`, fullPage: true });
+        }
+      }
     }
   });
 }

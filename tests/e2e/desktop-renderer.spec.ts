@@ -54,7 +54,7 @@ function installFakeBridge({ config, persistenceWarning }: BridgeOptions) {
     },
     app: { version: async () => '0.0.0-e2e', config: async () => ({ ok: true as const, config }) },
   } satisfies StorewiseBridge; // the stand-in has exactly the preload's shape
-  Object.assign(window, {
+  Object.assign(globalThis, {
     storewise: bridge,
     __desktopTest: {
       entries: () => Object.fromEntries(store),
@@ -71,11 +71,12 @@ interface DesktopTestHandle {
   opened(): string[];
   fireDeepLink(link: AuthDeepLink): void;
 }
-declare global {
-  interface Window {
-    __desktopTest: DesktopTestHandle;
-  }
-}
+/** The page's globals as these tests see them (this file is type-checked without DOM types). */
+type PageGlobals = typeof globalThis & {
+  __desktopTest: DesktopTestHandle;
+  localStorage: Record<string, string>;
+  sessionStorage: Record<string, string>;
+};
 
 /**
  * A fresh confirmed user through GoTrue's admin endpoint over plain HTTP (supabase-js's admin client
@@ -106,9 +107,14 @@ async function openDesktop(page: Page, route: string, persistenceWarning: string
   await page.goto(`${e2e.webUrl}/desktop/#${route}`);
 }
 
-const bridgeEntries = (page: Page) => page.evaluate(() => window.__desktopTest.entries());
+// page.evaluate serializes its callback, so each one reaches the page's globals on its own.
+const bridgeEntries = (page: Page) => page.evaluate(() => (globalThis as PageGlobals).__desktopTest.entries());
+const openedUrls = (page: Page) => page.evaluate(() => (globalThis as PageGlobals).__desktopTest.opened());
 const browserStorage = (page: Page) =>
-  page.evaluate(() => JSON.stringify({ local: { ...window.localStorage }, session: { ...window.sessionStorage } }));
+  page.evaluate(() => {
+    const page = globalThis as PageGlobals;
+    return JSON.stringify({ local: { ...page.localStorage }, session: { ...page.sessionStorage } });
+  });
 
 function sessionFrom(entries: Record<string, string>): { access_token: string; refresh_token: string; user: { email: string } } {
   const key = Object.keys(entries).find((name) => name.endsWith('-auth-token'));
@@ -120,7 +126,7 @@ test('password sign-in keeps the session in the bridge storage, not in localStor
   const user = await createConfirmedUser(page);
   await openDesktop(page, '/auth');
   await page.getByLabel('Email').fill(user.email);
-  await page.getByLabel('Password', { exact: true }).fill(user.password);
+  await page.getByRole('textbox', { name: 'Password' }).fill(user.password);
   await page.getByRole('button', { name: 'Sign In' }).click();
   await expect(page.getByText('Welcome back!')).toBeVisible();
   await expect(page).toHaveURL(/\/desktop\/#\/$/);
@@ -139,8 +145,8 @@ test('Google sign-in: system browser, stand-in provider, deep link back, code ex
   await page.getByRole('button', { name: 'Continue with Google' }).click();
 
   // The app asked the bridge to open the provider in the system browser, and kept the PKCE verifier in the bridge.
-  await expect.poll(() => page.evaluate(() => window.__desktopTest.opened().length)).toBe(1);
-  const [authorizeUrl] = await page.evaluate(() => window.__desktopTest.opened());
+  await expect.poll(async () => (await openedUrls(page)).length).toBe(1);
+  const [authorizeUrl] = await openedUrls(page);
   expect(authorizeUrl).toContain('/auth/v1/authorize?provider=google');
   expect(authorizeUrl).toContain('redirect_to=storewise%3A%2F%2Fauth%2Fcallback');
   expect(authorizeUrl).toContain('code_challenge=');
@@ -163,7 +169,7 @@ test('Google sign-in: system browser, stand-in provider, deep link back, code ex
   // The OS hands the link to the main process; its parser must accept what the provider sent.
   const link = parseAuthDeepLink(deepLinkUrl);
   expect(link?.kind).toBe('oauth-callback');
-  await page.evaluate((accepted) => window.__desktopTest.fireDeepLink(accepted), link!);
+  await page.evaluate((accepted) => (globalThis as PageGlobals).__desktopTest.fireDeepLink(accepted), link!);
 
   await expect.poll(async () => Object.keys(await bridgeEntries(page)).some((key) => key.endsWith('-auth-token'))).toBe(true);
   expect(sessionFrom(await bridgeEntries(page)).user.email).toBe(email);

@@ -2,7 +2,7 @@ import { Box } from '@chakra-ui/react';
 import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { notify } from '../../components/toaster';
-import { useSupabase } from '../../lib/platform-context';
+import { useSupabaseLater } from '../../lib/platform-context';
 import { tokensFromDoubleFragment } from './confirmation-fragment';
 import { AboutSection } from './about-section';
 import { FeaturesSection } from './features-section';
@@ -18,17 +18,20 @@ import { startSessionFromLink } from './session-api';
 export function LandingPage() {
   const location = useLocation();
   const navigate = useNavigate();
-  const supabase = useSupabase();
+  // The landing paints before supabase-js has loaded (docs/adr/0044): wait for it only when a link needs it.
+  const supabaseLater = useSupabaseLater();
 
   // A confirmation link landed here with its session in a second fragment: sign in, then tidy the URL.
   useEffect(() => {
     const tokens = tokensFromDoubleFragment(location.hash);
     if (!tokens) return;
-    void startSessionFromLink(supabase, tokens).then(({ error }) => {
-      if (error) notify.error('Error', error);
-      navigate({ hash: '#pricing' }, { replace: true });
-    });
-  }, [location.hash, supabase, navigate]);
+    void supabaseLater
+      .then((supabase) => startSessionFromLink(supabase, tokens))
+      .then(({ error }) => {
+        if (error) notify.error('Error', error);
+        navigate({ hash: '#pricing' }, { replace: true });
+      });
+  }, [location.hash, supabaseLater, navigate]);
 
   // Arriving at /#pricing (after sign-up, or from the confirmation email) scrolls to that section.
   useEffect(() => {

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { notify } from '../../components/toaster';
 import { useAuth } from '../../lib/auth-provider';
-import { useSupabase } from '../../lib/platform-context';
+import { useSupabaseLater } from '../../lib/platform-context';
 import { rememberedPlanAtom, type SelfServicePlanName } from '../../lib/remembered-plan';
 import { choosePlan } from './plans-api';
 
@@ -12,20 +12,28 @@ import { choosePlan } from './plans-api';
  * plan's 7-day trial and lands on billing.
  */
 export function useChoosePlan() {
-  const supabase = useSupabase();
-  const { user } = useAuth();
+  const supabaseLater = useSupabaseLater();
+  const { user, loading } = useAuth();
   const navigate = useNavigate();
   const setRememberedPlan = useSetAtom(rememberedPlanAtom);
   const [pending, setPending] = useState<SelfServicePlanName | null>(null);
 
+  // A click can come before supabase-js has loaded and reported the session: then ask it directly.
+  async function signedIn(): Promise<boolean> {
+    if (!loading) return user !== null;
+    const { data } = await (await supabaseLater).auth.getSession();
+    return data.session !== null;
+  }
+
   async function choose(plan: SelfServicePlanName) {
-    if (!user) {
+    if (!(await signedIn())) {
       setRememberedPlan(plan);
       navigate('/signup');
       return;
     }
     setPending(plan);
-    const { error } = await choosePlan(supabase, plan);
+    // Signed in means supabase-js has loaded, so this resolves at once.
+    const { error } = await choosePlan(await supabaseLater, plan);
     setPending(null);
     if (error) return void notify.error('Error', error);
     setRememberedPlan(null);

@@ -9,8 +9,12 @@ function parse(url: string): URL | undefined {
 }
 
 function globToRegExp(pattern: string): RegExp {
-  const escaped = pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*\*/g, '\u0000').replace(/\*/g, '[^/]*');
-  return new RegExp(`^${escaped.replace(/\u0000/g, '.*')}$`);
+  // ** crosses path segments, * stays within one.
+  const source = pattern
+    .split('**')
+    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*'))
+    .join('.*');
+  return new RegExp(`^${source}$`);
 }
 
 /**

@@ -141,7 +141,7 @@ export async function refreshSession(deps: AuthDeps, tx: Queryable, token: strin
   const user = await findUserById(tx, row.user_id);
   if (!user) throw errors.refreshTokenNotFound();
 
-  let current = row.token;
+  let current: string;
   if (row.revoked) {
     const revokedForMs = Date.now() - new Date(row.updated_at).getTime();
     const active = await tx.query<{ token: string }>(

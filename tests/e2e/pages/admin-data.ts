@@ -1,7 +1,7 @@
 import { createClient, type SupabaseClientOptions } from '@supabase/supabase-js';
 import { randomUUID } from 'node:crypto';
 import { e2e } from '../../helpers/e2e-env';
-import { serviceRoleKey } from '../support/users';
+import { deriveApiKeys } from '../../../supabase/local/keys/api-keys';
 import type { Database } from '../../../shared/lib/database.types';
 
 /**
@@ -19,18 +19,16 @@ const clientOptions = {
   realtime: { transport: noRealtime },
 } satisfies SupabaseClientOptions<'public'>;
 
-async function anonKey(): Promise<string> {
-  const response = await fetch(`${e2e.webUrl}/config.json`);
-  const config = (await response.json()) as { anonKey: string };
-  return config.anonKey;
-}
+// The gateway accepts exactly the keys the stack derives from its secret (no iat, fixed expiry), so they
+// are derived the same way from the e2e stack's fixed secret.
+const keys = () => deriveApiKeys(e2e.jwtSecret);
 
 export async function serviceClient() {
-  return createClient<Database>(e2e.apiUrl, await serviceRoleKey(), clientOptions);
+  return createClient<Database>(e2e.apiUrl, (await keys()).serviceRoleKey, clientOptions);
 }
 
 export async function anonClient() {
-  return createClient<Database>(e2e.apiUrl, await anonKey(), clientOptions);
+  return createClient<Database>(e2e.apiUrl, (await keys()).anonKey, clientOptions);
 }
 
 export async function signedInClient(email: string, password: string) {

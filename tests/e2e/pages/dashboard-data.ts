@@ -1,6 +1,5 @@
-import { createClient } from '@supabase/supabase-js';
 import { e2e } from '../../helpers/e2e-env';
-import { noRealtime } from '../support/users';
+import { createNodeSupabaseClient } from '../../helpers/node-supabase-client';
 
 /**
  * Data set-up for dashboard tests, through the public API as the user would (anon key + their own
@@ -13,10 +12,7 @@ async function anonKey(): Promise<string> {
 }
 
 export async function userClient(email: string, password: string) {
-  const client = createClient(e2e.apiUrl, await anonKey(), {
-    auth: { persistSession: false, autoRefreshToken: false },
-    realtime: { transport: noRealtime },
-  });
+  const client = createNodeSupabaseClient(e2e.apiUrl, await anonKey());
   const { error } = await client.auth.signInWithPassword({ email, password });
   if (error) throw new Error(`sign-in of ${email} failed: ${error.message}`);
   return client;

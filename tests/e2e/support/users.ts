@@ -1,15 +1,14 @@
-import { SignJWT } from 'jose';
 import { randomUUID } from 'node:crypto';
+import { deriveApiKeys } from '../../../supabase/local/keys/api-keys';
 import { e2e } from '../../helpers/e2e-env';
 import { createNodeSupabaseClient } from '../../helpers/node-supabase-client';
 
-/** The service-role key of the throwaway e2e stack (its JWT secret is fixed in e2e-env). */
+/**
+ * The service-role key of the throwaway e2e stack. Its gateway accepts only its own two keys, byte for byte,
+ * so derive them exactly as the stack does from the fixed JWT secret of e2e-env.
+ */
 export async function serviceRoleKey(): Promise<string> {
-  return new SignJWT({ role: 'service_role', iss: 'supabase-demo' })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setIssuedAt()
-    .setExpirationTime('1h')
-    .sign(new TextEncoder().encode(e2e.jwtSecret));
+  return (await deriveApiKeys(e2e.jwtSecret)).serviceRoleKey;
 }
 
 export { noRealtime } from '../../helpers/node-supabase-client';

@@ -12,15 +12,18 @@ export interface StatCardProps {
 /** One admin figure. */
 export function StatCard({ label, value, help, icon: Icon, testId }: StatCardProps) {
   return (
-    <Stat.Root bg="bg" borderWidth="1px" rounded="lg" p="5" data-testid={testId}>
-      <HStack justify="space-between">
+    <HStack align="flex-start" justify="space-between" bg="bg" borderWidth="1px" rounded="lg" p="5" data-testid={testId}>
+      <Stat.Root>
         <Stat.Label>{label}</Stat.Label>
-        <Box color="blue.fg">
-          <Icon aria-hidden />
-        </Box>
-      </HStack>
-      <Stat.ValueText data-testid={`${testId}-value`}>{value}</Stat.ValueText>
-      <Stat.HelpText>{help}</Stat.HelpText>
-    </Stat.Root>
+        <Stat.ValueText data-testid={`${testId}-value`}>{value}</Stat.ValueText>
+        {/* Chakra renders help text as a span, which a <dl> may not hold: make it a second <dd>. */}
+        <Stat.HelpText asChild>
+          <dd>{help}</dd>
+        </Stat.HelpText>
+      </Stat.Root>
+      <Box color="blue.fg" fontSize="xl">
+        <Icon aria-hidden />
+      </Box>
+    </HStack>
   );
 }
