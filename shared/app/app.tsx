@@ -1,8 +1,7 @@
-import { ChakraProvider } from '@chakra-ui/react';
 import { useState } from 'react';
 import { RouterProvider, type createBrowserRouter } from 'react-router-dom';
 import { PlatformProvider } from '../lib/platform-context';
-import { system } from './theme';
+import { StorewiseChakraProvider } from './full-theme';
 import type { Platform } from '../platform/platform';
 
 type Router = ReturnType<typeof createBrowserRouter>;
@@ -14,10 +13,10 @@ export function App({ platform, router }: { platform: Platform; router: Router }
   // once also lets it read a session from the URL (implicit flow) before any screen asks.
   const [supabase] = useState(() => import('../lib/supabase-client').then((module) => module.createStorewiseClient(platform)));
   return (
-    <ChakraProvider value={system}>
+    <StorewiseChakraProvider>
       <PlatformProvider platform={platform} supabase={supabase}>
         <RouterProvider router={router} />
       </PlatformProvider>
-    </ChakraProvider>
+    </StorewiseChakraProvider>
   );
 }

@@ -1,8 +1,9 @@
 import { Center, Spinner } from '@chakra-ui/react';
 import { Suspense } from 'react';
-import { Outlet, ScrollRestoration } from 'react-router-dom';
+import { Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
 import { AuthProvider } from '../lib/auth-provider';
 import { Toaster } from '../components/toaster';
+import { RequireFullTheme } from './full-theme';
 
 /** Shown while a screen waits for supabase-js, which loads in the background (docs/adr/0044). */
 function ScreenFallback() {
@@ -13,14 +14,25 @@ function ScreenFallback() {
   );
 }
 
-/** Wraps every route: the auth state needs the router (deep links navigate), so it lives here. */
+/**
+ * Wraps every route: the auth state needs the router (deep links navigate), so it lives here. Screens may
+ * suspend while supabase-js or the full theme load in the background (docs/adr/0044).
+ */
 export function RootLayout() {
+  // The landing renders with the landing system; every other screen and the toasts wait for the full one.
+  const onLanding = useLocation().pathname === '/';
   return (
     <AuthProvider>
       <Suspense fallback={<ScreenFallback />}>
-        <Outlet />
+        <RequireFullTheme unless={onLanding}>
+          <Outlet />
+        </RequireFullTheme>
       </Suspense>
-      <Toaster />
+      <Suspense fallback={null}>
+        <RequireFullTheme>
+          <Toaster />
+        </RequireFullTheme>
+      </Suspense>
       <ScrollRestoration />
     </AuthProvider>
   );

@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
+import type * as ToasterUi from './toaster-ui';
 
-type ToasterUiModule = typeof import('./toaster-ui');
+type ToasterUiModule = typeof ToasterUi;
 type ToastType = 'success' | 'error' | 'info';
 
 // One shared promise: toasts requested before the module arrives are created in the order they were asked for.

@@ -33,7 +33,17 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       (supabase) => {
         if (cancelled) return;
         const { data } = supabase.auth.onAuthStateChange((event, session) => {
-          setState({ user: session?.user ?? null, session, loading: false, lastEvent: event });
+          if (event !== 'INITIAL_SESSION') {
+            setState({ user: session?.user ?? null, session, loading: false, lastEvent: event });
+            return;
+          }
+          // supabase-js reports a session it found in the URL (PASSWORD_RECOVERY, SIGNED_IN) in a timer set
+          // *before* INITIAL_SESSION. Waiting one timer turn lets that event land first, so /reset-password
+          // never sees loading=false without the recovery event; if it came, it wins over this one.
+          setTimeout(() => {
+            if (cancelled) return;
+            setState((current) => (current.loading ? { user: session?.user ?? null, session, loading: false, lastEvent: event } : current));
+          }, 0);
         });
         unsubscribe = () => data.subscription.unsubscribe();
       },

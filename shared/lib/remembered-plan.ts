@@ -1,3 +1,4 @@
+import { getDefaultStore } from 'jotai';
 import { atomWithStorage, createJSONStorage } from 'jotai/utils';
 
 /** The plans an owner can start on their own (Enterprise goes through sales). */
@@ -31,3 +32,12 @@ export const rememberedPlanAtom = atomWithStorage<SelfServicePlanName | null>(
   },
   { getOnInit: true },
 );
+
+/**
+ * Sets (or clears) the remembered plan from an event handler. The landing page imports this module only when
+ * a plan is picked, so jotai stays off its first paint (docs/adr/0044); the app has no jotai Provider, so the
+ * default store is the one every `useAtomValue(rememberedPlanAtom)` reads.
+ */
+export function setRememberedPlan(plan: SelfServicePlanName | null): void {
+  getDefaultStore().set(rememberedPlanAtom, plan);
+}

@@ -45,6 +45,27 @@ export const desktopRedirectUrls = ['storewise://auth/callback', 'storewise://au
 /** The desktop renderer's origin (src/main/app-protocol.ts), allowed by CORS. */
 export const desktopOrigin = 'app://storewise';
 
+const rateLimitKeys = { token: 'token', signup_recover: 'signupRecover', verify: 'verify', window: 'windowSeconds' } as const;
+
+/**
+ * STOREWISE_AUTH_RATE_LIMITS="token=1000,signup_recover=300,verify=300,window=300" overrides GoTrue's
+ * defaults (a long end-to-end run signs in far more often than one person does).
+ */
+export function rateLimitsFromEnv(value: string | undefined, base: RateLimits = defaultRateLimits): RateLimits {
+  const limits = { ...base };
+  for (const pair of (value ?? '').split(',')) {
+    const [name = '', raw = ''] = pair.split('=').map((part) => part.trim());
+    const key = rateLimitKeys[name as keyof typeof rateLimitKeys];
+    const number = Number(raw);
+    if (!key || !Number.isInteger(number) || number < 1) {
+      if (name) throw new Error(`Storewise: bad STOREWISE_AUTH_RATE_LIMITS entry "${pair}"`);
+      continue;
+    }
+    limits[key] = number;
+  }
+  return limits;
+}
+
 export function defaultAuthConfig(siteUrl: string, env: NodeJS.ProcessEnv = process.env): AuthConfig {
   const google =
     env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
@@ -61,7 +82,7 @@ export function defaultAuthConfig(siteUrl: string, env: NodeJS.ProcessEnv = proc
     emailSendInterval: 60,
     otpExpiry: 86_400,
     flowStateExpiry: 300,
-    rateLimits: { ...defaultRateLimits },
+    rateLimits: rateLimitsFromEnv(env.STOREWISE_AUTH_RATE_LIMITS),
     trustForwardedFor: env.STOREWISE_TRUST_PROXY === '1',
     ...(google ? { google } : {}),
   };

@@ -330,10 +330,23 @@ begin
 
   -- % and _ are data here, not wildcards; backslash is ILIKE's default escape character.
   v_pattern := '%' || replace(replace(replace(v_search, '\', '\\'), '%', '\%'), '_', '\_') || '%';
-  -- Dynamic SQL so each search is planned with its own pattern: a rare fragment goes through the trigram
-  -- index, a very common one ("a") walks profiles_created_at_idx and stops after one page; a cached
-  -- generic plan cannot tell them apart. The count is a separate query on purpose: a window count
-  -- (count(*) over ()) would force a full sort of every match: 3x slower for a one-letter search at 100k profiles.
+  -- Dynamic SQL so each search is planned with its own pattern (a cached generic plan cannot tell a rare
+  -- fragment from a common one). Two shapes, measured at 100k profiles (docs/adr/0061):
+  if char_length(v_search) >= 3 then
+    -- The trigram index finds every match in one pass; the window count reuses that pass (a separate
+    -- count(*) would scan the index and recheck the rows a second time).
+    return query execute
+      'select p.id, p.full_name, p.business_name, p.business_type, p.business_email, p.phone, p.created_at,
+              count(*) over ()
+         from public.profiles p
+        where p.full_name ilike $1
+        order by p.created_at desc, p.id
+        limit $2 offset $3'
+      using v_pattern, v_limit, v_offset;
+    return;
+  end if;
+  -- One or two characters have no trigram: matches are most rows. Walking profiles_created_at_idx stops
+  -- after a page, and the count is a plain scan; a window count would sort every match (2-3x slower).
   execute 'select count(*) from public.profiles p where p.full_name ilike $1' into v_total using v_pattern;
   if v_offset >= v_total then
     return;

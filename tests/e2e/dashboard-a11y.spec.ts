@@ -23,7 +23,7 @@ for (const width of [1280, 375]) {
       );
       expect(overflow, `${path} scrolls sideways`).toBeLessThanOrEqual(0);
       if (SHOTS.has(path)) {
-        const name = `${path.split('/').pop()}-${width}.png`;
+        const name = `dash-${path === '/dashboard' ? 'overview' : path.split('/').pop()}-${width}.png`;
         await page.screenshot({ path: info.outputPath(name), fullPage: true });
         const dir = process.env.STOREWISE_SHOTS;
         if (dir) {

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { createConfirmedUser, demo } from './support/users';
 import { DashboardShell, signInThroughUi } from './pages/dashboard-shell';
-import { BillingScreen } from './pages/dashboard-screens';
+import { BillingScreen } from './pages/dashboard-billing';
 import { choosePlan } from './pages/dashboard-data';
 
 const OWNER3 = { email: 'owner3@storewise.local', password: 'storewise-owner' };

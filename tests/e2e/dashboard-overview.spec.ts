@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { format, subDays } from 'date-fns';
 import { demo } from './support/users';
 import { signInThroughUi } from './pages/dashboard-shell';
-import { OverviewScreen } from './pages/dashboard-screens';
+import { OverviewScreen } from './pages/dashboard-overview';
 
 const OWNER3 = { email: 'owner3@storewise.local', password: 'storewise-owner' };
 

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { createConfirmedUser } from './support/users';
 import { DashboardShell, signInThroughUi } from './pages/dashboard-shell';
-import { ProfileScreen } from './pages/dashboard-screens';
+import { ProfileScreen } from './pages/dashboard-profile';
 
 test.describe('dashboard profile', () => {
   test('saves name and phone to the profile and the account, kept after reload', async ({ page }) => {

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { createConfirmedUser, demo } from './support/users';
 import { DashboardShell, signInThroughUi } from './pages/dashboard-shell';
-import { SupportScreen } from './pages/dashboard-screens';
+import { SupportScreen } from './pages/dashboard-support';
 
 test.describe('dashboard support', () => {
   test('owner1 sees tickets newest first with status colours and relative updates', async ({ page }) => {

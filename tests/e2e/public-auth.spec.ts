@@ -44,7 +44,7 @@ test.describe('sign-in and passwords', () => {
     await page.getByLabel('Name').fill('Grace Google');
     await page.getByRole('button', { name: 'Continue' }).click();
     // Back on the landing page; supabase-js takes the implicit-flow session out of the fragment.
-    await expect(page).toHaveURL(`${e2e.webUrl}/`);
+    await expect(page).toHaveURL(new RegExp(`^${e2e.webUrl}/#?$`));
     await expect(page.getByRole('link', { name: 'Dashboard' }).first()).toBeVisible();
   });
 

@@ -42,6 +42,7 @@ test.describe('choosing a plan', () => {
     const signIn = new PublicSignIn(page);
     await signIn.goto();
     await signIn.signIn(user.email, user.password);
+    await expect(toast(page, 'success', 'Welcome back!')).toBeVisible();
     await page.goto('/#pricing');
     await expect(page.getByTestId('trial-offer')).toContainText('Starter');
     await page.getByRole('button', { name: 'Start Starter trial' }).click();

@@ -1,33 +1,18 @@
-import { Alert, Box, Button, Container, SimpleGrid, Text } from '@chakra-ui/react';
-import { useAtomValue } from 'jotai';
+import { Box, Container, SimpleGrid, Text } from '@chakra-ui/react';
+import { lazy, Suspense } from 'react';
 import { LuGift } from 'react-icons/lu';
 import { useAuth } from '../../lib/auth-provider';
-import { rememberedPlanAtom, type SelfServicePlanName } from '../../lib/remembered-plan';
 import { PlanCard } from './plan-card';
 import { pricingPlans } from './pricing-plans';
 import { SectionHeading } from './section-heading';
 import { useChoosePlan } from './use-choose-plan';
 
-/** Offers the trial of the plan a visitor picked before signing up, once they are signed in. */
-function TrialOffer({ plan, onStart, busy }: { plan: SelfServicePlanName; onStart: () => void; busy: boolean }) {
-  return (
-    <Alert.Root status="info" mb="8" data-testid="trial-offer" flexWrap="wrap" gap="3" alignItems="center">
-      <Alert.Indicator />
-      <Alert.Content flex="1" minW="56">
-        <Alert.Title>Welcome to Storewise!</Alert.Title>
-        <Alert.Description>You picked the {plan} plan. Start your 7-day free trial now.</Alert.Description>
-      </Alert.Content>
-      <Button onClick={onStart} loading={busy}>
-        Start {plan} trial
-      </Button>
-    </Alert.Root>
-  );
-}
+// Only signed-in owners can see the offer, and sign-in state arrives after supabase-js anyway.
+const TrialOffer = lazy(() => import('./trial-offer').then((module) => ({ default: module.TrialOffer })));
 
 /** The four plans of spec 9 and the 7-day trial note; choosing a plan is real (useChoosePlan). */
 export function PricingSection() {
   const { user } = useAuth();
-  const rememberedPlan = useAtomValue(rememberedPlanAtom);
   const { choose, pending } = useChoosePlan();
 
   return (
@@ -52,8 +37,10 @@ export function PricingSection() {
         >
           <LuGift aria-hidden="true" /> 7-day free trial on any annual plan
         </Text>
-        {user && rememberedPlan && (
-          <TrialOffer plan={rememberedPlan} busy={pending === rememberedPlan} onStart={() => void choose(rememberedPlan)} />
+        {user && (
+          <Suspense fallback={null}>
+            <TrialOffer pendingPlan={pending} onStart={(plan) => void choose(plan)} />
+          </Suspense>
         )}
         <SimpleGrid columns={{ base: 1, md: 2, xl: 4 }} gap="6" alignItems="stretch">
           {pricingPlans.map((plan) => (

@@ -1,10 +1,9 @@
-import { useSetAtom } from 'jotai';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { notify } from '../../components/toaster';
 import { useAuth } from '../../lib/auth-provider';
 import { useSupabaseLater } from '../../lib/platform-context';
-import { rememberedPlanAtom, type SelfServicePlanName } from '../../lib/remembered-plan';
+import type { SelfServicePlanName } from '../../lib/remembered-plan';
 import { choosePlan } from './plans-api';
 
 /**
@@ -15,7 +14,6 @@ export function useChoosePlan() {
   const supabaseLater = useSupabaseLater();
   const { user, loading } = useAuth();
   const navigate = useNavigate();
-  const setRememberedPlan = useSetAtom(rememberedPlanAtom);
   const [pending, setPending] = useState<SelfServicePlanName | null>(null);
 
   // A click can come before supabase-js has loaded and reported the session: then ask it directly.
@@ -26,6 +24,8 @@ export function useChoosePlan() {
   }
 
   async function choose(plan: SelfServicePlanName) {
+    // The store module (and jotai with it) loads on the first pick, not with the landing page.
+    const { setRememberedPlan } = await import('../../lib/remembered-plan');
     if (!(await signedIn())) {
       setRememberedPlan(plan);
       navigate('/signup');

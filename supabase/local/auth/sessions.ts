@@ -81,6 +81,15 @@ async function sessionJson(
   };
 }
 
+/**
+ * One user's session changes run one at a time. The schema's triggers update every active_sessions row
+ * of the user (current flag), so two concurrent refreshes or a refresh and a sign-out of the same user
+ * would otherwise lock those rows in opposite orders and deadlock on PostgreSQL.
+ */
+export async function lockUserSessions(tx: Queryable, userId: string): Promise<void> {
+  await tx.query('select 1 from auth.users where id = $1 for no key update', [userId]);
+}
+
 /** A new sign-in: a row in auth.sessions (the triggers record login activity), a refresh token, a JWT. */
 export async function issueSession(
   deps: AuthDeps,
@@ -90,6 +99,7 @@ export async function issueSession(
   client: ClientInfo,
 ): Promise<SessionJson> {
   const sessionId = randomUUID();
+  await lockUserSessions(tx, userId);
   await tx.query(
     `update auth.users set last_sign_in_at = now(), updated_at = now() where id = $1`,
     [userId],
@@ -130,6 +140,10 @@ interface RefreshRow {
  * session is ended (its tokens are deleted with it), since a stolen token is the likely cause.
  */
 export async function refreshSession(deps: AuthDeps, tx: Queryable, token: string): Promise<SessionJson> {
+  const owner = await tx.query<{ user_id: string }>('select user_id from auth.refresh_tokens where token = $1', [token]);
+  const ownerId = owner.rows[0]?.user_id;
+  if (!ownerId) throw errors.refreshTokenNotFound();
+  await lockUserSessions(tx, ownerId);
   const found = await tx.query<RefreshRow>(
     `select id, token, user_id, revoked, updated_at, session_id from auth.refresh_tokens where token = $1 for update`,
     [token],

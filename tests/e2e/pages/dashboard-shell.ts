@@ -19,6 +19,11 @@ export async function seriousAxeViolations(page: Page): Promise<string[]> {
     .map((violation) => `${violation.id}: ${violation.nodes[0]?.target.join(' ') ?? ''} (${violation.help})`);
 }
 
+/** A titled card of a dashboard screen (cards are regions named by their title). */
+export function section(page: Page, title: string): Locator {
+  return page.getByRole('region', { name: title });
+}
+
 /** The dashboard's layout: sidebar (or drawer), header and the avatar menu. */
 export class DashboardShell {
   readonly sidebar: Locator;

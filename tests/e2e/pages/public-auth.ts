@@ -47,7 +47,19 @@ export class PublicSignup {
     await this.field('Phone Number').fill(values.phone);
     await this.field('Password').fill(values.password);
     await this.field('Confirm Password').fill(values.confirmPassword);
-    if (values.agree) await this.page.getByRole('checkbox', { name: /I agree to the/ }).check();
+    if (values.agree) await this.agreeToTerms();
+  }
+
+  /**
+   * Chakra draws its own box and keeps the real input visually hidden under the label, so Playwright's
+   * check() sees the label "intercept" the click. Click the label's first words as a user would (not the
+   * Terms/Privacy links inside it) and assert the real input's state.
+   */
+  async agreeToTerms() {
+    const terms = this.page.getByRole('checkbox', { name: /I agree to the/ });
+    if (await terms.isChecked()) return;
+    await this.page.getByText('I agree to the').click({ position: { x: 4, y: 4 } });
+    await expect(terms).toBeChecked();
   }
 
   async submit() {

@@ -138,7 +138,12 @@ export function OverviewPage() {
       </SimpleGrid>
 
       <SectionCard title="Profile Information" description="Your account details.">
-        <DataList.Root orientation={{ base: 'vertical', sm: 'horizontal' }} gap="3">
+        <DataList.Root
+          orientation="vertical"
+          display="grid"
+          gridTemplateColumns={{ base: '1fr', md: 'repeat(2, 1fr)', xl: 'repeat(3, 1fr)' }}
+          gap="4"
+        >
           <DataItem label="Account ID" value={user.id} />
           <DataItem label="Email" value={email} />
           <DataItem label="Password" value="••••••••" testId="masked-password" />

@@ -4,6 +4,7 @@ import type { AuthDeps } from '../auth-deps';
 import { AuthError, errors } from '../auth-error';
 import { hashPassword, verifyPassword } from '../passwords';
 import { limit, readBody, requireUser } from '../request-helpers';
+import { lockUserSessions } from '../sessions';
 import { findUserById, userJson } from '../user-store';
 import { metadata } from './schemas';
 
@@ -23,13 +24,16 @@ export function mountLogoutAndUser(app: Hono, deps: AuthDeps): void {
     const { userId, sessionId } = await requireUser(c, deps);
     // Deleting auth.sessions rows removes their refresh tokens and, through the schema's trigger,
     // their public.active_sessions rows.
-    if (scope === 'global' || !sessionId) {
-      await deps.db.query('delete from auth.sessions where user_id = $1', [userId]);
-    } else if (scope === 'local') {
-      await deps.db.query('delete from auth.sessions where id = $1', [sessionId]);
-    } else {
-      await deps.db.query('delete from auth.sessions where user_id = $1 and id <> $2', [userId, sessionId]);
-    }
+    await deps.db.transaction(async (tx) => {
+      await lockUserSessions(tx, userId);
+      if (scope === 'global' || !sessionId) {
+        await tx.query('delete from auth.sessions where user_id = $1', [userId]);
+      } else if (scope === 'local') {
+        await tx.query('delete from auth.sessions where id = $1', [sessionId]);
+      } else {
+        await tx.query('delete from auth.sessions where user_id = $1 and id <> $2', [userId, sessionId]);
+      }
+    });
     return c.body(null, 204);
   });
 
