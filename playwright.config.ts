@@ -25,7 +25,12 @@ export default defineConfig({
       `tsx supabase/local/cli.ts start --memory --api-port ${e2e.apiPort} --web-port ${e2e.webPort} ` +
       `--inbox-port ${e2e.inboxPort} --web-dir ${process.env.STOREWISE_WEB_OUT ?? 'dist/web'} --desktop-dir out/renderer`,
     url: `${e2e.webUrl}/config.json`,
-    env: { STOREWISE_JWT_SECRET: e2e.jwtSecret, STOREWISE_QUIET: '1' },
+    env: {
+      STOREWISE_JWT_SECRET: e2e.jwtSecret,
+      STOREWISE_QUIET: '1',
+      // Every e2e sign-in comes from 127.0.0.1: GoTrue's per-IP defaults would throttle a full run.
+      STOREWISE_AUTH_RATE_LIMITS: 'token=2000,signup_recover=500,verify=500',
+    },
     reuseExistingServer: !process.env.CI,
     timeout: 120_000,
     stdout: 'pipe',

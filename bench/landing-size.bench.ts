@@ -1,8 +1,11 @@
 /**
  * The landing page's JavaScript budget (issue 4): the entry chunk, the landing route's chunk and every
- * chunk they import statically, gzip-compressed, must stay at or under 160 KB. Builds the web app into a
- * temporary directory with a Vite manifest (or reads an existing build: `-- --dir dist/web` built with
- * `vite build --manifest`), prints the figure per chunk and fails above budget.
+ * chunk they import statically, gzip-compressed, must stay at or under 160 KB. That is all the JavaScript
+ * the landing needs to render. Also reported, not budgeted: what the entry and the landing load in the
+ * background with dynamic imports (supabase-js, the toaster, the trial offer), which the page does not wait
+ * for (docs/adr/0044). Builds the web app into a temporary directory with a Vite manifest (or reads an
+ * existing build: `-- --dir dist/web` built with `vite build --manifest`), prints the figures per chunk and
+ * exits non-zero above budget.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +19,13 @@ const LANDING_MODULE = 'shared/features/landing/landing-page.tsx';
 
 const manifestSchema = z.record(
   z.string(),
-  z.object({ file: z.string(), src: z.string().optional(), isEntry: z.boolean().optional(), imports: z.array(z.string()).optional() }),
+  z.object({
+    file: z.string(),
+    src: z.string().optional(),
+    isEntry: z.boolean().optional(),
+    imports: z.array(z.string()).optional(),
+    dynamicImports: z.array(z.string()).optional(),
+  }),
 );
 type Manifest = z.infer<typeof manifestSchema>;
 
@@ -49,19 +58,37 @@ async function main() {
     const landingKey = Object.keys(manifest).find((key) => manifest[key]?.src?.endsWith(LANDING_MODULE) || key.endsWith(LANDING_MODULE));
     if (!entryKey || !landingKey) throw new Error(`manifest lacks the entry or ${LANDING_MODULE}`);
 
-    const keys = withStaticImports(manifest, landingKey, withStaticImports(manifest, entryKey));
-    let totalBytes = 0;
-    const rows = [...keys].map((key) => {
-      const file = manifest[key]!.file;
-      const gzip = gzipSync(readFileSync(join(dir, file))).length;
-      totalBytes += gzip;
-      return { chunk: file, 'gzip KB': +(gzip / 1024).toFixed(1) };
-    });
-    console.table(rows.sort((a, b) => b['gzip KB'] - a['gzip KB']));
-    const totalKb = totalBytes / 1024;
-    console.log(`landing route JavaScript: ${totalKb.toFixed(1)} KB gzip (budget ${BUDGET_KB} KB)`);
-    if (totalKb > BUDGET_KB) {
-      console.error(`over budget by ${(totalKb - BUDGET_KB).toFixed(1)} KB`);
+    const critical = withStaticImports(manifest, landingKey, withStaticImports(manifest, entryKey));
+    // Loaded in the background by the entry and the landing chunk (not by the routes: those load on visit).
+    const deferred = new Set<string>();
+    for (const key of [entryKey, landingKey, ...critical]) {
+      for (const dynamic of manifest[key]?.dynamicImports ?? []) {
+        const isRoute = key === entryKey && (manifest[dynamic]?.src ?? dynamic).includes('shared/features/');
+        if (!isRoute) withStaticImports(manifest, dynamic, deferred);
+      }
+    }
+    for (const key of critical) deferred.delete(key);
+
+    const measure = (keys: Set<string>) => {
+      let bytes = 0;
+      const rows = [...keys].map((key) => {
+        const file = manifest[key]!.file;
+        const gzip = gzipSync(readFileSync(join(dir, file))).length;
+        bytes += gzip;
+        return { chunk: file, 'gzip KB': +(gzip / 1024).toFixed(1) };
+      });
+      return { kb: bytes / 1024, rows: rows.sort((a, b) => b['gzip KB'] - a['gzip KB']) };
+    };
+    const needed = measure(critical);
+    const background = measure(deferred);
+    console.log('Needed to render the landing (entry, landing route and their static imports):');
+    console.table(needed.rows);
+    console.log('Loaded in the background, not awaited by the first paint:');
+    console.table(background.rows);
+    console.log(`deferred JavaScript: ${background.kb.toFixed(1)} KB gzip (not budgeted)`);
+    console.log(`landing route JavaScript: ${needed.kb.toFixed(1)} KB gzip (budget ${BUDGET_KB} KB)`);
+    if (needed.kb > BUDGET_KB) {
+      console.error(`over budget by ${(needed.kb - BUDGET_KB).toFixed(1)} KB`);
       process.exitCode = 1;
     }
   } finally {

@@ -1,7 +1,9 @@
+import { ChakraProvider } from '@chakra-ui/react';
 import { useState } from 'react';
 import { RouterProvider, type createBrowserRouter } from 'react-router-dom';
+import { createAuthStore } from '../lib/auth-store';
 import { PlatformProvider } from '../lib/platform-context';
-import { StorewiseChakraProvider } from './full-theme';
+import { system } from './theme';
 import type { Platform } from '../platform/platform';
 
 type Router = ReturnType<typeof createBrowserRouter>;
@@ -12,11 +14,12 @@ export function App({ platform, router }: { platform: Platform; router: Router }
   // not wait for it; screens that need the client suspend until it is there (docs/adr/0044). Starting at
   // once also lets it read a session from the URL (implicit flow) before any screen asks.
   const [supabase] = useState(() => import('../lib/supabase-client').then((module) => module.createStorewiseClient(platform)));
+  const [auth] = useState(() => createAuthStore(supabase));
   return (
-    <StorewiseChakraProvider>
-      <PlatformProvider platform={platform} supabase={supabase}>
+    <ChakraProvider value={system}>
+      <PlatformProvider platform={platform} supabase={supabase} auth={auth}>
         <RouterProvider router={router} />
       </PlatformProvider>
-    </StorewiseChakraProvider>
+    </ChakraProvider>
   );
 }

@@ -1,9 +1,8 @@
 import { Center, Spinner } from '@chakra-ui/react';
 import { Suspense } from 'react';
-import { Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
+import { Outlet, ScrollRestoration } from 'react-router-dom';
 import { AuthProvider } from '../lib/auth-provider';
 import { Toaster } from '../components/toaster';
-import { RequireFullTheme } from './full-theme';
 
 /** Shown while a screen waits for supabase-js, which loads in the background (docs/adr/0044). */
 function ScreenFallback() {
@@ -16,23 +15,15 @@ function ScreenFallback() {
 
 /**
  * Wraps every route: the auth state needs the router (deep links navigate), so it lives here. Screens may
- * suspend while supabase-js or the full theme load in the background (docs/adr/0044).
+ * suspend while supabase-js loads in the background (docs/adr/0044).
  */
 export function RootLayout() {
-  // The landing renders with the landing system; every other screen and the toasts wait for the full one.
-  const onLanding = useLocation().pathname === '/';
   return (
     <AuthProvider>
       <Suspense fallback={<ScreenFallback />}>
-        <RequireFullTheme unless={onLanding}>
-          <Outlet />
-        </RequireFullTheme>
+        <Outlet />
       </Suspense>
-      <Suspense fallback={null}>
-        <RequireFullTheme>
-          <Toaster />
-        </RequireFullTheme>
-      </Suspense>
+      <Toaster />
       <ScrollRestoration />
     </AuthProvider>
   );

@@ -1,6 +1,5 @@
 import { defaultConfig } from '@chakra-ui/react';
 import { describe, expect, it } from 'vitest';
-import { landingRecipes, landingSlotRecipes, landingSystem } from './landing-theme';
 import { recipes, slotRecipes, system } from './theme';
 
 /*
@@ -56,10 +55,9 @@ function recipeKeysOf(file: string, seen = new Set<string>(), keys = new Set<str
   return keys;
 }
 
-function importedChakraNames(sourceFilter: (path: string) => boolean = () => true): Set<string> {
+function importedChakraNames(): Set<string> {
   const names = new Set<string>();
-  for (const [path, source] of Object.entries(appSources)) {
-    if (!sourceFilter(path)) continue;
+  for (const source of Object.values(appSources)) {
     for (const match of source.matchAll(/import \{([^}]+)\} from '@chakra-ui\/react'/g)) {
       for (const part of match[1]!.split(',')) {
         const name = part.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0];
@@ -82,10 +80,10 @@ describe('the trimmed Chakra theme', () => {
     expect(recipeKeysOf(chakraExports().get('Button')!)).toEqual(new Set(['button', 'spinner']));
   });
 
-  function missingRecipes(target: typeof system, sourceFilter?: (path: string) => boolean): string[] {
+  function missingRecipes(target: typeof system): string[] {
     const exports = chakraExports();
     const missing: string[] = [];
-    for (const name of importedChakraNames(sourceFilter)) {
+    for (const name of importedChakraNames()) {
       const file = exports.get(name);
       if (!file) continue; // types, functions and re-exports of Ark (Portal) carry no recipe
       for (const key of recipeKeysOf(file)) {
@@ -99,23 +97,9 @@ describe('the trimmed Chakra theme', () => {
     expect(missingRecipes(system)).toEqual([]);
   });
 
-  it('starts with a landing system that has what the landing page and the shell render', () => {
-    // The landing's modules, the shell around it and the shared components they use (brand logo).
-    const onLanding = (path: string) =>
-      path.startsWith('/shared/features/landing/') || path.startsWith('/shared/app/') || path === '/shared/components/brand-logo.tsx';
-    expect(missingRecipes(landingSystem, onLanding)).toEqual([]);
-    // ...and is smaller than the full system, or it would not be worth having.
-    expect(landingSystem.hasRecipe('dialog')).toBe(false);
-    expect(missingRecipes(landingSystem).length).toBeGreaterThan(0);
-  });
-
   it('uses Chakra’s own recipes, unchanged, under their default keys', () => {
     for (const [key, recipe] of Object.entries(recipes)) expect(recipe).toStrictEqual(defaultConfig.theme?.recipes?.[key]);
     for (const [key, recipe] of Object.entries(slotRecipes)) expect(recipe).toStrictEqual(defaultConfig.theme?.slotRecipes?.[key]);
-    for (const [key, recipe] of Object.entries(landingRecipes)) expect(recipe).toStrictEqual(recipes[key as keyof typeof recipes]);
-    for (const [key, recipe] of Object.entries(landingSlotRecipes)) {
-      expect(recipe).toStrictEqual(slotRecipes[key as keyof typeof slotRecipes]);
-    }
   });
 
   it('drops recipes nobody renders and keeps the brand colour and fonts', () => {

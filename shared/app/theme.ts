@@ -1,25 +1,34 @@
+import { createSystem, defaultBaseConfig, defineConfig } from '@chakra-ui/react';
 import {
   alertSlotRecipe,
+  animationStyles,
   avatarSlotRecipe,
   badgeRecipe,
+  breakpoints,
   buttonRecipe,
   cardSlotRecipe,
   checkboxSlotRecipe,
   checkmarkRecipe,
   containerRecipe,
+  cssVarsPrefix,
+  cssVarsRoot,
   dataListSlotRecipe,
   dialogSlotRecipe,
   drawerSlotRecipe,
   fieldSlotRecipe,
+  globalCss,
   headingRecipe,
   iconRecipe,
   inputAddonRecipe,
   inputRecipe,
+  keyframes,
+  layerStyles,
   linkRecipe,
   listSlotRecipe,
   markRecipe,
   menuSlotRecipe,
   nativeSelectSlotRecipe,
+  semanticTokens,
   separatorRecipe,
   skeletonRecipe,
   spinnerRecipe,
@@ -27,12 +36,13 @@ import {
   switchSlotRecipe,
   tableSlotRecipe,
   textareaRecipe,
+  textStyles,
   toastSlotRecipe,
+  tokens,
 } from '@chakra-ui/react/theme';
-import { createStorewiseSystem } from './theme-base';
 
 /**
- * The full theme: only the recipes of the Chakra components the app renders. Chakra's `defaultConfig` carries all ~80
+ * Only the recipes of the Chakra components the app renders. Chakra's `defaultConfig` carries all ~80
  * (date pickers, color pickers, carousels...), which cost the landing page about 20 KB gzip (docs/adr/0044).
  * A component whose recipe is missing renders unstyled without any warning, so theme.test.ts scans every
  * Chakra import of shared/, web/ and renderer/ and fails when one needs a recipe that is not listed here.
@@ -72,5 +82,29 @@ export const slotRecipes = {
   toast: toastSlotRecipe,
 };
 
-/** Every screen's system. The app loads this module in the background; the landing starts with landing-theme.ts. */
-export const system = createStorewiseSystem(recipes, slotRecipes);
+// Chakra's default theme (tokens, semantic tokens, styles, global CSS) minus the recipes nobody uses.
+const chakraTheme = defineConfig({
+  preflight: true,
+  cssVarsPrefix,
+  cssVarsRoot,
+  globalCss,
+  theme: { breakpoints, keyframes, tokens, semanticTokens, recipes, slotRecipes, textStyles, layerStyles, animationStyles },
+});
+
+// Local system fonts only: the desktop app must work offline, so no web fonts are fetched.
+const brand = defineConfig({
+  // Blue is the brand: its solid shade (blue.600) keeps white text above the 4.5:1 contrast of WCAG AA.
+  globalCss: {
+    html: { colorPalette: 'blue', scrollBehavior: 'smooth', _motionReduce: { scrollBehavior: 'auto' } },
+  },
+  theme: {
+    tokens: {
+      fonts: {
+        heading: { value: "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif" },
+        body: { value: "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif" },
+      },
+    },
+  },
+});
+
+export const system = createSystem(defaultBaseConfig, chakraTheme, brand);

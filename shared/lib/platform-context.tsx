@@ -1,5 +1,6 @@
 import { createContext, use, useContext, type ReactNode } from 'react';
 import type { Platform } from '../platform/platform';
+import type { AuthStore } from './auth-store';
 import type { StorewiseClient } from './supabase-client';
 
 interface PlatformContextValue {
@@ -9,13 +10,15 @@ interface PlatformContextValue {
    * without it (docs/adr/0044). The promise is created once per app and never replaced.
    */
   supabase: Promise<StorewiseClient>;
+  /** Who is signed in, followed from the moment the client exists (read through useAuth()). */
+  auth: AuthStore;
 }
 
 const PlatformContext = createContext<PlatformContextValue | null>(null);
 
 export function PlatformProvider(props: PlatformContextValue & { children: ReactNode }) {
-  const { platform, supabase, children } = props;
-  return <PlatformContext.Provider value={{ platform, supabase }}>{children}</PlatformContext.Provider>;
+  const { platform, supabase, auth, children } = props;
+  return <PlatformContext.Provider value={{ platform, supabase, auth }}>{children}</PlatformContext.Provider>;
 }
 
 function usePlatformContext(): PlatformContextValue {
@@ -37,3 +40,6 @@ export const useSupabase = (): StorewiseClient => use(usePlatformContext().supab
  * auth provider): await it in effects and event handlers instead of suspending.
  */
 export const useSupabaseLater = (): Promise<StorewiseClient> => usePlatformContext().supabase;
+
+/** The auth event store of the app; only AuthProvider reads it (components use useAuth()). */
+export const useAuthStore = (): AuthStore => usePlatformContext().auth;

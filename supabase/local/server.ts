@@ -1,6 +1,5 @@
 import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
-import { createHash } from 'node:crypto';
 import { createGateway } from './gateway/gateway-app';
 import { defaultAuthConfig, desktopOrigin, type AuthConfig } from './config';
 import { openDb, type OpenedDb, type OpenDbOptions } from './db/open-db';
@@ -99,9 +98,4 @@ export async function startLocalStack(options: StackOptions = {}): Promise<Runni
     await db.close();
     throw error;
   }
-}
-
-/** A short fingerprint of a key for logs (never print secrets in full unless asked). */
-export function fingerprint(value: string): string {
-  return createHash('sha256').update(value).digest('hex').slice(0, 8);
 }

@@ -222,6 +222,11 @@ describe('admin_list_users', () => {
       expect(rows[0]?.total_count).toBe(1);
     }
     expect(await searchUsers('quartermainez')).toEqual([]);
+    // Two letters take the path without the trigram index: still case-insensitive, total still exact.
+    const short = await searchUsers('zE', 100);
+    expect(short.map((row) => row.full_name)).toContain('Zebediah Quartermaine');
+    expect(short.every((row) => row.full_name?.toLowerCase().includes('ze'))).toBe(true);
+    expect(short.every((row) => row.total_count === short.length)).toBe(true);
   });
 
   it('treats % and _ in the search as text, not wildcards', async () => {

@@ -60,7 +60,7 @@ describe('a data folder across restarts', () => {
     }
   }, 240_000);
 
-  it('keeps the JWT secret and the bootstrap objects Supabase provides', async () => {
+  it('provides the roles, extensions and default grants hosted Supabase provides', async () => {
     const db = await openDb({ memory: true, seed: false });
     try {
       const roles = await db.query<{ rolname: string; rolbypassrls: boolean }>(
