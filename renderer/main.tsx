@@ -1,8 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createHashRouter } from 'react-router-dom';
+import { HashRouter } from 'react-router-dom';
 import { App } from '../shared/app/app';
-import { routes } from '../shared/app/routes';
 import { notify } from '../shared/components/toaster';
 import { getBridge } from './bridge';
 import { createDesktopPlatform } from './platform';
@@ -22,7 +21,7 @@ async function start() {
   // Hash routes: the app is served from app://storewise/index.html with no server-side fallback (docs/adr/0070).
   root.render(
     <StrictMode>
-      <App platform={platform} router={createHashRouter(routes)} />
+      <App platform={platform} Router={HashRouter} />
     </StrictMode>,
   );
   const warning = await platform.sessionPersistenceWarning();

@@ -1,8 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createBrowserRouter } from 'react-router-dom';
+import { BrowserRouter } from 'react-router-dom';
 import { App } from '../shared/app/app';
-import { routes } from '../shared/app/routes';
 import { createWebPlatform } from './platform';
 import { loadSupabaseConfig } from './runtime-config';
 
@@ -12,7 +11,7 @@ loadSupabaseConfig().then(
   (config) => {
     root.render(
       <StrictMode>
-        <App platform={createWebPlatform(config)} router={createBrowserRouter(routes)} />
+        <App platform={createWebPlatform(config)} Router={BrowserRouter} />
       </StrictMode>,
     );
   },

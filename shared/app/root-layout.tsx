@@ -1,8 +1,9 @@
 import { Center, Spinner } from '@chakra-ui/react';
 import { Suspense } from 'react';
-import { Outlet, ScrollRestoration } from 'react-router-dom';
+import { Outlet } from 'react-router-dom';
 import { AuthProvider } from '../lib/auth-provider';
 import { Toaster } from '../components/toaster';
+import { ScrollToTop } from './scroll-to-top';
 
 /** Shown while a screen waits for supabase-js, which loads in the background (docs/adr/0044). */
 function ScreenFallback() {
@@ -24,7 +25,7 @@ export function RootLayout() {
         <Outlet />
       </Suspense>
       <Toaster />
-      <ScrollRestoration />
+      <ScrollToTop />
     </AuthProvider>
   );
 }

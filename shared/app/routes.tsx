@@ -1,51 +1,50 @@
-import type { RouteObject } from 'react-router-dom';
+import { lazy } from 'react';
+import { Route, Routes } from 'react-router-dom';
 import { RootLayout } from './root-layout';
 
+// Every screen module is loaded only when visited, so the landing page does not download the dashboard or the
+// admin panel. Feature areas with many screens (dashboard, admin) own their child routes inside their module.
+const LandingPage = lazy(() => import('../features/landing/landing-page').then((m) => ({ default: m.LandingPage })));
+const AuthPage = lazy(() => import('../features/auth/auth-page').then((m) => ({ default: m.AuthPage })));
+const SignupPage = lazy(() => import('../features/auth/signup-page').then((m) => ({ default: m.SignupPage })));
+const ForgotPasswordPage = lazy(() =>
+  import('../features/auth/forgot-password-page').then((m) => ({ default: m.ForgotPasswordPage })),
+);
+const ResetPasswordPage = lazy(() =>
+  import('../features/auth/reset-password-page').then((m) => ({ default: m.ResetPasswordPage })),
+);
+const AuthSuccessPage = lazy(() => import('../features/auth/auth-success-page').then((m) => ({ default: m.AuthSuccessPage })));
+const LegalPage = lazy(() => import('../features/legal/legal-page').then((m) => ({ default: m.LegalPage })));
+const DashboardApp = lazy(() => import('../features/dashboard/dashboard-app').then((m) => ({ default: m.DashboardApp })));
+const AdminApp = lazy(() => import('../features/admin/admin-app').then((m) => ({ default: m.AdminApp })));
+const NotFoundPage = lazy(() => import('../features/not-found/not-found-page').then((m) => ({ default: m.NotFoundPage })));
+
+const legalSlugs = ['privacy-policy', 'terms-of-service', 'cookie-policy', 'gdpr-compliance', 'data-security-policy'] as const;
+
 /**
- * Every route of the product. Each screen module is loaded only when visited, so the landing page does not
- * download the dashboard or the admin panel. Feature areas with many screens (dashboard, admin) own their
- * child routes inside their module.
+ * Every route of the product, declared with <Routes> rather than a data router: the product uses no loaders
+ * or actions, and the declarative router keeps the landing's JavaScript inside its budget (docs/adr/0004).
  */
-export const routes: RouteObject[] = [
-  {
-    element: <RootLayout />,
-    children: [
-      { path: '/', lazy: () => import('../features/landing/landing-page').then((m) => ({ Component: m.LandingPage })) },
-      { path: '/auth', lazy: () => import('../features/auth/auth-page').then((m) => ({ Component: m.AuthPage })) },
-      { path: '/signup', lazy: () => import('../features/auth/signup-page').then((m) => ({ Component: m.SignupPage })) },
-      {
-        path: '/forgot-password',
-        lazy: () => import('../features/auth/forgot-password-page').then((m) => ({ Component: m.ForgotPasswordPage })),
-      },
-      {
-        path: '/reset-password',
-        lazy: () => import('../features/auth/reset-password-page').then((m) => ({ Component: m.ResetPasswordPage })),
-      },
-      {
-        path: '/auth-success',
-        lazy: () => import('../features/auth/auth-success-page').then((m) => ({ Component: m.AuthSuccessPage })),
-      },
-      ...(['privacy-policy', 'terms-of-service', 'cookie-policy', 'gdpr-compliance', 'data-security-policy'] as const).map(
-        (slug): RouteObject => ({
-          path: `/${slug}`,
-          lazy: () => import('../features/legal/legal-page').then((m) => ({ element: <m.LegalPage slug={slug} /> })),
-        }),
-      ),
-      // The sign-up form links /terms and /privacy (spec 2): they show the registered legal pages.
-      {
-        path: '/terms',
-        lazy: () => import('../features/legal/legal-page').then((m) => ({ element: <m.LegalPage slug="terms-of-service" /> })),
-      },
-      {
-        path: '/privacy',
-        lazy: () => import('../features/legal/legal-page').then((m) => ({ element: <m.LegalPage slug="privacy-policy" /> })),
-      },
-      {
-        path: '/dashboard/*',
-        lazy: () => import('../features/dashboard/dashboard-app').then((m) => ({ Component: m.DashboardApp })),
-      },
-      { path: '/admin/*', lazy: () => import('../features/admin/admin-app').then((m) => ({ Component: m.AdminApp })) },
-      { path: '*', lazy: () => import('../features/not-found/not-found-page').then((m) => ({ Component: m.NotFoundPage })) },
-    ],
-  },
-];
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route element={<RootLayout />}>
+        <Route path="/" element={<LandingPage />} />
+        <Route path="/auth" element={<AuthPage />} />
+        <Route path="/signup" element={<SignupPage />} />
+        <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+        <Route path="/reset-password" element={<ResetPasswordPage />} />
+        <Route path="/auth-success" element={<AuthSuccessPage />} />
+        {legalSlugs.map((slug) => (
+          <Route key={slug} path={`/${slug}`} element={<LegalPage slug={slug} />} />
+        ))}
+        {/* The sign-up form links /terms and /privacy (spec 2): they show the registered legal pages. */}
+        <Route path="/terms" element={<LegalPage slug="terms-of-service" />} />
+        <Route path="/privacy" element={<LegalPage slug="privacy-policy" />} />
+        <Route path="/dashboard/*" element={<DashboardApp />} />
+        <Route path="/admin/*" element={<AdminApp />} />
+        <Route path="*" element={<NotFoundPage />} />
+      </Route>
+    </Routes>
+  );
+}
