@@ -17,7 +17,8 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createClient, type SupabaseClientOptions } from '@supabase/supabase-js';
+import { createClient } from '@supabase/supabase-js';
+import { nodeClientOptions } from '../tests/helpers/node-supabase-client';
 import type { Database } from '../shared/lib/database.types';
 import { listMigrations } from '../supabase/local/db/migrate';
 import { openDb } from '../supabase/local/db/open-db';
@@ -117,21 +118,12 @@ async function measure(fn: () => Promise<unknown>): Promise<Stats> {
   return stats(samples);
 }
 
-// Node 20 has no WebSocket; the local stack serves no realtime, so the client gets an inert transport.
-type RealtimeTransport = NonNullable<NonNullable<SupabaseClientOptions<'public'>['realtime']>['transport']>;
-const noRealtime = function NoRealtime() {
-  throw new Error('Realtime is not part of the local Storewise stack');
-} as unknown as RealtimeTransport;
-
 async function main(): Promise<void> {
   const where = await prepareData();
   const stack = await startLocalStack({ ...where, apiPort: 0, inboxPort: 0 });
   try {
     const db = stack.db;
-    const client = createClient<Database>(stack.apiUrl, stack.anonKey, {
-      auth: { persistSession: false, autoRefreshToken: false },
-      realtime: { transport: noRealtime },
-    });
+    const client = createClient<Database>(stack.apiUrl, stack.anonKey, nodeClientOptions);
     const signIn = await client.auth.signInWithPassword(ADMIN);
     if (signIn.error || !signIn.data.session) throw new Error(`admin sign-in failed: ${signIn.error?.message}`);
     const claims: JwtClaims = { role: 'authenticated', sub: signIn.data.user.id, aud: 'authenticated' };

@@ -4,14 +4,20 @@ type RealtimeTransport = NonNullable<NonNullable<SupabaseClientOptions<'public'>
 
 /**
  * supabase-js builds a realtime client eagerly, and Node 20 has no global WebSocket; the local stack serves no
- * realtime, so Node-side test clients get a transport that fails loudly if anything tries to connect.
+ * realtime, so Node-side clients (tests, benchmarks) get a transport that fails loudly if anything tries to connect.
  */
 // The stub only has to be constructible; it never returns an instance.
-export const noRealtime = function NoRealtime() {
+const noRealtime = function NoRealtime() {
   throw new Error('Realtime is not part of the local Storewise stack');
 } as unknown as RealtimeTransport;
 
-/** A supabase-js client for Node-side tests and scripts: no persisted session, no realtime. */
+/** Options for every Node-side supabase-js client: no persisted or refreshed session, no realtime. */
+export const nodeClientOptions = {
+  auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+  realtime: { transport: noRealtime },
+} satisfies SupabaseClientOptions<'public'>;
+
+/** A supabase-js client for Node-side tests and scripts. */
 export function createNodeSupabaseClient(
   url: string,
   key: string,
@@ -19,7 +25,7 @@ export function createNodeSupabaseClient(
 ): SupabaseClient {
   return createClient(url, key, {
     ...options,
-    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false, ...options.auth },
+    auth: { ...nodeClientOptions.auth, ...options.auth },
     realtime: { ...options.realtime, transport: noRealtime },
   });
 }

@@ -6,7 +6,8 @@
  *   const client = createTestClient(stack);          // anon key; createTestClient(stack, 'service') for admin
  *   await stack.stop();                            // in afterAll
  */
-import { createClient, type SupabaseClient, type SupabaseClientOptions } from '@supabase/supabase-js';
+import type { SupabaseClient, SupabaseClientOptions } from '@supabase/supabase-js';
+import { createNodeSupabaseClient, nodeClientOptions } from './node-supabase-client';
 import { startLocalStack, type RunningStack } from '../../supabase/local/server';
 import type { AuthConfig, RateLimits } from '../../supabase/local/config';
 import type { Db } from '../../supabase/local/db/types';
@@ -62,21 +63,7 @@ export async function startStack(opts: StartStackOptions = {}): Promise<StackHan
   };
 }
 
-type RealtimeTransport = NonNullable<NonNullable<SupabaseClientOptions<'public'>['realtime']>['transport']>;
-
-/**
- * supabase-js builds a realtime client eagerly, and Node 20 has no global WebSocket; the local stack
- * serves no realtime anyway, so tests get a transport that fails loudly if anything tries to connect.
- */
-// The stub only has to be constructible; it never returns an instance.
-const noRealtime = function NoRealtime() {
-  throw new Error('Realtime is not part of the local Storewise stack');
-} as unknown as RealtimeTransport;
-
-export const testClientOptions = {
-  auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-  realtime: { transport: noRealtime },
-} satisfies SupabaseClientOptions<'public'>;
+export const testClientOptions = nodeClientOptions;
 
 /** A supabase-js client on the stack, with the anon key (default) or the service-role key. */
 export function createTestClient(
@@ -84,9 +71,5 @@ export function createTestClient(
   key: 'anon' | 'service' = 'anon',
   options: SupabaseClientOptions<'public'> = {},
 ): SupabaseClient {
-  return createClient(stack.apiUrl, key === 'anon' ? stack.anonKey : stack.serviceRoleKey, {
-    ...options,
-    auth: { ...testClientOptions.auth, ...options.auth },
-    realtime: { ...options.realtime, transport: noRealtime },
-  });
+  return createNodeSupabaseClient(stack.apiUrl, key === 'anon' ? stack.anonKey : stack.serviceRoleKey, options);
 }

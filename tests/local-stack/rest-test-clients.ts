@@ -5,6 +5,7 @@
  */
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { SignJWT } from 'jose';
+import { nodeClientOptions } from '../helpers/node-supabase-client';
 import type { StackHandle } from '../helpers/stack';
 
 /** Seeded users (supabase/seed.sql). */
@@ -15,20 +16,7 @@ export const users = {
   owner3: '44444444-4444-4444-8444-444444444444',
 } as const;
 
-/** Node 20 has no global WebSocket and realtime-js refuses to build a client without one; these suites never use realtime. */
-class NoRealtime {
-  constructor() {
-    throw new Error('the data-API suites do not use realtime');
-  }
-}
-type ClientOptions = NonNullable<Parameters<typeof createClient>[2]>;
-type RealtimeTransport = NonNullable<ClientOptions['realtime']>['transport'];
-
-const noSession = {
-  auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-  // A stand-in class, not a WebSocket: the cast is the only way to hand it to realtime-js.
-  realtime: { transport: (globalThis.WebSocket ?? NoRealtime) as unknown as RealtimeTransport },
-} satisfies ClientOptions;
+const noSession = nodeClientOptions;
 
 export async function userToken(stack: StackHandle, sub: string): Promise<string> {
   return new SignJWT({ role: 'authenticated', aud: 'authenticated', sub, email: `${sub}@test.local` })

@@ -1,8 +1,7 @@
-import { useCallback, useState } from 'react';
 import { Center, Spinner, Stack, Text } from '@chakra-ui/react';
-import { Navigate, Route, Routes, useNavigate } from 'react-router-dom';
+import { Navigate, Route, Routes } from 'react-router-dom';
 import { useIsAdmin } from '../../lib/use-is-admin';
-import { useSupabase } from '../../lib/platform-context';
+import { useSignOut } from '../../lib/use-sign-out';
 import { AdminLayout } from './layout/admin-layout';
 import { adminNav } from './layout/admin-nav';
 import { AdminOverviewPage } from './overview/admin-overview-page';
@@ -16,17 +15,7 @@ import { ComingSoonPage } from './common/coming-soon-page';
  */
 export function AdminApp() {
   const check = useIsAdmin();
-  const supabase = useSupabase();
-  const navigate = useNavigate();
-  // While signing out the check turns to not-admin; without this flag the guard would bounce to /dashboard.
-  const [leaving, setLeaving] = useState(false);
-
-  const signOut = useCallback(async () => {
-    setLeaving(true);
-    const { error } = await supabase.auth.signOut({ scope: 'local' });
-    if (error) console.error('Sign-out failed:', error.message);
-    navigate('/', { replace: true });
-  }, [supabase, navigate]);
+  const { signOut, leaving } = useSignOut();
 
   if (check === 'loading' || leaving) {
     return (

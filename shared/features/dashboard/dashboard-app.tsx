@@ -1,8 +1,9 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo } from 'react';
 import { Center, Spinner, VisuallyHidden } from '@chakra-ui/react';
-import { Navigate, Route, Routes, useNavigate } from 'react-router-dom';
+import { Navigate, Route, Routes } from 'react-router-dom';
 import { useAuth } from '../../lib/auth-provider';
 import { useSupabase } from '../../lib/platform-context';
+import { useSignOut } from '../../lib/use-sign-out';
 import { DashboardSessionContext, type DashboardSession } from './dashboard-session';
 import { DashboardLayout } from './layout/dashboard-layout';
 import { OverviewPage } from './overview/overview-page';
@@ -16,9 +17,7 @@ import { SupportPage } from './support/support-page';
 export function DashboardApp() {
   const { user, session, loading } = useAuth();
   const supabase = useSupabase();
-  const navigate = useNavigate();
-  // While signing out the user becomes null; without this flag the guard would bounce to /auth first.
-  const [leaving, setLeaving] = useState(false);
+  const { signOut, leaving } = useSignOut();
 
   // The stored session may have been ended elsewhere ("Logout Other Devices" on another device): asking the
   // auth service once per visit lets supabase-js notice (session_not_found), drop it and send us to /auth.
@@ -29,14 +28,6 @@ export function DashboardApp() {
       if (error) console.warn('Session check failed:', error.message);
     });
   }, [supabase, userId]);
-
-  const signOut = useCallback(async () => {
-    setLeaving(true);
-    // 'local' ends this device's session only; "Logout Other Devices" on Security ends the rest.
-    const { error } = await supabase.auth.signOut({ scope: 'local' });
-    if (error) console.error('Sign-out failed:', error.message);
-    navigate('/', { replace: true });
-  }, [supabase, navigate]);
 
   const value = useMemo<DashboardSession | null>(
     () => (user && session ? { user, session, signOut } : null),

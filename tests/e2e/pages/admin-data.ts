@@ -1,6 +1,7 @@
-import { createClient, type SupabaseClientOptions } from '@supabase/supabase-js';
+import { createClient } from '@supabase/supabase-js';
 import { randomUUID } from 'node:crypto';
 import { e2e } from '../../helpers/e2e-env';
+import { nodeClientOptions } from '../../helpers/node-supabase-client';
 import { deriveApiKeys } from '../../../supabase/local/keys/api-keys';
 import type { Database } from '../../../shared/lib/database.types';
 
@@ -9,15 +10,7 @@ import type { Database } from '../../../shared/lib/database.types';
  * (independently of the admin functions under test), users created with the auth admin API.
  */
 
-// Node 20 has no WebSocket and supabase-js builds its realtime client eagerly; nothing here uses realtime.
-type RealtimeTransport = NonNullable<NonNullable<SupabaseClientOptions<'public'>['realtime']>['transport']>;
-const noRealtime = function NoRealtime() {
-  throw new Error('Realtime is not part of the local Storewise stack');
-} as unknown as RealtimeTransport;
-const clientOptions = {
-  auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-  realtime: { transport: noRealtime },
-} satisfies SupabaseClientOptions<'public'>;
+const clientOptions = nodeClientOptions;
 
 // The gateway accepts exactly the keys the stack derives from its secret (no iat, fixed expiry), so they
 // are derived the same way from the e2e stack's fixed secret.

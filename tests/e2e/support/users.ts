@@ -11,8 +11,6 @@ export async function serviceRoleKey(): Promise<string> {
   return (await deriveApiKeys(e2e.jwtSecret)).serviceRoleKey;
 }
 
-export { noRealtime } from '../../helpers/node-supabase-client';
-
 export async function adminClient() {
   return createNodeSupabaseClient(e2e.apiUrl, await serviceRoleKey());
 }
