@@ -11,7 +11,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'node',
-          include: ['shared/**/*.test.ts', 'src/**/*.test.ts', 'supabase/local/**/*.test.ts', 'scripts/**/*.test.ts'],
+          include: ['shared/**/*.test.ts', 'src/**/*.test.ts', 'supabase/local/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/lint/**/*.test.ts'],
         },
       },
       {
