@@ -1,6 +1,7 @@
 import { createContext, useContext, useEffect, useSyncExternalStore, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { AuthState } from './auth-store';
+import { notify } from '../components/toaster';
 import { useAuthStore, usePlatform, useSupabaseLater } from './platform-context';
 
 export type { AuthState } from './auth-store';
@@ -26,8 +27,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
           void supabaseLater
             .then((supabase) => supabase.auth.exchangeCodeForSession(link.code))
             .then(({ error }) => {
-              if (error) console.error('OAuth code exchange failed:', error.message);
-              else navigate('/');
+              if (!error) return navigate('/');
+              console.error('OAuth code exchange failed:', error.message);
+              notify.error('Error', error.message);
             });
         } else {
           navigate({ pathname: '/reset-password', search: new URLSearchParams(link.params).toString() });
