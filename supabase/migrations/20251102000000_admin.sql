@@ -334,13 +334,19 @@ begin
   -- fragment from a common one). Two shapes, measured at 100k profiles (docs/adr/0061):
   if char_length(v_search) >= 3 then
     -- The trigram index finds every match in one pass; the window count reuses that pass (a separate
-    -- count(*) would scan the index and recheck the rows a second time).
+    -- count(*) would scan the index and recheck the rows a second time). The materialized CTE keeps the
+    -- planner on the trigram index: otherwise PostgreSQL 15 walks profiles_created_at_idx for the order and
+    -- filters all 100k rows (270 ms instead of 14 ms for a fragment matching 2% of the names).
     return query execute
-      'select p.id, p.full_name, p.business_name, p.business_type, p.business_email, p.phone, p.created_at,
+      'with matches as materialized (
+         select p.id, p.full_name, p.business_name, p.business_type, p.business_email, p.phone, p.created_at
+           from public.profiles p
+          where p.full_name ilike $1
+       )
+       select m.id, m.full_name, m.business_name, m.business_type, m.business_email, m.phone, m.created_at,
               count(*) over ()
-         from public.profiles p
-        where p.full_name ilike $1
-        order by p.created_at desc, p.id
+         from matches m
+        order by m.created_at desc, m.id
         limit $2 offset $3'
       using v_pattern, v_limit, v_offset;
     return;
