@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { createGateway } from './gateway/gateway-app';
@@ -60,7 +61,7 @@ export async function startLocalStack(options: StackOptions = {}): Promise<Runni
   const keys = await deriveApiKeys(jwtSecret);
   const db = await openDb(options);
   const authConfig: AuthConfig = { ...defaultAuthConfig(siteUrl), ...options.auth };
-  const mailbox = new Mailbox();
+  const mailbox = new Mailbox(1000, dataDir ? join(dataDir, 'mailbox.json') : undefined);
   const mailer = createMailer(mailbox, smtpRelayFromEnv());
   let apiUrl = '';
   const gateway = createGateway({
