@@ -1,14 +1,16 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { demo } from './support/users';
-import { ADMIN_MENU, AdminPanel, COMING_SOON, seriousAxeViolations, signIn } from './pages/admin-panel';
+import { ADMIN_MENU, AdminPanel, COMING_SOON } from './pages/admin-panel';
 import { createUsers, expectedFigures, signedInClient, uniqueWord } from './pages/admin-data';
+import { seriousAxeViolations } from './support/axe';
+import { signInThroughUi } from './support/sign-in';
 
 /** Screens the lead reviews by eye; STOREWISE_SHOTS=/tmp/shots writes them there too. */
 const SHOTS = new Set(['/admin', '/admin/users', '/admin/plans', '/admin/logs']);
 
 test.beforeEach(async ({ page }) => {
-  await signIn(page, demo.admin.email, demo.admin.password);
+  await signInThroughUi(page, demo.admin.email, demo.admin.password);
 });
 
 test('the overview shows the four figures of the database', async ({ page }) => {

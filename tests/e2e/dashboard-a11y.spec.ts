@@ -1,7 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { demo } from './support/users';
-import { DashboardShell, seriousAxeViolations, signInThroughUi } from './pages/dashboard-shell';
+import { DashboardShell } from './pages/dashboard-shell';
+import { seriousAxeViolations } from './support/axe';
+import { signInThroughUi } from './support/sign-in';
 
 const PAGES = ['/dashboard', '/dashboard/profile', '/dashboard/settings', '/dashboard/billing', '/dashboard/security', '/dashboard/support'];
 /** Screens the lead reviews by eye; STOREWISE_SHOTS=/tmp/shots writes them there too. */

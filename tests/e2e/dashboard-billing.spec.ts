@@ -1,8 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { createConfirmedUser, demo } from './support/users';
-import { DashboardShell, signInThroughUi } from './pages/dashboard-shell';
+import { DashboardShell } from './pages/dashboard-shell';
 import { BillingScreen } from './pages/dashboard-billing';
 import { choosePlan } from './pages/dashboard-data';
+import { signInThroughUi } from './support/sign-in';
 
 const OWNER3 = { email: 'owner3@storewise.local', password: 'storewise-owner' };
 

@@ -1,11 +1,12 @@
 import { expect, test } from '@playwright/test';
 import { demo } from './support/users';
-import { signInThroughUi } from './pages/dashboard-shell';
+
 import { BillingScreen } from './pages/dashboard-billing';
 import { OverviewScreen } from './pages/dashboard-overview';
 import { SecurityScreen } from './pages/dashboard-security';
 import { SupportScreen } from './pages/dashboard-support';
 import { userClient } from './pages/dashboard-data';
+import { signInThroughUi } from './support/sign-in';
 
 const OWNER1_ID = '22222222-2222-4222-8222-222222222222';
 

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { demo } from './support/users';
-import { DashboardShell, signInThroughUi } from './pages/dashboard-shell';
+import { DashboardShell } from './pages/dashboard-shell';
+import { signInThroughUi } from './support/sign-in';
 
 test.describe('dashboard layout', () => {
   test('a visitor is sent to /auth', async ({ page }) => {

@@ -1,8 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { format, subDays } from 'date-fns';
 import { demo } from './support/users';
-import { signInThroughUi } from './pages/dashboard-shell';
+
 import { OverviewScreen } from './pages/dashboard-overview';
+import { signInThroughUi } from './support/sign-in';
 
 const OWNER3 = { email: 'owner3@storewise.local', password: 'storewise-owner' };
 

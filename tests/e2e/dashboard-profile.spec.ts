@@ -1,7 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { createConfirmedUser } from './support/users';
-import { DashboardShell, signInThroughUi } from './pages/dashboard-shell';
+import { DashboardShell } from './pages/dashboard-shell';
 import { ProfileScreen } from './pages/dashboard-profile';
+import { signInThroughUi } from './support/sign-in';
 
 test.describe('dashboard profile', () => {
   test('saves name and phone to the profile and the account, kept after reload', async ({ page }) => {

@@ -1,7 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { createConfirmedUser, demo } from './support/users';
-import { DashboardShell, signInThroughUi } from './pages/dashboard-shell';
+import { DashboardShell } from './pages/dashboard-shell';
 import { SecurityScreen } from './pages/dashboard-security';
+import { signInThroughUi } from './support/sign-in';
 
 test.describe('dashboard security', () => {
   test('owner1 sees sessions with the Current badge and relative times, and login activity', async ({ page }) => {

@@ -1,7 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { createConfirmedUser } from './support/users';
-import { DashboardShell, signInThroughUi } from './pages/dashboard-shell';
+import { DashboardShell } from './pages/dashboard-shell';
 import { SettingsScreen } from './pages/dashboard-settings';
+import { signInThroughUi } from './support/sign-in';
 
 test.describe('dashboard settings', () => {
   test('password rules, then a change that works for the next sign-in', async ({ page, browser }) => {

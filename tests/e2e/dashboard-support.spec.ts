@@ -1,7 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { createConfirmedUser, demo } from './support/users';
-import { DashboardShell, signInThroughUi } from './pages/dashboard-shell';
+import { DashboardShell } from './pages/dashboard-shell';
 import { SupportScreen } from './pages/dashboard-support';
+import { signInThroughUi } from './support/sign-in';
 
 test.describe('dashboard support', () => {
   test('owner1 sees tickets newest first with status colours and relative updates', async ({ page }) => {

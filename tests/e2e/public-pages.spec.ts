@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { PublicLanding, seriousViolations } from './pages/public-site';
+import { PublicLanding } from './pages/public-site';
+import { seriousAxeViolations } from './support/axe';
 
 const publicPaths = [
   '/',
@@ -20,7 +21,7 @@ test.describe('public pages', () => {
     test(`axe finds no serious or critical violation on ${path}`, async ({ page }) => {
       await page.goto(path);
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-      expect(await seriousViolations(page)).toEqual([]);
+      expect(await seriousAxeViolations(page)).toEqual([]);
     });
   }
 

@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page } from '@playwright/test';
 
 /** The admin menu of the spec, in order (label -> path). */
@@ -15,24 +14,6 @@ export const ADMIN_MENU = [
 ] as const;
 
 export const COMING_SOON = ADMIN_MENU.filter(([, path]) => !['/admin', '/admin/users', '/admin/plans'].includes(path));
-
-/** Signs in through the real /auth form (the spec sends a signed-in user to /). */
-export async function signIn(page: Page, email: string, password: string): Promise<void> {
-  await page.goto('/auth');
-  const form = page.getByRole('form', { name: 'Sign in' });
-  await form.getByRole('textbox', { name: /^Email/ }).fill(email);
-  await form.getByLabel(/^Password/).fill(password);
-  await form.getByRole('button', { name: 'Sign In', exact: true }).click();
-  await page.waitForURL((url) => url.pathname === '/');
-}
-
-/** Serious and critical axe violations of the current page. */
-export async function seriousAxeViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.nodes[0]?.target.join(' ') ?? ''} (${violation.help})`);
-}
 
 /** The admin shell: menu (sidebar or drawer), headings and the three working screens. */
 export class AdminPanel {

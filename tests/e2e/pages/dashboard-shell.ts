@@ -1,23 +1,4 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page } from '@playwright/test';
-
-/** Signs in through the real /auth form (the spec sends a signed-in user to /). */
-export async function signInThroughUi(page: Page, email: string, password: string): Promise<void> {
-  await page.goto('/auth');
-  const form = page.getByRole('form', { name: 'Sign in' });
-  await form.getByRole('textbox', { name: /^Email/ }).fill(email);
-  await form.getByLabel(/^Password/).fill(password);
-  await form.getByRole('button', { name: 'Sign In', exact: true }).click();
-  await page.waitForURL((url) => url.pathname === '/');
-}
-
-/** Serious and critical axe violations of the current page (rule id and the first offending node). */
-export async function seriousAxeViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.nodes[0]?.target.join(' ') ?? ''} (${violation.help})`);
-}
 
 /** A titled card of a dashboard screen (cards are regions named by their title). */
 export function section(page: Page, title: string): Locator {

@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 
 /** The landing page: navigation, mobile menu and pricing. */
@@ -32,10 +31,3 @@ export function toast(page: Page, kind: 'success' | 'error', title: string) {
   return page.getByTestId(`toast-${kind}`).filter({ hasText: title });
 }
 
-/** Serious and critical axe violations of the current page, summarised for a readable failure. */
-export async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
