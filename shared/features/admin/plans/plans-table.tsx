@@ -1,19 +1,7 @@
-import { Badge, Table, Text } from '@chakra-ui/react';
+import { Table, Text } from '@chakra-ui/react';
+import { StatusBadge } from '../../../components/status-badge';
 import { formatDate, formatMoney } from '../../../lib/format';
 import type { AdminPlanRow } from '../admin-schemas';
-
-const statusPalette: Record<string, string> = {
-  active: 'green',
-  trialing: 'blue',
-  past_due: 'orange',
-  canceled: 'gray',
-  expired: 'red',
-};
-
-const statusLabel = (status: string): string => {
-  const words = status.replace(/_/g, ' ');
-  return words.charAt(0).toUpperCase() + words.slice(1);
-};
 
 /** One page of user plans with their owners' names. */
 export function PlansTable({ rows, busy }: { rows: AdminPlanRow[]; busy: boolean }) {
@@ -42,7 +30,7 @@ export function PlansTable({ rows, busy }: { rows: AdminPlanRow[]; busy: boolean
                 {formatMoney(plan.price)} / {plan.billing_cycle === 'annual' ? 'year' : 'month'}
               </Table.Cell>
               <Table.Cell>
-                <Badge colorPalette={statusPalette[plan.status] ?? 'gray'}>{statusLabel(plan.status)}</Badge>
+                <StatusBadge status={plan.status} />
               </Table.Cell>
               <Table.Cell>{plan.auto_renew ? 'On' : 'Off'}</Table.Cell>
               <Table.Cell whiteSpace="nowrap">{formatDate(plan.next_billing_date, '—')}</Table.Cell>

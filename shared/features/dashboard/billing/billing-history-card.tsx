@@ -4,7 +4,7 @@ import { formatDate, formatMoney } from '../../../lib/format';
 import { usePlatform } from '../../../lib/platform-context';
 import { Loaded } from '../loaded';
 import { SectionCard } from '../section-card';
-import { StatusBadge } from '../status-badge';
+import { StatusBadge } from '../../../components/status-badge';
 import type { Load } from '../use-load';
 import type { BillingEntry } from './billing-api';
 

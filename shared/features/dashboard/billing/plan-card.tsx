@@ -7,7 +7,7 @@ import { useDashboardSession } from '../dashboard-session';
 import { Loaded } from '../loaded';
 import { planPriceLine } from '../plan-price';
 import { SectionCard } from '../section-card';
-import { StatusBadge } from '../status-badge';
+import { StatusBadge } from '../../../components/status-badge';
 import type { Load } from '../use-load';
 import { setAutoRenew, type Plan } from './billing-api';
 

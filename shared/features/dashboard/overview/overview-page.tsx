@@ -10,7 +10,7 @@ import { Loaded } from '../loaded';
 import { PageHeader } from '../page-header';
 import { planPriceLine } from '../plan-price';
 import { SectionCard } from '../section-card';
-import { StatusBadge } from '../status-badge';
+import { StatusBadge } from '../../../components/status-badge';
 import { useLoad } from '../use-load';
 import { fetchPlanSummary, fetchRecentBilling } from './overview-api';
 

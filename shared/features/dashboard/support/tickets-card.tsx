@@ -3,7 +3,7 @@ import { formatDate } from '../../../lib/format';
 import { ticketUpdated } from '../../../lib/relative-time';
 import { Loaded } from '../loaded';
 import { SectionCard } from '../section-card';
-import { StatusBadge } from '../status-badge';
+import { StatusBadge } from '../../../components/status-badge';
 import type { Load } from '../use-load';
 import type { Ticket } from './support-api';
 
