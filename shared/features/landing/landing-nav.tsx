@@ -1,5 +1,6 @@
 import { Box, Button, Container, Flex, HStack, IconButton, Link, Stack } from '@chakra-ui/react';
 import { useEffect, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { LuMenu, LuX } from 'react-icons/lu';
 import { Link as RouterLink } from 'react-router-dom';
 import { BrandLogo } from '../../components/brand-logo';
@@ -80,7 +81,9 @@ export function LandingNav() {
                 <SectionLink
                   key={section.id}
                   section={section.id}
-                  onNavigate={() => setMenuOpen(false)}
+                  // The open menu sits in the page flow above the sections: remove it before the scroll
+                  // target is measured, or the smooth scroll overshoots by the menu's height.
+                  onNavigate={() => flushSync(() => setMenuOpen(false))}
                   py="2"
                   px="2"
                   rounded="md"
