@@ -41,8 +41,8 @@ export function AppRoutes() {
         {/* The sign-up form links /terms and /privacy (spec 2): they show the registered legal pages. */}
         <Route path="/terms" element={<LegalPage slug="terms-of-service" />} />
         <Route path="/privacy" element={<LegalPage slug="privacy-policy" />} />
-        <Route path="/dashboard/*" element={<DashboardApp />} />
-        <Route path="/admin/*" element={<AdminApp />} />
+        <Route path="/dashboard/*" element={<DashboardApp notFound={<NotFoundPage />} />} />
+        <Route path="/admin/*" element={<AdminApp notFound={<NotFoundPage />} />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>

@@ -8,9 +8,16 @@ type ToastType = 'success' | 'error' | 'info';
 let toasterUi: Promise<ToasterUiModule> | undefined;
 const loadToasterUi = (): Promise<ToasterUiModule> => (toasterUi ??= import('./toaster-ui'));
 
+/**
+ * How long each kind stays, in ms. zag's defaults close a success toast after 2 s, too soon to read a
+ * sentence such as "You've been logged out from all other devices."; errors stay longest. Hovering or
+ * focusing a toast pauses it.
+ */
+const durations: Record<ToastType, number> = { success: 5000, info: 5000, error: 8000 };
+
 function show(type: ToastType, title: string, description?: string): void {
   void loadToasterUi().then(
-    ({ toaster }) => toaster.create({ type, title, description }),
+    ({ toaster }) => toaster.create({ type, title, description, duration: durations[type] }),
     (error: unknown) => console.error(`Could not show the toast "${title}":`, error),
   );
 }

@@ -53,6 +53,13 @@ test.describe('dashboard layout', () => {
     const admin = page.getByRole('navigation', { name: 'Administration' });
     await expect(admin.getByRole('link', { name: 'Admin Panel' })).toHaveAttribute('href', '/admin');
     await expect(shell.avatar).toHaveText('AA');
+
+    // An unknown child path is a 404 in either area (spec 2: any other route), not a silent redirect.
+    for (const path of ['/dashboard/no-such-screen', '/admin/no-such-screen']) {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { name: 'Oops! Page not found' })).toBeVisible();
+      expect(new URL(page.url()).pathname).toBe(path);
+    }
   });
 
   test('Ctrl/Cmd+B collapses the sidebar to icons and the cookie keeps it across reloads', async ({ page }) => {

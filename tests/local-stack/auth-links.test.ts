@@ -131,7 +131,8 @@ describe('PKCE sign-up confirmation', () => {
 });
 
 describe('Google sign-in through the local stand-in page', () => {
-  async function completeLocalGoogle(authorizeUrl: string, email: string, name: string): Promise<URL> {
+  /** Follows authorize to the stand-in page and submits it; returns the raw answer. */
+  async function submitLocalGoogle(authorizeUrl: string, email: string, name: string): Promise<Response> {
     const toPage = await redirectOf(authorizeUrl);
     expect(toPage.location.pathname).toBe('/auth/v1/local-provider/google');
     const page = await fetch(toPage.location);
@@ -139,12 +140,33 @@ describe('Google sign-in through the local stand-in page', () => {
     expect(html).toContain('Storewise local sign-in (development stand-in for Google)');
     const state = /name="state" value="([^"]+)"/.exec(html)?.[1];
     expect(state).toBeTruthy();
-    const done = await redirectOf(`${stack.apiUrl}/auth/v1/local-provider/google`, {
+    return fetch(`${stack.apiUrl}/auth/v1/local-provider/google`, {
       method: 'POST',
       body: new URLSearchParams({ state: state!, email, name }),
+      redirect: 'manual',
     });
-    return done.location;
   }
+
+  async function completeLocalGoogle(authorizeUrl: string, email: string, name: string): Promise<URL> {
+    const done = await submitLocalGoogle(authorizeUrl, email, name);
+    expect(done.status).toBe(302);
+    return new URL(done.headers.get('location')!);
+  }
+
+  it('never signs in as an existing password account (no password-free way into the admin)', async () => {
+    const client = createTestClient(stack);
+    const { data } = await client.auth.signInWithOAuth({ provider: 'google', options: { redirectTo: `${site}/`, skipBrowserRedirect: true } });
+    const owner = await confirmedUser('google-takeover');
+    for (const email of [owner.email, 'admin@storewise.local']) {
+      const answer = await submitLocalGoogle(data.url!, email, 'Mallory');
+      expect(answer.status).toBe(409);
+      expect(answer.headers.get('location')).toBeNull();
+      expect(await answer.text()).toContain('This email belongs to an account that signs in with its password.');
+    }
+    const { rows } = await stack.db.query(
+      `select i.provider from auth.identities i join auth.users u on u.id = i.user_id where u.email = $1`, [owner.email]);
+    expect(rows.map((row) => row.provider)).toEqual(['email']);
+  });
 
   it('PKCE (desktop): authorize -> local form -> storewise://auth/callback?code= -> session', async () => {
     const client = pkceClient();

@@ -1,4 +1,5 @@
 import { Center, Spinner, Stack, Text } from '@chakra-ui/react';
+import type { ReactNode } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { useIsAdmin } from '../../lib/use-is-admin';
 import { useSignOut } from '../../lib/use-sign-out';
@@ -11,9 +12,10 @@ import { ComingSoonPage } from './common/coming-soon-page';
 
 /**
  * The admin area (/admin/*). The guard only decides what the browser shows: every admin function in the
- * database checks the caller itself (private.assert_admin), so skipping this screen reveals nothing.
+ * database checks the caller itself (private.assert_admin), so skipping this screen reveals nothing. An
+ * unknown child path shows the product's 404 page, passed in by the app.
  */
-export function AdminApp() {
+export function AdminApp({ notFound }: { notFound: ReactNode }) {
   const check = useIsAdmin();
   const { signOut, leaving } = useSignOut();
 
@@ -40,8 +42,8 @@ export function AdminApp() {
           .map((item) => (
             <Route key={item.path} path={item.path} element={<ComingSoonPage title={item.label} summary={item.summary} />} />
           ))}
-        <Route path="*" element={<Navigate to="/admin" replace />} />
       </Route>
+      <Route path="*" element={notFound} />
     </Routes>
   );
 }

@@ -6,7 +6,14 @@ const password = z.string().min(1, 'Password is required');
 
 export const signInSchema = z.object({ fullName: z.string(), email, password });
 export const createAccountSchema = z.object({
-  fullName: z.string().trim().min(1, 'Full name is required'),
+  // The profile keeps names of 2-100 characters (spec 9 limits, a database CHECK): same bounds and messages
+  // as the sign-up page, so a name is never accepted here and then dropped from the profile.
+  fullName: z
+    .string()
+    .trim()
+    .min(1, { error: 'Full name is required', abort: true })
+    .min(2, 'Name must be at least 2 characters')
+    .max(100, 'Name is too long'),
   email,
   password,
 });

@@ -44,4 +44,10 @@ describe('auth form schema (spec 5: full name only when creating an account)', (
       password: 'Password is required',
     });
   });
+  it('keeps a created account\'s name within the profile\'s 2-100 characters', () => {
+    const withName = (fullName: string) => authSchemaFor('sign-up').safeParse({ fullName, email: 'a@b.example', password: 'x' });
+    expect(messages(withName('A'))).toEqual({ fullName: 'Name must be at least 2 characters' });
+    expect(messages(withName('A'.repeat(101)))).toEqual({ fullName: 'Name is too long' });
+    expect(withName(' Al ').success).toBe(true);
+  });
 });

@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, type ReactNode } from 'react';
 import { Center, Spinner, VisuallyHidden } from '@chakra-ui/react';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { useAuth } from '../../lib/auth-provider';
@@ -13,8 +13,11 @@ import { BillingPage } from './billing/billing-page';
 import { SecurityPage } from './security/security-page';
 import { SupportPage } from './support/support-page';
 
-/** The customer area (/dashboard/*): signed-in guard, shared layout and the child screens. */
-export function DashboardApp() {
+/**
+ * The customer area (/dashboard/*): signed-in guard, shared layout and the child screens. An unknown child
+ * path shows the product's 404 page (spec 2), which the app passes in: features never import each other.
+ */
+export function DashboardApp({ notFound }: { notFound: ReactNode }) {
   const { user, session, loading } = useAuth();
   const supabase = useSupabase();
   const { signOut, leaving } = useSignOut();
@@ -54,8 +57,8 @@ export function DashboardApp() {
           <Route path="billing" element={<BillingPage />} />
           <Route path="security" element={<SecurityPage />} />
           <Route path="support" element={<SupportPage />} />
-          <Route path="*" element={<Navigate to="/dashboard" replace />} />
         </Route>
+        <Route path="*" element={notFound} />
       </Routes>
     </DashboardSessionContext.Provider>
   );

@@ -4,11 +4,11 @@ import { notify } from '../../components/toaster';
 import { useAuth } from '../../lib/auth-provider';
 import { useSupabaseLater } from '../../lib/platform-context';
 import type { SelfServicePlanName } from '../../lib/remembered-plan';
-import { choosePlan } from './plans-api';
+import { choosePlan, planChoiceMessage } from './plans-api';
 
 /**
- * Get Started on a plan: a visitor goes to /signup with the plan remembered; a signed-in owner starts the
- * plan's 7-day trial and lands on billing.
+ * Get Started on a plan: a visitor goes to /signup with the plan remembered; a signed-in owner gets the
+ * plan (a 7-day trial the first time) and lands on billing.
  */
 export function useChoosePlan() {
   const supabaseLater = useSupabaseLater();
@@ -33,11 +33,12 @@ export function useChoosePlan() {
     }
     setPending(plan);
     // Signed in means supabase-js has loaded, so this resolves at once.
-    const { error } = await choosePlan(await supabaseLater, plan);
+    const { plan: chosen, error } = await choosePlan(await supabaseLater, plan);
     setPending(null);
-    if (error) return void notify.error('Error', error);
+    if (error || !chosen) return void notify.error('Error', error ?? 'The plan could not be chosen.');
     setRememberedPlan(null);
-    notify.success('Trial started', `Your 7-day free trial of the ${plan} plan has started.`);
+    const message = planChoiceMessage(chosen);
+    notify.success(message.title, message.description);
     navigate('/dashboard/billing');
   }
 

@@ -184,6 +184,21 @@ export const lintRules: LintRule[] = [
     },
   },
   {
+    name: 'anon_executable_function',
+    description: 'no function in public or private is executable by anon (signed-out callers reach none through /rest/v1/rpc)',
+    sql: `
+      select p.oid::regprocedure::text as object
+        from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+       where n.nspname in ${ownSchemas}
+         and not exists (select 1 from pg_depend d where d.objid = p.oid and d.deptype = 'e')
+         and has_function_privilege('anon', p.oid, 'EXECUTE')
+       order by 1`,
+    fixture: {
+      statements: [`create function public.lint_open(_n int) returns int language sql set search_path = '' as 'select _n'`],
+      offender: 'lint_open(integer)',
+    },
+  },
+  {
     name: 'security_definer_view',
     description: 'views in public run with the caller\'s rights (security_invoker), so RLS still applies',
     sql: `

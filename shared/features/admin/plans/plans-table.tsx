@@ -1,6 +1,7 @@
 import { Table, Text } from '@chakra-ui/react';
 import { StatusBadge } from '../../../components/status-badge';
-import { formatDate, formatMoney } from '../../../lib/format';
+import { formatDate } from '../../../lib/format';
+import { planPriceLine } from '../../../lib/plan-price';
 import type { AdminPlanRow } from '../admin-schemas';
 
 /** One page of user plans with their owners' names. */
@@ -26,9 +27,8 @@ export function PlansTable({ rows, busy }: { rows: AdminPlanRow[]; busy: boolean
                 {plan.owner_name ?? <Text as="span" color="fg.muted">Unknown owner</Text>}
               </Table.Cell>
               <Table.Cell data-testid="plan-name">{plan.plan_name}</Table.Cell>
-              <Table.Cell whiteSpace="nowrap">
-                {formatMoney(plan.price)} / {plan.billing_cycle === 'annual' ? 'year' : 'month'}
-              </Table.Cell>
+              {/* Prices are per month for both cycles (spec 9): the same line the owner reads. */}
+              <Table.Cell whiteSpace="nowrap">{planPriceLine(plan)}</Table.Cell>
               <Table.Cell>
                 <StatusBadge status={plan.status} />
               </Table.Cell>

@@ -5,7 +5,7 @@ import { formatDate } from '../../../lib/format';
 import { useSupabase } from '../../../lib/platform-context';
 import { useDashboardSession } from '../dashboard-session';
 import { Loaded } from '../loaded';
-import { planPriceLine } from '../plan-price';
+import { planPriceLine } from '../../../lib/plan-price';
 import { SectionCard } from '../section-card';
 import { StatusBadge } from '../../../components/status-badge';
 import type { Load } from '../use-load';

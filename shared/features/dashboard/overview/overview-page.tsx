@@ -8,7 +8,7 @@ import { metadataFullName, useDashboardSession } from '../dashboard-session';
 import { DataItem } from '../data-item';
 import { Loaded } from '../loaded';
 import { PageHeader } from '../page-header';
-import { planPriceLine } from '../plan-price';
+import { planPriceLine } from '../../../lib/plan-price';
 import { SectionCard } from '../section-card';
 import { StatusBadge } from '../../../components/status-badge';
 import { useLoad } from '../use-load';

@@ -57,7 +57,7 @@ export function ChangePasswordCard() {
               Update Password
             </Button>
             <Button asChild variant="ghost">
-              <RouterLink to="/forgot-password">Forgot Password?</RouterLink>
+              <RouterLink to="/forgot-password">Forgot Password</RouterLink>
             </Button>
           </Flex>
         </Stack>

@@ -48,8 +48,21 @@ interface ProviderProfile {
   picture?: string;
 }
 
-/** Signs the Google user in (creating the user on first visit) and completes the client's flow. */
-async function completeSignIn(c: Context, deps: AuthDeps, state: OAuthState, profile: ProviderProfile): Promise<Response> {
+/** The local stand-in may not sign in as an account it did not create: that would be a password-free way in. */
+class StandInRefused extends Error {}
+
+/**
+ * Signs the Google user in (creating the user on first visit) and completes the client's flow. Real Google
+ * proves the address, so like GoTrue an existing account with that email gains the Google identity; the
+ * local stand-in proves nothing, so `linkExisting: false` refuses accounts without its identity.
+ */
+async function completeSignIn(
+  c: Context,
+  deps: AuthDeps,
+  state: OAuthState,
+  profile: ProviderProfile,
+  { linkExisting }: { linkExisting: boolean },
+): Promise<Response> {
   const identityData = {
     iss: 'https://accounts.google.com',
     sub: profile.providerId,
@@ -73,6 +86,11 @@ async function completeSignIn(c: Context, deps: AuthDeps, state: OAuthState, pro
         identityData,
       });
     } else {
+      if (!linkExisting) {
+        const known = await tx.query(`select 1 from auth.identities where provider = 'google' and provider_id = $1 and user_id = $2`,
+          [profile.providerId, user.id]);
+        if (known.rows.length === 0) throw new StandInRefused();
+      }
       await tx.query(
         `insert into auth.identities (provider_id, user_id, identity_data, provider, last_sign_in_at, created_at, updated_at)
          values ($1, $2, $3, 'google', now(), now(), now())
@@ -120,6 +138,9 @@ async function completeSignIn(c: Context, deps: AuthDeps, state: OAuthState, pro
   });
   return c.redirect(`${state.redirectTo}#${fragment.toString()}`, 302);
 }
+
+const existingAccountProblem =
+  'This email belongs to an account that signs in with its password. This stand-in cannot sign in as it: use the password on the Storewise sign-in page, or another email here.';
 
 const localForm = z.object({ state: z.string(), email: emailField, name: z.string().trim().min(2).max(100) });
 
@@ -203,7 +224,12 @@ export function mountAuthorize(app: Hono, deps: AuthDeps): void {
     const email = form.data.email.toLowerCase();
     // A stable fake Google subject per email, so a second sign-in finds the same identity.
     const providerId = `local-${createHash('sha256').update(email).digest('hex').slice(0, 21)}`;
-    return completeSignIn(c, deps, state, { providerId, email, name: form.data.name });
+    try {
+      return await completeSignIn(c, deps, state, { providerId, email, name: form.data.name }, { linkExisting: false });
+    } catch (error) {
+      if (!(error instanceof StandInRefused)) throw error;
+      return c.html(localPage(form.data.state, existingAccountProblem), 409);
+    }
   });
 
   // Real Google: exchange the code for an ID token over TLS, straight from Google's token endpoint.
@@ -228,7 +254,14 @@ export function mountAuthorize(app: Hono, deps: AuthDeps): void {
       return c.redirect(`${state.redirectTo}#error=server_error&error_description=Google+sign-in+failed`, 302);
     }
     const claims = z
-      .object({ sub: z.string(), email: z.string(), name: z.string().optional(), picture: z.string().optional() })
+      .object({
+        sub: z.string(),
+        email: z.string(),
+        // An address Google has not verified proves nothing: never link it to an existing account.
+        email_verified: z.literal(true),
+        name: z.string().optional(),
+        picture: z.string().optional(),
+      })
       .safeParse(decodeJwt(tokens.data.id_token));
     if (!claims.success) return c.redirect(`${state.redirectTo}#error=server_error&error_description=Google+sign-in+failed`, 302);
     return completeSignIn(c, deps, state, {
@@ -236,6 +269,6 @@ export function mountAuthorize(app: Hono, deps: AuthDeps): void {
       email: claims.data.email.toLowerCase(),
       name: claims.data.name ?? claims.data.email,
       ...(claims.data.picture ? { picture: claims.data.picture } : {}),
-    });
+    }, { linkExisting: true });
   });
 }

@@ -1,4 +1,4 @@
-import { formatMoney } from '../../lib/format';
+import { formatMoney } from './format';
 
 export interface PlanPrice {
   price: number | string;
