@@ -106,6 +106,8 @@ test('plans: newest first with the owners\' names', async ({ page }) => {
   const row = page.getByTestId('plan-row').filter({ hasText: owner.fullName });
   await expect(row).toHaveCount(1);
   await expect(row.getByTestId('plan-name')).toHaveText('Growth');
+  // The stored price is per month, billed annually (spec 9): the admin reads the owner's own price line.
+  await expect(row).toContainText('$29.99 per month, billed annually');
   // Names come from profiles: the seeded owners with plans appear by name, not by id.
   await expect(admin.planOwners.first()).not.toHaveText(/^[0-9a-f-]{36}$/);
   await expect(admin.pageSummary).toHaveText(/^Showing 1–\d+ of [\d,]+ plans$/);

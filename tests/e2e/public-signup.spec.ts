@@ -74,8 +74,16 @@ test.describe('sign-up', () => {
     await expect(page).toHaveURL(/\/#pricing$/);
     await expect(page.getByRole('link', { name: 'Sign In' }).first()).toBeVisible();
 
-    await page.goto(await linkFromEmail(email, /confirm/i));
+    const link = await linkFromEmail(email, /confirm/i);
+    await page.goto(link);
     await expect(page.getByRole('link', { name: 'Dashboard' })).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Simple plans that grow with you' })).toBeInViewport();
+
+    // The same link a second time has been used up: the page says so and drops the error from the address.
+    const second = await page.context().browser()!.newPage();
+    await second.goto(link);
+    await expect(toast(second, 'error', 'Error')).toContainText(/invalid or has expired/);
+    await expect(second).toHaveURL(/\/$/);
+    await second.close();
   });
 });

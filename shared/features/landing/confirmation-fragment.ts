@@ -11,3 +11,14 @@ export function tokensFromDoubleFragment(hash: string): { accessToken: string; r
   const refreshToken = params.get('refresh_token');
   return accessToken && refreshToken ? { accessToken, refreshToken } : null;
 }
+
+/**
+ * The failure an auth link came back with, from either fragment: "#error=...&error_description=..." or, for
+ * a redirect URL that already had one, "#pricing#error=...". Used links and expired ones end here.
+ */
+export function linkErrorFromHash(hash: string): string | null {
+  const fragment = hash.slice(hash.lastIndexOf('#') + 1);
+  if (!/(^|&)error(_description)?=/.test(fragment)) return null;
+  const params = new URLSearchParams(fragment);
+  return params.get('error_description') ?? params.get('error');
+}

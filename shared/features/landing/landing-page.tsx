@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { notify } from '../../components/toaster';
 import { useSupabaseLater } from '../../lib/platform-context';
-import { tokensFromDoubleFragment } from './confirmation-fragment';
+import { linkErrorFromHash, tokensFromDoubleFragment } from './confirmation-fragment';
 import { AboutSection } from './about-section';
 import { FeaturesSection } from './features-section';
 import { HeroSection } from './hero-section';
@@ -20,6 +20,14 @@ export function LandingPage() {
   const navigate = useNavigate();
   // The landing paints before supabase-js has loaded (docs/adr/0044): wait for it only when a link needs it.
   const supabaseLater = useSupabaseLater();
+
+  // A used or expired link comes back with an error instead of a session: say so, then tidy the URL.
+  useEffect(() => {
+    const linkError = linkErrorFromHash(location.hash);
+    if (!linkError) return;
+    notify.error('Error', linkError);
+    navigate({ hash: '' }, { replace: true });
+  }, [location.hash, navigate]);
 
   // A confirmation link landed here with its session in a second fragment: sign in, then tidy the URL.
   useEffect(() => {
