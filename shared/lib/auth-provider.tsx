@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router-dom';
 import type { AuthState } from './auth-store';
 import { notify } from '../components/toaster';
 import { useAuthStore, usePlatform, useSupabaseLater } from './platform-context';
+import { serviceMessage } from './service-message';
 
 export type { AuthState } from './auth-store';
 
@@ -29,7 +30,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
             .then(({ error }) => {
               if (!error) return navigate('/');
               console.error('OAuth code exchange failed:', error.message);
-              notify.error('Error', error.message);
+              notify.error('Error', serviceMessage(error));
             });
         } else {
           navigate({ pathname: '/reset-password', search: new URLSearchParams(link.params).toString() });

@@ -51,5 +51,21 @@ test.describe('dashboard profile', () => {
     await expect(profile.fullName).toHaveValue('Kim Typed');
     await expect(profile.phone).toHaveValue('0123456789');
     await expect(profile.save).toBeEnabled();
+
+    // The row saves but the auth service fails (a 5xx): the row is put back, so both still agree, and the
+    // toast says the service is not answering rather than supabase-js's "{}".
+    await page.unroute('**/rest/v1/profiles**');
+    await page.route('**/auth/v1/user', (route) =>
+      route.request().method() === 'PUT'
+        ? route.fulfill({ status: 500, json: { code: 'unexpected_failure', msg: 'Auth service unavailable' } })
+        : route.continue(),
+    );
+    await profile.saveWith('Kim Half', '0123456789');
+    await expect(page.getByTestId('toast-error').filter({ hasText: 'The Storewise service is not answering right now.' })).toBeVisible();
+    await page.unroute('**/auth/v1/user');
+    await page.reload();
+    await expect(profile.fullName).toHaveValue('Kim Keep');
+    await expect(profile.phone).toHaveValue('');
+    await expect(shell.avatar).toHaveText('KK');
   });
 });

@@ -1,3 +1,4 @@
+import { serviceMessage } from '../../lib/service-message';
 import type { StorewiseClient } from '../../lib/supabase-client';
 import type { Platform } from '../../platform/platform';
 import type { SignupValues } from './signup-schema';
@@ -7,7 +8,7 @@ import type { SignupValues } from './signup-schema';
  * message (or null) so the screen decides how to show it; none drops an error.
  */
 type Result = { error: string | null };
-const result = (error: { message: string } | null): Result => ({ error: error ? error.message : null });
+const result = (error: { message: string; name?: string } | null): Result => ({ error: error ? serviceMessage(error) : null });
 
 export async function signInWithPassword(supabase: StorewiseClient, email: string, password: string): Promise<Result> {
   const { error } = await supabase.auth.signInWithPassword({ email, password });

@@ -1,3 +1,4 @@
+import { serviceMessage } from '../../../lib/service-message';
 import type { StorewiseClient } from '../../../lib/supabase-client';
 import { ServiceError, unwrap } from '../api-result';
 import type { ProfileValues } from './profile-schema';
@@ -7,22 +8,22 @@ export async function fetchProfile(supabase: StorewiseClient, userId: string) {
 }
 
 /**
- * Saves the profile row and the auth user's full_name (the header and the overview read the latter), in
- * parallel. The row update returns the saved row, so an update that matched nothing is an error too.
+ * Saves the profile row, then the auth user's full_name (the header and the overview read the latter). One
+ * after the other so that a failure leaves the two agreeing: the row goes first (the database checks its
+ * bounds), and if the auth service then refuses, the row is put back to `previous`. The row update returns
+ * the saved row, so an update that matched nothing is an error too.
  */
-export async function saveProfile(supabase: StorewiseClient, userId: string, values: ProfileValues) {
-  const fullName = values.fullName || null;
-  const [row, auth] = await Promise.all([
-    supabase
-      .from('profiles')
-      .update({ full_name: fullName, phone: values.phone || null })
-      .eq('id', userId)
-      .select('full_name, phone')
-      .single(),
-    supabase.auth.updateUser({ data: { full_name: fullName } }),
-  ]);
-  if (auth.error) throw new ServiceError(auth.error.message, auth.error.code);
-  return unwrap(row);
+export async function saveProfile(supabase: StorewiseClient, userId: string, values: ProfileValues, previous: Profile) {
+  const writeRow = async (fields: Profile) =>
+    unwrap(await supabase.from('profiles').update(fields).eq('id', userId).select('full_name, phone').single());
+
+  const saved = await writeRow({ full_name: values.fullName || null, phone: values.phone || null });
+  const auth = await supabase.auth.updateUser({ data: { full_name: saved.full_name } });
+  if (auth.error) {
+    await writeRow(previous).catch((error: unknown) => console.error('Restoring the profile failed:', error));
+    throw new ServiceError(serviceMessage(auth.error), auth.error.code);
+  }
+  return saved;
 }
 
 export type Profile = Awaited<ReturnType<typeof fetchProfile>>;

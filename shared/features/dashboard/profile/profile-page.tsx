@@ -25,7 +25,7 @@ function ProfileForm({ profile, onSaved }: { profile: Profile; onSaved: (saved: 
 
   const onSubmit = handleSubmit(async (values) => {
     try {
-      const saved = await saveProfile(supabase, user.id, values);
+      const saved = await saveProfile(supabase, user.id, values, profile);
       reset({ fullName: saved.full_name ?? '', phone: saved.phone ?? '' });
       onSaved(saved);
       notify.success('Profile updated', 'Your profile has been successfully updated.');

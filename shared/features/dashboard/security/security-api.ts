@@ -1,5 +1,6 @@
 import { createClient } from '@supabase/supabase-js';
 import type { SupabaseConfig } from '../../../platform/platform';
+import { serviceMessage } from '../../../lib/service-message';
 import type { StorewiseClient } from '../../../lib/supabase-client';
 import { ServiceError, unwrap } from '../api-result';
 
@@ -45,7 +46,7 @@ async function verifyCurrentPassword(config: SupabaseConfig, email: string, pass
   const { error } = await probe.auth.signInWithPassword({ email, password });
   if (error) {
     if (error.code === 'invalid_credentials' || error.message === 'Invalid login credentials') throw new WrongPasswordError();
-    throw new ServiceError(error.message, error.code);
+    throw new ServiceError(serviceMessage(error), error.code);
   }
   const { error: signOutError } = await probe.auth.signOut({ scope: 'local' });
   if (signOutError) console.error('Ending the password check session failed:', signOutError.message);
@@ -61,13 +62,13 @@ export async function changePassword(
 ): Promise<void> {
   await verifyCurrentPassword(config, email, currentPassword);
   const { error } = await supabase.auth.updateUser({ password: newPassword });
-  if (error) throw new ServiceError(error.message, error.code);
+  if (error) throw new ServiceError(serviceMessage(error), error.code);
 }
 
 /** Ends every session of this user except this device's (auth service logout scope 'others'). */
 export async function logoutOtherDevices(supabase: StorewiseClient): Promise<void> {
   const { error } = await supabase.auth.signOut({ scope: 'others' });
-  if (error) throw new ServiceError(error.message, error.code);
+  if (error) throw new ServiceError(serviceMessage(error), error.code);
 }
 
 export type ActiveSession = Awaited<ReturnType<typeof fetchActiveSessions>>[number];
