@@ -70,6 +70,15 @@ describe('sign-up with email confirmation (the default)', () => {
     expect((error as unknown as { reasons: string[] }).reasons).toEqual(['length']);
   });
 
+  it('refuses passwords past bcrypt\'s 72 bytes, counted in bytes as GoTrue does', async () => {
+    const client = createTestClient(stack);
+    const tooLong = await client.auth.signUp({ email: uniqueEmail('long'), password: 'é'.repeat(37) });
+    expect(tooLong.error?.status).toBe(400);
+    expect(tooLong.error?.message).toContain('Password cannot be longer than 72 characters');
+    const atLimit = await client.auth.signUp({ email: uniqueEmail('long'), password: 'é'.repeat(36) });
+    expect(atLimit.error).toBeNull();
+  });
+
   it('does not reveal that an email is registered (signup and recover)', async () => {
     const client = createTestClient(stack);
     const existing = await client.auth.signUp({ email: owner1.email, password: 'whatever-123' });

@@ -51,3 +51,12 @@ describe('auth form schema (spec 5: full name only when creating an account)', (
     expect(withName(' Al ').success).toBe(true);
   });
 });
+
+describe('the auth service\'s 72-byte password limit', () => {
+  it('is checked on the reset form too, counting bytes', () => {
+    const reset = (password: string) => resetPasswordSchema.safeParse({ password, confirmPassword: password });
+    expect(reset('p'.repeat(72)).success).toBe(true);
+    expect(reset('é'.repeat(36)).success).toBe(true);
+    expect(messages(reset('é'.repeat(37)))).toEqual({ password: 'Password cannot be longer than 72 characters' });
+  });
+});

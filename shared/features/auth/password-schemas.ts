@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fitsPasswordHash, passwordTooLongForService } from '../../lib/password-limit';
 
 /** /forgot-password: the email the reset link goes to. */
 export const forgotPasswordSchema = z.object({
@@ -11,7 +12,10 @@ export const RESET_MIN_LENGTH = 6;
 /** /reset-password: spec 5 and 8 (at least 6 characters, both equal); messages word for word. */
 export const resetPasswordSchema = z
   .object({
-    password: z.string().min(RESET_MIN_LENGTH, 'Password must be at least 6 characters long.'),
+    password: z
+      .string()
+      .min(RESET_MIN_LENGTH, 'Password must be at least 6 characters long.')
+      .refine(fitsPasswordHash, passwordTooLongForService),
     confirmPassword: z.string(),
   })
   .refine((values) => values.password === values.confirmPassword, {

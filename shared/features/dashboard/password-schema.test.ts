@@ -28,6 +28,13 @@ describe('newPasswordSchema (settings)', () => {
       ['newPassword', 'Password is too long'],
     ]);
   });
+
+  it('rejects passwords past the auth service\'s 72 bytes in its own words', () => {
+    const long = 'x'.repeat(73);
+    expect(issues(newPasswordSchema.safeParse({ newPassword: long, confirmPassword: long }))).toEqual([
+      ['newPassword', 'Password cannot be longer than 72 characters'],
+    ]);
+  });
 });
 
 describe('changePasswordSchema (security)', () => {

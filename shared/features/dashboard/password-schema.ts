@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fitsPasswordHash, passwordTooLongForService } from '../../lib/password-limit';
 
 /**
  * Password changes inside the dashboard (spec section 5, settings): at least 6 characters and a matching
@@ -7,7 +8,8 @@ import { z } from 'zod';
 const newPassword = z
   .string()
   .min(6, 'Password must be at least 6 characters long.')
-  .max(100, 'Password is too long');
+  .max(100, { error: 'Password is too long', abort: true })
+  .refine(fitsPasswordHash, passwordTooLongForService);
 
 const matches = (values: { newPassword: string; confirmPassword: string }) =>
   values.newPassword === values.confirmPassword;

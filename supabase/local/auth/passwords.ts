@@ -1,4 +1,5 @@
 import bcrypt from 'bcryptjs';
+import { z } from 'zod';
 
 /** GoTrue's bcrypt cost; pgcrypto's crypt(..., gen_salt('bf')) hashes in the seed verify the same way. */
 const COST = 10;
@@ -21,3 +22,11 @@ export async function verifyPassword(password: string, hash: string | null | und
     return false;
   }
 }
+
+/**
+ * A new password as GoTrue accepts it: bcrypt reads only 72 bytes, so longer ones are refused (counted in
+ * bytes, as GoTrue does, so "é" counts twice).
+ */
+export const newPasswordField = z
+  .string()
+  .refine((password) => Buffer.byteLength(password, 'utf8') <= 72, 'Password cannot be longer than 72 characters');

@@ -2,20 +2,20 @@ import type { Hono } from 'hono';
 import { z } from 'zod';
 import type { AuthDeps } from '../auth-deps';
 import { errors } from '../auth-error';
-import { hashPassword } from '../passwords';
+import { hashPassword, newPasswordField } from '../passwords';
 import { readBody, requireServiceRole } from '../request-helpers';
 import { findUserByEmail, findUserById, insertUser, userJson } from '../user-store';
 import { emailField, metadata } from './schemas';
 
 const createBody = z.object({
   email: emailField,
-  password: z.string().max(72).optional(),
+  password: newPasswordField.optional(),
   email_confirm: z.boolean().optional(),
   user_metadata: metadata.optional(),
   app_metadata: metadata.optional(),
 });
 const updateBody = z.object({
-  password: z.string().max(72).optional(),
+  password: newPasswordField.optional(),
   email_confirm: z.boolean().optional(),
   user_metadata: metadata.optional(),
   app_metadata: metadata.optional(),

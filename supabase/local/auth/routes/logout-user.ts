@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import { z } from 'zod';
 import type { AuthDeps } from '../auth-deps';
 import { AuthError, errors } from '../auth-error';
-import { hashPassword, verifyPassword } from '../passwords';
+import { hashPassword, newPasswordField, verifyPassword } from '../passwords';
 import { limit, readBody, requireUser } from '../request-helpers';
 import { lockUserSessions } from '../sessions';
 import { findUserById, userJson } from '../user-store';
@@ -10,7 +10,7 @@ import { metadata } from './schemas';
 
 const updateBody = z.object({
   email: z.string().optional(),
-  password: z.string().max(72, 'Password cannot be longer than 72 characters').optional(),
+  password: newPasswordField.optional(),
   data: metadata.nullish(),
   nonce: z.string().optional(),
 });

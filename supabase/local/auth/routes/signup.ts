@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AuthDeps } from '../auth-deps';
 import { errors } from '../auth-error';
 import { assertCanSend, prepareAuthEmail } from '../emails';
-import { hashPassword } from '../passwords';
+import { hashPassword, newPasswordField } from '../passwords';
 import { chooseRedirect } from '../redirects';
 import { clientInfo, limit, readBody } from '../request-helpers';
 import { issueSession } from '../sessions';
@@ -13,7 +13,7 @@ import { codeChallengeFields, emailField, metadata, pkceOf } from './schemas';
 
 const signupBody = z.object({
   email: emailField,
-  password: z.string().max(72, 'Password cannot be longer than 72 characters').optional(),
+  password: newPasswordField.optional(),
   data: metadata.nullish(),
   ...codeChallengeFields,
 });
