@@ -49,6 +49,20 @@ describe('signupSchema (spec section 5, word for word)', () => {
     expect(messageFor(field, change)).toBe(message);
   });
 
+  it('reports a too-long password and a mismatch together (one message each)', () => {
+    for (const [password, tooLong] of [
+      ['p'.repeat(101), 'Password is too long'],
+      ['p'.repeat(73), 'Password cannot be longer than 72 characters'],
+    ] as const) {
+      const result = signupSchema.safeParse({ ...valid, password, confirmPassword: 'different' });
+      const issues = result.success ? [] : result.error.issues.map((issue) => [issue.path[0], issue.message]);
+      expect(issues).toEqual([
+        ['password', tooLong],
+        ['confirmPassword', "Passwords don't match"],
+      ]);
+    }
+  });
+
   it('accepts the boundaries of every length rule', () => {
     expect(
       signupSchema.safeParse({

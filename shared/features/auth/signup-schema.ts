@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { fitsPasswordHash, passwordTooLongForService } from '../../lib/password-limit';
+import { withPasswordMaximum } from '../../lib/password-limit';
 
 export const businessTypes = ['Grocery', 'Clothing', 'Medical', 'Electronics', 'Others'] as const;
 
@@ -19,11 +19,7 @@ export const signupSchema = z
       .trim()
       .min(10, 'Phone number must be at least 10 digits')
       .max(20, 'Phone number is too long'),
-    password: z
-      .string()
-      .min(8, 'Password must be at least 8 characters')
-      .max(100, { error: 'Password is too long', abort: true })
-      .refine(fitsPasswordHash, passwordTooLongForService),
+    password: withPasswordMaximum(z.string().min(8, 'Password must be at least 8 characters')),
     confirmPassword: z.string(),
     agreeToTerms: z.boolean().refine((value) => value, 'You must agree to the terms and privacy policy'),
   })

@@ -29,6 +29,14 @@ describe('newPasswordSchema (settings)', () => {
     ]);
   });
 
+  it('still reports a mismatch next to a too-long password', () => {
+    const long = 'x'.repeat(101);
+    expect(issues(newPasswordSchema.safeParse({ newPassword: long, confirmPassword: 'other' }))).toEqual([
+      ['newPassword', 'Password is too long'],
+      ['confirmPassword', 'Passwords do not match.'],
+    ]);
+  });
+
   it('rejects passwords past the auth service\'s 72 bytes in its own words', () => {
     const long = 'x'.repeat(73);
     expect(issues(newPasswordSchema.safeParse({ newPassword: long, confirmPassword: long }))).toEqual([

@@ -1,15 +1,11 @@
 import { z } from 'zod';
-import { fitsPasswordHash, passwordTooLongForService } from '../../lib/password-limit';
+import { withPasswordMaximum } from '../../lib/password-limit';
 
 /**
  * Password changes inside the dashboard (spec section 5, settings): at least 6 characters and a matching
  * confirmation. The upper bound is the sign-up one; the auth service enforces its own minimum again.
  */
-const newPassword = z
-  .string()
-  .min(6, 'Password must be at least 6 characters long.')
-  .max(100, { error: 'Password is too long', abort: true })
-  .refine(fitsPasswordHash, passwordTooLongForService);
+const newPassword = withPasswordMaximum(z.string().min(6, 'Password must be at least 6 characters long.'));
 
 const matches = (values: { newPassword: string; confirmPassword: string }) =>
   values.newPassword === values.confirmPassword;
