@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 
 /**
  * The auth service hashes passwords with bcrypt, which reads only the first 72 bytes, so GoTrue refuses
