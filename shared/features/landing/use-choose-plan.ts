@@ -4,7 +4,7 @@ import { notify } from '../../components/toaster';
 import { useAuth } from '../../lib/auth-provider';
 import { useSupabaseLater } from '../../lib/platform-context';
 import type { SelfServicePlanName } from '../../lib/remembered-plan';
-import { choosePlan, planChoiceMessage } from './plans-api';
+import { choosePlan } from './plans-api';
 
 /**
  * Get Started on a plan: a visitor goes to /signup with the plan remembered; a signed-in owner gets the
@@ -37,6 +37,7 @@ export function useChoosePlan() {
     setPending(null);
     if (error || !chosen) return void notify.error('Error', error ?? 'The plan could not be chosen.');
     setRememberedPlan(null);
+    const { planChoiceMessage } = await import('./plan-choice-message');
     const message = planChoiceMessage(chosen);
     notify.success(message.title, message.description);
     navigate('/dashboard/billing');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planChoiceMessage } from './plans-api';
+import { planChoiceMessage } from './plan-choice-message';
 
 describe('planChoiceMessage', () => {
   it('announces a trial with its end date when the plan is on trial', () => {
