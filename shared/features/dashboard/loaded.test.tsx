@@ -3,6 +3,7 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { Loaded } from './loaded';
+import { LoadedList } from './loaded-list';
 import { useLoad } from './use-load';
 
 /** A loader that fails its first `failures` calls, counting them. */
@@ -72,5 +73,35 @@ describe('Loaded + useLoad', () => {
       'first row',
       'second row',
     ]);
+  });
+});
+
+function ListSection({ rows }: { rows: { id: string; name: string }[] }) {
+  const load = useLoad('user-1', async () => rows);
+  return (
+    <LoadedList load={load} errorMessage="We couldn't load your rows." emptyText="No rows yet" testId="rows">
+      {(row) => <li key={row.id}>{row.name}</li>}
+    </LoadedList>
+  );
+}
+
+describe('LoadedList', () => {
+  const renderList = (rows: { id: string; name: string }[]) =>
+    render(
+      <ChakraProvider value={defaultSystem}>
+        <ListSection rows={rows} />
+      </ChakraProvider>,
+    );
+
+  it('shows the empty text, not an empty list, when there are no rows', async () => {
+    renderList([]);
+    expect(await screen.findByText('No rows yet')).toBeTruthy();
+    expect(screen.queryByTestId('rows')).toBeNull();
+  });
+
+  it('renders one item per row in order', async () => {
+    renderList([{ id: 'a', name: 'first' }, { id: 'b', name: 'second' }]);
+    expect((await screen.findAllByRole('listitem')).map((item) => item.textContent)).toEqual(['first', 'second']);
+    expect(screen.queryByText('No rows yet')).toBeNull();
   });
 });

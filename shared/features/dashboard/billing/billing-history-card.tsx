@@ -2,7 +2,7 @@ import { Flex, IconButton, Stack, Text } from '@chakra-ui/react';
 import { LuFileText } from 'react-icons/lu';
 import { formatDate, formatMoney } from '../../../lib/format';
 import { usePlatform } from '../../../lib/platform-context';
-import { Loaded } from '../loaded';
+import { LoadedList } from '../loaded-list';
 import { SectionCard } from '../section-card';
 import { StatusBadge } from '../../../components/status-badge';
 import type { Load } from '../use-load';
@@ -48,19 +48,14 @@ function BillingRow({ entry }: { entry: BillingEntry }) {
 export function BillingHistoryCard({ load }: { load: Load<BillingEntry[]> }) {
   return (
     <SectionCard title="Billing History" description="Every charge on your account, newest first.">
-      <Loaded load={load} errorMessage="We couldn't load your billing history.">
-        {(entries) =>
-          entries.length === 0 ? (
-            <Text color="fg.muted">No billing history available</Text>
-          ) : (
-            <Stack as="ul" gap="0" listStyleType="none" data-testid="billing-history">
-              {entries.map((entry) => (
-                <BillingRow key={entry.id} entry={entry} />
-              ))}
-            </Stack>
-          )
-        }
-      </Loaded>
+      <LoadedList
+        load={load}
+        errorMessage="We couldn't load your billing history."
+        emptyText="No billing history available"
+        testId="billing-history"
+      >
+        {(entry) => <BillingRow key={entry.id} entry={entry} />}
+      </LoadedList>
     </SectionCard>
   );
 }

@@ -2,7 +2,7 @@ import { Badge, Button, Flex, HStack, IconButton, Stack, Text } from '@chakra-ui
 import type { IconType } from 'react-icons';
 import { FaCcMastercard, FaCcVisa } from 'react-icons/fa';
 import { LuCreditCard, LuPlus, LuSmartphone, LuTrash2, LuWallet } from 'react-icons/lu';
-import { Loaded } from '../loaded';
+import { LoadedList } from '../loaded-list';
 import { SectionCard } from '../section-card';
 import type { Load } from '../use-load';
 import type { PaymentMethod } from './billing-api';
@@ -57,19 +57,15 @@ export function PaymentMethodsCard({ load }: { load: Load<PaymentMethod[]> }) {
         </Button>
       }
     >
-      <Loaded load={load} errorMessage="We couldn't load your payment methods.">
-        {(methods) =>
-          methods.length === 0 ? (
-            <Text color="fg.muted">No payment methods saved</Text>
-          ) : (
-            <Stack as="ul" gap="2" listStyleType="none" data-testid="payment-methods">
-              {methods.map((method) => (
-                <PaymentMethodRow key={method.id} method={method} />
-              ))}
-            </Stack>
-          )
-        }
-      </Loaded>
+      <LoadedList
+        load={load}
+        errorMessage="We couldn't load your payment methods."
+        emptyText="No payment methods saved"
+        testId="payment-methods"
+        gap="2"
+      >
+        {(method) => <PaymentMethodRow key={method.id} method={method} />}
+      </LoadedList>
     </SectionCard>
   );
 }

@@ -7,6 +7,7 @@ import { formatDate, formatDateTime, formatMoney } from '../../../lib/format';
 import { metadataFullName, useDashboardSession } from '../dashboard-session';
 import { DataItem } from '../data-item';
 import { Loaded } from '../loaded';
+import { LoadedList } from '../loaded-list';
 import { PageHeader } from '../page-header';
 import { planPriceLine } from '../../../lib/plan-price';
 import { SectionCard } from '../section-card';
@@ -113,27 +114,25 @@ export function OverviewPage() {
             </Button>
           }
         >
-          <Loaded load={billing} errorMessage="We couldn't load your billing history.">
-            {(rows) =>
-              rows.length === 0 ? (
-                <Text color="fg.muted">No billing history yet</Text>
-              ) : (
-                <Stack as="ul" gap="3" listStyleType="none" data-testid="recent-billing">
-                  {rows.map((row) => (
-                    <Flex as="li" key={row.id} justify="space-between" align="center" gap="3">
-                      <Stack gap="0">
-                        <Text fontWeight="semibold">{formatMoney(row.amount)}</Text>
-                        <Text fontSize="sm" color="fg.muted">
-                          {formatDate(row.date)}
-                        </Text>
-                      </Stack>
-                      <StatusBadge status={row.status} />
-                    </Flex>
-                  ))}
+          <LoadedList
+            load={billing}
+            errorMessage="We couldn't load your billing history."
+            emptyText="No billing history yet"
+            testId="recent-billing"
+            gap="3"
+          >
+            {(row) => (
+              <Flex as="li" key={row.id} justify="space-between" align="center" gap="3">
+                <Stack gap="0">
+                  <Text fontWeight="semibold">{formatMoney(row.amount)}</Text>
+                  <Text fontSize="sm" color="fg.muted">
+                    {formatDate(row.date)}
+                  </Text>
                 </Stack>
-              )
-            }
-          </Loaded>
+                <StatusBadge status={row.status} />
+              </Flex>
+            )}
+          </LoadedList>
         </SectionCard>
       </SimpleGrid>
 

@@ -5,7 +5,7 @@ import { notify } from '../../../components/toaster';
 import { useSupabase } from '../../../lib/platform-context';
 import { sessionLastActive } from '../../../lib/relative-time';
 import { useDashboardSession } from '../dashboard-session';
-import { Loaded } from '../loaded';
+import { LoadedList } from '../loaded-list';
 import { SectionCard } from '../section-card';
 import type { Load } from '../use-load';
 import { isCurrentSession, sessionIdFromAccessToken } from './current-session';
@@ -63,19 +63,15 @@ export function SessionsCard({ load }: { load: Load<ActiveSession[]> }) {
         </Button>
       }
     >
-      <Loaded load={load} errorMessage="We couldn't load your active sessions.">
-        {(rows) =>
-          rows.length === 0 ? (
-            <Text color="fg.muted">No active sessions</Text>
-          ) : (
-            <Stack as="ul" gap="2" listStyleType="none" data-testid="active-sessions">
-              {rows.map((row) => (
-                <SessionRow key={row.id} row={row} current={isCurrentSession(row, currentId)} />
-              ))}
-            </Stack>
-          )
-        }
-      </Loaded>
+      <LoadedList
+        load={load}
+        errorMessage="We couldn't load your active sessions."
+        emptyText="No active sessions"
+        testId="active-sessions"
+        gap="2"
+      >
+        {(row) => <SessionRow key={row.id} row={row} current={isCurrentSession(row, currentId)} />}
+      </LoadedList>
     </SectionCard>
   );
 }
