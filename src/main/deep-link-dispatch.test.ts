@@ -35,6 +35,8 @@ describe('deep-link dispatcher', () => {
     dispatcher.ready();
     expect(dispatcher.handle('storewise://auth/callback/../x?code=abc')).toBe(false);
     expect(dispatcher.handle('https://evil.example/?code=abc')).toBe(false);
+    // A page opening a reset link with its own account's tokens must not sign the desktop in (session fixation).
+    expect(dispatcher.handle('storewise://auth/reset?access_token=eyJhbGciOiJIUzI1NiJ9.e30.c2ln&refresh_token=attacker')).toBe(false);
     expect(sent).toEqual([]);
     expect(focused()).toBe(0);
   });

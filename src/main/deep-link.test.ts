@@ -9,34 +9,62 @@ describe('parseAuthDeepLink: accepted links', () => {
     expect(parseAuthDeepLink(`storewise://auth/callback?code=${CODE}`)).toEqual({ kind: 'oauth-callback', code: CODE });
   });
 
-  it('accepts an optional state and a single trailing slash', () => {
-    expect(parseAuthDeepLink(`storewise://auth/callback/?code=${CODE}&state=abc123`)).toEqual({ kind: 'oauth-callback', code: CODE });
+  it('accepts a single trailing slash', () => {
+    expect(parseAuthDeepLink(`storewise://auth/callback/?code=${CODE}`)).toEqual({ kind: 'oauth-callback', code: CODE });
+    expect(parseAuthDeepLink(`storewise://auth/reset/?code=${CODE}`)).toEqual({ kind: 'recovery', params: { code: CODE } });
   });
 
   it('accepts a PKCE recovery link', () => {
     expect(parseAuthDeepLink(`storewise://auth/reset?code=${CODE}`)).toEqual({ kind: 'recovery', params: { code: CODE } });
   });
 
-  it('accepts implicit recovery credentials in the fragment', () => {
-    const url = `storewise://auth/reset#access_token=${JWT}&expires_at=1999999999&expires_in=3600&refresh_token=r3fr3sh-t0k3n&token_type=bearer&type=recovery`;
-    expect(parseAuthDeepLink(url)).toEqual({
-      kind: 'recovery',
-      params: {
-        access_token: JWT,
-        expires_at: '1999999999',
-        expires_in: '3600',
-        refresh_token: 'r3fr3sh-t0k3n',
-        token_type: 'bearer',
-        type: 'recovery',
-      },
-    });
+  it('accepts a code of the longest allowed length', () => {
+    const code = 'c'.repeat(2048);
+    expect(parseAuthDeepLink(`storewise://auth/callback?code=${code}`)).toEqual({ kind: 'oauth-callback', code });
   });
+});
 
-  it('accepts implicit recovery credentials in the query', () => {
-    expect(parseAuthDeepLink(`storewise://auth/reset?access_token=${JWT}&refresh_token=abc&type=recovery`)).toEqual({
-      kind: 'recovery',
-      params: { access_token: JWT, refresh_token: 'abc', type: 'recovery' },
-    });
+/**
+ * Session fixation (issue 10, finding 12): any web page can open storewise:// links, so a link that carries
+ * tokens would sign the desktop into whatever account the page chose. Only a PKCE code, which is useless
+ * without this app's own code verifier, may come in.
+ */
+describe('parseAuthDeepLink: links carrying tokens (session fixation)', () => {
+  const REFRESH = 'r3fr3sh-t0k3n';
+  it.each([
+    ['reset with tokens in the query', `storewise://auth/reset?access_token=${JWT}&refresh_token=${REFRESH}`],
+    ['reset with tokens and type in the query', `storewise://auth/reset?access_token=${JWT}&refresh_token=${REFRESH}&type=recovery`],
+    [
+      'reset with the implicit-flow fragment',
+      `storewise://auth/reset#access_token=${JWT}&expires_at=1999999999&expires_in=3600&refresh_token=${REFRESH}&token_type=bearer&type=recovery`,
+    ],
+    ['reset with tokens in query and fragment', `storewise://auth/reset?access_token=${JWT}#refresh_token=${REFRESH}`],
+    ['reset with a code and tokens', `storewise://auth/reset?code=${CODE}&access_token=${JWT}&refresh_token=${REFRESH}`],
+    ['reset with tokens before a code', `storewise://auth/reset?access_token=${JWT}&refresh_token=${REFRESH}&code=${CODE}`],
+    ['reset with a code and a fragment of tokens', `storewise://auth/reset?code=${CODE}#access_token=${JWT}&refresh_token=${REFRESH}`],
+    ['callback with tokens in the query', `storewise://auth/callback?access_token=${JWT}&refresh_token=${REFRESH}`],
+    ['callback with tokens in the fragment', `storewise://auth/callback#access_token=${JWT}&refresh_token=${REFRESH}`],
+    ['callback with a code and a fragment of tokens', `storewise://auth/callback?code=${CODE}#access_token=${JWT}`],
+    ['callback with a code and tokens', `storewise://auth/callback?code=${CODE}&access_token=${JWT}&refresh_token=${REFRESH}`],
+  ])('rejects %s', (_name, url) => {
+    expect(parseAuthDeepLink(url)).toBeNull();
+  });
+});
+
+/** Every key besides `code` is refused, even when it is well-formed (finding 13: extra keys on the callback). */
+describe('parseAuthDeepLink: extra keys', () => {
+  it.each([
+    ['state after the code', `storewise://auth/callback?code=${CODE}&state=abc123`],
+    ['a well-formed unknown key', `storewise://auth/callback?code=${CODE}&next=dashboard`],
+    ['a redirect key', `storewise://auth/callback?code=${CODE}&redirect_to=evil.example`],
+    ['a key before the code', `storewise://auth/callback?provider=google&code=${CODE}`],
+    ['a second code', `storewise://auth/callback?code=${CODE}&code=other`],
+    ['reset: type after the code', `storewise://auth/reset?code=${CODE}&type=recovery`],
+    ['reset: a key before the code', `storewise://auth/reset?type=recovery&code=${CODE}`],
+    ['reset: a second code', `storewise://auth/reset?code=${CODE}&code=other`],
+    ['reset: an error next to the code', `storewise://auth/reset?code=${CODE}&error=access_denied`],
+  ])('rejects %s', (_name, url) => {
+    expect(parseAuthDeepLink(url)).toBeNull();
   });
 });
 
@@ -77,7 +105,6 @@ describe('parseAuthDeepLink: hostile or malformed links', () => {
     ['unknown parameter', `storewise://auth/callback?code=${CODE}&redirect=https://evil.example`],
     ['empty pair', `storewise://auth/callback?code=${CODE}&`],
     ['callback with fragment', `storewise://auth/callback?code=${CODE}#access_token=${JWT}`],
-    ['callback with tokens instead of code', `storewise://auth/callback#access_token=${JWT}&refresh_token=r`],
     ['code with quote', `storewise://auth/callback?code=abc"onload=x`],
     ['code with angle bracket', `storewise://auth/callback?code=<script>`],
     ['question mark in value', `storewise://auth/callback?code=a?b`],
@@ -90,7 +117,9 @@ describe('parseAuthDeepLink: hostile or malformed links', () => {
     ['non-ASCII homoglyph', `storewise://аuth/callback?code=${CODE}`],
     ['right-to-left override', `storewise://auth/callback?code=${CODE}\u202e`],
     ['very long URL', `storewise://auth/callback?code=${'a'.repeat(5000)}`],
-    ['long but valid shape over 4 KB', `storewise://auth/reset#access_token=${'a'.repeat(2048)}&refresh_token=${'b'.repeat(2048)}`],
+    ['code one over the length bound', `storewise://auth/callback?code=${'a'.repeat(2049)}`],
+    ['code after a fragment mark', `storewise://auth/callback#code=${CODE}`],
+    ['query key that only starts with code', `storewise://auth/callback?codex=${CODE}`],
     ['reset without credentials', 'storewise://auth/reset'],
     ['reset with only access token', `storewise://auth/reset#access_token=${JWT}`],
     ['reset with only refresh token', 'storewise://auth/reset#refresh_token=abc'],
@@ -99,7 +128,6 @@ describe('parseAuthDeepLink: hostile or malformed links', () => {
     ['reset with non-numeric expiry', `storewise://auth/reset#access_token=${JWT}&refresh_token=abc&expires_in=soon`],
     ['reset with credentials in query and fragment', `storewise://auth/reset?access_token=${JWT}#refresh_token=abc`],
     ['reset with duplicated refresh token', `storewise://auth/reset#access_token=${JWT}&refresh_token=a&refresh_token=b`],
-    ['reset with code and tokens', `storewise://auth/reset?code=${CODE}&access_token=${JWT}&refresh_token=abc`],
     ['reset with code in the fragment', `storewise://auth/reset#code=${CODE}`],
     ['reset with an error', 'storewise://auth/reset#error=access_denied&error_code=otp_expired'],
     ['reset with an unknown key', `storewise://auth/reset#access_token=${JWT}&refresh_token=abc&provider_token=x`],
