@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,20 @@ mkdirSync(path.join(root, 'assets'), { recursive: true });
 writeFileSync(path.join(root, 'index.html'), '<!doctype html><title>Storewise</title>');
 writeFileSync(path.join(root, 'assets', 'main-abc.js'), 'console.log("storewise")');
 writeFileSync(path.join(base, 'secret.txt'), 'outside the renderer');
+// Files of types the renderer never needs: refused rather than served with a guessed or generic type.
+for (const name of ['tool.exe', 'data.bin', 'no-extension', 'module.wasm', 'main-abc.js.map', 'page.htm', 'index.html.bak']) {
+  writeFileSync(path.join(root, 'assets', name), 'not for the renderer');
+}
+// Symlinks: out of the root (relative and absolute targets, a file and a folder) and one that stays inside.
+mkdirSync(path.join(base, 'outside'));
+writeFileSync(path.join(base, 'outside', 'leak.js'), 'outside the renderer');
+writeFileSync(path.join(base, 'outside.js'), 'outside the renderer');
+symlinkSync('../../outside.js', path.join(root, 'assets', 'relative-escape.js'));
+symlinkSync(path.join(base, 'outside.js'), path.join(root, 'assets', 'absolute-escape.js'));
+symlinkSync(path.join(base, 'outside'), path.join(root, 'linked-folder'));
+symlinkSync('main-abc.js', path.join(root, 'assets', 'alias.js'));
+// The install folder itself may be reached through a link (e.g. /opt/Storewise -> /opt/Storewise-1.2.3).
+symlinkSync(root, path.join(base, 'renderer-link'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 describe('resolveAppRequest', () => {
@@ -50,10 +64,53 @@ describe('the app:// request handler', () => {
   it('serves files with their type, the CSP and nosniff', async () => {
     const response = await handle(new Request('app://storewise/assets/main-abc.js'));
     expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
-    expect(response.headers.get('content-security-policy')).toBe("default-src 'self'");
-    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(Object.fromEntries(response.headers)).toEqual({
+      'content-type': 'text/javascript; charset=utf-8',
+      'content-security-policy': "default-src 'self'",
+      'x-content-type-options': 'nosniff',
+      'cross-origin-opener-policy': 'same-origin',
+      'referrer-policy': 'no-referrer',
+    });
     expect(await response.text()).toBe('console.log("storewise")');
+  });
+
+  it('serves the entry page as HTML with the same headers', async () => {
+    const response = await handle(new Request('app://storewise/'));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(response.headers.get('content-security-policy')).toBe("default-src 'self'");
+    expect(await response.text()).toContain('<title>Storewise</title>');
+  });
+
+  it.each(['tool.exe', 'data.bin', 'no-extension', 'module.wasm', 'main-abc.js.map', 'page.htm', 'index.html.bak'])(
+    'refuses the unknown type of assets/%s instead of guessing one',
+    async (name) => {
+      const response = await handle(new Request(`app://storewise/assets/${name}`));
+      expect(response.status).toBe(404);
+      expect(response.headers.get('content-type')).toBeNull();
+      expect(await response.text()).toBe('');
+    },
+  );
+
+  it.each(['assets/relative-escape.js', 'assets/absolute-escape.js', 'linked-folder/leak.js'])(
+    'does not follow the symlink %s out of the renderer folder',
+    async (name) => {
+      const response = await handle(new Request(`app://storewise/${name}`));
+      expect(response.status).toBe(403);
+      expect(await response.text()).toBe('');
+    },
+  );
+
+  it('follows a symlink that stays inside the renderer folder', async () => {
+    const response = await handle(new Request('app://storewise/assets/alias.js'));
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe('console.log("storewise")');
+  });
+
+  it('works when the renderer folder itself is reached through a symlink, and still refuses escapes', async () => {
+    const linked = createAppRequestHandler({ rootDir: path.join(base, 'renderer-link'), csp: "default-src 'self'" });
+    expect((await linked(new Request('app://storewise/assets/main-abc.js'))).status).toBe(200);
+    expect((await linked(new Request('app://storewise/assets/relative-escape.js'))).status).toBe(403);
   });
 
   it('answers 404 for missing files (no SPA fallback with the hash router)', async () => {

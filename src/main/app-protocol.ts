@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { Protocol } from 'electron';
 
@@ -47,7 +47,7 @@ export function resolveAppRequest(rootDir: string, requestUrl: string): Resolved
   const relative = segments.length === 0 ? 'index.html' : segments.join('/');
   const root = path.resolve(rootDir);
   const filePath = path.resolve(root, relative);
-  if (!filePath.startsWith(root + path.sep)) return { ok: false, status: 403 };
+  if (!isInside(root, filePath)) return { ok: false, status: 403 };
   return { ok: true, filePath };
 }
 
@@ -64,28 +64,41 @@ const CONTENT_TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-/** The protocol handler as a plain Request -> Response function, so tests can drive it under Node. */
+/** Whether `file` lies strictly inside `root` (both already absolute and normalized). */
+function isInside(root: string, file: string): boolean {
+  return file.startsWith(root + path.sep);
+}
+
+/**
+ * The protocol handler as a plain Request -> Response function, so tests can drive it under Node.
+ * Only the listed types are served (anything else is 404: no guessing, no octet-stream downloads), and
+ * the file's real path (symlinks resolved) must still be inside the renderer folder's real path, so a
+ * link planted in the install folder cannot expose the rest of the disk.
+ */
 export function createAppRequestHandler({ rootDir, csp }: { rootDir: string; csp: string }) {
   return async (request: Request): Promise<Response> => {
     const resolved = resolveAppRequest(rootDir, request.url);
     if (!resolved.ok) return new Response(null, { status: resolved.status });
     const contentType = CONTENT_TYPES[path.extname(resolved.filePath).toLowerCase()];
     if (!contentType) return new Response(null, { status: 404 });
+    let body: Buffer;
     try {
-      const body = await readFile(resolved.filePath);
-      return new Response(body, {
-        status: 200,
-        headers: {
-          'Content-Type': contentType,
-          'Content-Security-Policy': csp,
-          'X-Content-Type-Options': 'nosniff',
-          'Cross-Origin-Opener-Policy': 'same-origin',
-          'Referrer-Policy': 'no-referrer',
-        },
-      });
+      const [realRoot, realFile] = await Promise.all([realpath(rootDir), realpath(resolved.filePath)]);
+      if (!isInside(realRoot, realFile)) return new Response(null, { status: 403 });
+      body = await readFile(realFile);
     } catch {
       return new Response(null, { status: 404 });
     }
+    return new Response(body, {
+      status: 200,
+      headers: {
+        'Content-Type': contentType,
+        'Content-Security-Policy': csp,
+        'X-Content-Type-Options': 'nosniff',
+        'Cross-Origin-Opener-Policy': 'same-origin',
+        'Referrer-Policy': 'no-referrer',
+      },
+    });
   };
 }
 
