@@ -12,6 +12,7 @@ import { Mailbox } from './mail/mailbox';
 import { createMailer } from './mail/mailer';
 import { smtpRelayFromEnv } from './mail/smtp-relay';
 import { defaultDataDir } from './db/paths';
+import { allowedHostNames } from './gateway/host-check';
 
 export interface StackOptions extends OpenDbOptions {
   host?: string;
@@ -24,6 +25,8 @@ export interface StackOptions extends OpenDbOptions {
   /** Overrides STOREWISE_JWT_SECRET and the data folder's secret. */
   jwtSecret?: string;
   extraOrigins?: string[];
+  /** Host names served besides loopback and the site URL's (STOREWISE_ALLOWED_HOSTS adds more). */
+  allowedHosts?: string[];
   maxBodyBytes?: number;
 }
 
@@ -64,10 +67,14 @@ export async function startLocalStack(options: StackOptions = {}): Promise<Runni
   const mailbox = new Mailbox(1000, dataDir ? join(dataDir, 'mailbox.json') : undefined);
   const mailer = createMailer(mailbox, smtpRelayFromEnv());
   let apiUrl = '';
+  const allowedOrigins = [new URL(siteUrl).origin, desktopOrigin, ...(options.extraOrigins ?? [])];
+  // DNS rebinding: loopback, the site URL's and bind address's hosts, STOREWISE_ALLOWED_HOSTS.
+  const allowedHosts = allowedHostNames([...allowedOrigins, host, ...(options.allowedHosts ?? [])]);
   const gateway = createGateway({
     auth: { db, config: authConfig, jwtSecret, apiUrl: () => apiUrl, mailer, limiter: new RateLimiter() },
     keys,
-    allowedOrigins: [new URL(siteUrl).origin, desktopOrigin, ...(options.extraOrigins ?? [])],
+    allowedOrigins,
+    allowedHosts,
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
   });
   const servers: ServerType[] = [];
@@ -75,7 +82,7 @@ export async function startLocalStack(options: StackOptions = {}): Promise<Runni
     const api = await listen(gateway, host, options.apiPort ?? 54321);
     servers.push(api.server);
     apiUrl = `http://${host}:${api.port}`;
-    const inbox = await listen(createInboxApp(mailbox), host, options.inboxPort ?? 54324);
+    const inbox = await listen(createInboxApp(mailbox, allowedHosts), host, options.inboxPort ?? 54324);
     servers.push(inbox.server);
     let stopped: Promise<void> | undefined;
     return {

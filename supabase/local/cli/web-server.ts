@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { Hono } from 'hono';
+import { allowedHostNames, hostCheck } from '../gateway/host-check';
 import { serveSpa } from './static-site';
 
 export interface WebServerOptions {
@@ -7,11 +8,14 @@ export interface WebServerOptions {
   anonKey: string;
   webDir: string;
   desktopDir?: string;
+  /** Host names served (DNS rebinding); default: loopback and STOREWISE_ALLOWED_HOSTS. */
+  allowedHosts?: ReadonlySet<string>;
 }
 
 /** The web app as `npm start` serves it: /config.json tells it where the local stack is. */
 export function createWebApp(options: WebServerOptions): Hono {
   const app = new Hono();
+  app.use('*', hostCheck(options.allowedHosts ?? allowedHostNames()));
   app.get('/config.json', (c) => c.json({ url: options.apiUrl, anonKey: options.anonKey }, 200, { 'cache-control': 'no-store' }));
   const desktopDir = options.desktopDir;
   if (desktopDir && existsSync(desktopDir)) {

@@ -4,8 +4,10 @@ import { createAuthApp, openAuthPaths } from '../auth/auth-app';
 import type { AuthDeps } from '../auth/auth-deps';
 import type { ApiKeys } from '../keys/api-keys';
 import { handleRest } from '../rest/handle-rest';
+import { logUnexpected } from '../log-unexpected';
 import { apiKeyProblem } from './api-key';
 import { bodyLimit } from './body-limit';
+import { allowedHostNames, hostCheck } from './host-check';
 import { restAuth } from './rest-auth';
 
 export interface GatewayOptions {
@@ -15,6 +17,8 @@ export interface GatewayOptions {
   allowedOrigins: string[];
   /** Request body limit in bytes. */
   maxBodyBytes: number;
+  /** Host names served (see host-check.ts); default: loopback, the allowed origins' hosts and STOREWISE_ALLOWED_HOSTS. */
+  allowedHosts?: ReadonlySet<string>;
 }
 
 const loopbackOrigin = /^http:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d{1,5}$/;
@@ -25,6 +29,8 @@ export function createGateway(options: GatewayOptions): Hono {
   const app = new Hono();
   const allowed = new Set(options.allowedOrigins);
 
+  // First: a rebound DNS name must not even reach CORS or the routes.
+  app.use('*', hostCheck(options.allowedHosts ?? allowedHostNames(options.allowedOrigins)));
   app.use(
     '*',
     cors({
@@ -63,7 +69,7 @@ export function createGateway(options: GatewayOptions): Hono {
 
   app.notFound((c) => c.json({ message: 'no Route matched with those values' }, 404));
   app.onError((error, c) => {
-    console.error('Storewise gateway: unexpected error', error);
+    logUnexpected('Storewise gateway: unexpected error', error);
     return c.json({ message: 'An unexpected error occurred' }, 500);
   });
   return app;

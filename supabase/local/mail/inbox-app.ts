@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { html, raw } from 'hono/html';
+import { allowedHostNames, hostCheck } from '../gateway/host-check';
 import type { Mailbox, StoredMessage } from './mailbox';
 
 function summary(message: StoredMessage) {
@@ -48,9 +49,13 @@ function listJson(messages: readonly StoredMessage[], total: number, start: numb
   };
 }
 
-/** The local inbox on :54324: an HTML page of every email and Mailpit's JSON API. */
-export function createInboxApp(mailbox: Mailbox): Hono {
+/**
+ * The local inbox on :54324: an HTML page of every email and Mailpit's JSON API. It holds live sign-in links,
+ * so it answers only on loopback names and the configured ones (DNS rebinding).
+ */
+export function createInboxApp(mailbox: Mailbox, allowedHosts: ReadonlySet<string> = allowedHostNames()): Hono {
   const app = new Hono();
+  app.use('*', hostCheck(allowedHosts));
   const paging = (start?: string, limit?: string) => ({
     start: Math.max(0, Number(start ?? 0) || 0),
     limit: Math.min(1000, Math.max(1, Number(limit ?? 50) || 50)),
