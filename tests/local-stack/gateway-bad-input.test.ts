@@ -105,6 +105,30 @@ describe('the gateway refuses bad input with JSON and keeps serving', () => {
     await stillServing();
   });
 
+  it('deeply nested JSON on /rest/v1: 400 PGRST102 (a 200,000-deep body was a 500 stack overflow)', async () => {
+    const depth = 200_000;
+    const bodies = [
+      `{"subject":"deep","message":${'['.repeat(depth)}${']'.repeat(depth)}}`,
+      // Objects at 150,000 levels: 200,000 would pass the 1 MiB body limit (a 413).
+      `[${'{"a":'.repeat(150_000)}1${'}'.repeat(150_000)}]`,
+    ];
+    const headers = { apikey: stack.serviceRoleKey, authorization: `Bearer ${stack.serviceRoleKey}`, 'content-type': 'application/json' };
+    for (const body of bodies) {
+      for (const [method, path] of [['POST', 'support_tickets'], ['PATCH', 'profiles?id=eq.' + owner1], ['POST', 'rpc/choose_plan']] as const) {
+        const response = await fetch(`${stack.apiUrl}/rest/v1/${path}`, { method, headers, body });
+        const json = await expectJson(response, 400);
+        expect(json).toMatchObject({ code: 'PGRST102', details: 'JSON nested deeper than 512 levels' });
+      }
+    }
+    // Brackets inside strings are text, and ordinary nesting passes through to the data API.
+    const brackets = await fetch(`${stack.apiUrl}/rest/v1/rpc/choose_plan`, { method: 'POST', headers, body: JSON.stringify({ plan: '['.repeat(5000) }) });
+    expect(brackets.status).not.toBe(400);
+    expect(((await brackets.json()) as { details?: string }).details ?? '').not.toContain('nested deeper');
+    const tickets = await stack.db.query(`select 1 from public.support_tickets where subject = 'deep'`);
+    expect(tickets.rows).toHaveLength(0);
+    await stillServing();
+  });
+
   it('unknown routes answer JSON 404', async () => {
     const response = await fetch(`${stack.apiUrl}/storage/v1/object`, { headers: { apikey: stack.anonKey } });
     await expectJson(response, 404);

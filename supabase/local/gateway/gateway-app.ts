@@ -8,6 +8,7 @@ import { logUnexpected } from '../log-unexpected';
 import { apiKeyProblem } from './api-key';
 import { bodyLimit } from './body-limit';
 import { allowedHostNames, hostCheck } from './host-check';
+import { restJsonDepthLimit } from './json-depth';
 import { restAuth } from './rest-auth';
 
 export interface GatewayOptions {
@@ -42,6 +43,8 @@ export function createGateway(options: GatewayOptions): Hono {
     }),
   );
   app.use('*', bodyLimit(options.maxBodyBytes));
+  // A 200,000-deep body overflowed JSON.stringify in the data API (a 500): refuse it up front.
+  app.use('/rest/v1/*', restJsonDepthLimit());
 
   app.use('/auth/v1/*', async (c, next) => {
     if (!openAuthPaths.some((pattern) => pattern.test(c.req.path))) {
