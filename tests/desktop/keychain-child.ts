@@ -54,7 +54,7 @@ console.log(
     keyringFiles,
     readBackMatches: readBack === session,
     readBackLength: readBack?.length ?? 0,
-    rawHeadIsChunked: rawHead?.startsWith('swc1:') ?? false,
+    rawHeadIsChunked: rawHead?.startsWith('swc2:') ?? false,
     afterDelete,
     logs,
   }),
