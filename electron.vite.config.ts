@@ -1,12 +1,22 @@
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
+import { updateFeedFrom } from './src/main/update-feed';
 
 const fromRoot = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
+
+// The update feed (the same variable electron-builder.yml publishes to). Updates are code the app runs,
+// so a build with an http: (or otherwise unusable) feed fails here instead of shipping one.
+const updateUrl = process.env.STOREWISE_UPDATE_URL ?? '';
+if (updateUrl) {
+  const feed = updateFeedFrom(updateUrl);
+  if (!feed.ok) throw new Error(`STOREWISE_UPDATE_URL: ${feed.reason}`);
+}
 
 // The desktop build: main (ESM, Node), preload (sandboxed: one self-contained CommonJS file), renderer (the shared UI).
 export default defineConfig({
   main: {
+    define: { 'import.meta.env.MAIN_VITE_UPDATE_URL': JSON.stringify(updateUrl) },
     build: {
       outDir: fromRoot('./out/main'),
       lib: { entry: fromRoot('./src/main/index.ts'), formats: ['es'] },

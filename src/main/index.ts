@@ -18,6 +18,7 @@ import { IPC } from '../ipc-contract';
 import { registerIpcHandlers } from './ipc-handlers';
 import { createNavigationPolicy, defaultExternalOrigins } from './navigation-policy';
 import { createSessionVault, keychainAccountFor } from './session-vault';
+import { startUpdateCheck } from './update-feed';
 import { applyNavigationPolicy, applyPermissionPolicy, createMainWindow, trackWindowState } from './window';
 import { clampToDisplays, loadWindowState, saveWindowState, type WindowState } from './window-state';
 
@@ -123,7 +124,7 @@ async function openMainWindow(): Promise<void> {
   const workAreas = [primary, ...screen.getAllDisplays().filter((display) => display.id !== primary.id)].map((d) => d.workArea);
   const state = clampToDisplays(await loadWindowState(stateFile), workAreas);
 
-  const window = createMainWindow(BrowserWindow, state, path.join(here, '../preload/index.cjs'));
+  const window = createMainWindow(BrowserWindow, state, { preloadPath: path.join(here, '../preload/index.cjs'), devTools: !app.isPackaged });
   mainWindow = window;
   if (state.maximized) window.maximize();
   window.once('ready-to-show', () => window.show());
@@ -144,9 +145,11 @@ async function openMainWindow(): Promise<void> {
 }
 
 function checkForUpdates(): void {
-  // electron-builder writes app-update.yml only when a publish URL was given at build time.
-  if (!app.isPackaged || !existsSync(path.join(process.resourcesPath, 'app-update.yml'))) return;
-  electronUpdater.autoUpdater.checkForUpdatesAndNotify().catch((error: unknown) => {
-    console.warn('Storewise: update check failed', error instanceof Error ? error.message : error);
+  startUpdateCheck({
+    packaged: app.isPackaged,
+    // electron-builder writes app-update.yml only when a publish URL was given at build time.
+    hasUpdateConfig: existsSync(path.join(process.resourcesPath, 'app-update.yml')),
+    feedUrl: import.meta.env.MAIN_VITE_UPDATE_URL,
+    updater: electronUpdater.autoUpdater,
   });
 }

@@ -13,7 +13,7 @@ function fakeContents() {
   return {
     on: (event: string, listener: Parameters<EventEmitter['on']>[1]) => emitter.on(event, listener),
     setWindowOpenHandler: (handler: (details: { url: string }) => { action: string }) => void (openHandler = handler),
-    navigate(event: 'will-navigate' | 'will-redirect', url: string) {
+    navigate(event: 'will-navigate' | 'will-redirect' | 'will-attach-webview', url: string) {
       let prevented = false;
       emitter.emit(event, { preventDefault: () => (prevented = true) }, url);
       return prevented;
@@ -34,13 +34,14 @@ function wired() {
 class FakeWindow {
   constructor(readonly options: BrowserWindowConstructorOptions) {}
 }
-const mainWindowOptions = (state: Parameters<typeof createMainWindow>[1], preload: string) =>
-  createMainWindow(FakeWindow, state, preload).options;
+const mainWindowOptions = (state: Parameters<typeof createMainWindow>[1], preloadPath: string, devTools = false) =>
+  createMainWindow(FakeWindow, state, { preloadPath, devTools }).options;
 
 describe('window security options', () => {
-  it('isolates, sandboxes and disables Node in the renderer', () => {
-    const prefs = mainWindowOptions({ width: 1200, height: 800, maximized: false }, '/app/out/preload/index.cjs').webPreferences!;
-    expect(prefs).toMatchObject({
+  it('isolates, sandboxes and disables Node, webviews and DevTools in a packaged build', () => {
+    // Exactly these preferences: a removed or loosened one (or an added one) fails here.
+    expect(mainWindowOptions({ width: 1200, height: 800, maximized: false }, '/app/out/preload/index.cjs').webPreferences).toEqual({
+      preload: '/app/out/preload/index.cjs',
       contextIsolation: true,
       sandbox: true,
       nodeIntegration: false,
@@ -48,9 +49,28 @@ describe('window security options', () => {
       nodeIntegrationInSubFrames: false,
       webSecurity: true,
       allowRunningInsecureContent: false,
+      experimentalFeatures: false,
       webviewTag: false,
+      navigateOnDragDrop: false,
+      spellcheck: false,
+      safeDialogs: true,
       disableBlinkFeatures: 'Auxclick',
-      preload: '/app/out/preload/index.cjs',
+      devTools: false,
+    });
+  });
+
+  it('allows DevTools only when asked (development, !app.isPackaged)', () => {
+    expect(mainWindowOptions({ width: 1200, height: 800, maximized: false }, 'p', true).webPreferences?.devTools).toBe(true);
+    expect(mainWindowOptions({ width: 1200, height: 800, maximized: false }, 'p', false).webPreferences?.devTools).toBe(false);
+  });
+
+  it('starts hidden (shown on ready-to-show) with the minimum size', () => {
+    expect(mainWindowOptions({ width: 1200, height: 800, maximized: false }, 'p')).toMatchObject({
+      width: 1200,
+      height: 800,
+      minWidth: 960,
+      minHeight: 640,
+      show: false,
     });
   });
 
@@ -73,6 +93,13 @@ describe('navigation events', () => {
     expect(contents.navigate('will-redirect', 'https://evil.example/')).toBe(true);
     expect(contents.navigate('will-navigate', 'file:///etc/passwd')).toBe(true);
     expect(opened).toEqual(['https://storewise.app/pricing']);
+  });
+
+  it('prevents every <webview> from attaching, whatever it would load', () => {
+    const { contents, opened } = wired();
+    expect(contents.navigate('will-attach-webview', 'app://storewise/index.html')).toBe(true);
+    expect(contents.navigate('will-attach-webview', 'https://evil.example/')).toBe(true);
+    expect(opened).toEqual([]);
   });
 
   it('denies every new window and forwards only allowed links', () => {

@@ -14,7 +14,7 @@ import { MIN_HEIGHT, MIN_WIDTH, type WindowState } from './window-state';
 export function createMainWindow<W>(
   BrowserWindow: new (options: BrowserWindowConstructorOptions) => W,
   state: WindowState,
-  preloadPath: string,
+  { preloadPath, devTools }: { preloadPath: string; /** !app.isPackaged: no DevTools in shipped builds. */ devTools: boolean },
 ): W {
   return new BrowserWindow({
     ...(state.x !== undefined && state.y !== undefined ? { x: state.x, y: state.y } : {}),
@@ -41,6 +41,7 @@ export function createMainWindow<W>(
       spellcheck: false,
       safeDialogs: true,
       disableBlinkFeatures: 'Auxclick',
+      devTools,
     },
   });
 }
@@ -59,6 +60,7 @@ export function applyNavigationPolicy(
   };
   contents.on('will-navigate', (event, url) => guard(event, url));
   contents.on('will-redirect', (event, url) => guard(event, url));
+  // webviewTag is off, but a compromised renderer must not get one through any other contents either.
   contents.on('will-attach-webview', (event) => event.preventDefault());
   contents.setWindowOpenHandler(({ url }) => {
     const decision = policy.windowOpen(url);
