@@ -96,6 +96,8 @@ export async function startLocalStack(options: StackOptions = {}): Promise<Runni
       stop() {
         stopped ??= (async () => {
           await Promise.all(servers.map(close));
+          // The inbox writes in the background; what is still pending goes to disk now.
+          await mailbox.flush();
           await db.close();
         })();
         return stopped;
