@@ -79,12 +79,16 @@ describe('a data folder across restarts', () => {
         { extname: 'pg_trgm', nspname: 'extensions' },
         { extname: 'pgcrypto', nspname: 'extensions' },
       ]);
-      // New tables in public are granted to the API roles by default, as on hosted Supabase.
-      await db.exec('create table public.grant_probe (id int)');
+      // New tables and sequences in public are granted to nobody, as on hosted Supabase today (docs/adr/0084).
+      await db.exec('create table public.grant_probe (id int generated always as identity)');
       const grants = await db.query<{ grantee: string }>(
         `select distinct grantee from information_schema.role_table_grants where table_name = 'grant_probe' and grantee <> 'postgres' order by 1`,
       );
-      expect(grants.rows.map((row) => row.grantee)).toEqual(['anon', 'authenticated', 'service_role']);
+      expect(grants.rows.map((row) => row.grantee)).toEqual([]);
+      const sequence = await db.query<{ usable: boolean }>(
+        `select has_sequence_privilege('service_role', pg_get_serial_sequence('public.grant_probe', 'id'), 'usage') as usable`,
+      );
+      expect(sequence.rows).toEqual([{ usable: false }]);
     } finally {
       await db.close();
     }

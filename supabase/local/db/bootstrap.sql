@@ -51,12 +51,16 @@ set search_path = ''
 as $$ select pg_catalog.gen_random_uuid() $$;
 
 -- ---------------------------------------------------------------------------------------------------
--- Schema public: Supabase's grants and default privileges. Everything created later in public by the
--- migration owner is fully granted to the API roles; migrations narrow it with revoke + RLS.
+-- Schema public: the API roles may look into it, but, as on hosted Supabase since late 2026 (and
+-- `supabase start` with [api] auto_expose_new_tables = false), nothing created later in public is granted
+-- to them automatically: each migration grants exactly what each role needs, so a forgotten grant fails
+-- here first instead of on hosted. The revokes also undo the automatic grants an older bootstrap set up
+-- in existing data folders. PostgreSQL itself still gives EXECUTE on new functions to PUBLIC, as hosted
+-- does: migrations revoke it (tests/db's anon_executable_function lint rule checks).
 grant usage on schema public to anon, authenticated, service_role;
-alter default privileges in schema public grant all on tables to anon, authenticated, service_role;
-alter default privileges in schema public grant all on functions to anon, authenticated, service_role;
-alter default privileges in schema public grant all on sequences to anon, authenticated, service_role;
+alter default privileges in schema public revoke all on tables from anon, authenticated, service_role;
+alter default privileges in schema public revoke all on functions from anon, authenticated, service_role;
+alter default privileges in schema public revoke all on sequences from anon, authenticated, service_role;
 
 -- ---------------------------------------------------------------------------------------------------
 -- Schema auth, as GoTrue creates it (the subset the product uses, with GoTrue's column names).
