@@ -15,7 +15,8 @@ export function createMailer(mailbox: Mailbox, relay?: Relay, log: (line: string
         await relay(mail);
       } catch (error) {
         // The inbox copy is enough for local work; a broken relay must not fail sign-up.
-        log(`Storewise: SMTP relay failed for ${mail.to}: ${(error as Error).message}`);
+        // No address in the log: it is personal data.
+        log(`Storewise: SMTP relay failed: ${(error as Error).message}`);
       }
     },
   };

@@ -14,6 +14,7 @@ import { deleteTable, insertTable, readTable, updateTable } from './run-table';
 import type { TableRequest } from './run-table';
 import type { SchemaCache } from './schema-cache';
 import { EXPOSED_SCHEMA, getSchema, schemaAfterMiss } from './schema-cache';
+import { logUnexpected } from '../log-unexpected';
 
 export interface RestAuth {
   role: 'anon' | 'authenticated' | 'service_role';
@@ -51,7 +52,7 @@ export async function handleRest(request: Request, auth: RestAuth, db: Db): Prom
     return await route(request, auth, db);
   } catch (error) {
     const restError = toRestError(error, auth.role);
-    if (restError.code === 'PGRSTX00') console.error('[rest] unexpected error', error);
+    if (restError.code === 'PGRSTX00') logUnexpected('[rest] unexpected error', error);
     return errorResponse(restError);
   }
 }
