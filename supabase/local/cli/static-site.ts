@@ -1,7 +1,6 @@
-import { existsSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { extname, join, resolve, sep } from 'node:path';
-import type { Context } from 'hono';
+import { stat, readFile } from 'node:fs/promises';
+import { extname, relative, resolve, sep } from 'node:path';
+import { compressible, CompressionCache, pickEncoding } from './compression';
 
 const contentTypes: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -19,35 +18,128 @@ const contentTypes: Record<string, string> = {
   '.woff': 'font/woff',
   '.woff2': 'font/woff2',
   '.txt': 'text/plain; charset=utf-8',
+  '.xml': 'application/xml; charset=utf-8',
   '.webmanifest': 'application/manifest+json',
 };
 
-function fileInside(root: string, urlPath: string): string | undefined {
-  let decoded: string;
+/**
+ * The routes the browser renders itself (shared/app/routes.tsx): they get the single-page shell. Any other
+ * path without a file of its own is unknown and gets the prerendered 404 page with status 404.
+ */
+export const clientRoutes = {
+  exact: ['/reset-password', '/auth-success', '/terms', '/privacy'],
+  prefixes: ['/dashboard', '/admin'],
+} as const;
+
+export function isClientRoute(path: string): boolean {
+  const clean = path.length > 1 ? path.replace(/\/+$/, '') : path;
+  return (
+    (clientRoutes.exact as readonly string[]).includes(clean) ||
+    clientRoutes.prefixes.some((prefix) => clean === prefix || clean.startsWith(`${prefix}/`))
+  );
+}
+
+/** The prerender keeps the plain single-page shell as app.html; without a prerender it is index.html. */
+const shellFiles = ['app.html', 'index.html'];
+const notFoundFile = '404.html';
+
+interface Found {
+  file: string;
+  size: number;
+  mtimeMs: number;
+}
+
+async function fileAt(root: string, relativePath: string): Promise<Found | undefined> {
+  const file = resolve(root, `.${relativePath.startsWith('/') ? '' : '/'}${relativePath}`);
+  if (file !== root && !file.startsWith(root + sep)) return undefined;
   try {
-    decoded = decodeURIComponent(urlPath);
+    const info = await stat(file);
+    return info.isFile() ? { file, size: info.size, mtimeMs: info.mtimeMs } : undefined;
   } catch {
     return undefined;
   }
-  if (decoded.includes('\0')) return undefined;
-  const full = resolve(root, `.${decoded}`);
-  if (full !== root && !full.startsWith(root + sep)) return undefined;
-  return existsSync(full) && statSync(full).isFile() ? full : undefined;
+}
+
+async function firstOf(root: string, candidates: readonly string[]): Promise<Found | undefined> {
+  for (const candidate of candidates) {
+    const found = await fileAt(root, candidate);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+export interface Resolved extends Found {
+  status: 200 | 404;
 }
 
 /**
- * Serves a built single-page app from root: files as they are, any other GET path falls back to
- * index.html so client-side routes survive a reload. Paths cannot leave root.
+ * Which file answers urlPath: the file itself; a prerendered `<path>/index.html` or `<path>.html`; the
+ * single-page shell for client routes (and for every route when `spa` and nothing is prerendered); else
+ * 404.html with status 404. Paths cannot leave root.
  */
-export async function serveSpa(c: Context, root: string, urlPath: string): Promise<Response> {
-  const base = resolve(root);
-  const file = fileInside(base, urlPath === '' ? '/' : urlPath) ?? (extname(urlPath) ? undefined : join(base, 'index.html'));
-  if (!file || !existsSync(file)) return c.json({ message: 'Not found' }, 404);
-  const body = await readFile(file);
-  const hashedAsset = /\/assets\//.test(file);
-  return c.body(body, 200, {
-    'content-type': contentTypes[extname(file)] ?? 'application/octet-stream',
-    'cache-control': hashedAsset ? 'public, max-age=31536000, immutable' : 'no-cache',
-    'x-content-type-options': 'nosniff',
-  });
+export async function resolvePath(root: string, urlPath: string, spa: boolean): Promise<Resolved | undefined> {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(urlPath === '' ? '/' : urlPath);
+  } catch {
+    return undefined;
+  }
+  if (decoded.includes('\0') || decoded.includes('\\')) return undefined;
+  const exact = decoded.endsWith('/') ? undefined : await fileAt(root, decoded);
+  if (exact) return { ...exact, status: 200 };
+  if (extname(decoded)) return undefined;
+  const route = decoded.replace(/\/+$/, '');
+  // The shell and the 404 page are not routes of their own (/app, /404).
+  const asHtml = route === '' || [notFoundFile, ...shellFiles].includes(`${route.slice(1)}.html`) ? [] : [`${route}.html`];
+  const prerendered = await firstOf(root, [`${route}/index.html`, ...asHtml]);
+  if (prerendered) return { ...prerendered, status: 200 };
+  if (!spa) return undefined;
+  if (!isClientRoute(route || '/')) {
+    const notFound = await fileAt(root, notFoundFile);
+    if (notFound) return { ...notFound, status: 404 };
+  }
+  const shell = await firstOf(root, shellFiles);
+  return shell ? { ...shell, status: 200 } : undefined;
+}
+
+export interface StaticSite {
+  /** The response for a GET/HEAD of urlPath, or undefined when nothing answers it (the caller's 404). */
+  respond(request: Request, urlPath: string): Promise<Response | undefined>;
+}
+
+/**
+ * Serves a built web app from root, compressed (brotli or gzip, once per file version) with cache headers:
+ * hashed files under /assets/ are immutable for a year, everything else (HTML above all) is revalidated on
+ * every use through its ETag.
+ */
+export function staticSite(rootDir: string, options: { spa: boolean }): StaticSite {
+  const root = resolve(rootDir);
+  const cache = new CompressionCache();
+  return {
+    async respond(request, urlPath) {
+      const found = await resolvePath(root, urlPath, options.spa);
+      if (!found) return undefined;
+      const contentType = contentTypes[extname(found.file)] ?? 'application/octet-stream';
+      const hashed = relative(root, found.file).split(sep)[0] === 'assets';
+      const encoding = compressible(contentType) && found.size >= 512 ? pickEncoding(request.headers.get('accept-encoding') ?? undefined) : undefined;
+      const version = `${found.size.toString(16)}-${Math.floor(found.mtimeMs).toString(16)}`;
+      const headers: Record<string, string> = {
+        'content-type': contentType,
+        'cache-control': hashed ? 'public, max-age=31536000, immutable' : 'no-cache',
+        etag: `W/"${version}${encoding ? `-${encoding}` : ''}"`,
+      };
+      if (compressible(contentType)) headers.vary = 'Accept-Encoding';
+      if (found.status === 200 && request.headers.get('if-none-match')?.split(/\s*,\s*/).includes(headers.etag!)) {
+        return new Response(null, { status: 304, headers });
+      }
+      const raw = await readFile(found.file);
+      let body: Buffer = raw;
+      if (encoding) {
+        body = await cache.get(found.file, version, raw, encoding);
+        headers['content-encoding'] = encoding;
+      }
+      headers['content-length'] = String(body.byteLength);
+      return new Response(request.method === 'HEAD' ? null : new Uint8Array(body), { status: found.status, headers });
+    },
+  };
 }
