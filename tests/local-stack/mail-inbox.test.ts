@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalStack } from '../../supabase/local/server';
 import { createTestClient, startStack, type StackHandle } from '../helpers/stack';
 import { uniqueEmail } from './auth-helpers';
 
@@ -56,5 +60,29 @@ describe('the local inbox', () => {
     expect(html).toContain('Storewise local inbox');
     expect(html).toContain('Confirm your Storewise account');
     expect(html).toContain('/auth/v1/verify?token=');
+  });
+});
+
+describe('the inbox of a data folder', () => {
+  it('survives a restart: emails sent just before the stop are still listed after it', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'storewise-inbox-'));
+    try {
+      const ports = { apiPort: 0, inboxPort: 0, seed: false, jwtSecret: 'inbox-restart-secret-0123456789abcdefghijklmnop' };
+      const first = await startLocalStack({ dataDir, ...ports });
+      const email = uniqueEmail('inbox-restart');
+      const { error } = await createTestClient(first).auth.signUp({ email, password: 'inbox-password' });
+      expect(error).toBeNull();
+      await first.stop();
+
+      const second = await startLocalStack({ dataDir, ...ports });
+      try {
+        const list = (await (await fetch(`${second.inboxUrl}/api/v1/messages`)).json()) as { messages: Summary[] };
+        expect(list.messages.map((m) => m.To[0]?.Address)).toEqual([email]);
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
