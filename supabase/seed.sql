@@ -169,3 +169,33 @@ values
   ('33333333-3333-4333-8333-333333333333', 'Trial question',
    'Does the Starter trial include the AI assistant?',
    'open', 'medium', now() - interval '2 days', now() - interval '2 days');
+
+-- ---------------------------------------------------------------------------------------------------
+-- Workspace (issue 11). Every account got its business from the sign-up trigger above. owner1's Fresh
+-- Corner Market has two stores (of the Growth plan's three) with registers; owner2's shop one store.
+insert into public.stores (id, business_id, name, address, phone, time_zone, currency, tax_inclusive,
+                           default_tax_rate, receipt_header, receipt_footer, created_at)
+select s.id, b.id, s.name, s.address, s.phone, s.time_zone, s.currency, s.tax_inclusive, s.rate, s.header, s.footer,
+       now() - s.age
+  from (values
+    ('5a000000-0000-4000-8000-000000000001'::uuid, '22222222-2222-4222-8222-222222222222'::uuid, 'Fresh Corner Downtown',
+     '12 Market Street, Springfield', '+1 555 010 0201', 'America/New_York', 'USD', false, 8.875::numeric,
+     'Fresh Corner Market - Downtown', 'Thank you for shopping local!', interval '130 days'),
+    ('5a000000-0000-4000-8000-000000000002'::uuid, '22222222-2222-4222-8222-222222222222'::uuid, 'Fresh Corner Riverside',
+     '4 River Road, Springfield', '+1 555 010 0202', 'America/New_York', 'USD', false, 8.875::numeric,
+     'Fresh Corner Market - Riverside', 'Thank you for shopping local!', interval '20 days'),
+    ('5a000000-0000-4000-8000-000000000003'::uuid, '33333333-3333-4333-8333-333333333333'::uuid, 'Thread & Needle Studio',
+     '9 Tailor Lane, Leeds', '+44 113 496 0000', 'Europe/London', 'GBP', true, 20::numeric,
+     'Thread & Needle', 'Alterations within 14 days', interval '30 days')
+  ) as s (id, owner_id, name, address, phone, time_zone, currency, tax_inclusive, rate, header, footer, age)
+  join public.businesses b on b.owner_id = s.owner_id;
+
+insert into public.registers (business_id, store_id, name, receipt_prefix)
+select s.business_id, s.id, r.name, r.prefix
+  from (values
+    ('5a000000-0000-4000-8000-000000000001'::uuid, 'Front till', 'DT1'),
+    ('5a000000-0000-4000-8000-000000000001'::uuid, 'Express lane', 'DT2'),
+    ('5a000000-0000-4000-8000-000000000002'::uuid, 'Front till', 'RS1'),
+    ('5a000000-0000-4000-8000-000000000003'::uuid, 'Counter', 'TN1')
+  ) as r (store_id, name, prefix)
+  join public.stores s on s.id = r.store_id;

@@ -52,6 +52,56 @@ export type Database = {
         }
         Relationships: []
       }
+      activity: {
+        Row: {
+          actor_id: string | null
+          actor_label: string | null
+          after: Json | null
+          at: string
+          before: Json | null
+          business_id: string
+          entity_id: string | null
+          entity_type: string
+          id: number
+          kind: string
+          store_id: string | null
+        }
+        Insert: {
+          actor_id?: string | null
+          actor_label?: string | null
+          after?: Json | null
+          at?: string
+          before?: Json | null
+          business_id: string
+          entity_id?: string | null
+          entity_type: string
+          id?: never
+          kind: string
+          store_id?: string | null
+        }
+        Update: {
+          actor_id?: string | null
+          actor_label?: string | null
+          after?: Json | null
+          at?: string
+          before?: Json | null
+          business_id?: string
+          entity_id?: string | null
+          entity_type?: string
+          id?: never
+          kind?: string
+          store_id?: string | null
+        }
+        Relationships: [
+          {
+            foreignKeyName: "activity_business_id_fkey"
+            columns: ["business_id"]
+            isOneToOne: false
+            referencedRelation: "businesses"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       billing_history: {
         Row: {
           amount: number
@@ -85,6 +135,130 @@ export type Database = {
         }
         Relationships: []
       }
+      business_members: {
+        Row: {
+          all_stores: boolean
+          business_id: string
+          created_at: string
+          role: string
+          user_id: string
+        }
+        Insert: {
+          all_stores?: boolean
+          business_id: string
+          created_at?: string
+          role: string
+          user_id: string
+        }
+        Update: {
+          all_stores?: boolean
+          business_id?: string
+          created_at?: string
+          role?: string
+          user_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "business_members_business_id_fkey"
+            columns: ["business_id"]
+            isOneToOne: false
+            referencedRelation: "businesses"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      businesses: {
+        Row: {
+          created_at: string
+          email: string | null
+          id: string
+          name: string
+          owner_id: string
+          phone: string | null
+          suspended_at: string | null
+          suspended_reason: string | null
+          type: string
+          updated_at: string
+        }
+        Insert: {
+          created_at?: string
+          email?: string | null
+          id?: string
+          name: string
+          owner_id: string
+          phone?: string | null
+          suspended_at?: string | null
+          suspended_reason?: string | null
+          type?: string
+          updated_at?: string
+        }
+        Update: {
+          created_at?: string
+          email?: string | null
+          id?: string
+          name?: string
+          owner_id?: string
+          phone?: string | null
+          suspended_at?: string | null
+          suspended_reason?: string | null
+          type?: string
+          updated_at?: string
+        }
+        Relationships: []
+      }
+      invitations: {
+        Row: {
+          accepted_at: string | null
+          accepted_by: string | null
+          all_stores: boolean
+          business_id: string
+          created_at: string
+          email: string
+          expires_at: string
+          id: string
+          invited_by: string | null
+          revoked_at: string | null
+          role: string
+          store_ids: string[]
+        }
+        Insert: {
+          accepted_at?: string | null
+          accepted_by?: string | null
+          all_stores?: boolean
+          business_id: string
+          created_at?: string
+          email: string
+          expires_at?: string
+          id?: string
+          invited_by?: string | null
+          revoked_at?: string | null
+          role: string
+          store_ids?: string[]
+        }
+        Update: {
+          accepted_at?: string | null
+          accepted_by?: string | null
+          all_stores?: boolean
+          business_id?: string
+          created_at?: string
+          email?: string
+          expires_at?: string
+          id?: string
+          invited_by?: string | null
+          revoked_at?: string | null
+          role?: string
+          store_ids?: string[]
+        }
+        Relationships: [
+          {
+            foreignKeyName: "invitations_business_id_fkey"
+            columns: ["business_id"]
+            isOneToOne: false
+            referencedRelation: "businesses"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       login_activity: {
         Row: {
           device: string
@@ -111,6 +285,39 @@ export type Database = {
           user_id?: string
         }
         Relationships: []
+      }
+      member_store_access: {
+        Row: {
+          business_id: string
+          store_id: string
+          user_id: string
+        }
+        Insert: {
+          business_id: string
+          store_id: string
+          user_id: string
+        }
+        Update: {
+          business_id?: string
+          store_id?: string
+          user_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "member_store_access_business_id_user_id_fkey"
+            columns: ["business_id", "user_id"]
+            isOneToOne: false
+            referencedRelation: "business_members"
+            referencedColumns: ["business_id", "user_id"]
+          },
+          {
+            foreignKeyName: "member_store_access_store_id_business_id_fkey"
+            columns: ["store_id", "business_id"]
+            isOneToOne: false
+            referencedRelation: "stores"
+            referencedColumns: ["id", "business_id"]
+          },
+        ]
       }
       payment_methods: {
         Row: {
@@ -174,6 +381,106 @@ export type Database = {
           updated_at?: string
         }
         Relationships: []
+      }
+      registers: {
+        Row: {
+          archived_at: string | null
+          business_id: string
+          created_at: string
+          id: string
+          name: string
+          receipt_prefix: string
+          store_id: string
+          updated_at: string
+        }
+        Insert: {
+          archived_at?: string | null
+          business_id: string
+          created_at?: string
+          id?: string
+          name: string
+          receipt_prefix: string
+          store_id: string
+          updated_at?: string
+        }
+        Update: {
+          archived_at?: string | null
+          business_id?: string
+          created_at?: string
+          id?: string
+          name?: string
+          receipt_prefix?: string
+          store_id?: string
+          updated_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "registers_store_id_business_id_fkey"
+            columns: ["store_id", "business_id"]
+            isOneToOne: false
+            referencedRelation: "stores"
+            referencedColumns: ["id", "business_id"]
+          },
+        ]
+      }
+      stores: {
+        Row: {
+          address: string | null
+          archived_at: string | null
+          business_id: string
+          created_at: string
+          currency: string
+          default_tax_rate: number
+          id: string
+          name: string
+          phone: string | null
+          receipt_footer: string | null
+          receipt_header: string | null
+          tax_inclusive: boolean
+          time_zone: string
+          updated_at: string
+        }
+        Insert: {
+          address?: string | null
+          archived_at?: string | null
+          business_id: string
+          created_at?: string
+          currency?: string
+          default_tax_rate?: number
+          id?: string
+          name: string
+          phone?: string | null
+          receipt_footer?: string | null
+          receipt_header?: string | null
+          tax_inclusive?: boolean
+          time_zone?: string
+          updated_at?: string
+        }
+        Update: {
+          address?: string | null
+          archived_at?: string | null
+          business_id?: string
+          created_at?: string
+          currency?: string
+          default_tax_rate?: number
+          id?: string
+          name?: string
+          phone?: string | null
+          receipt_footer?: string | null
+          receipt_header?: string | null
+          tax_inclusive?: boolean
+          time_zone?: string
+          updated_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "stores_business_id_fkey"
+            columns: ["business_id"]
+            isOneToOne: false
+            referencedRelation: "businesses"
+            referencedColumns: ["id"]
+          },
+        ]
       }
       support_tickets: {
         Row: {
@@ -255,6 +562,29 @@ export type Database = {
       [_ in never]: never
     }
     Functions: {
+      accept_invitation: {
+        Args: { _token: string }
+        Returns: string
+      }
+      admin_list_businesses: {
+        Args: { _search?: string; _limit?: number; _offset?: number }
+        Returns: {
+          id: string
+          name: string
+          type: string
+          owner_id: string
+          owner_name: string
+          owner_email: string
+          plan: string
+          plan_status: string
+          stores: number
+          members: number
+          created_at: string
+          suspended_at: string
+          suspended_reason: string
+          total_count: number
+        }[]
+      }
       admin_list_plans: {
         Args: { _limit?: number; _offset?: number }
         Returns: {
@@ -293,6 +623,22 @@ export type Database = {
           open_tickets: number
         }[]
       }
+      admin_set_business_suspension: {
+        Args: { _business_id: string; _suspended: boolean; _reason?: string }
+        Returns: undefined
+      }
+      business_team: {
+        Args: { _business_id: string }
+        Returns: {
+          user_id: string
+          full_name: string
+          email: string
+          role: string
+          all_stores: boolean
+          store_ids: string[]
+          joined_at: string
+        }[]
+      }
       choose_plan: {
         Args: { _plan_name: string }
         Returns: {
@@ -309,9 +655,27 @@ export type Database = {
           user_id: string
         }
       }
+      create_invitation: {
+        Args: { _business_id: string; _email: string; _role: string; _all_stores?: boolean; _store_ids?: string[] }
+        Returns: {
+          invitation_id: string
+          token: string
+          expires_at: string
+        }[]
+      }
       device_label: {
         Args: { _user_agent: string }
         Returns: string
+      }
+      invitation_preview: {
+        Args: { _token: string }
+        Returns: {
+          business_name: string
+          role: string
+          email: string
+          expires_at: string
+          status: string
+        }[]
       }
       is_admin: {
         Args: { _user_id: string }
@@ -320,6 +684,40 @@ export type Database = {
       location_label: {
         Args: { _ip: string }
         Returns: string
+      }
+      my_workspaces: {
+        Args: never
+        Returns: {
+          id: string
+          name: string
+          type: string
+          role: string
+          owner_id: string
+          suspended_at: string
+          suspended_reason: string
+          plan: string
+          max_stores: number
+          max_products: number
+          max_members: number
+          stores_used: number
+          members_used: number
+        }[]
+      }
+      remove_member: {
+        Args: { _business_id: string; _user_id: string }
+        Returns: undefined
+      }
+      revoke_invitation: {
+        Args: { _invitation_id: string }
+        Returns: undefined
+      }
+      set_member_role: {
+        Args: { _business_id: string; _user_id: string; _role: string; _all_stores?: boolean; _store_ids?: string[] }
+        Returns: undefined
+      }
+      transfer_ownership: {
+        Args: { _business_id: string; _new_owner: string }
+        Returns: undefined
       }
     }
     Enums: {
