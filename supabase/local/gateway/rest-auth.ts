@@ -6,7 +6,7 @@ import { verifyJwt } from '../keys/verify-jwt';
 /**
  * PostgREST's JWT step: the bearer token (or, without one, the apikey, as Supabase's gateway does)
  * gives the role and claims; a bad token is a 401 with PGRST301 (undecodable / bad signature) or
- * PGRST303 (expired or unusable claims).
+ * PGRST303 (expired or unusable claims, including an aud other than "authenticated").
  */
 export async function restAuth(c: Context, keys: ApiKeys, jwtSecret: string): Promise<RestAuth | Response> {
   const header = c.req.header('authorization');
@@ -16,7 +16,7 @@ export async function restAuth(c: Context, keys: ApiKeys, jwtSecret: string): Pr
   const check = await verifyJwt(token, jwtSecret);
   if (check.ok) return { role: check.role, claims: check.claims };
   if (check.reason === 'expired') return jwtError(c, 'PGRST303', 'JWT expired');
-  if (check.reason === 'role') return jwtError(c, 'PGRST303', check.message);
+  if (check.reason === 'role' || check.reason === 'audience') return jwtError(c, 'PGRST303', check.message);
   return jwtError(c, 'PGRST301', check.message);
 }
 
