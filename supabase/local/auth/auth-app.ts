@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { logUnexpected } from '../log-unexpected';
 import type { AuthDeps } from './auth-deps';
 import { AuthError, authErrorResponse, errors } from './auth-error';
 import { mountAdmin } from './routes/admin';
@@ -22,7 +23,7 @@ export function createAuthApp(deps: AuthDeps): Hono {
   app.notFound((c) => authErrorResponse(c, errors.notFound()));
   app.onError((error, c) => {
     if (error instanceof AuthError) return authErrorResponse(c, error);
-    console.error('Storewise auth: unexpected error', error);
+    logUnexpected('Storewise auth: unexpected error', error);
     return authErrorResponse(c, new AuthError(500, 'unexpected_failure', 'Unexpected failure, please check server logs for more information'));
   });
   return app;

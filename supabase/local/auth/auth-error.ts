@@ -50,6 +50,9 @@ export const errors = {
   invalidCredentials: () => new AuthError(400, 'invalid_credentials', 'Invalid login credentials'),
   emailNotConfirmed: () => new AuthError(400, 'email_not_confirmed', 'Email not confirmed'),
   userBanned: () => new AuthError(400, 'user_banned', 'User is banned'),
+  /** Verify, OAuth and bearer-token routes answer a ban with 403 (password sign-in with 400). */
+  userBannedForbidden: () => new AuthError(403, 'user_banned', 'User is banned'),
+  refreshUserBanned: () => new AuthError(400, 'user_banned', 'Invalid Refresh Token: User Banned'),
   weakPassword: (min: number) =>
     new AuthError(422, 'weak_password', `Password should be at least ${min} characters.`, {
       weak_password: { reasons: ['length'] },

@@ -71,7 +71,7 @@ export async function prepareAuthEmail(
   link.searchParams.set('token', linkToken);
   link.searchParams.set('type', kind);
   link.searchParams.set('redirect_to', redirectTo);
-  return kind === 'signup' ? confirmationEmail(email, link.toString(), otp) : recoveryEmail(email, link.toString(), otp);
+  return kind === 'signup' ? confirmationEmail(email, link.toString()) : recoveryEmail(email, link.toString());
 }
 
 export const flowAuthMethod = authMethodOf;

@@ -1,4 +1,5 @@
 import { desktopRedirectUrls } from '../config';
+import { hasControlCharacter } from './input-guards';
 
 function parse(url: string): URL | undefined {
   try {
@@ -23,6 +24,9 @@ function globToRegExp(pattern: string): RegExp {
  * (including unparsable URLs and javascript:) falls back to the site URL.
  */
 export function isAllowedRedirect(candidate: string, siteUrl: string, extra: readonly string[]): boolean {
+  // The URL parser drops tabs and line breaks, but the candidate itself becomes the Location header,
+  // where CR/LF is header injection (and Node refuses it with a 500). Go's url.Parse refuses them too.
+  if (hasControlCharacter(candidate) || /\s/.test(candidate)) return false;
   const url = parse(candidate);
   if (!url) return false;
   if (!['http:', 'https:', 'storewise:'].includes(url.protocol)) return false;

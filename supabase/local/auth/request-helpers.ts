@@ -5,6 +5,7 @@ import { verifyJwt } from '../keys/verify-jwt';
 import type { JwtClaims } from '../db/types';
 import type { AuthDeps } from './auth-deps';
 import { errors } from './auth-error';
+import { assertSafeJson } from './input-guards';
 import type { ClientInfo } from './sessions';
 
 /** Parses the JSON body against a schema; an empty body is {} (GoTrue accepts that for some routes). */
@@ -17,6 +18,7 @@ export async function readBody<T extends z.ZodType>(c: Context, schema: T): Prom
     } catch (error) {
       throw errors.badJson((error as Error).message);
     }
+    assertSafeJson(parsed);
   }
   const result = schema.safeParse(parsed);
   if (!result.success) {
@@ -56,6 +58,8 @@ export function limit(c: Context, deps: AuthDeps, bucket: 'token' | 'signupRecov
   if (!deps.limiter.hit(key, rateLimits[bucket], rateLimits.windowSeconds)) throw errors.rateLimited();
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export interface BearerUser {
   claims: JwtClaims;
   token: string;
@@ -80,11 +84,17 @@ export async function requireUser(
 ): Promise<{ userId: string; sessionId: string | undefined; claims: JwtClaims }> {
   const { claims } = await requireBearer(c, deps);
   if (typeof claims.sub !== 'string' || claims.sub === '') throw errors.badJwt('missing sub claim');
+  // Only UUIDs reach the uuid columns (anything else would be a database error, a 500).
+  if (!UUID.test(claims.sub)) throw errors.badJwt('invalid claim: sub claim must be a UUID');
   const sessionId = typeof claims.session_id === 'string' ? claims.session_id : undefined;
+  if (sessionId !== undefined && !UUID.test(sessionId)) throw errors.badJwt('invalid claim: session_id claim must be a UUID');
   if (sessionId) {
     const found = await deps.db.query('select 1 from auth.sessions where id = $1', [sessionId]);
     if (found.rows.length === 0) throw errors.sessionNotFound();
   }
+  // GoTrue refuses banned users who still hold an access token issued before the ban.
+  const banned = await deps.db.query('select 1 from auth.users where id = $1 and banned_until > now()', [claims.sub]);
+  if (banned.rows.length > 0) throw errors.userBannedForbidden();
   return { userId: claims.sub, sessionId, claims };
 }
 

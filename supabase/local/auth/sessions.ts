@@ -4,7 +4,7 @@ import type { Queryable } from '../db/types';
 import type { AuthDeps } from './auth-deps';
 import { errors } from './auth-error';
 import { newRefreshToken } from './tokens';
-import { findUserById, userJson, type UserRow } from './user-store';
+import { findUserById, isBanned, userJson, type UserRow } from './user-store';
 
 export type AuthMethod = 'password' | 'otp' | 'oauth' | 'recovery' | 'email/signup' | 'pkce';
 
@@ -154,6 +154,8 @@ export async function refreshSession(deps: AuthDeps, tx: Queryable, token: strin
   if (!session.rows[0]) throw errors.refreshTokenNotFound();
   const user = await findUserById(tx, row.user_id);
   if (!user) throw errors.refreshTokenNotFound();
+  // GoTrue: a ban stops refreshes too (the session stays, so lifting the ban restores it).
+  if (isBanned(user)) throw errors.refreshUserBanned();
 
   let current: string;
   if (row.revoked) {

@@ -4,6 +4,9 @@ import type { AuthDeps } from '../auth-deps';
 import { errors } from '../auth-error';
 import { hashPassword, newPasswordField } from '../passwords';
 import { readBody, requireServiceRole } from '../request-helpers';
+import { banMilliseconds } from '../ban-duration';
+import { assertMetadataSize, mergeMetadata } from '../metadata';
+import { storeNewPassword } from '../password-change';
 import { findUserByEmail, findUserById, insertUser, userJson } from '../user-store';
 import { emailField, metadata } from './schemas';
 
@@ -32,6 +35,8 @@ export function mountAdmin(app: Hono, deps: AuthDeps): void {
 
   app.post('/admin/users', async (c) => {
     const body = await readBody(c, createBody);
+    if (body.user_metadata) assertMetadataSize('user_metadata', body.user_metadata);
+    if (body.app_metadata) assertMetadataSize('app_metadata', body.app_metadata);
     if (body.password !== undefined && body.password.length < deps.config.minimumPasswordLength) {
       throw errors.weakPassword(deps.config.minimumPasswordLength);
     }
@@ -77,29 +82,33 @@ export function mountAdmin(app: Hono, deps: AuthDeps): void {
     const id = uuid.safeParse(c.req.param('id'));
     if (!id.success) throw errors.userNotFound();
     const body = await readBody(c, updateBody);
+    // Checked before anything is written: a garbage duration is a 400, not a database error.
+    const banFor = body.ban_duration !== undefined && body.ban_duration !== '' ? banMilliseconds(body.ban_duration) : undefined;
     const passwordHash = body.password ? await hashPassword(body.password) : undefined;
     const user = await deps.db.transaction(async (tx) => {
-      if (!(await findUserById(tx, id.data))) throw errors.userNotFound();
-      if (passwordHash) await tx.query('update auth.users set encrypted_password = $2 where id = $1', [id.data, passwordHash]);
+      const existing = await findUserById(tx, id.data);
+      if (!existing) throw errors.userNotFound();
+      // GoTrue's admin password change ends every session of the user and clears pending links.
+      if (passwordHash) await storeNewPassword(tx, id.data, passwordHash, undefined);
       if (body.email_confirm === true) {
         await tx.query('update auth.users set email_confirmed_at = coalesce(email_confirmed_at, now()) where id = $1', [id.data]);
       }
+      // Merged like GoTrue (a null value removes its key); the merged result is what tokens carry.
       if (body.user_metadata) {
-        await tx.query(`update auth.users set raw_user_meta_data = coalesce(raw_user_meta_data, '{}'::jsonb) || $2::jsonb where id = $1`, [
-          id.data,
-          JSON.stringify(body.user_metadata),
-        ]);
+        const merged = mergeMetadata(existing.raw_user_meta_data, body.user_metadata, { nullRemoves: true });
+        assertMetadataSize('user_metadata', merged);
+        await tx.query('update auth.users set raw_user_meta_data = $2::jsonb where id = $1', [id.data, JSON.stringify(merged)]);
       }
       if (body.app_metadata) {
-        await tx.query(`update auth.users set raw_app_meta_data = coalesce(raw_app_meta_data, '{}'::jsonb) || $2::jsonb where id = $1`, [
-          id.data,
-          JSON.stringify(body.app_metadata),
-        ]);
+        const merged = mergeMetadata(existing.raw_app_meta_data, body.app_metadata, { nullRemoves: true });
+        assertMetadataSize('app_metadata', merged);
+        await tx.query('update auth.users set raw_app_meta_data = $2::jsonb where id = $1', [id.data, JSON.stringify(merged)]);
       }
-      if (body.ban_duration !== undefined) {
+      if (banFor !== undefined) {
         await tx.query(
-          `update auth.users set banned_until = case when $2 = 'none' then null else now() + $2::interval end where id = $1`,
-          [id.data, body.ban_duration],
+          `update auth.users set banned_until = case when $2::float8 is null then null else now() + $2::float8 * interval '1 millisecond' end
+            where id = $1`,
+          [id.data, banFor],
         );
       }
       await tx.query('update auth.users set updated_at = now() where id = $1', [id.data]);

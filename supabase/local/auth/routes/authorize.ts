@@ -4,40 +4,73 @@ import { html } from 'hono/html';
 import { jwtVerify, SignJWT, decodeJwt } from 'jose';
 import { z } from 'zod';
 import type { AuthDeps } from '../auth-deps';
-import { errors } from '../auth-error';
+import { AuthError, errors } from '../auth-error';
 import { chooseRedirect } from '../redirects';
-import { clientInfo } from '../request-helpers';
+import { clientInfo, limit } from '../request-helpers';
 import { issueSession } from '../sessions';
-import { findUserByEmail, insertUser } from '../user-store';
+import { findUserByEmail, insertUser, isBanned } from '../user-store';
 import { emailField, pkceOf } from './schemas';
 
-/** What /authorize remembers until the provider answers (signed, 10 minutes). */
+/** What /authorize remembers until the provider answers (signed, single use, STATE_LIFETIME_SECONDS). */
 interface OAuthState {
   redirectTo: string;
   codeChallenge?: string;
   codeChallengeMethod?: 's256' | 'plain';
 }
 
+/** Five minutes, like GoTrue's flow state: enough to fill the form or pass Google's consent screen. */
+const STATE_LIFETIME_SECONDS = 300;
+
 const stateSchema = z.object({
+  jti: z.string(),
+  exp: z.number(),
   redirectTo: z.string(),
   codeChallenge: z.string().optional(),
   codeChallengeMethod: z.enum(['s256', 'plain']).optional(),
 });
+type SignedState = z.infer<typeof stateSchema>;
 
 const secretOf = (deps: AuthDeps) => new TextEncoder().encode(`oauth-state:${deps.jwtSecret}`);
 
 async function signState(deps: AuthDeps, state: OAuthState): Promise<string> {
-  return new SignJWT({ ...state }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('10m').sign(secretOf(deps));
+  return new SignJWT({ ...state })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setJti(randomUUID())
+    .setIssuedAt()
+    .setExpirationTime(`${STATE_LIFETIME_SECONDS}s`)
+    .sign(secretOf(deps));
 }
 
-async function readState(deps: AuthDeps, token: string | undefined): Promise<OAuthState | undefined> {
+async function readState(deps: AuthDeps, token: string | undefined): Promise<SignedState | undefined> {
   if (!token) return undefined;
   try {
-    const { payload } = await jwtVerify(token, secretOf(deps), { algorithms: ['HS256'] });
+    // maxTokenAge checks iat as well as exp: a state is good for STATE_LIFETIME_SECONDS whatever exp says.
+    const { payload } = await jwtVerify(token, secretOf(deps), { algorithms: ['HS256'], maxTokenAge: STATE_LIFETIME_SECONDS });
     const parsed = stateSchema.safeParse(payload);
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * States already spent, until they expire anyway. Claimed synchronously (no await between the check and
+ * the claim), so parallel submissions of one state cannot both pass; a refused attempt gives it back.
+ * In memory: a restart forgets spent states, but they expire within minutes.
+ */
+class SpentStates {
+  private readonly spent = new Map<string, number>();
+
+  claim(state: SignedState): boolean {
+    const now = Date.now();
+    for (const [jti, expiresAt] of this.spent) if (expiresAt <= now) this.spent.delete(jti);
+    if (this.spent.has(state.jti)) return false;
+    this.spent.set(state.jti, state.exp * 1000);
+    return true;
+  }
+
+  release(state: SignedState): void {
+    this.spent.delete(state.jti);
   }
 }
 
@@ -48,7 +81,10 @@ interface ProviderProfile {
   picture?: string;
 }
 
-/** The local stand-in may not sign in as an account it did not create: that would be a password-free way in. */
+/**
+ * The local stand-in may not sign in as an account it did not create, nor as one that has since been
+ * given a password (adopted through forgot-password): either would be a password-free way in.
+ */
 class StandInRefused extends Error {}
 
 /**
@@ -89,8 +125,10 @@ async function completeSignIn(
       if (!linkExisting) {
         const known = await tx.query(`select 1 from auth.identities where provider = 'google' and provider_id = $1 and user_id = $2`,
           [profile.providerId, user.id]);
-        if (known.rows.length === 0) throw new StandInRefused();
+        if (known.rows.length === 0 || user.encrypted_password) throw new StandInRefused();
       }
+      // GoTrue refuses banned users at the provider callback too.
+      if (isBanned(user)) throw errors.userBannedForbidden();
       await tx.query(
         `insert into auth.identities (provider_id, user_id, identity_data, provider, last_sign_in_at, created_at, updated_at)
          values ($1, $2, $3, 'google', now(), now(), now())
@@ -183,7 +221,12 @@ function googleRedirectUri(deps: AuthDeps): string {
   return `${deps.apiUrl()}/auth/v1/callback`;
 }
 
+const bannedProblem = 'This account is banned. Ask the store administrator.';
+const rateLimitedProblem = 'Too many sign-ins from this computer. Wait a few minutes and try again.';
+const expiredProblem = 'This sign-in link has expired or was already used. Go back to Storewise and try again.';
+
 export function mountAuthorize(app: Hono, deps: AuthDeps): void {
+  const spentStates = new SpentStates();
   app.get('/authorize', async (c) => {
     if (c.req.query('provider') !== 'google') throw errors.unsupportedProvider();
     const redirectTo = chooseRedirect(c.req.query('redirect_to'), deps.config.siteUrl, deps.config.additionalRedirectUrls);
@@ -209,26 +252,34 @@ export function mountAuthorize(app: Hono, deps: AuthDeps): void {
 
   app.get('/local-provider/google', async (c) => {
     const state = c.req.query('state') ?? '';
-    if (!(await readState(deps, state))) return c.html(localPage('', 'This sign-in link has expired. Go back to Storewise and try again.'), 400);
+    if (!(await readState(deps, state))) return c.html(localPage('', expiredProblem), 400);
     return c.html(localPage(state));
   });
 
   app.post('/local-provider/google', async (c) => {
-    const form = localForm.safeParse(Object.fromEntries(Object.entries(await c.req.parseBody()).map(([k, v]) => [k, String(v)])));
-    if (!form.success) {
-      const state = String((await c.req.parseBody()).state ?? '');
-      return c.html(localPage(state, 'Enter a valid email address and a name of 2 to 100 characters.'), 400);
+    const fields = Object.fromEntries(Object.entries(await c.req.parseBody()).map(([k, v]) => [k, String(v)]));
+    const echoedState = (fields.state ?? '').slice(0, 2000);
+    // Each submission may create a confirmed account: it counts like a sign-up (GoTrue's sign_in_sign_ups).
+    try {
+      limit(c, deps, 'signupRecover');
+    } catch {
+      return c.html(localPage(echoedState, rateLimitedProblem), 429);
     }
+    const form = localForm.safeParse(fields);
+    if (!form.success) return c.html(localPage(echoedState, 'Enter a valid email address and a name of 2 to 100 characters.'), 400);
     const state = await readState(deps, form.data.state);
-    if (!state) return c.html(localPage('', 'This sign-in link has expired. Go back to Storewise and try again.'), 400);
+    if (!state || !spentStates.claim(state)) return c.html(localPage('', expiredProblem), 400);
     const email = form.data.email.toLowerCase();
     // A stable fake Google subject per email, so a second sign-in finds the same identity.
     const providerId = `local-${createHash('sha256').update(email).digest('hex').slice(0, 21)}`;
     try {
       return await completeSignIn(c, deps, state, { providerId, email, name: form.data.name }, { linkExisting: false });
     } catch (error) {
-      if (!(error instanceof StandInRefused)) throw error;
-      return c.html(localPage(form.data.state, existingAccountProblem), 409);
+      // Nothing was signed in: the form may be tried again with the same state.
+      spentStates.release(state);
+      if (error instanceof StandInRefused) return c.html(localPage(form.data.state, existingAccountProblem), 409);
+      if (error instanceof AuthError && error.code === 'user_banned') return c.html(localPage(form.data.state, bannedProblem), 403);
+      throw error;
     }
   });
 
@@ -237,7 +288,7 @@ export function mountAuthorize(app: Hono, deps: AuthDeps): void {
     const state = await readState(deps, c.req.query('state'));
     const google = deps.config.google;
     const code = c.req.query('code');
-    if (!state || !google || !code) return c.redirect(`${deps.config.siteUrl}#error=invalid_request&error_description=OAuth+state+is+invalid`, 302);
+    if (!state || !google || !code || !spentStates.claim(state)) return c.redirect(`${deps.config.siteUrl}#error=invalid_request&error_description=OAuth+state+is+invalid`, 302);
     const response = await fetch('https://oauth2.googleapis.com/token', {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -264,11 +315,17 @@ export function mountAuthorize(app: Hono, deps: AuthDeps): void {
       })
       .safeParse(decodeJwt(tokens.data.id_token));
     if (!claims.success) return c.redirect(`${state.redirectTo}#error=server_error&error_description=Google+sign-in+failed`, 302);
-    return completeSignIn(c, deps, state, {
-      providerId: claims.data.sub,
-      email: claims.data.email.toLowerCase(),
-      name: claims.data.name ?? claims.data.email,
-      ...(claims.data.picture ? { picture: claims.data.picture } : {}),
-    }, { linkExisting: true });
+    try {
+      return await completeSignIn(c, deps, state, {
+        providerId: claims.data.sub,
+        email: claims.data.email.toLowerCase(),
+        name: claims.data.name ?? claims.data.email,
+        ...(claims.data.picture ? { picture: claims.data.picture } : {}),
+      }, { linkExisting: true });
+    } catch (error) {
+      if (!(error instanceof AuthError && error.code === 'user_banned')) throw error;
+      // GoTrue's redirect for a banned user: access_denied with the error code.
+      return c.redirect(`${state.redirectTo}#error=access_denied&error_code=user_banned&error_description=User+is+banned`, 302);
+    }
   });
 }

@@ -5,6 +5,8 @@ import { AuthError, errors } from '../auth-error';
 import { hashPassword, newPasswordField, verifyPassword } from '../passwords';
 import { limit, readBody, requireUser } from '../request-helpers';
 import { lockUserSessions } from '../sessions';
+import { assertMetadataSize, mergeMetadata, type Metadata } from '../metadata';
+import { storeNewPassword } from '../password-change';
 import { findUserById, userJson } from '../user-store';
 import { metadata } from './schemas';
 
@@ -46,7 +48,7 @@ export function mountLogoutAndUser(app: Hono, deps: AuthDeps): void {
 
   app.put('/user', async (c) => {
     limit(c, deps, 'signupRecover');
-    const { userId } = await requireUser(c, deps);
+    const { userId, sessionId } = await requireUser(c, deps);
     const body = await readBody(c, updateBody);
     const user = await findUserById(deps.db, userId);
     if (!user) throw errors.userNotFound();
@@ -59,21 +61,23 @@ export function mountLogoutAndUser(app: Hono, deps: AuthDeps): void {
       if (await verifyPassword(body.password, user.encrypted_password)) throw errors.samePassword();
       passwordHash = await hashPassword(body.password);
     }
+    const data = body.data;
     const updated = await deps.db.transaction(async (tx) => {
-      if (passwordHash) {
-        await tx.query('update auth.users set encrypted_password = $2, updated_at = now() where id = $1', [userId, passwordHash]);
-      }
-      if (body.data) {
-        // GoTrue merges: given keys replace, null removes a key, other keys stay.
-        await tx.query(
-          `update auth.users
-              set raw_user_meta_data = (coalesce(raw_user_meta_data, '{}'::jsonb) || $2::jsonb)
-                    - coalesce((select array_agg(key) from jsonb_each($2::jsonb) where jsonb_typeof(value) = 'null'), '{}'::text[]),
-                  updated_at = now()
-            where id = $1`,
-          [userId, JSON.stringify(body.data)],
+      if (data) {
+        // The merged result is what goes into every token, so the size limit applies to it.
+        const current = await tx.query<{ meta: Metadata | null }>(
+          'select raw_user_meta_data as meta from auth.users where id = $1 for no key update',
+          [userId],
         );
+        const merged = mergeMetadata(current.rows[0]?.meta, data, { nullRemoves: true });
+        assertMetadataSize('user_metadata', merged);
+        await tx.query('update auth.users set raw_user_meta_data = $2::jsonb, updated_at = now() where id = $1', [
+          userId,
+          JSON.stringify(merged),
+        ]);
       }
+      // Other sessions end and pending email links die (GoTrue); this session stays signed in.
+      if (passwordHash) await storeNewPassword(tx, userId, passwordHash, sessionId);
       const row = await findUserById(tx, userId);
       if (!row) throw errors.userNotFound();
       return userJson(tx, row);

@@ -9,7 +9,8 @@ import { chooseRedirect } from '../redirects';
 import { clientInfo, limit, readBody } from '../request-helpers';
 import { issueSession, type SessionJson } from '../sessions';
 import { PKCE_PREFIX, tokenHash } from '../tokens';
-import { findUserByEmail, findUserById, normalizeEmail } from '../user-store';
+import { hasControlCharacter } from '../input-guards';
+import { findUserByEmail, findUserById, isBanned, normalizeEmail } from '../user-store';
 import { codeChallengeFields, emailField, pkceOf } from './schemas';
 
 const recoverBody = z.object({ email: emailField, ...codeChallengeFields });
@@ -35,8 +36,11 @@ interface Verified {
   kind: EmailKind;
 }
 
-/** Consumes a one-time token: marks the email confirmed and clears the token. Undefined if invalid or expired. */
-async function consumeToken(deps: AuthDeps, tx: Queryable, hash: string, type: string): Promise<Verified | undefined> {
+/**
+ * Consumes a one-time token: marks the email confirmed and clears the token. Undefined if invalid or
+ * expired; 'banned' (token kept, as GoTrue rolls back) when its user is banned.
+ */
+async function consumeToken(deps: AuthDeps, tx: Queryable, hash: string, type: string): Promise<Verified | 'banned' | undefined> {
   for (const kind of kindsFor(type)) {
     // created_at is a UTC timestamp without time zone (GoTrue's schema), hence the UTC clock here.
     const found = await tx.query<{ user_id: string; age_seconds: number }>(
@@ -46,6 +50,8 @@ async function consumeToken(deps: AuthDeps, tx: Queryable, hash: string, type: s
     );
     const row = found.rows[0];
     if (!row) continue;
+    const user = await findUserById(tx, row.user_id);
+    if (user && isBanned(user)) return 'banned';
     await tx.query('delete from auth.one_time_tokens where user_id = $1 and token_type = $2', [row.user_id, tokenTypeOf[kind]]);
     if (row.age_seconds > deps.config.otpExpiry) return undefined;
     await tx.query(
@@ -97,10 +103,13 @@ export function mountRecoverAndVerify(app: Hono, deps: AuthDeps): void {
     } catch {
       return fail('over_request_rate_limit', 'Request rate limit reached');
     }
+    // A link token is a hex hash: control characters cannot be one (and must not reach a text column).
+    if (hasControlCharacter(rawToken)) return fail('otp_expired', 'Email link is invalid or has expired');
     const pkce = rawToken.startsWith(PKCE_PREFIX);
     const hash = pkce ? rawToken.slice(PKCE_PREFIX.length) : rawToken;
     const outcome = await deps.db.transaction(async (tx) => {
       const verified = hash ? await consumeToken(deps, tx, hash, type) : undefined;
+      if (verified === 'banned') return { banned: true } as const;
       if (!verified) return undefined;
       if (pkce) {
         const flow = await tx.query<{ auth_code: string }>(
@@ -115,6 +124,7 @@ export function mountRecoverAndVerify(app: Hono, deps: AuthDeps): void {
       return { session };
     });
     if (!outcome) return fail('otp_expired', 'Email link is invalid or has expired');
+    if ('banned' in outcome) return fail('user_banned', 'User is banned');
     if ('code' in outcome && outcome.code) return c.redirect(withQuery(redirectTo, { code: outcome.code }), 303);
     const session: SessionJson | undefined = 'session' in outcome ? outcome.session : undefined;
     if (!session) return fail('otp_expired', 'Email link is invalid or has expired');
@@ -143,6 +153,7 @@ export function mountRecoverAndVerify(app: Hono, deps: AuthDeps): void {
     const verifiedHash = hash;
     const session = await deps.db.transaction(async (tx) => {
       const verified = await consumeToken(deps, tx, verifiedHash, body.type);
+      if (verified === 'banned') throw errors.userBannedForbidden();
       if (!verified) return undefined;
       const user = await findUserById(tx, verified.userId);
       if (!user) return undefined;

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { AuthDeps } from '../auth-deps';
 import { errors } from '../auth-error';
 import { assertCanSend, prepareAuthEmail } from '../emails';
+import { assertMetadataSize } from '../metadata';
 import { hashPassword, newPasswordField } from '../passwords';
 import { chooseRedirect } from '../redirects';
 import { clientInfo, limit, readBody } from '../request-helpers';
@@ -27,6 +28,7 @@ export function mountSignup(app: Hono, deps: AuthDeps): void {
     if (body.password.length < deps.config.minimumPasswordLength) throw errors.weakPassword(deps.config.minimumPasswordLength);
     const redirectTo = chooseRedirect(c.req.query('redirect_to'), deps.config.siteUrl, deps.config.additionalRedirectUrls);
     const data = body.data ?? {};
+    assertMetadataSize('user_metadata', data);
     const passwordHash = await hashPassword(body.password);
     const { autoconfirm } = deps.config;
 
@@ -39,13 +41,10 @@ export function mountSignup(app: Hono, deps: AuthDeps): void {
         return obfuscatedUser(body.email, data);
       }
       if (existing) {
-        // Unconfirmed: GoTrue lets the sign-up be repeated (new password and metadata, new email).
+        // Unconfirmed: like GoTrue, the user stays as it is (whoever signs up again has not proven the
+        // address, so they may not set its password or metadata); only the confirmation email is sent
+        // again, to the address, within the send interval.
         assertCanSend(deps, existing, 'signup');
-        await tx.query(
-          `update auth.users set encrypted_password = $2, raw_user_meta_data = coalesce(raw_user_meta_data, '{}'::jsonb) || $3::jsonb,
-             updated_at = now() where id = $1`,
-          [existing.id, passwordHash, JSON.stringify(data)],
-        );
         mail = await prepareAuthEmail(deps, tx, existing, 'signup', redirectTo, pkceOf(body));
         const refreshed = await findUserByEmail(tx, body.email);
         return userJson(tx, refreshed ?? existing);
