@@ -247,6 +247,15 @@ describe('bad input is a clear 4xx, never a 5xx (finding 8)', () => {
     expect(put.body.code).toBe('bad_json');
   });
 
+  it('admin pagination past any sensible number is 400 validation_failed, not a database error', async () => {
+    for (const query of ['page=1e308', 'per_page=-5', 'page=abc']) {
+      const answer = await authCall(`/admin/users?${query}`, { method: 'GET', key: stack.serviceRoleKey });
+      expect(answer.status, query).toBe(400);
+      expect(answer.body.code).toBe('validation_failed');
+    }
+    expect((await authCall('/admin/users?page=2&per_page=10', { method: 'GET', key: stack.serviceRoleKey })).status).toBe(200);
+  });
+
   it('a malformed PKCE code challenge on /authorize is 400 validation_failed', async () => {
     const answer = await fetch(
       `${stack.apiUrl}/auth/v1/authorize?provider=google&code_challenge=${'a'.repeat(43)}%00&code_challenge_method=s256`,

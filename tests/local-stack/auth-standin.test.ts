@@ -114,6 +114,13 @@ describe('the Google stand-in', () => {
     expect(rows[0]!.n).toBe(SUBMISSIONS_PER_IP);
   });
 
+  it('answers a NUL in the name with 400 and the form again, and creates nothing', async () => {
+    const email = uniqueEmail('nul-name');
+    const answer = await submit(await newState(), email, freshIp(), 'Nul\u0000Name');
+    expect(answer.status).toBe(400);
+    expect(await usersNamed(email)).toBe(0);
+  });
+
   it('keeps a banned user out (403, no redirect), like GoTrue at the provider callback', async () => {
     const ip = freshIp();
     const email = uniqueEmail('banned-google');

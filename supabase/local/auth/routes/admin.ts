@@ -26,6 +26,13 @@ const updateBody = z.object({
 });
 const uuid = z.uuid();
 
+/** GoTrue parses page and per_page as unsigned integers: anything else is 400, never a huge OFFSET (a 500). */
+function pageParameter(value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  if (!/^\d{1,7}$/.test(value)) throw errors.validation(`Bad Pagination Parameters: ${JSON.stringify(value.slice(0, 40))} is not a page number`);
+  return Math.max(1, Number(value));
+}
+
 /** The admin API (service role only) that tests and seeding scripts use through supabase-js. */
 export function mountAdmin(app: Hono, deps: AuthDeps): void {
   app.use('/admin/*', async (c, next) => {
@@ -56,8 +63,8 @@ export function mountAdmin(app: Hono, deps: AuthDeps): void {
   });
 
   app.get('/admin/users', async (c) => {
-    const page = Math.max(1, Number(c.req.query('page') ?? 1) || 1);
-    const perPage = Math.min(1000, Math.max(1, Number(c.req.query('per_page') ?? 50) || 50));
+    const page = pageParameter(c.req.query('page'), 1);
+    const perPage = Math.min(1000, pageParameter(c.req.query('per_page'), 50));
     const ids = await deps.db.query<{ id: string }>('select id from auth.users order by created_at desc, id limit $1 offset $2', [
       perPage,
       (page - 1) * perPage,

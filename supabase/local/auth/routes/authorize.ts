@@ -5,6 +5,7 @@ import { jwtVerify, SignJWT, decodeJwt } from 'jose';
 import { z } from 'zod';
 import type { AuthDeps } from '../auth-deps';
 import { AuthError, errors } from '../auth-error';
+import { hasControlCharacter } from '../input-guards';
 import { chooseRedirect } from '../redirects';
 import { clientInfo, limit } from '../request-helpers';
 import { issueSession } from '../sessions';
@@ -180,7 +181,12 @@ async function completeSignIn(
 const existingAccountProblem =
   'This email belongs to an account that signs in with its password. This stand-in cannot sign in as it: use the password on the Storewise sign-in page, or another email here.';
 
-const localForm = z.object({ state: z.string(), email: emailField, name: z.string().trim().min(2).max(100) });
+const localForm = z.object({
+  state: z.string(),
+  email: emailField,
+  // The name goes into jsonb, which cannot hold a NUL: control characters are refused here (400), not there (500).
+  name: z.string().trim().min(2).max(100).refine((name) => !hasControlCharacter(name)),
+});
 
 function localPage(state: string, problem?: string) {
   return html`<!doctype html>
