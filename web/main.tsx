@@ -1,3 +1,5 @@
+// First: zod must not probe eval under the CSP.
+import '../shared/lib/zod-jitless';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
