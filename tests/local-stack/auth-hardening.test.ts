@@ -207,6 +207,10 @@ describe('bad input is a clear 4xx, never a 5xx (finding 8)', () => {
     const put = await authCall('/user', { method: 'PUT', bearer: session.access_token, body: JSON.stringify({ data: { [`k${nul}`]: 1 } }) });
     expect(put.status).toBe(400);
     expect(put.body.code).toBe('validation_failed');
+    // A lone UTF-16 surrogate is just as unstorable in jsonb.
+    const surrogate = await authCall('/user', { method: 'PUT', bearer: session.access_token, body: '{"data":{"k":"\\ud800"}}' });
+    expect(surrogate.status).toBe(400);
+    expect(surrogate.body.code).toBe('validation_failed');
 
     const link = await fetch(`${stack.apiUrl}/auth/v1/verify?type=recovery&token=abc%00def`, { redirect: 'manual' });
     expect(link.status).toBe(303);

@@ -2,10 +2,18 @@ import { errors } from './auth-error';
 
 /**
  * Limits on parsed JSON bodies, checked before anything reaches Postgres (which would answer 5xx):
- * no NUL character in any string or key (text and jsonb cannot store it), and no nesting past
- * MAX_JSON_DEPTH (Postgres' jsonb parser and JSON.stringify recurse; a 5,000-deep value overflows them).
+ * no NUL character and no lone UTF-16 surrogate ("\ud800") in any string or key (text and jsonb cannot
+ * store either), and no nesting past MAX_JSON_DEPTH (Postgres' jsonb parser and JSON.stringify recurse;
+ * a 5,000-deep value overflows them).
  */
 export const MAX_JSON_DEPTH = 32;
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+function assertStorableText(text: string): void {
+  if (text.includes('\u0000')) throw errors.validation('Text may not contain the NUL character (\\u0000)');
+  if (LONE_SURROGATE.test(text)) throw errors.validation('Text may not contain a lone UTF-16 surrogate (invalid Unicode)');
+}
 
 /** Walks the value without recursion, so the check itself cannot overflow the stack. */
 export function assertSafeJson(value: unknown): void {
@@ -13,7 +21,7 @@ export function assertSafeJson(value: unknown): void {
   while (stack.length > 0) {
     const { value: current, depth } = stack.pop()!;
     if (typeof current === 'string') {
-      if (current.includes('\u0000')) throw errors.validation('Text may not contain the NUL character (\\u0000)');
+      assertStorableText(current);
       continue;
     }
     if (current === null || typeof current !== 'object') continue;
@@ -25,7 +33,7 @@ export function assertSafeJson(value: unknown): void {
       continue;
     }
     for (const [key, item] of Object.entries(current)) {
-      if (key.includes('\u0000')) throw errors.validation('Text may not contain the NUL character (\\u0000)');
+      assertStorableText(key);
       stack.push({ value: item, depth: depth + 1 });
     }
   }
