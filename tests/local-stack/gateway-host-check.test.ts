@@ -52,6 +52,11 @@ describe('a forged Host header is refused on every local server', () => {
     const own = await requestWithHost(`${stack.inboxUrl}/api/v1/message/latest`, `localhost:${port(stack.inboxUrl)}`);
     expect(own.status).toBe(200);
     expect(own.body.toString()).toContain('verify?token=');
+    // Nor can a page frame the inbox, and no cache keeps its links.
+    const page = await requestWithHost(`${stack.inboxUrl}/`, `127.0.0.1:${port(stack.inboxUrl)}`);
+    expect(page.headers['content-security-policy']).toBe("frame-ancestors 'none'");
+    expect(page.headers['x-frame-options']).toBe('DENY');
+    expect(page.headers['cache-control']).toBe('no-store');
   });
 
   it('the API refuses it before CORS, auth or data', async () => {

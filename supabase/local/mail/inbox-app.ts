@@ -55,6 +55,14 @@ function listJson(messages: readonly StoredMessage[], total: number, start: numb
  */
 export function createInboxApp(mailbox: Mailbox, allowedHosts: ReadonlySet<string> = allowedHostNames()): Hono {
   const app = new Hono();
+  // Its pages and JSON hold live sign-in links: never framed by another page, never cached.
+  app.use('*', async (c, next) => {
+    await next();
+    c.res.headers.set('content-security-policy', "frame-ancestors 'none'");
+    c.res.headers.set('x-frame-options', 'DENY');
+    c.res.headers.set('x-content-type-options', 'nosniff');
+    c.res.headers.set('cache-control', 'no-store');
+  });
   app.use('*', hostCheck(allowedHosts));
   const paging = (start?: string, limit?: string) => ({
     start: Math.max(0, Number(start ?? 0) || 0),
