@@ -17,7 +17,7 @@ import { SupportPage } from './support/support-page';
  * The customer area (/dashboard/*): signed-in guard, shared layout and the child screens. An unknown child
  * path shows the product's 404 page (spec 2), which the app passes in: features never import each other.
  */
-export function DashboardApp({ notFound }: { notFound: ReactNode }) {
+export function DashboardApp({ notFound, business }: { notFound: ReactNode; business?: ReactNode }) {
   const { user, session, loading } = useAuth();
   const supabase = useSupabase();
   const { signOut, leaving } = useSignOut();
@@ -57,6 +57,8 @@ export function DashboardApp({ notFound }: { notFound: ReactNode }) {
           <Route path="billing" element={<BillingPage />} />
           <Route path="security" element={<SecurityPage />} />
           <Route path="support" element={<SupportPage />} />
+          {/* The Business area is its own feature; the app passes it in like the 404 page. */}
+          {business && <Route path="business/*" element={business} />}
         </Route>
         <Route path="*" element={notFound} />
       </Routes>

@@ -1,0 +1,138 @@
+import type { StorewiseClient } from '../../lib/supabase-client';
+import type { Database } from '../../lib/database.types';
+
+type Functions = Database['public']['Functions'];
+export type Workspace = Functions['my_workspaces']['Returns'][number];
+export type TeamMember = Functions['business_team']['Returns'][number];
+export type Store = Database['public']['Tables']['stores']['Row'];
+export type Register = Database['public']['Tables']['registers']['Row'];
+export type Invitation = Database['public']['Tables']['invitations']['Row'];
+export type ActivityEntry = Database['public']['Tables']['activity']['Row'];
+
+/** A refusal from the database, with its SQLSTATE and hint (a plan limit is SW001). */
+export class WorkspaceError extends Error {
+  constructor(message: string, readonly code?: string, readonly hint?: string | null) {
+    super(message);
+    this.name = 'WorkspaceError';
+  }
+}
+
+interface Result<T> {
+  data: T | null;
+  error: { message: string; code?: string; hint?: string | null } | null;
+}
+
+/** For functions that return nothing: only the error matters. */
+function check(result: Result<unknown>): void {
+  if (result.error) throw new WorkspaceError(result.error.message, result.error.code, result.error.hint);
+}
+
+function unwrap<T>(result: Result<T>): T {
+  if (result.error) throw new WorkspaceError(result.error.message, result.error.code, result.error.hint);
+  if (result.data === null) throw new WorkspaceError('The service returned no data.');
+  return result.data;
+}
+
+export const fetchWorkspaces = async (supabase: StorewiseClient) => unwrap(await supabase.rpc('my_workspaces'));
+
+export async function fetchBusiness(supabase: StorewiseClient, id: string) {
+  return unwrap(await supabase.from('businesses').select('email, phone').eq('id', id).single());
+}
+
+export async function updateBusiness(supabase: StorewiseClient, id: string,
+  values: { name: string; type: string; email: string | null; phone: string | null }) {
+  return unwrap(await supabase.from('businesses').update(values).eq('id', id).select('id').single());
+}
+
+export async function fetchStores(supabase: StorewiseClient, businessId: string) {
+  return unwrap(await supabase.from('stores').select('*').eq('business_id', businessId).order('created_at'));
+}
+
+export type StoreValues = Pick<Store, 'name' | 'address' | 'phone' | 'time_zone' | 'currency' | 'tax_inclusive'
+  | 'default_tax_rate' | 'receipt_header' | 'receipt_footer'>;
+
+export async function createStore(supabase: StorewiseClient, businessId: string, values: StoreValues) {
+  return unwrap(await supabase.from('stores').insert({ business_id: businessId, ...values }).select('*').single());
+}
+
+export async function updateStore(supabase: StorewiseClient, id: string, values: Partial<StoreValues> & {
+  archived_at?: string | null;
+}) {
+  return unwrap(await supabase.from('stores').update(values).eq('id', id).select('*').single());
+}
+
+export async function fetchRegisters(supabase: StorewiseClient, businessId: string) {
+  return unwrap(await supabase.from('registers').select('*').eq('business_id', businessId).order('created_at'));
+}
+
+export async function createRegister(supabase: StorewiseClient, store: Pick<Store, 'id' | 'business_id'>,
+  values: { name: string; receipt_prefix: string }) {
+  return unwrap(await supabase.from('registers')
+    .insert({ business_id: store.business_id, store_id: store.id, ...values }).select('*').single());
+}
+
+export const fetchTeam = async (supabase: StorewiseClient, businessId: string) =>
+  unwrap(await supabase.rpc('business_team', { _business_id: businessId }));
+
+export async function fetchInvitations(supabase: StorewiseClient, businessId: string) {
+  return unwrap(await supabase.from('invitations').select('*').eq('business_id', businessId)
+    .is('accepted_at', null).is('revoked_at', null).order('created_at', { ascending: false }));
+}
+
+export interface AccessValues {
+  role: 'manager' | 'cashier';
+  allStores: boolean;
+  storeIds: string[];
+}
+
+export async function inviteMember(supabase: StorewiseClient, businessId: string, email: string, access: AccessValues) {
+  const rows = unwrap(await supabase.rpc('create_invitation', { _business_id: businessId, _email: email,
+    _role: access.role, _all_stores: access.allStores, _store_ids: access.storeIds }));
+  const row = rows[0];
+  if (!row) throw new WorkspaceError('The invitation was not created.');
+  return row;
+}
+
+export async function changeMember(supabase: StorewiseClient, businessId: string, userId: string, access: AccessValues) {
+  check(await supabase.rpc('set_member_role', { _business_id: businessId, _user_id: userId, _role: access.role,
+    _all_stores: access.allStores, _store_ids: access.storeIds }));
+}
+
+export async function removeMember(supabase: StorewiseClient, businessId: string, userId: string) {
+  check(await supabase.rpc('remove_member', { _business_id: businessId, _user_id: userId }));
+}
+
+export async function revokeInvitation(supabase: StorewiseClient, invitationId: string) {
+  check(await supabase.rpc('revoke_invitation', { _invitation_id: invitationId }));
+}
+
+export const previewInvitation = async (supabase: StorewiseClient, token: string) =>
+  unwrap(await supabase.rpc('invitation_preview', { _token: token }))[0] ?? null;
+
+export const acceptInvitation = async (supabase: StorewiseClient, token: string) =>
+  unwrap(await supabase.rpc('accept_invitation', { _token: token }));
+
+export interface ActivityFilters {
+  actorId?: string;
+  storeId?: string;
+  kind?: string;
+  /** yyyy-mm-dd, inclusive, in the browser's time zone. */
+  from?: string;
+  to?: string;
+}
+
+export const ACTIVITY_PAGE_SIZE = 25;
+
+/** One page of the trail, newest first, with the filtered total. */
+export async function fetchActivity(supabase: StorewiseClient, businessId: string, filters: ActivityFilters,
+  page: number, pageSize = ACTIVITY_PAGE_SIZE) {
+  let query = supabase.from('activity').select('*', { count: 'exact' }).eq('business_id', businessId);
+  if (filters.actorId) query = query.eq('actor_id', filters.actorId);
+  if (filters.storeId) query = query.eq('store_id', filters.storeId);
+  if (filters.kind) query = query.like('kind', `${filters.kind}.%`);
+  if (filters.from) query = query.gte('at', new Date(`${filters.from}T00:00:00`).toISOString());
+  if (filters.to) query = query.lt('at', new Date(new Date(`${filters.to}T00:00:00`).getTime() + 86_400_000).toISOString());
+  const result = await query.order('at', { ascending: false }).order('id', { ascending: false })
+    .range(page * pageSize, page * pageSize + pageSize - 1);
+  return { rows: unwrap(result), total: result.count ?? 0 };
+}

@@ -1,0 +1,85 @@
+import { Alert, Box, Flex, Heading, HStack, Link, Stack, Text } from '@chakra-ui/react';
+import { NavLink, Route, Routes } from 'react-router-dom';
+import { LoadError } from '../../components/load-error';
+import { LoadingText } from '../../components/loading-text';
+import { ActivityPage } from './activity-page';
+import { AcceptInvitationPage } from './accept-invitation-page';
+import { BusinessSettingsPage } from './business-settings-page';
+import { StoresPage } from './stores-page';
+import { TeamPage } from './team-page';
+import { useWorkspaces, WorkspaceProvider } from './use-workspaces';
+import { WorkspaceSwitcher } from './workspace-switcher';
+
+const TABS = [
+  { label: 'Settings', to: '/dashboard/business', end: true, roles: ['owner', 'manager', 'cashier'] },
+  { label: 'Stores', to: '/dashboard/business/stores', end: false, roles: ['owner', 'manager', 'cashier'] },
+  { label: 'Team', to: '/dashboard/business/team', end: false, roles: ['owner', 'manager'] },
+  { label: 'Activity', to: '/dashboard/business/activity', end: false, roles: ['owner', 'manager'] },
+];
+
+function BusinessArea() {
+  const { status, error, current, reload } = useWorkspaces();
+  if (status === 'loading') return <LoadingText />;
+  if (status === 'error') return <LoadError message="Your businesses could not be loaded." error={error} onRetry={reload} />;
+  if (!current) {
+    return <Text>You do not belong to a business yet. Accept an invitation from its owner to join one.</Text>;
+  }
+  if (current.suspended_at) {
+    return (
+      <Alert.Root status="error">
+        <Alert.Indicator />
+        <Alert.Content>
+          <Alert.Title>{current.name} is suspended</Alert.Title>
+          <Alert.Description>
+            {current.suspended_reason ?? 'No reason was given.'} Nobody in your team can use its data until Storewise
+            lifts the suspension: contact support from the Support page.
+          </Alert.Description>
+        </Alert.Content>
+      </Alert.Root>
+    );
+  }
+  return (
+    <Stack gap="5">
+      <HStack as="nav" aria-label="Business" gap="1" wrap="wrap" borderBottomWidth="1px">
+        {TABS.filter((tab) => tab.roles.includes(current.role)).map((tab) => (
+          <Link key={tab.to} asChild px="3" py="2" fontWeight="medium" color="fg.muted" textDecoration="none"
+            _currentPage={{ color: 'blue.fg', borderBottomWidth: '2px', borderColor: 'blue.solid' }}>
+            <NavLink to={tab.to} end={tab.end}>{tab.label}</NavLink>
+          </Link>
+        ))}
+      </HStack>
+      <Routes>
+        <Route index element={<BusinessSettingsPage workspace={current} />} />
+        <Route path="stores" element={<StoresPage workspace={current} />} />
+        <Route path="team" element={<TeamPage workspace={current} />} />
+        <Route path="activity" element={<ActivityPage workspace={current} />} />
+      </Routes>
+    </Stack>
+  );
+}
+
+/** The Business area of the dashboard (/dashboard/business/*): settings, stores, team and activity. */
+export function WorkspaceApp() {
+  return (
+    <WorkspaceProvider>
+      <Routes>
+        <Route path="invitations/accept" element={<AcceptInvitationPage />} />
+        <Route
+          path="*"
+          element={
+            <Stack gap="5">
+              <Flex gap="3" justify="space-between" align="center" wrap="wrap">
+                <Box>
+                  <Heading as="h1" size="xl">Business</Heading>
+                  <Text color="fg.muted">Your business, its stores, its team and what happened in it.</Text>
+                </Box>
+                <WorkspaceSwitcher />
+              </Flex>
+              <BusinessArea />
+            </Stack>
+          }
+        />
+      </Routes>
+    </WorkspaceProvider>
+  );
+}
