@@ -1,12 +1,17 @@
-import { defineConfig } from 'vite';
+import { defineConfig, loadEnv } from 'vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
+import { prerender } from './scripts/prerender';
 
-// The browser build of Storewise: web/ entry, shared/ product, output in dist/web.
-export default defineConfig({
+const envDir = fileURLToPath(new URL('.', import.meta.url));
+
+// The browser build of Storewise: web/ entry, shared/ product, output in dist/web. After the bundle, the public
+// routes are prerendered into it (scripts/prerender.ts, docs/adr/0090); VITE_SITE_URL is the public origin
+// used in canonical URLs, the sitemap and link previews.
+export default defineConfig(({ mode }) => ({
   root: fileURLToPath(new URL('./web', import.meta.url)),
-  envDir: fileURLToPath(new URL('.', import.meta.url)),
-  plugins: [react()],
+  envDir,
+  plugins: [react(), prerender({ siteUrl: process.env.VITE_SITE_URL ?? loadEnv(mode, envDir, 'VITE_').VITE_SITE_URL })],
   build: {
     // STOREWISE_WEB_OUT lets parallel local runs build side by side; the default is what npm start serves.
     outDir: fileURLToPath(new URL(process.env.STOREWISE_WEB_OUT ?? './dist/web', import.meta.url)),
@@ -15,4 +20,4 @@ export default defineConfig({
   },
   server: { host: '127.0.0.1', port: 5173, strictPort: true },
   preview: { host: '127.0.0.1', port: 5173, strictPort: true },
-});
+}));

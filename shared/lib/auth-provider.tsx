@@ -9,6 +9,11 @@ export type { AuthState } from './auth-store';
 
 const AuthContext = createContext<AuthState | null>(null);
 
+// The prerendered public pages were rendered before anyone signed in (docs/adr/0090): hydration starts from
+// that state, and the signed-in variants follow in the next render.
+const prerenderedState: AuthState = { user: null, session: null, loading: true, lastEvent: null };
+const getPrerenderedState = () => prerenderedState;
+
 /**
  * The one place that knows who is signed in. It provides the supabase-js auth events (initial session,
  * signed in/out, token refreshed, user updated, password recovery, MFA verified) that auth-store.ts
@@ -19,7 +24,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const platform = usePlatform();
   const navigate = useNavigate();
   const store = useAuthStore();
-  const state = useSyncExternalStore(store.subscribe, store.getSnapshot);
+  const state = useSyncExternalStore(store.subscribe, store.getSnapshot, getPrerenderedState);
 
   useEffect(
     () =>

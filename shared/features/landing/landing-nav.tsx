@@ -1,4 +1,4 @@
-import { Box, Button, Container, Flex, HStack, IconButton, Link, Stack } from '@chakra-ui/react';
+import { Box, Button, Container, Grid, HStack, IconButton, Link, Stack } from '@chakra-ui/react';
 import { useEffect, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { LuMenu, LuX } from 'react-icons/lu';
@@ -45,8 +45,10 @@ export function LandingNav() {
   return (
     <Box as="header" position="sticky" top="0" zIndex="sticky" bg="bg/95" backdropFilter="blur(8px)" borderBottomWidth="1px">
       <Container maxW="7xl" px={{ base: '3', sm: '6' }}>
-        <Flex h="16" align="center" justify="space-between" gap="4">
-          <Link asChild aria-label="Storewise home" rounded="md">
+        {/* Three columns with equal sides: the account buttons arrive after hydration (docs/adr/0090) and
+            switch to Dashboard when signed in, and neither moves the links beside them. */}
+        <Grid h="16" alignItems="center" templateColumns={{ base: '1fr auto', md: '1fr auto 1fr' }} gap="4">
+          <Link asChild aria-label="Storewise home" rounded="md" justifySelf="start">
             <RouterLink to="/">
               <BrandLogo />
             </RouterLink>
@@ -58,11 +60,12 @@ export function LandingNav() {
               </SectionLink>
             ))}
           </HStack>
-          <Box hideBelow="md">
+          <Box hideBelow="md" justifySelf="end">
             <AccountButtons direction="row" />
           </Box>
           <IconButton
             hideFrom="md"
+            justifySelf="end"
             variant="ghost"
             aria-label={menuOpen ? 'Close menu' : 'Open menu'}
             aria-expanded={menuOpen}
@@ -71,7 +74,7 @@ export function LandingNav() {
           >
             {menuOpen ? <LuX /> : <LuMenu />}
           </IconButton>
-        </Flex>
+        </Grid>
       </Container>
       {menuOpen && (
         <Box id="mobile-menu" hideFrom="md" borderTopWidth="1px" bg="bg" pb="4" data-testid="mobile-menu">

@@ -1,0 +1,124 @@
+import react from '@vitejs/plugin-react';
+import { randomUUID } from 'node:crypto';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build, type Plugin } from 'vite';
+
+/**
+ * Prerenders the public routes into real HTML after the browser build (docs/adr/0090). It builds
+ * web/entry-server.tsx for Node with Vite, renders each page with React's prerender API and emotion's critical
+ * CSS, and writes `<route>/index.html`, `404.html`, `robots.txt` and `sitemap.xml` into the web build. The
+ * plain single-page shell is kept as `app.html` for the routes rendered in the browser.
+ */
+
+/** What web/entry-server.tsx exports (typed here: the Node project does not compile JSX). */
+interface ServerEntry {
+  publicPages: readonly { path: string; file: string; title: string; description: string; indexed: boolean }[];
+  renderPage: (path: string) => Promise<{ html: string; styleTags: string }>;
+  headTags: (page: ServerEntry['publicPages'][number], siteUrl: string) => string;
+  normalizeSiteUrl: (value: string | undefined) => string;
+  robotsTxt: (siteUrl: string) => string;
+  sitemapXml: (siteUrl: string) => string;
+}
+
+interface ManifestChunk {
+  file: string;
+  imports?: string[];
+}
+
+/** The screen module of each prerendered route, so its chunk is preloaded instead of found after main.js ran. */
+const screenModules: Record<string, string> = {
+  '/': '../shared/features/landing/landing-page.tsx',
+  '/auth': '../shared/features/auth/auth-page.tsx',
+  '/signup': '../shared/features/auth/signup-page.tsx',
+  '/forgot-password': '../shared/features/auth/forgot-password-page.tsx',
+  '/404': '../shared/features/not-found/not-found-page.tsx',
+};
+const screenModuleFor = (path: string) => screenModules[path] ?? '../shared/features/legal/legal-page.tsx';
+
+function chunkFiles(manifest: Record<string, ManifestChunk>, key: string, seen = new Set<string>()): string[] {
+  const chunk = manifest[key];
+  if (!chunk || seen.has(key)) return [];
+  seen.add(key);
+  return [chunk.file, ...(chunk.imports ?? []).flatMap((imported) => chunkFiles(manifest, imported, seen))];
+}
+
+export interface PrerenderOptions {
+  /** The Vite root of the web app (web/). */
+  root: string;
+  /** The finished browser build. */
+  outDir: string;
+  siteUrl: string | undefined;
+  /** Leave .vite/manifest.json in place (the build asked for it, e.g. bench/landing-size.bench.ts). */
+  keepManifest: boolean;
+}
+
+export async function prerenderSite({ root, outDir, siteUrl, keepManifest }: PrerenderOptions): Promise<void> {
+  // Inside the project's node_modules, so the bundle's bare imports (react, @chakra-ui/react) resolve.
+  const serverOut = join(root, '..', 'node_modules', '.cache', `storewise-prerender-${randomUUID()}`);
+  try {
+    await build({
+      configFile: false,
+      root,
+      envDir: join(root, '..'),
+      logLevel: 'warn',
+      plugins: [react()],
+      build: { ssr: 'entry-server.tsx', outDir: serverOut, emptyOutDir: true, sourcemap: false, copyPublicDir: false },
+    });
+    const entry = (await import(pathToFileURL(join(serverOut, 'entry-server.js')).href)) as ServerEntry;
+    await writePages(entry, outDir, entry.normalizeSiteUrl(siteUrl));
+    // The manifest only served the preload links; it is not part of the site.
+    if (!keepManifest) await rm(join(outDir, '.vite'), { recursive: true, force: true });
+  } finally {
+    await rm(serverOut, { recursive: true, force: true });
+  }
+}
+
+async function writePages(entry: ServerEntry, outDir: string, siteUrl: string) {
+  const template = await readFile(join(outDir, 'index.html'), 'utf8');
+  const manifestPath = join(outDir, '.vite', 'manifest.json');
+  const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as Record<string, ManifestChunk>;
+  const entryFiles = new Set(chunkFiles(manifest, 'index.html'));
+  await writeFile(join(outDir, 'app.html'), template);
+
+  for (const page of entry.publicPages) {
+    const { html, styleTags } = await entry.renderPage(page.path);
+    const preloads = chunkFiles(manifest, screenModuleFor(page.path))
+      .filter((file) => !entryFiles.has(file))
+      .map((file) => `<link rel="modulepreload" crossorigin href="/${file}" />`);
+    const document = template
+      .replace(/<title>[^<]*<\/title>\s*/, '')
+      .replace(/<meta name="description"[^>]*>\s*/, '')
+      .replace('</head>', `  ${entry.headTags(page, siteUrl)}\n    ${preloads.join('\n    ')}\n    ${styleTags}\n  </head>`)
+      .replace('<div id="root"></div>', `<div id="root" data-prerendered="${page.path}">${html}</div>`);
+    if (!document.includes('data-prerendered')) throw new Error('web/index.html has no <div id="root"></div> to fill');
+    const file = join(outDir, page.file);
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, document);
+  }
+  await writeFile(join(outDir, 'robots.txt'), entry.robotsTxt(siteUrl));
+  await writeFile(join(outDir, 'sitemap.xml'), entry.sitemapXml(siteUrl));
+}
+
+/** The Vite plugin: runs after the browser build of vite.config.ts (not for its own Node build). */
+export function prerender({ siteUrl }: { siteUrl: string | undefined }): Plugin {
+  let root = '';
+  let outDir = '';
+  let keepManifest = false;
+  return {
+    name: 'storewise-prerender',
+    apply: 'build',
+    config(config) {
+      keepManifest = Boolean(config.build?.manifest);
+      return { build: { manifest: true } };
+    },
+    configResolved(config) {
+      root = config.root;
+      outDir = config.build.outDir;
+    },
+    async closeBundle() {
+      await prerenderSite({ root, outDir, siteUrl, keepManifest });
+    },
+  };
+}

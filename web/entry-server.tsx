@@ -1,0 +1,67 @@
+import createCache from '@emotion/cache';
+import { CacheProvider } from '@emotion/react';
+import createEmotionServer from '@emotion/server/create-instance';
+import { StrictMode, type ReactNode } from 'react';
+import { prerenderToNodeStream } from 'react-dom/static';
+import { StaticRouter } from 'react-router-dom';
+import { App } from '../shared/app/app';
+import type { StorewiseClient } from '../shared/lib/supabase-client';
+import type { Platform } from '../shared/platform/platform';
+
+export { publicPages } from '../shared/app/public-pages';
+export { headTags, normalizeSiteUrl, robotsTxt, sitemapXml } from './seo';
+
+/**
+ * The build-time renderer of the public pages (docs/adr/0090). Runs in Node, once per page, from the Vite
+ * plugin in scripts/prerender.ts. Nobody is signed in at build time: the auth state stays "loading", which is
+ * also what the browser's first (hydrating) render sees, so the signed-in variants appear after hydration.
+ */
+
+// A stand-in for supabase-js: screens that hold the client (the auth forms) render their static shell; the
+// client is only used in event handlers and effects, which never run here. Marked fulfilled so React's use()
+// reads it without suspending; onAuthStateChange is never called back, so nobody is ever signed in.
+const serverClient = {
+  auth: { onAuthStateChange: () => ({ data: { subscription: { unsubscribe: () => undefined } } }) },
+} as unknown as StorewiseClient;
+const resolvedClient = Object.assign(Promise.resolve(serverClient), { status: 'fulfilled', value: serverClient });
+
+const serverPlatform: Platform = {
+  kind: 'web',
+  supabase: { url: 'http://prerender.invalid', anonKey: 'prerender' },
+  sessionStorage: { getItem: () => null, setItem: () => undefined, removeItem: () => undefined },
+  authFlow: 'implicit',
+  redirects: { signIn: '/', signUpConfirmed: '/#pricing', passwordReset: '/reset-password' },
+  openOAuthUrl: () => undefined,
+  openExternal: () => undefined,
+  onAuthDeepLink: () => () => undefined,
+};
+
+async function streamToString(stream: NodeJS.ReadableStream): Promise<string> {
+  let html = '';
+  for await (const chunk of stream) html += typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8');
+  return html;
+}
+
+/** The body HTML of one route and the <style> tags of exactly the CSS it uses (emotion's critical CSS). */
+export async function renderPage(path: string): Promise<{ html: string; styleTags: string }> {
+  // A fresh cache per page, with the key of emotion's default browser cache ('css'), so the browser adopts
+  // these <style> tags on hydration instead of inserting the same rules again.
+  const cache = createCache({ key: 'css' });
+  const emotionServer = createEmotionServer(cache);
+  const Router = ({ children }: { children?: ReactNode }) => <StaticRouter location={path}>{children}</StaticRouter>;
+  // prerender (not renderToString) waits for the lazily imported route screens to load before it writes.
+  // An error would otherwise only turn its boundary into a client-rendered hole: fail the build instead.
+  const errors: unknown[] = [];
+  const { prelude } = await prerenderToNodeStream(
+    <StrictMode>
+      <CacheProvider value={cache}>
+        <App platform={serverPlatform} Router={Router} supabase={resolvedClient} />
+      </CacheProvider>
+    </StrictMode>,
+    { onError: (error) => void errors.push(error) },
+  );
+  const html = await streamToString(prelude);
+  if (errors.length > 0) throw new AggregateError(errors, `Prerendering ${path} failed`);
+  const styleTags = emotionServer.constructStyleTagsFromChunks(emotionServer.extractCriticalToChunks(html));
+  return { html, styleTags };
+}
