@@ -37,6 +37,11 @@ describe('resolveAppRequest', () => {
 
   it.each([
     ['app://storewise/assets/..%2f..%2fsecret.txt', 403],
+    // Refused outright even where normalizing would stay inside the folder.
+    ['app://storewise/assets/..%2findex.html', 403],
+    ['app://storewise/.%2fassets/main-abc.js', 403],
+    ['https://storewise/index.html', 403],
+    ['storewise://storewise/index.html', 403],
     ['app://storewise/assets%2f..%2f..%2fsecret.txt', 403],
     ['app://storewise/..%5csecret.txt', 403],
     ['app://storewise/%00index.html', 403],

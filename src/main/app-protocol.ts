@@ -22,8 +22,7 @@ export type ResolvedRequest = { ok: true; filePath: string } | { ok: false; stat
 
 /**
  * Maps a request URL to a file under rootDir, or refuses. Pure: the traversal rules are unit-tested.
- * Decoded paths with '..', backslashes, NUL or drive letters are refused outright rather than normalized,
- * and the final path must still sit inside rootDir.
+ * Decoded paths with '..', backslashes, NUL or drive letters are refused outright rather than normalized.
  */
 export function resolveAppRequest(rootDir: string, requestUrl: string): ResolvedRequest {
   let url: URL;
@@ -45,10 +44,8 @@ export function resolveAppRequest(rootDir: string, requestUrl: string): Resolved
   const segments = pathname.split('/').filter((segment) => segment !== '');
   if (segments.some((segment) => segment === '..' || segment === '.')) return { ok: false, status: 403 };
   const relative = segments.length === 0 ? 'index.html' : segments.join('/');
-  const root = path.resolve(rootDir);
-  const filePath = path.resolve(root, relative);
-  if (!isInside(root, filePath)) return { ok: false, status: 403 };
-  return { ok: true, filePath };
+  // Without '..' segments the path cannot leave rootDir; the handler still checks the real (symlink-free) path.
+  return { ok: true, filePath: path.resolve(rootDir, relative) };
 }
 
 const CONTENT_TYPES: Record<string, string> = {

@@ -149,6 +149,10 @@ describe('findDeepLinkArgument', () => {
     expect(findDeepLinkArgument(argv)).toBe(`storewise://auth/callback?code=${CODE}`);
   });
 
+  it('takes only an argument that is a link, not one that merely contains it', () => {
+    expect(findDeepLinkArgument(['/opt/Storewise/storewise', `--open=storewise://auth/callback?code=${CODE}`])).toBeNull();
+  });
+
   it('returns null when no argument is a storewise link', () => {
     expect(findDeepLinkArgument(['/opt/Storewise/storewise', '--inspect', 'https://storewise.app'])).toBeNull();
   });

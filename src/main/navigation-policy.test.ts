@@ -64,6 +64,11 @@ describe('external allow list', () => {
     expect(isAllowedExternalUrl('http://127.0.0.1:54322/', defaultExternalOrigins('http://127.0.0.1:54321'))).toBe(false);
   });
 
+  it('opens http(s) only, even if a non-web origin were on the list', () => {
+    expect(isAllowedExternalUrl('ftp://files.storewise.app/x', ['ftp://files.storewise.app'])).toBe(false);
+    expect(isAllowedExternalUrl('file:///C:/Windows/system32/calc.exe', ['file://'])).toBe(false);
+  });
+
   it('refuses overlong URLs', () => {
     expect(isAllowedExternalUrl(`https://storewise.app/${'a'.repeat(5000)}`, defaultExternalOrigins(null))).toBe(false);
   });
@@ -75,6 +80,16 @@ describe('sameOrigin', () => {
     expect(sameOrigin('app://storewisex/a', 'app://storewise')).toBe(false);
     expect(sameOrigin('http://localhost:5173/#/auth', 'http://localhost:5173')).toBe(true);
     expect(sameOrigin('http://localhost:5174/', 'http://localhost:5173')).toBe(false);
+  });
+
+  it('never matches URLs without a host, whatever the origin', () => {
+    expect(sameOrigin('file:///etc/passwd', 'file:///')).toBe(false);
+    expect(sameOrigin('app:///index.html', 'app:///')).toBe(false);
+  });
+
+  it('never matches URLs with credentials', () => {
+    expect(sameOrigin('https://user:pw@storewise.app/', 'https://storewise.app')).toBe(false);
+    expect(sameOrigin('https://user@storewise.app/', 'https://storewise.app')).toBe(false);
   });
 });
 

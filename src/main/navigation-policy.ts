@@ -37,8 +37,7 @@ export function isAllowedExternalUrl(url: string, externalOrigins: readonly stri
   if (typeof url !== 'string' || url.length > 4096) return false;
   const parsed = parse(url);
   if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')) return false;
-  if (parsed.username || parsed.password) return false;
-  return externalOrigins.some((origin) => sameOrigin(url, origin));
+  return externalOrigins.some((origin) => sameOrigin(url, origin)); // sameOrigin refuses credentials
 }
 
 export function createNavigationPolicy({ appOrigin, externalOrigins }: NavigationPolicyOptions) {
