@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
-// Three projects: unit (plain Node), components (jsdom) and integration (real Postgres, HTTP, keychain).
+// Four projects: unit (plain Node), components (jsdom), integration (real Postgres, HTTP, keychain) and
+// hosted (the Supabase CLI against a hosted-shaped PostgreSQL 15).
 export default defineConfig({
   plugins: [react()],
   test: {
@@ -33,6 +34,19 @@ export default defineConfig({
           hookTimeout: 120_000,
           // Each file starts its own stack on free ports; two at a time fits 2 cores.
           maxWorkers: 2,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The real Supabase CLI against a hosted-shaped PostgreSQL 15 server (npm run test:hosted).
+          name: 'hosted',
+          environment: 'node',
+          include: ['tests/hosted/**/*.test.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 240_000,
+          // Runs after the other projects when several are selected (vitest groups projects by this).
+          sequence: { groupOrder: 1 },
         },
       },
     ],
