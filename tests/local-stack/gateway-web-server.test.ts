@@ -3,8 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
+import { publicPages } from '../../shared/app/public-pages';
 import { pickEncoding } from '../../supabase/local/cli/compression';
 import { securityHeaders } from '../../supabase/local/cli/security-headers';
+import { isClientRoute } from '../../supabase/local/cli/static-site';
 import { createWebApp } from '../../supabase/local/cli/web-server';
 
 const root = mkdtempSync(join(tmpdir(), 'storewise-web-'));
@@ -94,6 +96,21 @@ describe('prerendered pages', () => {
       expect(await title(path), path).toEqual({ status: 404, title: 'Page not found prerendered' });
     }
     expect((await prerendered.request('/assets/missing.js')).status).toBe(404);
+  });
+  it('the client routes here match the product routes that are not prerendered', () => {
+    const routes = [...readFileSync(join(__dirname, '../../shared/app/routes.tsx'), 'utf8').matchAll(/path="([^"*]+)\/?\*?"/g)].map((m) => m[1]!);
+    expect(routes.length).toBeGreaterThan(5);
+    const prerenderedPaths = new Set(publicPages.map((page) => page.path));
+    for (const route of routes) {
+      expect(prerenderedPaths.has(route) !== isClientRoute(route), `${route}: prerendered or a client route, not both`).toBe(true);
+    }
+  });
+
+  it('a route with a parameter matches one segment', () => {
+    expect(isClientRoute('/dashboard/stores/123')).toBe(true);
+    expect(isClientRoute('/dashboard-x')).toBe(false);
+    expect(isClientRoute('/reset-password/')).toBe(true);
+    expect(isClientRoute('/reset-password/x')).toBe(false);
   });
 });
 

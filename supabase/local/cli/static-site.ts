@@ -23,20 +23,22 @@ const contentTypes: Record<string, string> = {
 };
 
 /**
- * The routes the browser renders itself (shared/app/routes.tsx): they get the single-page shell. Any other
- * path without a file of its own is unknown and gets the prerendered 404 page with status 404.
+ * The routes the browser renders itself (shared/app/routes.tsx; `:name` is one path segment): they get the
+ * single-page shell. Any other path without a file of its own is unknown and gets the prerendered 404 page
+ * with status 404. A test keeps this list in step with the routes.
  */
 export const clientRoutes = {
   exact: ['/reset-password', '/auth-success', '/terms', '/privacy'],
   prefixes: ['/dashboard', '/admin'],
 } as const;
 
+const segmentPattern = (route: string) => route.split('/').map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/');
+const clientRoutePattern = new RegExp(
+  `^(?:${[...clientRoutes.exact.map(segmentPattern), ...clientRoutes.prefixes.map((prefix) => `${segmentPattern(prefix)}(?:/.*)?`)].join('|')})$`,
+);
+
 export function isClientRoute(path: string): boolean {
-  const clean = path.length > 1 ? path.replace(/\/+$/, '') : path;
-  return (
-    (clientRoutes.exact as readonly string[]).includes(clean) ||
-    clientRoutes.prefixes.some((prefix) => clean === prefix || clean.startsWith(`${prefix}/`))
-  );
+  return clientRoutePattern.test(path.length > 1 ? path.replace(/\/+$/, '') : path);
 }
 
 /** The prerender keeps the plain single-page shell as app.html; without a prerender it is index.html. */
