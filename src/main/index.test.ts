@@ -96,6 +96,8 @@ beforeAll(async () => {
 });
 afterAll(() => {
   vi.unstubAllEnvs();
+  vi.restoreAllMocks();
+  Reflect.deleteProperty(process, 'resourcesPath');
   rmSync(dir, { recursive: true, force: true });
 });
 
