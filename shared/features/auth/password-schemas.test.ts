@@ -57,6 +57,9 @@ describe('the auth service\'s 72-byte password limit', () => {
     const reset = (password: string) => resetPasswordSchema.safeParse({ password, confirmPassword: password });
     expect(reset('p'.repeat(72)).success).toBe(true);
     expect(reset('é'.repeat(36)).success).toBe(true);
-    expect(messages(reset('é'.repeat(37)))).toEqual({ password: 'Password cannot be longer than 72 characters' });
+    expect(messages(reset('é'.repeat(37)))).toEqual({ password: 'Password must be at most 72 bytes (fewer characters if it uses accents or symbols)' });
+    // 30 characters, 90 bytes: refused, and the words say bytes, not "72 characters".
+    expect(messages(reset('€'.repeat(30))).password).toMatch(/at most 72 bytes/);
+    expect(messages(reset('€'.repeat(30))).password).not.toMatch(/72 characters/);
   });
 });

@@ -37,10 +37,10 @@ describe('newPasswordSchema (settings)', () => {
     ]);
   });
 
-  it('rejects passwords past the auth service\'s 72 bytes in its own words', () => {
+  it('rejects passwords past the auth service\'s 72 bytes, saying bytes', () => {
     const long = 'x'.repeat(73);
     expect(issues(newPasswordSchema.safeParse({ newPassword: long, confirmPassword: long }))).toEqual([
-      ['newPassword', 'Password cannot be longer than 72 characters'],
+      ['newPassword', 'Password must be at most 72 bytes (fewer characters if it uses accents or symbols)'],
     ]);
   });
 });
