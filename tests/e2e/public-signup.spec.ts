@@ -55,6 +55,18 @@ test.describe('sign-up', () => {
     await expect(page.getByText('Business name is too long', { exact: true })).toBeVisible();
   });
 
+  test('a password within 100 characters but past 72 bytes is refused in words that say bytes', async ({ page }) => {
+    const signup = new PublicSignup(page);
+    await signup.goto();
+    // 30 characters, 90 bytes: the auth service's bcrypt reads 72 bytes.
+    await signup.fill({ ...valid, password: '€'.repeat(30), confirmPassword: '€'.repeat(30) });
+    await signup.submit();
+    await expect(
+      page.getByText('Password must be at most 72 bytes (fewer characters if it uses accents or symbols)', { exact: true }),
+    ).toBeVisible();
+    await expect(page.getByText(/72 characters/)).toHaveCount(0);
+  });
+
   test('terms and privacy links open the registered legal pages in a new tab', async ({ page, context }) => {
     const signup = new PublicSignup(page);
     await signup.goto();
@@ -72,6 +84,9 @@ test.describe('sign-up', () => {
       'Check your email for confirmation, then proceed to plan selection.',
     );
     await expect(page).toHaveURL(/\/#pricing$/);
+    // The page has scrolled to the plans the toast points at (it used to stay at the top).
+    await expect(page.locator('#pricing')).toBeInViewport();
+    await expect(page.getByRole('heading', { name: 'Simple plans that grow with you' })).toBeInViewport();
     await expect(page.getByRole('link', { name: 'Sign In' }).first()).toBeVisible();
 
     const link = await linkFromEmail(email, /confirm/i);
