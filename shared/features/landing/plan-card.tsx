@@ -22,6 +22,12 @@ export function PlanCard({ plan, onChoose, busy }: PlanCardProps) {
       borderWidth={plan.popular ? '2px' : '1px'}
       borderColor={plan.popular ? 'blue.solid' : undefined}
       position="relative"
+      // Header, features and button are rows of the pricing grid (subgrid), so every card's feature list
+      // starts at the same height whatever its badge, description or price line takes.
+      display="grid"
+      gridTemplateRows="subgrid"
+      gridRow="span 3"
+      rowGap="0"
       data-testid={`plan-${plan.name}`}
     >
       <Card.Header gap="2">
