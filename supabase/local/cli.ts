@@ -13,6 +13,7 @@ import { defaultDataDir, repoRoot } from './db/paths';
 import { DataDirLockedError } from './db/lock-file';
 import { deriveApiKeys } from './keys/api-keys';
 import { loadJwtSecret } from './keys/jwt-secret';
+import { logUnexpected } from './log-unexpected';
 import { startLocalStack, type RunningStack } from './server';
 
 const quiet = process.env.STOREWISE_QUIET === '1';
@@ -90,7 +91,7 @@ function onShutdown(stop: () => Promise<void>): void {
     stop()
       .then(() => process.exit(0))
       .catch((error: unknown) => {
-        console.error(error);
+        logUnexpected('Storewise: stopping failed', error);
         process.exit(1);
       });
   };
@@ -179,7 +180,7 @@ command().catch((error: unknown) => {
   if (error instanceof DataDirLockedError) console.error(error.message);
   else if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
     console.error(`Storewise: a port is already in use (${(error as Error).message}). Is Storewise already running? Use --api-port/--web-port/--inbox-port.`);
-  } else console.error(error);
+  } else logUnexpected('Storewise: could not start', error);
   process.exit(1);
 });
 
