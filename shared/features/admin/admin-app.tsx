@@ -8,6 +8,7 @@ import { adminNav } from './layout/admin-nav';
 import { AdminOverviewPage } from './overview/admin-overview-page';
 import { AdminUsersPage } from './users/admin-users-page';
 import { AdminPlansPage } from './plans/admin-plans-page';
+import { AdminAccountsPage } from './accounts/admin-accounts-page';
 import { ComingSoonPage } from './common/coming-soon-page';
 
 /**
@@ -37,6 +38,7 @@ export function AdminApp({ notFound }: { notFound: ReactNode }) {
         <Route index element={<AdminOverviewPage />} />
         <Route path="users" element={<AdminUsersPage />} />
         <Route path="plans" element={<AdminPlansPage />} />
+        <Route path="accounts" element={<AdminAccountsPage />} />
         {adminNav
           .filter((item) => item.comingSoon)
           .map((item) => (

@@ -30,7 +30,7 @@ export const adminNav: readonly AdminNavItem[] = [
     label: 'Account Management',
     path: 'accounts',
     icon: LuBuilding2,
-    comingSoon: true,
+    comingSoon: false,
     summary: 'Manage shop accounts, their stores and their staff.',
   },
   { label: 'Plan Management', path: 'plans', icon: LuPackage, comingSoon: false, summary: 'Every subscription plan.' },
