@@ -56,4 +56,11 @@ grant usage on schema auth to postgres;
 drop schema supabase_migrations cascade;
 
 -- `supabase db lint` runs plpgsql_check, which hosted offers and postgres may not install itself here.
-create extension if not exists plpgsql_check with schema extensions;
+-- Only when installed (postgresql-15-plpgsql-check): npm run types:gen does not need it.
+do $$
+begin
+  if exists (select 1 from pg_available_extensions where name = 'plpgsql_check') then
+    create extension if not exists plpgsql_check with schema extensions;
+  end if;
+end;
+$$;
