@@ -15,9 +15,12 @@ async function recordViolations(page: Page): Promise<string[]> {
   });
   await page.exposeFunction('reportCspViolation', (text: string) => violations.push(text));
   await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event) => {
-      (window as unknown as { reportCspViolation: (text: string) => void }).reportCspViolation(`${event.violatedDirective} ${event.blockedURI}`);
-    });
+    // The page's window, typed here without the DOM library.
+    const page = globalThis as unknown as {
+      addEventListener(type: string, listener: (event: { violatedDirective: string; blockedURI: string }) => void): void;
+      reportCspViolation(text: string): void;
+    };
+    page.addEventListener('securitypolicyviolation', (event) => page.reportCspViolation(`${event.violatedDirective} ${event.blockedURI}`));
   });
   return violations;
 }
