@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { demo } from './support/users';
 import { DashboardShell } from './pages/dashboard-shell';
+import { pageHeights, scrollToBottom } from './support/layout';
 import { signInThroughUi } from './support/sign-in';
 
 test.describe('dashboard layout', () => {
@@ -16,7 +17,8 @@ test.describe('dashboard layout', () => {
 
     await expect(page.getByRole('banner').getByText('Dashboard', { exact: true })).toBeVisible();
     await expect(page.getByRole('img', { name: 'Notifications' })).toBeVisible();
-    await expect(page.getByTestId('notification-dot')).toBeVisible();
+    // Nothing is unread (no notification feed yet), so the bell has no unread dot.
+    await expect(page.getByTestId('notification-dot')).toHaveCount(0);
     for (const [name, path] of [
       ['Overview', '/dashboard'],
       ['Billing', '/dashboard/billing'],
@@ -86,6 +88,23 @@ test.describe('dashboard layout', () => {
     await shell.toggle.click();
     await expect(shell.sidebar).toHaveAttribute('data-state', 'expanded');
     expect(await shell.sidebarCookie()).toBe('true');
+  });
+
+  test('the sidebar background runs to the bottom of a long page and its links stay in view', async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await signInThroughUi(page, demo.owner1.email, demo.owner1.password);
+    const shell = new DashboardShell(page);
+    await shell.open('/dashboard/security');
+    await expect(page.getByRole('region', { name: 'Login Activity' }).getByRole('listitem').first()).toBeVisible();
+
+    const heights = await pageHeights(page);
+    expect(heights.page, 'the Security page is longer than the window').toBeGreaterThan(heights.viewport);
+    const rail = (await shell.sidebar.boundingBox())!;
+    expect(rail.y + rail.height).toBeGreaterThanOrEqual(heights.page - 1);
+
+    await scrollToBottom(page);
+    await expect(shell.nav('Overview')).toBeInViewport();
+    await expect(page.getByRole('button', { name: 'Sign Out', exact: true })).toBeInViewport();
   });
 
   test('below 768 px the sidebar is an off-canvas drawer', async ({ page }) => {

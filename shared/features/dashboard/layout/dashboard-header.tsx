@@ -1,5 +1,6 @@
-import { Box, Flex, IconButton, Text } from '@chakra-ui/react';
-import { LuBell, LuPanelLeft } from 'react-icons/lu';
+import { Flex, IconButton, Text } from '@chakra-ui/react';
+import { LuPanelLeft } from 'react-icons/lu';
+import { NotificationBell } from './notification-bell';
 import { UserMenu } from './user-menu';
 
 /** The bar above every dashboard screen: sidebar toggle, title, notifications and the account menu. */
@@ -31,19 +32,8 @@ export function DashboardHeader({ onToggleSidebar, sidebarOpen }: { onToggleSide
         Dashboard
       </Text>
       <Flex ml="auto" align="center" gap="2">
-        {/* The spec shows a bell with an unread dot; there is no notification feed behind it yet. */}
-        <Box position="relative" p="2" color="fg.muted" role="img" aria-label="Notifications">
-          <LuBell size="20" aria-hidden />
-          <Box
-            position="absolute"
-            top="1.5"
-            right="1.5"
-            boxSize="2"
-            rounded="full"
-            bg="red.500"
-            data-testid="notification-dot"
-          />
-        </Box>
+        {/* No notification feed exists yet: nothing unread, so no dot. */}
+        <NotificationBell unread={0} />
         <UserMenu />
       </Flex>
     </Flex>

@@ -21,15 +21,16 @@ export function DashboardLayout() {
           data-state={sidebar.expanded ? 'expanded' : 'collapsed'}
           w={sidebar.expanded ? WIDTH_OPEN : WIDTH_ICONS}
           flexShrink={0}
-          position="sticky"
-          top="0"
-          h="100dvh"
           borderRightWidth="1px"
           bg="bg"
           transition="width 0.2s ease"
-          overflowX="hidden"
+          // clip, not hidden: hidden would make the rail a scroll container and stop its contents sticking.
+          overflowX="clip"
         >
-          <SidebarNav collapsed={!sidebar.expanded} />
+          {/* The rail's background runs the page's full height; only its contents stay in view while scrolling. */}
+          <Box position="sticky" top="0" h="100dvh">
+            <SidebarNav collapsed={!sidebar.expanded} />
+          </Box>
         </Box>
       )}
 
