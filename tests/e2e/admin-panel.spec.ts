@@ -4,6 +4,7 @@ import { demo } from './support/users';
 import { ADMIN_MENU, AdminPanel, COMING_SOON } from './pages/admin-panel';
 import { createUsers, expectedFigures, signedInClient, uniqueWord } from './pages/admin-data';
 import { seriousAxeViolations } from './support/axe';
+import { pageHeights, scrollToBottom } from './support/layout';
 import { signInThroughUi } from './support/sign-in';
 
 /** Screens the lead reviews by eye; STOREWISE_SHOTS=/tmp/shots writes them there too. */
@@ -62,6 +63,42 @@ test('users: a middle fragment of a name finds the user in any case', async ({ p
   await expect(admin.userNames).toHaveText([fullName]);
   await admin.searchFor(`vex${word}zz`);
   await expect(page.getByText(`No users match "vex${word}zz"`)).toBeVisible();
+});
+
+test('users: a 100-character name is cut with an ellipsis and keeps the table on screen', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const word = uniqueWord();
+  // Names may run to 100 characters (spec: names 2-100).
+  const fullName = `Maximiliana ${word} Wolfeschlegelsteinhausenbergerdorff-Featherstonehaugh de la Cruz Y`.padEnd(100, 'z');
+  expect(fullName).toHaveLength(100);
+  await createUsers([fullName]);
+  const admin = new AdminPanel(page);
+  await admin.open('/admin/users');
+  await admin.searchFor(word);
+  await expect(admin.userNames).toHaveText([fullName]);
+
+  const table = (await page.getByTestId('users-table').boundingBox())!;
+  expect(table.x + table.width).toBeLessThanOrEqual(1280);
+  await expect(admin.userRows.first().getByRole('button', { name: 'Suspend' })).toBeInViewport({ ratio: 1 });
+  // Cut, not lost: the whole name is in the tooltip.
+  const name = admin.userNames.first().locator('[title]');
+  await expect(name).toHaveAttribute('title', fullName);
+  expect(await name.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true);
+});
+
+test('the menu background runs to the bottom of a long page and its links stay in view', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 600 });
+  const admin = new AdminPanel(page);
+  await admin.open('/admin/users');
+  await expect(admin.pageSummary).toBeVisible();
+
+  const heights = await pageHeights(page);
+  expect(heights.page, 'the users page is longer than the window').toBeGreaterThan(heights.viewport);
+  const menu = (await admin.menu().boundingBox())!;
+  expect(menu.y + menu.height).toBeGreaterThanOrEqual(heights.page - 1);
+
+  await scrollToBottom(page);
+  await expect(admin.menuLink('Dashboard')).toBeInViewport();
 });
 
 test('users: paging with a total and page controls', async ({ page }) => {

@@ -21,12 +21,12 @@ export function AdminLayout({ onSignOut }: { onSignOut: () => void }) {
         flexShrink={0}
         bg="bg"
         borderRightWidth="1px"
-        position="sticky"
-        top="0"
-        h="100dvh"
-        overflowY="auto"
+        data-testid="admin-sidebar"
       >
-        <AdminSidebar onSignOut={onSignOut} />
+        {/* The menu's background runs the page's full height; only its contents stay in view while scrolling. */}
+        <Box position="sticky" top="0" h="100dvh" overflowY="auto">
+          <AdminSidebar onSignOut={onSignOut} />
+        </Box>
       </Box>
 
       <Flex direction="column" flex="1" minW="0">

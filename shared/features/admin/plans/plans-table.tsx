@@ -3,6 +3,7 @@ import { StatusBadge } from '../../../components/status-badge';
 import { formatDate } from '../../../lib/format';
 import { planPriceLine } from '../../../lib/plan-price';
 import type { AdminPlanRow } from '../admin-schemas';
+import { TruncatedText } from '../common/truncated-text';
 
 /** One page of user plans with their owners' names. */
 export function PlansTable({ rows, busy }: { rows: AdminPlanRow[]; busy: boolean }) {
@@ -24,7 +25,11 @@ export function PlansTable({ rows, busy }: { rows: AdminPlanRow[]; busy: boolean
           {rows.map((plan) => (
             <Table.Row key={plan.id} data-testid="plan-row">
               <Table.Cell fontWeight="medium" data-testid="plan-owner">
-                {plan.owner_name ?? <Text as="span" color="fg.muted">Unknown owner</Text>}
+                {plan.owner_name ? (
+                  <TruncatedText text={plan.owner_name} maxW="14rem" />
+                ) : (
+                  <Text as="span" color="fg.muted">Unknown owner</Text>
+                )}
               </Table.Cell>
               <Table.Cell data-testid="plan-name">{plan.plan_name}</Table.Cell>
               {/* Prices are per month for both cycles (spec 9): the same line the owner reads. */}

@@ -2,6 +2,7 @@ import { Button, Table, Text } from '@chakra-ui/react';
 import { LuBan } from 'react-icons/lu';
 import { formatDate } from '../../../lib/format';
 import type { AdminUserRow } from '../admin-schemas';
+import { TruncatedText } from '../common/truncated-text';
 
 export const SUSPEND_NOT_AVAILABLE = 'User suspension feature is not yet implemented in the database';
 
@@ -12,7 +13,10 @@ export interface UsersTableProps {
   suspendNoteId: string;
 }
 
-/** One page of profiles. Scrolls sideways on narrow screens instead of squeezing the columns. */
+/**
+ * One page of profiles. Long names and businesses are cut with an ellipsis (full text on hover); the table
+ * scrolls sideways on narrow screens instead of squeezing the columns.
+ */
 export function UsersTable({ rows, busy, suspendNoteId }: UsersTableProps) {
   return (
     <Table.ScrollArea borderWidth="1px" rounded="lg" bg="bg" tabIndex={0} aria-label="Users table">
@@ -31,9 +35,13 @@ export function UsersTable({ rows, busy, suspendNoteId }: UsersTableProps) {
           {rows.map((user) => (
             <Table.Row key={user.id} data-testid="user-row">
               <Table.Cell fontWeight="medium" data-testid="user-name">
-                {user.full_name ?? <Text as="span" color="fg.muted">Not provided</Text>}
+                {user.full_name ? (
+                  <TruncatedText text={user.full_name} maxW="14rem" />
+                ) : (
+                  <Text as="span" color="fg.muted">Not provided</Text>
+                )}
               </Table.Cell>
-              <Table.Cell>{user.business_name ?? '—'}</Table.Cell>
+              <Table.Cell>{user.business_name ? <TruncatedText text={user.business_name} maxW="12rem" /> : '—'}</Table.Cell>
               <Table.Cell>{user.business_type ?? '—'}</Table.Cell>
               <Table.Cell whiteSpace="nowrap">{user.phone ?? '—'}</Table.Cell>
               <Table.Cell whiteSpace="nowrap" data-testid="user-joined">
