@@ -3,6 +3,7 @@ import { format, subDays } from 'date-fns';
 import { demo } from './support/users';
 
 import { OverviewScreen } from './pages/dashboard-overview';
+import { isNaturalBreak, lineBreaks } from './support/layout';
 import { signInThroughUi } from './support/sign-in';
 
 const OWNER3 = { email: 'owner3@storewise.local', password: 'storewise-owner' };
@@ -47,6 +48,30 @@ test.describe('dashboard overview', () => {
     await expect(overview.planCard).toContainText('Free');
     await expect(overview.planCard).toContainText('$0.00 per month');
     await expect(overview.recentBilling).toContainText('No billing history yet');
+  });
+
+  test('at 1280 px the email and the account id wrap only between their parts, never mid-word', async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await signInThroughUi(page, demo.owner1.email, demo.owner1.password);
+    const overview = new OverviewScreen(page);
+    await overview.goto();
+
+    const value = (label: string) => overview.profileInfo.locator(`dt:text-is("${label}") + dd`);
+    const shown = [
+      ['Email card', overview.emailCard.getByText(demo.owner1.email)],
+      ['Account ID', value('Account ID')],
+      ['Email', value('Email')],
+    ] as const;
+    for (const [name, locator] of shown) {
+      await expect(locator).toBeVisible();
+      const breaks = await lineBreaks(locator);
+      expect(breaks.filter((pair) => !isNaturalBreak(pair)), `${name} breaks mid-word`).toEqual([]);
+    }
+    // The narrow Email card does wrap owner1's address (so the check above had something to check).
+    expect((await lineBreaks(shown[0][1])).length).toBeGreaterThan(0);
+    // Wrapping points add no characters: the address copies as it is.
+    await expect(value('Email')).toHaveText(demo.owner1.email);
+    await expect(value('Account ID')).toHaveText('22222222-2222-4222-8222-222222222222');
   });
 
   test('a failed load shows a message and Retry, and Retry recovers', async ({ page }) => {

@@ -11,6 +11,7 @@ import { LoadedList } from '../loaded-list';
 import { PageHeader } from '../page-header';
 import { planPriceLine } from '../../../lib/plan-price';
 import { SectionCard } from '../section-card';
+import { BreakableText } from '../../../components/breakable-text';
 import { StatusBadge } from '../../../components/status-badge';
 import { useLoad } from '../use-load';
 import { fetchPlanSummary, fetchRecentBilling } from './overview-api';
@@ -73,8 +74,8 @@ export function OverviewPage() {
           </Loaded>
         </StatCard>
         <StatCard label="Email">
-          <Text fontSize="md" fontWeight="semibold" wordBreak="break-all">
-            {email}
+          <Text fontSize="md" fontWeight="semibold" overflowWrap="anywhere">
+            <BreakableText text={email} />
           </Text>
         </StatCard>
         <StatCard label="Member Since">
@@ -143,8 +144,8 @@ export function OverviewPage() {
           gridTemplateColumns={{ base: '1fr', md: 'repeat(2, 1fr)', xl: 'repeat(3, 1fr)' }}
           gap="4"
         >
-          <DataItem label="Account ID" value={user.id} />
-          <DataItem label="Email" value={email} />
+          <DataItem label="Account ID" value={<BreakableText text={user.id} />} />
+          <DataItem label="Email" value={<BreakableText text={email} />} />
           <DataItem label="Password" value="••••••••" testId="masked-password" />
           <DataItem label="Full Name" value={fullName ?? 'Not provided'} />
           <DataItem label="Account Created" value={formatDateTime(user.created_at)} />

@@ -6,6 +6,7 @@ import { notify } from '../../../components/toaster';
 import { formatDateTime } from '../../../lib/format';
 import { useSupabase } from '../../../lib/platform-context';
 import { useDashboardSession } from '../dashboard-session';
+import { BreakableText } from '../../../components/breakable-text';
 import { DataItem } from '../data-item';
 import { Loaded } from '../loaded';
 import { PageHeader } from '../page-header';
@@ -76,7 +77,7 @@ export function ProfilePage() {
         </Stack>
         <SectionCard title="Account Information">
           <DataList.Root orientation="vertical" gap="3">
-            <DataItem label="User ID" value={user.id} />
+            <DataItem label="User ID" value={<BreakableText text={user.id} />} />
             <DataItem label="Email Confirmed" value={user.email_confirmed_at ? 'Yes' : 'No'} />
             <DataItem label="Account Created" value={formatDateTime(user.created_at)} />
             <DataItem label="Last Sign In" value={formatDateTime(user.last_sign_in_at, 'Never')} />
