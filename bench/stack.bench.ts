@@ -1,7 +1,8 @@
 /**
  * Local stack benchmark: starts the stack in a child process (PGlite in memory; then PostgreSQL when
  * DATABASE_URL is set) and drives it over loopback with autocannon from this process: password sign-in,
- * token refresh (real rotation, one token chain per connection), a dashboard select and a ticket insert.
+ * token refresh (real rotation, one token chain per connection), a dashboard select alone and under 10
+ * concurrent sign-ins (side by side, issue 10 finding 7), and a ticket insert.
  * Rate limits are raised in the child so the limiter does not cap the figures.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -121,15 +122,36 @@ async function runCases(ready: ChildReady): Promise<void> {
 
   const session = await signIn(ready);
   const asOwner = { ...base, authorization: `Bearer ${session.access_token}` };
-  report(
-    'dashboard select',
-    await autocannon({
+  const select = () =>
+    autocannon({
       url: ready.apiUrl,
       connections: CONNECTIONS,
       duration: DURATION,
       requests: [{ method: 'GET', path: `/rest/v1/billing_history?select=*&user_id=eq.${owner1.id}&order=date.desc&limit=2`, headers: asOwner }],
+    });
+  const alone = await select();
+  report('dashboard select', alone);
+
+  // Issue 10, finding 7: bcrypt must not starve the data API. The same select while 10 sign-ins run
+  // without pause (hashing happens on worker threads, not the HTTP/database thread).
+  const [mixed, signIns] = await Promise.all([
+    select(),
+    autocannon({
+      url: ready.apiUrl,
+      connections: 10,
+      duration: DURATION,
+      requests: [{ method: 'POST', path: '/auth/v1/token?grant_type=password', headers: base, body: JSON.stringify({ email: owner1.email, password: owner1.password }) }],
     }),
-  );
+  ]);
+  console.log('\nSelect alone and under 10 concurrent sign-ins (target: p99 under 200 ms while sign-ins run):');
+  console.log(`${''.padEnd(26)} ${'select req/s'.padStart(12)} ${'select p99'.padStart(11)} ${'sign-in req/s'.padStart(14)}`);
+  const row = (name: string, result: AutocannonResult, signInRate: string) =>
+    console.log(`${name.padEnd(26)} ${result.requests.average.toFixed(1).padStart(12)} ${`${result.latency.p99} ms`.padStart(11)} ${signInRate.padStart(14)}`);
+  row('alone', alone, '-');
+  row('with 10 sign-ins', mixed, signIns.requests.average.toFixed(1));
+  const failed = mixed.non2xx + mixed.errors + signIns.non2xx + signIns.errors;
+  if (failed) console.log(`  (${failed} requests failed)`);
+  console.log(`  p99 target ${mixed.latency.p99 < 200 ? 'met' : 'NOT met'} (${mixed.latency.p99} ms)\n`);
   report(
     'ticket insert',
     await autocannon({

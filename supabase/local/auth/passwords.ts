@@ -1,5 +1,6 @@
 import bcrypt from 'bcryptjs';
 import { z } from 'zod';
+import { compareInPool, hashInPool } from './password-hash-pool';
 
 /** GoTrue's bcrypt cost; pgcrypto's crypt(..., gen_salt('bf')) hashes in the seed verify the same way. */
 const COST = 10;
@@ -8,16 +9,16 @@ const COST = 10;
 const DUMMY_HASH = bcrypt.hashSync('storewise-timing-equaliser', COST);
 
 export function hashPassword(password: string): Promise<string> {
-  return bcrypt.hash(password, COST);
+  return hashInPool(password, COST);
 }
 
 export async function verifyPassword(password: string, hash: string | null | undefined): Promise<boolean> {
   if (!hash) {
-    await bcrypt.compare(password, DUMMY_HASH);
+    await compareInPool(password, DUMMY_HASH);
     return false;
   }
   try {
-    return await bcrypt.compare(password, hash);
+    return await compareInPool(password, hash);
   } catch {
     return false;
   }

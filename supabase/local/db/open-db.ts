@@ -3,61 +3,84 @@
  * memory (tests), or a PostgreSQL server when databaseUrl / DATABASE_URL is set. Bootstrap, migrations and
  * seed are applied before it is returned.
  *
- * STATUS: ready (PGlite file + memory with per-process snapshot cache, node-postgres, lock file, asRequest).
+ * STATUS: ready (PGlite in a worker thread, file + memory (a temporary copy of a per-process template folder), node-postgres, lock file,
+ * asRequest with per-role statement timeouts).
  * Usage: `const db = await openDb({ memory: true }); await db.asRequest({ role, claims, readOnly }, tx => tx.query(...))`.
  * Tests should prefer tests/helpers/stack.ts (startStack), which uses this.
  */
-import { mkdirSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { PGlite } from '@electric-sql/pglite';
 import type { LocalDb } from './local-db';
 import { acquireLock } from './lock-file';
 import { prepareDatabase, type PrepareOptions, type PrepareResult } from './migrate';
 import { defaultDataDir, migrationsDir, seedFile } from './paths';
-import { createPglite, pgliteDb } from './pglite-db';
+import { openPgliteDb, type PgliteLocalDb } from './pglite-db';
 import { postgresDb } from './postgres-db';
+import type { StatementTimeouts } from './statement-timeouts';
 
 export interface OpenDbOptions extends PrepareOptions {
   /** PGlite data folder (default .storewise/ in the repository root). */
   dataDir?: string;
-  /** PGlite in memory: nothing is written to disk (tests). */
+  /** PGlite in memory: nothing is kept after close (tests). */
   memory?: boolean;
   /** A PostgreSQL server instead of PGlite. Defaults to DATABASE_URL unless memory is set. */
   databaseUrl?: string;
+  /** Per-role statement timeouts in ms (default: hosted Supabase's, see statement-timeouts.ts). */
+  statementTimeouts?: Partial<StatementTimeouts>;
 }
 
 export type OpenedDb = LocalDb & { readonly prepared: PrepareResult };
 
-// Per process: one prepared in-memory database per (migrations, seed) combination, dumped once and
-// loaded for each new test database (about 0.7 s instead of initdb + migrations).
-const snapshots = new Map<string, Promise<Blob>>();
-
-async function snapshotFor(options: PrepareOptions): Promise<Blob> {
-  const key = JSON.stringify([options.migrationsDir ?? migrationsDir, options.seedFile ?? seedFile, options.seed !== false]);
-  let snapshot = snapshots.get(key);
-  if (!snapshot) {
-    snapshot = (async () => {
-      const pg = await createPglite(undefined);
-      try {
-        await prepareDatabase(pgliteDb(pg, 'memory'), options);
-        await pg.query('checkpoint');
-        return await pg.dumpDataDir('none');
-      } finally {
-        await pg.close();
-      }
-    })();
-    snapshots.set(key, snapshot);
-    // A failed preparation must not poison later attempts.
-    snapshot.catch(() => snapshots.delete(key));
+/**
+ * A "memory" database lives in a temporary folder removed at close: the worker can then be restarted
+ * after a stuck statement without losing what was committed (a WASM heap dies with its worker).
+ */
+async function openTemporary(template: string, statementTimeouts?: Partial<StatementTimeouts>): Promise<PgliteLocalDb> {
+  const dir = mkdtempSync(join(tmpdir(), 'storewise-pglite-'));
+  const remove = () => rmSync(dir, { recursive: true, force: true });
+  try {
+    // Copying a prepared folder and opening it is as fast as loading a dump into memory.
+    cpSync(template, dir, { recursive: true });
+    return await openPgliteDb({ dataDir: dir, location: 'memory', ...(statementTimeouts ? { statementTimeouts } : {}), onClose: remove });
+  } catch (error) {
+    remove();
+    throw error;
   }
-  return snapshot;
+}
+
+// Per process: one prepared folder per (migrations, seed) combination, built once and copied for each
+// new test database (instead of initdb + migrations each time). Removed when the process exits.
+const templates = new Map<string, Promise<string>>();
+
+function templateFor(options: PrepareOptions): Promise<string> {
+  const key = JSON.stringify([options.migrationsDir ?? migrationsDir, options.seedFile ?? seedFile, options.seed !== false]);
+  let template = templates.get(key);
+  if (!template) {
+    template = (async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'storewise-template-'));
+      process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+      const db = await openPgliteDb({ dataDir: dir, location: 'memory' });
+      try {
+        await prepareDatabase(db, options);
+      } finally {
+        // A clean close (checkpoint) leaves a folder that opens without recovery.
+        await db.close();
+      }
+      return dir;
+    })();
+    templates.set(key, template);
+    // A failed preparation must not poison later attempts.
+    template.catch(() => templates.delete(key));
+  }
+  return template;
 }
 
 export async function openDb(options: OpenDbOptions = {}): Promise<OpenedDb> {
   const databaseUrl = options.databaseUrl ?? (options.memory ? undefined : process.env.DATABASE_URL || undefined);
 
   if (databaseUrl) {
-    const db = postgresDb(databaseUrl);
+    const db = postgresDb(databaseUrl, options.statementTimeouts);
     try {
       const prepared = await prepareDatabase(db, options);
       return Object.assign(db, { prepared });
@@ -68,24 +91,26 @@ export async function openDb(options: OpenDbOptions = {}): Promise<OpenedDb> {
   }
 
   if (options.memory) {
-    const snapshot = await snapshotFor(options);
-    const pg = await createPglite(undefined, snapshot);
-    const db = pgliteDb(pg, 'memory');
+    const db = await openTemporary(await templateFor(options), options.statementTimeouts);
     return Object.assign(db, { prepared: { fresh: true, applied: [], seeded: options.seed !== false } });
   }
 
   const dataDir = resolve(options.dataDir ?? defaultDataDir);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const lock = acquireLock(join(dataDir, 'storewise.lock'), dataDir);
-  let pg: PGlite | undefined;
+  let db: PgliteLocalDb | undefined;
   try {
-    pg = await createPglite(join(dataDir, 'pgdata'));
-    const db = pgliteDb(pg, dataDir, () => lock.release());
+    db = await openPgliteDb({
+      dataDir: join(dataDir, 'pgdata'),
+      location: dataDir,
+      ...(options.statementTimeouts ? { statementTimeouts: options.statementTimeouts } : {}),
+      onClose: () => lock.release(),
+    });
     const prepared = await prepareDatabase(db, options);
     return Object.assign(db, { prepared });
   } catch (error) {
-    await pg?.close().catch(() => {});
-    lock.release();
+    if (db) await db.close().catch(() => {});
+    else lock.release();
     throw error;
   }
 }

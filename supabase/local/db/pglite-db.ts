@@ -1,74 +1,121 @@
-import { PGlite, type Transaction } from '@electric-sql/pglite';
-import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+/**
+ * PGlite behind the Db seam, off the HTTP thread (docs/adr/0080). Every operation goes through one FIFO
+ * queue (PGlite has one connection); each statement of an API request carries its role's statement
+ * timeout. A statement past its deadline, or one whose result PGlite lost, fails its request and
+ * restarts the worker on the same data folder: committed data is kept, the open transaction is gone,
+ * and the requests queued behind it run on the new worker.
+ */
 import type { LocalDb, OwnerTx } from './local-db';
+import { PgliteThread, type PgliteThreadOptions } from './pglite-thread';
 import { applyRequestContext } from './request-settings';
 import { SerialQueue } from './serial-queue';
-import type { QueryResult, RequestContext } from './types';
+import { statementTimeoutMs, type StatementTimeouts } from './statement-timeouts';
+import type { Queryable, QueryResult, RequestContext } from './types';
 
-/** Both extensions must be registered when the instance is created (see pglite-notes). */
-export const pgliteExtensions = { pgcrypto, pg_trgm };
-
-export async function createPglite(dataDir: string | undefined, loadDataDir?: Blob): Promise<PGlite> {
-  const pg = await PGlite.create(dataDir, { extensions: pgliteExtensions, ...(loadDataDir ? { loadDataDir } : {}) });
-  // PGlite runs a single session that does not pick up ALTER DATABASE settings: set Supabase's search
-  // path (extensions callable unqualified, e.g. crypt() in a seed) for the session here.
-  await pg.query(`set search_path to "$user", public, extensions`);
-  return pg;
+export interface PgliteDbOptions extends PgliteThreadOptions {
+  /** For messages: the data folder, or 'memory'. */
+  location: string;
+  statementTimeouts?: Partial<StatementTimeouts>;
+  /** Runs after the worker has closed (release the lock, remove a temporary folder). */
+  onClose?: () => void;
 }
 
-type PgliteQueryable = Pick<PGlite, 'query' | 'exec'> | Transaction;
+export type PgliteLocalDb = LocalDb & {
+  /** How many times the worker was restarted after a timeout or a lost result. */
+  readonly restarts: number;
+};
 
-function wrap(target: PgliteQueryable): OwnerTx {
+/** The statements applyRequestContext would run, collected to be sent with `begin` in one message. */
+async function contextStatements(ctx: RequestContext, timeouts?: Partial<StatementTimeouts>): Promise<{ sql: string; params?: unknown[] }[]> {
+  const statements: { sql: string; params?: unknown[] }[] = [];
+  const recorder: Queryable = {
+    query: async <T>(sql: string, params?: unknown[]) => {
+      statements.push({ sql, ...(params ? { params } : {}) });
+      return { rows: [] as T[], fields: [], affectedRows: 0 };
+    },
+  };
+  await applyRequestContext(recorder, ctx, timeouts);
+  return statements;
+}
+
+function wrap(thread: PgliteThread, timeoutMs?: number): OwnerTx {
   return {
-    async query<T>(sql: string, params?: unknown[]): Promise<QueryResult<T>> {
-      const result = await target.query<T>(sql, params);
-      return {
-        rows: result.rows,
-        fields: result.fields,
-        // rowCount is per statement; affectedRows accumulates over the instance's statements.
-        affectedRows: result.rowCount ?? result.affectedRows ?? 0,
-      };
-    },
-    async exec(sql: string): Promise<void> {
-      await target.exec(sql);
-    },
+    query: <T>(sql: string, params?: unknown[]) => thread.query<T>(sql, params, timeoutMs),
+    exec: (sql: string) => thread.exec(sql),
   };
 }
 
-/** PGlite behind the Db seam. Every operation goes through one FIFO queue (one connection). */
-export function pgliteDb(pg: PGlite, location: string, onClose: () => void = () => {}): LocalDb {
+export async function openPgliteDb(options: PgliteDbOptions): Promise<PgliteLocalDb> {
   const queue = new SerialQueue();
-  const direct = wrap(pg);
+  const reopen: PgliteThreadOptions = options.dataDir ? { dataDir: options.dataDir } : {};
+  let restarts = 0;
   let closed = false;
+  const broken = new WeakSet<PgliteThread>();
 
-  const ownerTransaction = <T>(fn: (tx: OwnerTx) => Promise<T>): Promise<T> =>
-    queue.run(() => pg.transaction((tx) => fn(wrap(tx))));
+  // Terminate the stuck worker and open the folder again. Requests wait on `current`, so the next one
+  // starts on the new worker; only the failing request sees the error.
+  const onBroken = (stuck: PgliteThread): void => {
+    // Without a folder there is nothing to reopen (only the snapshot builder runs so, without deadlines).
+    if (closed || broken.has(stuck) || !options.dataDir) return;
+    broken.add(stuck);
+    restarts += 1;
+    current = stuck.terminate().then(() => PgliteThread.start(reopen, onBroken));
+  };
+  const first: PgliteThreadOptions = {
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+  };
+  let current = PgliteThread.start(first, onBroken);
+  await current;
+
+  const thread = async (): Promise<PgliteThread> => {
+    try {
+      return await current;
+    } catch {
+      // The last reopen failed (e.g. out of memory for a moment): try again for this request.
+      current = PgliteThread.start(reopen, onBroken);
+      return current;
+    }
+  };
+
+  const inTransaction = <T>(fn: (tx: OwnerTx) => Promise<T>, ctx?: RequestContext): Promise<T> =>
+    queue.run(async () => {
+      // The whole transaction stays on the worker it began on, even if that worker is restarted.
+      const worker = await thread();
+      const tx = wrap(worker, ctx ? statementTimeoutMs(ctx.role, options.statementTimeouts) : undefined);
+      try {
+        await worker.batch([{ sql: 'begin' }, ...(ctx ? await contextStatements(ctx, options.statementTimeouts) : [])]);
+        const result = await fn(tx);
+        await worker.query('commit');
+        return result;
+      } catch (error) {
+        await worker.query('rollback').catch(() => {});
+        throw error;
+      }
+    });
 
   return {
     kind: 'pglite',
-    location,
-    asRequest<T>(ctx: RequestContext, fn: (tx: OwnerTx) => Promise<T>): Promise<T> {
-      return ownerTransaction(async (tx) => {
-        await applyRequestContext(tx, ctx);
-        return fn(tx);
-      });
+    location: options.location,
+    get restarts() {
+      return restarts;
     },
-    transaction: ownerTransaction,
-    ownerTransaction,
-    query<T>(sql: string, params?: unknown[]) {
-      return queue.run(() => direct.query<T>(sql, params));
+    asRequest: (ctx, fn) => inTransaction(fn, ctx),
+    transaction: (fn) => inTransaction(fn),
+    ownerTransaction: (fn) => inTransaction(fn),
+    query<T>(sql: string, params?: unknown[]): Promise<QueryResult<T>> {
+      return queue.run(async () => (await thread()).query<T>(sql, params));
     },
     exec(sql: string) {
-      return queue.run(() => direct.exec(sql));
+      return queue.run(async () => (await thread()).exec(sql));
     },
     async close() {
       if (closed) return;
       closed = true;
       try {
-        await queue.run(() => pg.close());
+        await queue.run(async () => (await current.catch(() => undefined))?.close());
       } finally {
-        onClose();
+        options.onClose?.();
       }
     },
   };

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { LocalDb, OwnerTx } from './local-db';
 import { applyRequestContext } from './request-settings';
+import type { StatementTimeouts } from './statement-timeouts';
 import type { QueryResult, RequestContext } from './types';
 
 const INT8_OID = 20;
@@ -36,7 +37,7 @@ function redact(url: string): string {
 }
 
 /** A PostgreSQL server (DATABASE_URL) behind the Db seam: one pooled connection per transaction. */
-export function postgresDb(connectionString: string): LocalDb {
+export function postgresDb(connectionString: string, statementTimeouts?: Partial<StatementTimeouts>): LocalDb {
   const pool = new pg.Pool({
     connectionString,
     options: connectionOptions,
@@ -58,7 +59,8 @@ export function postgresDb(connectionString: string): LocalDb {
     try {
       await client.query('begin');
       const tx = wrap(client);
-      if (ctx) await applyRequestContext(tx, ctx);
+      // The server enforces the role's statement timeout (set local), as PostgREST on hosted Supabase.
+      if (ctx) await applyRequestContext(tx, ctx, statementTimeouts);
       const result = await fn(tx);
       await client.query('commit');
       return result;

@@ -3,13 +3,15 @@
  * apikey and the JWT; here every request becomes one transaction as the JWT's role with its claims
  * set LOCAL (db.asRequest), so row level security does all the authorization.
  */
+import { LostResultError } from '../db/pglite-thread';
 import type { Db, JwtClaims, Queryable, RequestContext } from '../db/types';
 import { checkProfile, negotiate, readJsonBody, rowRange } from './negotiate';
 import { parsePrefer } from './parse-prefer';
 import type { Preferences } from './parse-prefer';
 import { parseQuery } from './parse-query';
 import { RestError, errorResponse, toRestError } from './rest-error';
-import { argumentNames, callFunction } from './run-rpc';
+import { capRange } from './max-rows';
+import { argumentNames, callFunction, chooseOverload } from './run-rpc';
 import { deleteTable, insertTable, readTable, updateTable } from './run-table';
 import type { TableRequest } from './run-table';
 import type { SchemaCache } from './schema-cache';
@@ -51,10 +53,33 @@ export async function handleRest(request: Request, auth: RestAuth, db: Db): Prom
   try {
     return await route(request, auth, db);
   } catch (error) {
-    const restError = toRestError(error, auth.role);
+    const restError = usesRegex(request.url) && isRegexCrash(error) ? regexTooComplex() : toRestError(error, auth.role);
     if (restError.code === 'PGRSTX00') logUnexpected('[rest] unexpected error', error);
     return errorResponse(restError);
   }
+}
+
+/** match / imatch filters, anywhere in the query string (logic trees and embeds included). */
+function usesRegex(url: string): boolean {
+  try {
+    return [...new URL(url).searchParams.values()].some((value) => /(^|[.,(])i?match\./.test(value));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * PGlite fails a regular expression too complex to compile with an internal error (an allocation
+ * failure, or a result lost inside the WASM module; the worker is restarted in that case) where
+ * PostgreSQL answers 2201B. Both mean the client's pattern, so they answer as PostgreSQL would.
+ */
+function isRegexCrash(error: unknown): boolean {
+  if (error instanceof LostResultError) return true;
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'XX000';
+}
+
+function regexTooComplex(): RestError {
+  return new RestError(400, '2201B', 'invalid regular expression: regular expression is too complex', null, null);
 }
 
 async function route(request: Request, auth: RestAuth, db: Db): Promise<Response> {
@@ -117,8 +142,12 @@ async function route(request: Request, auth: RestAuth, db: Db): Promise<Response
         throw new RestError(400, 'PGRST102', 'Empty or invalid json', 'Expected a JSON object of named arguments.', null);
       }
       args = body as Record<string, unknown>;
+      // PostgREST runs a STABLE or IMMUTABLE function in a read-only transaction, POST included: a
+      // write inside it fails with 25006 (405).
+      const fn = overloads.length > 0 ? chooseOverload(EXPOSED_SCHEMA, name, overloads, Object.keys(args)) : undefined;
+      if (fn && fn.volatility !== 'v') ctx.readOnly = true;
     }
-    const range = rowRange(readOnly ? request.headers.get('range') : null, query.nodes.get('')?.limit, query.nodes.get('')?.offset);
+    const range = capRange(rowRange(readOnly ? request.headers.get('range') : null, query.nodes.get('')?.limit, query.nodes.get('')?.offset));
     return callFunction({ method, schema, name, overloads, args, query, prefer: countAsExact(prefer), shape, range, run });
   }
 
@@ -137,7 +166,7 @@ async function route(request: Request, auth: RestAuth, db: Db): Promise<Response
     case 'GET':
     case 'HEAD': {
       const root = query.nodes.get('');
-      return readTable(req, rowRange(request.headers.get('range'), root?.limit, root?.offset));
+      return readTable(req, capRange(rowRange(request.headers.get('range'), root?.limit, root?.offset)));
     }
     case 'POST':
       return insertTable(req, await readJsonBody(request, {}));
