@@ -23,9 +23,15 @@ const errorText = (error: unknown) =>
 export const invitationLink = (origin: string, token: string) =>
   `${origin}/dashboard/business/invitations/accept?token=${encodeURIComponent(token)}`;
 
-function InviteForm({ workspace, stores, onInvited }: { workspace: Workspace; stores: Store[]; onInvited: () => void }) {
+interface SentLink {
+  email: string;
+  url: string;
+}
+
+function InviteForm({ workspace, stores, link, onInvited }: {
+  workspace: Workspace; stores: Store[]; link: SentLink | null; onInvited: (link: SentLink) => void;
+}) {
   const supabase = useSupabase();
-  const [link, setLink] = useState<{ email: string; url: string } | null>(null);
   const { register, handleSubmit, control, reset, formState } = useForm<InviteValues>({
     resolver: zodResolver(inviteSchema), defaultValues: { email: '', role: 'cashier', allStores: true, storeIds: [] },
   });
@@ -33,9 +39,8 @@ function InviteForm({ workspace, stores, onInvited }: { workspace: Workspace; st
   const onSubmit = handleSubmit(async (values) => {
     try {
       const { token } = await inviteMember(supabase, workspace.id, values.email, values);
-      setLink({ email: values.email, url: invitationLink(window.location.origin, token) });
       reset();
-      onInvited();
+      onInvited({ email: values.email, url: invitationLink(window.location.origin, token) });
     } catch (error) {
       notify.error('Invitation not sent', errorText(error));
     }
@@ -144,6 +149,8 @@ export function TeamPage({ workspace }: { workspace: Workspace }) {
   const supabase = useSupabase();
   const { reload: reloadWorkspaces } = useWorkspaces();
   const isOwner = workspace.role === 'owner';
+  // Kept here, not in the form: the reload after an invitation remounts the form.
+  const [link, setLink] = useState<SentLink | null>(null);
   const [team, reload] = useAsync(workspace.id, async () => ({
     members: await fetchTeam(supabase, workspace.id),
     stores: await fetchStores(supabase, workspace.id),
@@ -176,7 +183,10 @@ export function TeamPage({ workspace }: { workspace: Workspace }) {
         <WorkspaceCard title="Invite a member" description={workspace.max_members === 1
           ? 'Your plan is for the owner alone: choose a paid plan on the Billing page to invite a team.'
           : 'Managers run stores; cashiers sell in the stores you choose.'}>
-          <InviteForm workspace={workspace} stores={stores} onInvited={reload} />
+          <InviteForm workspace={workspace} stores={stores} link={link} onInvited={(sent) => {
+            setLink(sent);
+            reload();
+          }} />
         </WorkspaceCard>
       )}
       {isOwner && invitations.length > 0 && (
