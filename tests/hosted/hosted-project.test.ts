@@ -74,6 +74,31 @@ describe('supabase db push of the migrations and the seed', () => {
   });
 });
 
+describe('the grants as hosted sees them', () => {
+  it('closes every table and function to anon (PUBLIC keeps EXECUTE on new functions) and opens every table to the service role', async () => {
+    const client = new pg.Client({ connectionString: project.postgresUrl });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ problem: string }>(`
+        select format('anon executes %s', p.oid::regprocedure) as problem
+          from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+         where n.nspname in ('public', 'private') and has_function_privilege('anon', p.oid, 'execute')
+        union all
+        select format('anon reads %I.%I', n.nspname, c.relname)
+          from pg_class c join pg_namespace n on n.oid = c.relnamespace
+         where n.nspname in ('public', 'private') and c.relkind in ('r', 'v') and has_table_privilege('anon', c.oid, 'select')
+        union all
+        select format('service_role cannot read public.%I', c.relname)
+          from pg_class c join pg_namespace n on n.oid = c.relnamespace
+         where n.nspname = 'public' and c.relkind in ('r', 'v') and not has_table_privilege('service_role', c.oid, 'select')
+        order by 1`);
+      expect(rows.map((row) => row.problem)).toEqual([]);
+    } finally {
+      await client.end();
+    }
+  });
+});
+
 describe('the paths that only the service role writes', () => {
   it('lets the service role write billing history and payment methods, and count for the back office', async () => {
     const counts = await asApi('service_role', null, async (client) => {
