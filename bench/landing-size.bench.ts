@@ -1,7 +1,8 @@
 /**
  * The landing page's JavaScript budget (issue 4): the entry chunk, the landing route's chunk and every
  * chunk they import statically, gzip-compressed, must stay at or under 160 KB. That is all the JavaScript
- * the landing needs to render. Also reported, not budgeted: what the entry and the landing load in the
+ * the landing needs to render (web/main.tsx, the app it starts after the prerendered page's first paint, the
+ * landing route). Also reported, not budgeted: what the entry and the landing load in the
  * background with dynamic imports (supabase-js, the toaster, the trial offer), which the page does not wait
  * for (docs/adr/0044). Builds the web app into a temporary directory with a Vite manifest (or reads an
  * existing build: `-- --dir dist/web` built with `vite build --manifest`), prints the figures per chunk and
@@ -16,6 +17,10 @@ import { z } from 'zod';
 
 const BUDGET_KB = 160;
 const LANDING_MODULE = 'shared/features/landing/landing-page.tsx';
+/** The app itself (web/start.tsx; manifest keys are relative to web/): web/main.tsx imports it after the prerendered page's first paint (docs/adr/0090). */
+const APP_MODULE = 'start.tsx';
+/** A route's screen module: loaded when its route is visited, so not part of another route's figure. */
+const isScreenModule = (src: string) => /shared\/features\/[^/]+\/[^/]+-(page|app)\.tsx$/.test(src);
 
 const manifestSchema = z.record(
   z.string(),
@@ -55,16 +60,19 @@ async function main() {
   try {
     const manifest = manifestSchema.parse(JSON.parse(readFileSync(join(dir, '.vite', 'manifest.json'), 'utf8')));
     const entryKey = Object.keys(manifest).find((key) => manifest[key]?.isEntry);
-    const landingKey = Object.keys(manifest).find((key) => manifest[key]?.src?.endsWith(LANDING_MODULE) || key.endsWith(LANDING_MODULE));
-    if (!entryKey || !landingKey) throw new Error(`manifest lacks the entry or ${LANDING_MODULE}`);
+    const keyOf = (module: string) => Object.keys(manifest).find((key) => key === module || key.endsWith(`/${module}`));
+    const landingKey = keyOf(LANDING_MODULE);
+    const appKey = keyOf(APP_MODULE);
+    if (!entryKey || !landingKey || !appKey) throw new Error(`manifest lacks the entry, ${APP_MODULE} or ${LANDING_MODULE}`);
 
-    const critical = withStaticImports(manifest, landingKey, withStaticImports(manifest, entryKey));
-    // Loaded in the background by the entry and the landing chunk (not by the routes: those load on visit).
+    // The entry, the app it starts (a dynamic import only to let the prerendered HTML paint first: still
+    // needed before the landing is interactive), the landing route and all their static imports.
+    const critical = withStaticImports(manifest, landingKey, withStaticImports(manifest, appKey, withStaticImports(manifest, entryKey)));
+    // Loaded in the background by those chunks (not the other routes' screens: those load on visit).
     const deferred = new Set<string>();
-    for (const key of [entryKey, landingKey, ...critical]) {
+    for (const key of critical) {
       for (const dynamic of manifest[key]?.dynamicImports ?? []) {
-        const isRoute = key === entryKey && (manifest[dynamic]?.src ?? dynamic).includes('shared/features/');
-        if (!isRoute) withStaticImports(manifest, dynamic, deferred);
+        if (!isScreenModule(manifest[dynamic]?.src ?? dynamic)) withStaticImports(manifest, dynamic, deferred);
       }
     }
     for (const key of critical) deferred.delete(key);

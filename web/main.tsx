@@ -1,27 +1,11 @@
-// First: zod must not probe eval under the CSP.
-import '../shared/lib/zod-jitless';
-import { StrictMode } from 'react';
-import { createRoot, hydrateRoot } from 'react-dom/client';
-import { BrowserRouter } from 'react-router-dom';
-import { App } from '../shared/app/app';
-import { canHydrate } from '../shared/app/public-pages';
-import { createWebPlatform } from './platform';
 import { loadSupabaseConfig } from './runtime-config';
 
+// The configuration is fetched at once; the app's JavaScript (React, Chakra, the screens) is a separate chunk.
 const container = document.getElementById('root')!;
+const configLater = loadSupabaseConfig();
+const startApp = () => void import('./start').then((module) => module.start(container, configLater));
 
-loadSupabaseConfig().then(
-  (config) => {
-    const app = (
-      <StrictMode>
-        <App platform={createWebPlatform(config)} Router={BrowserRouter} />
-      </StrictMode>
-    );
-    // Public pages arrive prerendered (docs/adr/0090): adopt that HTML instead of painting it again.
-    if (canHydrate(container.dataset.prerendered, window.location.pathname)) hydrateRoot(container, app);
-    else createRoot(container).render(app);
-  },
-  (error: unknown) => {
-    createRoot(container).render(<p role="alert">{error instanceof Error ? error.message : 'Storewise could not start.'}</p>);
-  },
-);
+// A prerendered page is complete HTML (docs/adr/0090): let the browser paint it before the app's scripts are
+// evaluated, so its first and largest paints never wait for them. Pages rendered in the browser start at once.
+if (container.dataset.prerendered) requestAnimationFrame(() => setTimeout(startApp, 0));
+else startApp();
