@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { format, subDays } from 'date-fns';
 import { createConfirmedUser, demo } from './support/users';
 import { DashboardShell } from './pages/dashboard-shell';
 import { SecurityScreen } from './pages/dashboard-security';
@@ -36,6 +37,36 @@ test.describe('dashboard security', () => {
     await security.twoFactor.locator('label', { hasText: 'Two-factor authentication' }).click();
     await expect(page.getByTestId('two-factor-details')).toContainText('authenticator app');
     await expect(page.getByRole('button', { name: 'View Recovery Codes' })).toBeVisible();
+  });
+
+  test('each session names its browser and system and says when it signed in', async ({ page, browser }) => {
+    const user = await createConfirmedUser('security-devices');
+    // A second sign-in from Firefox on Windows, as the auth service sees it (its user agent).
+    const firefox = await browser.newContext({
+      userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0',
+    });
+    await signInThroughUi(await firefox.newPage(), user.email, user.password);
+    await firefox.close();
+    await signInThroughUi(page, user.email, user.password);
+    const security = new SecurityScreen(page);
+    await security.goto();
+
+    const rows = security.sessionRows();
+    await expect(rows).toHaveCount(2);
+    const signedIn = /Signed in [A-Z][a-z]{2} \d{2}, \d{4}, \d{2}:\d{2}/;
+    // Playwright's Chrome reports Windows too; the two differ by browser and by sign-in time.
+    await expect(rows.filter({ hasText: 'Current' })).toContainText('Chrome on Windows');
+    await expect(rows.filter({ hasText: 'Current' })).toContainText(signedIn);
+    await expect(rows.filter({ hasText: 'Firefox on Windows' })).toContainText(signedIn);
+  });
+
+  test('a session\'s sign-in time is when it started, not when its row was written', async ({ page }) => {
+    await signInThroughUi(page, demo.owner1.email, demo.owner1.password);
+    const security = new SecurityScreen(page);
+    await security.goto();
+    // The seeded shop PC signed in 3 days before the stack started (its row was written at start).
+    const shopPc = security.sessionRows().filter({ hasText: 'Chrome on Windows' }).filter({ hasText: 'Local network' });
+    await expect(shopPc.getByTestId('session-signed-in')).toContainText(`Signed in ${format(subDays(new Date(), 3), 'MMM dd, yyyy')}`);
   });
 
   test('checks the current password, then really changes it', async ({ page, browser }) => {

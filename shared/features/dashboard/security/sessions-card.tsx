@@ -3,6 +3,7 @@ import { Badge, Button, Flex, HStack, IconButton, Stack, Text } from '@chakra-ui
 import { LuLogOut, LuMonitor } from 'react-icons/lu';
 import { notify } from '../../../components/toaster';
 import { useSupabase } from '../../../lib/platform-context';
+import { formatDateTime } from '../../../lib/format';
 import { sessionLastActive } from '../../../lib/relative-time';
 import { useDashboardSession } from '../dashboard-session';
 import { LoadedList } from '../loaded-list';
@@ -22,6 +23,10 @@ function SessionRow({ row, current }: { row: ActiveSession; current: boolean }) 
         </HStack>
         <Text fontSize="sm" color="fg.muted">
           {row.location ?? 'Unknown location'} · {sessionLastActive(row.last_active)}
+        </Text>
+        {/* Two sign-ins from one browser share device, place and "Active now": when each began tells them apart. */}
+        <Text fontSize="sm" color="fg.muted" data-testid="session-signed-in">
+          Signed in {formatDateTime(row.created_at)}
         </Text>
       </Stack>
       {!current && (
