@@ -199,3 +199,126 @@ select s.business_id, s.id, r.name, r.prefix
     ('5a000000-0000-4000-8000-000000000003'::uuid, 'Counter', 'TN1')
   ) as r (store_id, name, prefix)
   join public.stores s on s.id = r.store_id;
+
+-- ---------------------------------------------------------------------------------------------------
+-- Catalog and inventory (issue 12). owner1's Fresh Corner Market: 240 products in 8 categories (of the
+-- Growth plan's 300), one variant each with an EAN-13, cost prices, dairy and bakery tracked by lot with
+-- expiry (some expiring within days), opening stock in both stores written as ledger rows with balances
+-- that are their sums, reorder points, four suppliers and three purchase orders (draft, ordered, received).
+do $$
+declare
+  v_business uuid := (select b.id from public.businesses b where b.owner_id = '22222222-2222-4222-8222-222222222222');
+  v_downtown uuid := '5a000000-0000-4000-8000-000000000001';
+  v_riverside uuid := '5a000000-0000-4000-8000-000000000002';
+  v_po uuid;
+  v_supplier uuid;
+begin
+  insert into public.categories (business_id, name)
+  select v_business, c from unnest(array['Produce', 'Dairy', 'Bakery', 'Pantry', 'Beverages', 'Frozen', 'Snacks',
+                                         'Household']) c;
+
+  insert into public.products (business_id, name, category_id, brand, unit, has_lots, requires_expiry, created_at)
+  select v_business, a.adj || ' ' || i.item, c.id, a.brand, g.unit, g.lots, g.lots, now() - interval '120 days'
+    from (values
+      ('Produce', array['Apples', 'Bananas', 'Carrots', 'Tomatoes', 'Potatoes', 'Onions'], 'kg', false),
+      ('Dairy', array['Milk', 'Yogurt', 'Butter', 'Cheddar', 'Cream', 'Kefir'], 'each', true),
+      ('Bakery', array['Sourdough', 'Bagels', 'Croissants', 'Rye Bread', 'Muffins', 'Baguette'], 'each', true),
+      ('Pantry', array['Rice', 'Pasta', 'Olive Oil', 'Flour', 'Honey', 'Oats'], 'each', false),
+      ('Beverages', array['Orange Juice', 'Sparkling Water', 'Coffee Beans', 'Green Tea', 'Lemonade', 'Cola'], 'each', false),
+      ('Frozen', array['Peas', 'Pizza', 'Berries', 'Ice Cream', 'Dumplings', 'Fish Fillets'], 'each', false),
+      ('Snacks', array['Crisps', 'Pretzels', 'Granola Bars', 'Almonds', 'Popcorn', 'Dark Chocolate'], 'each', false),
+      ('Household', array['Dish Soap', 'Paper Towels', 'Sponges', 'Laundry Liquid', 'Bin Bags', 'Candles'], 'each', false)
+    ) as g (category, items, unit, lots)
+    join public.categories c on c.business_id = v_business and c.name = g.category
+    cross join unnest(g.items) as i (item)
+    cross join (values ('Organic', 'Green Valley'), ('Local', 'Springfield Farms'), ('Classic', 'Corner Basics'),
+                       ('Premium', 'Golden Field'), ('Family', 'Corner Basics')) as a (adj, brand);
+
+  -- One variant per product: SKU from the category and a number, price and cost from a stable hash.
+  insert into public.variants (business_id, product_id, sku, price, created_at)
+  select v_business, p.id,
+         upper(left(c.name, 3)) || '-' || lpad((row_number() over (order by c.name, p.name))::text, 4, '0'),
+         149 + abs(hashtext(p.name)) % 1800, p.created_at
+    from public.products p join public.categories c on c.id = p.category_id
+   where p.business_id = v_business;
+  insert into public.variant_costs (variant_id, business_id, cost)
+  select v.id, v_business, round(v.price * 0.62) from public.variants v where v.business_id = v_business;
+  insert into public.barcodes (business_id, variant_id, code, kind)
+  select v_business, x.id, x.body || private.gtin_check_digit(x.body)::text, 'ean13'
+    from (select v.id, '0840' || lpad((row_number() over (order by v.sku))::text, 8, '0') as body
+            from public.variants v where v.business_id = v_business) x;
+
+  -- Two lots per lot-tracked variant: one expiring within three weeks, one later.
+  insert into public.lots (business_id, variant_id, lot_number, expires_on)
+  select v_business, v.id, 'L' || to_char(current_date, 'YYMM') || '-' || n || right(v.sku, 3),
+         current_date + case n when 1 then 2 + abs(hashtext(v.sku)) % 19 else 30 + abs(hashtext(v.sku)) % 60 end
+    from public.variants v join public.products p on p.id = v.product_id and p.has_lots
+   cross join generate_series(1, 2) n
+   where v.business_id = v_business;
+
+  -- Opening stock, as ledger rows; the balances are their sums.
+  insert into public.stock_movements (business_id, store_id, variant_id, lot_id, kind, qty, unit_cost, occurred_at,
+                                      recorded_at, note)
+  select v_business, s.id, v.id, l.id, 'opening',
+         case when p.unit = 'kg' then (5 + abs(hashtext(v.sku || s.id::text)) % 40) + 0.250
+              else 6 + abs(hashtext(v.sku || s.id::text || coalesce(l.lot_number, ''))) % 60 end,
+         c.cost, now() - interval '20 days', now() - interval '20 days', 'opening stock'
+    from public.variants v
+    join public.products p on p.id = v.product_id
+    join public.variant_costs c on c.variant_id = v.id
+    cross join (values (v_downtown), (v_riverside)) as s (id)
+    left join public.lots l on l.variant_id = v.id
+   where v.business_id = v_business;
+  insert into public.stock_balances (business_id, store_id, variant_id, lot_id, qty)
+  select v_business, m.store_id, m.variant_id, m.lot_id, sum(m.qty)
+    from public.stock_movements m where m.business_id = v_business
+   group by m.store_id, m.variant_id, m.lot_id;
+  insert into public.activity (business_id, store_id, kind, entity_type, after, at)
+  select v_business, s, 'stock.opening', 'store', jsonb_build_object('movements', count(*)), now() - interval '20 days'
+    from public.stock_movements m cross join unnest(array[v_downtown, v_riverside]) s
+   where m.business_id = v_business and m.store_id = s
+   group by s;
+
+  insert into public.reorder_points (business_id, store_id, variant_id, reorder_point, target_level)
+  select v_business, v_downtown, v.id, 20, 60
+    from public.variants v join public.products p on p.id = v.product_id
+   where v.business_id = v_business and p.unit = 'each' and v.sku like 'PAN-%';
+
+  insert into public.suppliers (business_id, name, contact_name, email, phone, notes) values
+    (v_business, 'Valley Produce Co.', 'Sam Rivera', 'orders@valleyproduce.example', '+1 555 010 0301', 'Deliveries Mon/Thu'),
+    (v_business, 'Dairy Direct', 'Jo Chen', 'sales@dairydirect.example', '+1 555 010 0302', null),
+    (v_business, 'Baker Street Bakery', 'Ana Baker', 'wholesale@bakerstreet.example', '+1 555 010 0303', 'Order by 2 pm'),
+    (v_business, 'Pantry Wholesale', 'Lee Park', 'orders@pantrywholesale.example', '+1 555 010 0304', null);
+
+  -- A draft at Downtown, an ordered one at Riverside, a received one at Downtown (through the ledger).
+  select s.id into v_supplier from public.suppliers s where s.business_id = v_business and s.name = 'Pantry Wholesale';
+  insert into public.purchase_orders (business_id, store_id, supplier_id, notes, expected_on)
+  values (v_business, v_downtown, v_supplier, 'Weekly pantry top-up', current_date + 5) returning id into v_po;
+  insert into public.purchase_order_lines (business_id, purchase_order_id, variant_id, qty_ordered, unit_cost)
+  select v_business, v_po, v.id, 24, c.cost from public.variants v join public.variant_costs c on c.variant_id = v.id
+   where v.business_id = v_business and v.sku like 'PAN-%' order by v.sku limit 5;
+
+  select s.id into v_supplier from public.suppliers s where s.business_id = v_business and s.name = 'Dairy Direct';
+  insert into public.purchase_orders (business_id, store_id, supplier_id, notes, expected_on)
+  values (v_business, v_riverside, v_supplier, 'Dairy restock', current_date + 2) returning id into v_po;
+  insert into public.purchase_order_lines (business_id, purchase_order_id, variant_id, qty_ordered, unit_cost)
+  select v_business, v_po, v.id, 12, c.cost from public.variants v join public.variant_costs c on c.variant_id = v.id
+   where v.business_id = v_business and v.sku like 'DAI-%' order by v.sku limit 4;
+  update public.purchase_orders set status = 'ordered' where id = v_po;
+
+  select s.id into v_supplier from public.suppliers s where s.business_id = v_business and s.name = 'Valley Produce Co.';
+  insert into public.purchase_orders (business_id, store_id, supplier_id, notes, created_at)
+  values (v_business, v_downtown, v_supplier, 'Produce delivery', now() - interval '10 days') returning id into v_po;
+  insert into public.purchase_order_lines (business_id, purchase_order_id, variant_id, qty_ordered, unit_cost)
+  select v_business, v_po, v.id, 15, c.cost from public.variants v join public.variant_costs c on c.variant_id = v.id
+   where v.business_id = v_business and v.sku like 'PRO-%' order by v.sku limit 3;
+  update public.purchase_orders set status = 'ordered' where id = v_po;
+  perform private.apply_movement(v_business, v_downtown, l.variant_id, null, 'receive', l.qty_ordered, null, l.unit_cost,
+                                 now() - interval '9 days', 'purchase_order', v_po, null)
+     from public.purchase_order_lines l where l.purchase_order_id = v_po;
+  update public.purchase_order_lines set qty_received = qty_ordered where purchase_order_id = v_po;
+  perform set_config('storewise.receiving', 'on', true);
+  update public.purchase_orders set status = 'received' where id = v_po;
+  perform set_config('storewise.receiving', '', true);
+end;
+$$;

@@ -17,6 +17,8 @@ const AuthSuccessPage = lazy(() => import('../features/auth/auth-success-page').
 const LegalPage = lazy(() => import('../features/legal/legal-page').then((m) => ({ default: m.LegalPage })));
 const DashboardApp = lazy(() => import('../features/dashboard/dashboard-app').then((m) => ({ default: m.DashboardApp })));
 const WorkspaceApp = lazy(() => import('../features/workspace/workspace-app').then((m) => ({ default: m.WorkspaceApp })));
+const CatalogApp = lazy(() => import('../features/catalog/catalog-app').then((m) => ({ default: m.CatalogApp })));
+const InventoryApp = lazy(() => import('../features/inventory/inventory-app').then((m) => ({ default: m.InventoryApp })));
 const AdminApp = lazy(() => import('../features/admin/admin-app').then((m) => ({ default: m.AdminApp })));
 const NotFoundPage = lazy(() => import('../features/not-found/not-found-page').then((m) => ({ default: m.NotFoundPage })));
 
@@ -42,7 +44,8 @@ export function AppRoutes() {
         {/* The sign-up form links /terms and /privacy (spec 2): they show the registered legal pages. */}
         <Route path="/terms" element={<LegalPage slug="terms-of-service" />} />
         <Route path="/privacy" element={<LegalPage slug="privacy-policy" />} />
-        <Route path="/dashboard/*" element={<DashboardApp notFound={<NotFoundPage />} business={<WorkspaceApp />} />} />
+        <Route path="/dashboard/*" element={<DashboardApp notFound={<NotFoundPage />} business={<WorkspaceApp />}
+          catalog={<CatalogApp />} inventory={<InventoryApp />} />} />
         <Route path="/admin/*" element={<AdminApp notFound={<NotFoundPage />} />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>

@@ -94,6 +94,42 @@ export type Database = {
           },
         ];
       };
+      barcodes: {
+        Row: {
+          business_id: string;
+          code: string;
+          created_at: string;
+          id: string;
+          kind: string;
+          variant_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          business_id: string;
+          code: string;
+          created_at?: string;
+          id?: string;
+          kind: string;
+          variant_id: string;
+        };
+        Update: {
+          business_id?: string;
+          code?: string;
+          created_at?: string;
+          id?: string;
+          kind?: string;
+          variant_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "barcodes_variant_id_business_id_fkey";
+            columns: ["variant_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "variants";
+            referencedColumns: ["id", "business_id"];
+          },
+        ];
+      };
       billing_history: {
         Row: {
           amount: number;
@@ -201,6 +237,61 @@ export type Database = {
         };
         Relationships: [];
       };
+      categories: {
+        Row: {
+          business_id: string;
+          created_at: string;
+          id: string;
+          name: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          business_id: string;
+          created_at?: string;
+          id?: string;
+          name: string;
+        };
+        Update: {
+          business_id?: string;
+          created_at?: string;
+          id?: string;
+          name?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "categories_business_id_fkey";
+            columns: ["business_id"];
+            isOneToOne: false;
+            referencedRelation: "businesses";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
+      email_outbox: {
+        Row: {
+          created_at: string;
+          id: number;
+          params: NonNullable<Json>;
+          template: string;
+          to_email: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          created_at?: string;
+          id?: never;
+          params?: NonNullable<Json>;
+          template: string;
+          to_email: string;
+        };
+        Update: {
+          created_at?: string;
+          id?: never;
+          params?: NonNullable<Json>;
+          template?: string;
+          to_email?: string;
+        };
+        Relationships: [];
+      };
       invitations: {
         Row: {
           accepted_at: string | null;
@@ -283,6 +374,42 @@ export type Database = {
         };
         Relationships: [];
       };
+      lots: {
+        Row: {
+          business_id: string;
+          created_at: string;
+          expires_on: string | null;
+          id: string;
+          lot_number: string;
+          variant_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          business_id: string;
+          created_at?: string;
+          expires_on?: string | null;
+          id?: string;
+          lot_number: string;
+          variant_id: string;
+        };
+        Update: {
+          business_id?: string;
+          created_at?: string;
+          expires_on?: string | null;
+          id?: string;
+          lot_number?: string;
+          variant_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "lots_variant_id_business_id_fkey";
+            columns: ["variant_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "variants";
+            referencedColumns: ["id", "business_id"];
+          },
+        ];
+      };
       member_store_access: {
         Row: {
           business_id: string;
@@ -317,6 +444,40 @@ export type Database = {
           },
         ];
       };
+      notifications: {
+        Row: {
+          body: string | null;
+          created_at: string;
+          id: string;
+          kind: string;
+          link: string | null;
+          read_at: string | null;
+          title: string;
+          user_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          body?: string | null;
+          created_at?: string;
+          id?: string;
+          kind: string;
+          link?: string | null;
+          read_at?: string | null;
+          title: string;
+          user_id: string;
+        };
+        Update: {
+          body?: string | null;
+          created_at?: string;
+          id?: string;
+          kind?: string;
+          link?: string | null;
+          read_at?: string | null;
+          title?: string;
+          user_id?: string;
+        };
+        Relationships: [];
+      };
       payment_methods: {
         Row: {
           created_at: string;
@@ -347,6 +508,82 @@ export type Database = {
           user_id?: string;
         };
         Relationships: [];
+      };
+      products: {
+        Row: {
+          archived_at: string | null;
+          brand: string | null;
+          business_id: string;
+          category_id: string | null;
+          created_at: string;
+          description: string | null;
+          has_lots: boolean;
+          id: string;
+          name: string;
+          option1_name: string | null;
+          option2_name: string | null;
+          option3_name: string | null;
+          requires_expiry: boolean;
+          tax_rate: number | null;
+          track_stock: boolean;
+          unit: string;
+          updated_at: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          archived_at?: string | null;
+          brand?: string | null;
+          business_id: string;
+          category_id?: string | null;
+          created_at?: string;
+          description?: string | null;
+          has_lots?: boolean;
+          id?: string;
+          name: string;
+          option1_name?: string | null;
+          option2_name?: string | null;
+          option3_name?: string | null;
+          requires_expiry?: boolean;
+          tax_rate?: number | null;
+          track_stock?: boolean;
+          unit?: string;
+          updated_at?: string;
+        };
+        Update: {
+          archived_at?: string | null;
+          brand?: string | null;
+          business_id?: string;
+          category_id?: string | null;
+          created_at?: string;
+          description?: string | null;
+          has_lots?: boolean;
+          id?: string;
+          name?: string;
+          option1_name?: string | null;
+          option2_name?: string | null;
+          option3_name?: string | null;
+          requires_expiry?: boolean;
+          tax_rate?: number | null;
+          track_stock?: boolean;
+          unit?: string;
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "products_business_id_fkey";
+            columns: ["business_id"];
+            isOneToOne: false;
+            referencedRelation: "businesses";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "products_category_id_business_id_fkey";
+            columns: ["category_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "categories";
+            referencedColumns: ["id", "business_id"];
+          },
+        ];
       };
       profiles: {
         Row: {
@@ -381,6 +618,116 @@ export type Database = {
           updated_at?: string;
         };
         Relationships: [];
+      };
+      purchase_order_lines: {
+        Row: {
+          business_id: string;
+          id: string;
+          purchase_order_id: string;
+          qty_ordered: number;
+          qty_received: number;
+          unit_cost: number;
+          variant_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          business_id: string;
+          id?: string;
+          purchase_order_id: string;
+          qty_ordered: number;
+          qty_received?: number;
+          unit_cost?: number;
+          variant_id: string;
+        };
+        Update: {
+          business_id?: string;
+          id?: string;
+          purchase_order_id?: string;
+          qty_ordered?: number;
+          qty_received?: number;
+          unit_cost?: number;
+          variant_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "purchase_order_lines_purchase_order_id_business_id_fkey";
+            columns: ["purchase_order_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "purchase_orders";
+            referencedColumns: ["id", "business_id"];
+          },
+          {
+            foreignKeyName: "purchase_order_lines_variant_id_business_id_fkey";
+            columns: ["variant_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "variants";
+            referencedColumns: ["id", "business_id"];
+          },
+        ];
+      };
+      purchase_orders: {
+        Row: {
+          business_id: string;
+          closed_at: string | null;
+          created_at: string;
+          created_by: string | null;
+          expected_on: string | null;
+          id: string;
+          notes: string | null;
+          ordered_at: string | null;
+          received_at: string | null;
+          status: string;
+          store_id: string;
+          supplier_id: string;
+          updated_at: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          business_id: string;
+          closed_at?: string | null;
+          created_at?: string;
+          created_by?: string | null;
+          expected_on?: string | null;
+          id?: string;
+          notes?: string | null;
+          ordered_at?: string | null;
+          received_at?: string | null;
+          status?: string;
+          store_id: string;
+          supplier_id: string;
+          updated_at?: string;
+        };
+        Update: {
+          business_id?: string;
+          closed_at?: string | null;
+          created_at?: string;
+          created_by?: string | null;
+          expected_on?: string | null;
+          id?: string;
+          notes?: string | null;
+          ordered_at?: string | null;
+          received_at?: string | null;
+          status?: string;
+          store_id?: string;
+          supplier_id?: string;
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "purchase_orders_store_id_business_id_fkey";
+            columns: ["store_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "stores";
+            referencedColumns: ["id", "business_id"];
+          },
+          {
+            foreignKeyName: "purchase_orders_supplier_id_business_id_fkey";
+            columns: ["supplier_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "suppliers";
+            referencedColumns: ["id", "business_id"];
+          },
+        ];
       };
       registers: {
         Row: {
@@ -420,6 +767,230 @@ export type Database = {
             columns: ["store_id", "business_id"];
             isOneToOne: false;
             referencedRelation: "stores";
+            referencedColumns: ["id", "business_id"];
+          },
+        ];
+      };
+      reorder_points: {
+        Row: {
+          business_id: string;
+          reorder_point: number;
+          store_id: string;
+          target_level: number;
+          variant_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          business_id: string;
+          reorder_point: number;
+          store_id: string;
+          target_level: number;
+          variant_id: string;
+        };
+        Update: {
+          business_id?: string;
+          reorder_point?: number;
+          store_id?: string;
+          target_level?: number;
+          variant_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "reorder_points_store_id_business_id_fkey";
+            columns: ["store_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "stores";
+            referencedColumns: ["id", "business_id"];
+          },
+          {
+            foreignKeyName: "reorder_points_variant_id_business_id_fkey";
+            columns: ["variant_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "variants";
+            referencedColumns: ["id", "business_id"];
+          },
+        ];
+      };
+      stock_balances: {
+        Row: {
+          business_id: string;
+          id: number;
+          lot_id: string | null;
+          qty: number;
+          store_id: string;
+          updated_at: string;
+          variant_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          business_id: string;
+          id?: never;
+          lot_id?: string | null;
+          qty?: number;
+          store_id: string;
+          updated_at?: string;
+          variant_id: string;
+        };
+        Update: {
+          business_id?: string;
+          id?: never;
+          lot_id?: string | null;
+          qty?: number;
+          store_id?: string;
+          updated_at?: string;
+          variant_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "stock_balances_business_id_fkey";
+            columns: ["business_id"];
+            isOneToOne: false;
+            referencedRelation: "businesses";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "stock_balances_lot_id_fkey";
+            columns: ["lot_id"];
+            isOneToOne: false;
+            referencedRelation: "lots";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "stock_balances_store_id_fkey";
+            columns: ["store_id"];
+            isOneToOne: false;
+            referencedRelation: "stores";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "stock_balances_variant_id_fkey";
+            columns: ["variant_id"];
+            isOneToOne: false;
+            referencedRelation: "variants";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
+      stock_movements: {
+        Row: {
+          actor_id: string | null;
+          business_id: string;
+          id: number;
+          kind: string;
+          lot_id: string | null;
+          note: string | null;
+          occurred_at: string;
+          qty: number;
+          reason: string | null;
+          recorded_at: string;
+          reference_id: string | null;
+          reference_type: string | null;
+          store_id: string;
+          unit_cost: number | null;
+          variant_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          actor_id?: string | null;
+          business_id: string;
+          id?: never;
+          kind: string;
+          lot_id?: string | null;
+          note?: string | null;
+          occurred_at?: string;
+          qty: number;
+          reason?: string | null;
+          recorded_at?: string;
+          reference_id?: string | null;
+          reference_type?: string | null;
+          store_id: string;
+          unit_cost?: number | null;
+          variant_id: string;
+        };
+        Update: {
+          actor_id?: string | null;
+          business_id?: string;
+          id?: never;
+          kind?: string;
+          lot_id?: string | null;
+          note?: string | null;
+          occurred_at?: string;
+          qty?: number;
+          reason?: string | null;
+          recorded_at?: string;
+          reference_id?: string | null;
+          reference_type?: string | null;
+          store_id?: string;
+          unit_cost?: number | null;
+          variant_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "stock_movements_business_id_fkey";
+            columns: ["business_id"];
+            isOneToOne: false;
+            referencedRelation: "businesses";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "stock_movements_lot_id_fkey";
+            columns: ["lot_id"];
+            isOneToOne: false;
+            referencedRelation: "lots";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "stock_movements_store_id_fkey";
+            columns: ["store_id"];
+            isOneToOne: false;
+            referencedRelation: "stores";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "stock_movements_variant_id_fkey";
+            columns: ["variant_id"];
+            isOneToOne: false;
+            referencedRelation: "variants";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
+      store_prices: {
+        Row: {
+          business_id: string;
+          price: number;
+          store_id: string;
+          updated_at: string;
+          variant_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          business_id: string;
+          price: number;
+          store_id: string;
+          updated_at?: string;
+          variant_id: string;
+        };
+        Update: {
+          business_id?: string;
+          price?: number;
+          store_id?: string;
+          updated_at?: string;
+          variant_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "store_prices_store_id_business_id_fkey";
+            columns: ["store_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "stores";
+            referencedColumns: ["id", "business_id"];
+          },
+          {
+            foreignKeyName: "store_prices_variant_id_business_id_fkey";
+            columns: ["variant_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "variants";
             referencedColumns: ["id", "business_id"];
           },
         ];
@@ -484,39 +1055,266 @@ export type Database = {
           },
         ];
       };
+      suppliers: {
+        Row: {
+          archived_at: string | null;
+          business_id: string;
+          contact_name: string | null;
+          created_at: string;
+          email: string | null;
+          id: string;
+          name: string;
+          notes: string | null;
+          phone: string | null;
+          updated_at: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          archived_at?: string | null;
+          business_id: string;
+          contact_name?: string | null;
+          created_at?: string;
+          email?: string | null;
+          id?: string;
+          name: string;
+          notes?: string | null;
+          phone?: string | null;
+          updated_at?: string;
+        };
+        Update: {
+          archived_at?: string | null;
+          business_id?: string;
+          contact_name?: string | null;
+          created_at?: string;
+          email?: string | null;
+          id?: string;
+          name?: string;
+          notes?: string | null;
+          phone?: string | null;
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "suppliers_business_id_fkey";
+            columns: ["business_id"];
+            isOneToOne: false;
+            referencedRelation: "businesses";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
       support_tickets: {
         Row: {
+          assigned_admin: string | null;
+          business_id: string | null;
           created_at: string;
           id: string;
+          last_reply_at: string | null;
           message: string;
+          owner_email: string | null;
           priority: string;
+          queue_rank: number | null;
           status: string;
           subject: string;
           updated_at: string;
           user_id: string;
+          waiting_on: string;
+          waiting_since: string;
         };
         ComputedFields: never;
         Insert: {
+          assigned_admin?: string | null;
+          business_id?: string | null;
           created_at?: string;
           id?: string;
+          last_reply_at?: string | null;
           message: string;
+          owner_email?: string | null;
           priority?: string;
+          queue_rank?: never;
           status?: string;
           subject: string;
           updated_at?: string;
           user_id: string;
+          waiting_on?: string;
+          waiting_since?: string;
         };
         Update: {
+          assigned_admin?: string | null;
+          business_id?: string | null;
           created_at?: string;
           id?: string;
+          last_reply_at?: string | null;
           message?: string;
+          owner_email?: string | null;
           priority?: string;
+          queue_rank?: never;
           status?: string;
           subject?: string;
           updated_at?: string;
           user_id?: string;
+          waiting_on?: string;
+          waiting_since?: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: "support_tickets_business_id_fkey";
+            columns: ["business_id"];
+            isOneToOne: false;
+            referencedRelation: "businesses";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
+      ticket_replies: {
+        Row: {
+          author_id: string | null;
+          body: string;
+          created_at: string;
+          id: string;
+          is_staff: boolean;
+          ticket_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          author_id?: string | null;
+          body: string;
+          created_at?: string;
+          id?: string;
+          is_staff: boolean;
+          ticket_id: string;
+        };
+        Update: {
+          author_id?: string | null;
+          body?: string;
+          created_at?: string;
+          id?: string;
+          is_staff?: boolean;
+          ticket_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "ticket_replies_ticket_id_fkey";
+            columns: ["ticket_id"];
+            isOneToOne: false;
+            referencedRelation: "support_tickets";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
+      transfer_lines: {
+        Row: {
+          business_id: string;
+          id: string;
+          lot_id: string | null;
+          qty_damaged: number | null;
+          qty_missing: number | null;
+          qty_received: number | null;
+          qty_sent: number;
+          transfer_id: string;
+          variant_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          business_id: string;
+          id?: string;
+          lot_id?: string | null;
+          qty_damaged?: number | null;
+          qty_missing?: number | null;
+          qty_received?: number | null;
+          qty_sent: number;
+          transfer_id: string;
+          variant_id: string;
+        };
+        Update: {
+          business_id?: string;
+          id?: string;
+          lot_id?: string | null;
+          qty_damaged?: number | null;
+          qty_missing?: number | null;
+          qty_received?: number | null;
+          qty_sent?: number;
+          transfer_id?: string;
+          variant_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "transfer_lines_lot_id_fkey";
+            columns: ["lot_id"];
+            isOneToOne: false;
+            referencedRelation: "lots";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "transfer_lines_transfer_id_business_id_fkey";
+            columns: ["transfer_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "transfers";
+            referencedColumns: ["id", "business_id"];
+          },
+          {
+            foreignKeyName: "transfer_lines_variant_id_business_id_fkey";
+            columns: ["variant_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "variants";
+            referencedColumns: ["id", "business_id"];
+          },
+        ];
+      };
+      transfers: {
+        Row: {
+          business_id: string;
+          from_store_id: string;
+          id: string;
+          note: string | null;
+          received_at: string | null;
+          received_by: string | null;
+          sent_at: string;
+          sent_by: string | null;
+          status: string;
+          to_store_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          business_id: string;
+          from_store_id: string;
+          id?: string;
+          note?: string | null;
+          received_at?: string | null;
+          received_by?: string | null;
+          sent_at?: string;
+          sent_by?: string | null;
+          status?: string;
+          to_store_id: string;
+        };
+        Update: {
+          business_id?: string;
+          from_store_id?: string;
+          id?: string;
+          note?: string | null;
+          received_at?: string | null;
+          received_by?: string | null;
+          sent_at?: string;
+          sent_by?: string | null;
+          status?: string;
+          to_store_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "transfers_from_store_id_business_id_fkey";
+            columns: ["from_store_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "stores";
+            referencedColumns: ["id", "business_id"];
+          },
+          {
+            foreignKeyName: "transfers_to_store_id_business_id_fkey";
+            columns: ["to_store_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "stores";
+            referencedColumns: ["id", "business_id"];
+          },
+        ];
       };
       user_plans: {
         Row: {
@@ -561,12 +1359,113 @@ export type Database = {
         };
         Relationships: [];
       };
+      variant_costs: {
+        Row: {
+          business_id: string;
+          cost: number;
+          updated_at: string;
+          variant_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          business_id: string;
+          cost?: number;
+          updated_at?: string;
+          variant_id: string;
+        };
+        Update: {
+          business_id?: string;
+          cost?: number;
+          updated_at?: string;
+          variant_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "variant_costs_variant_id_business_id_fkey";
+            columns: ["variant_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "variants";
+            referencedColumns: ["id", "business_id"];
+          },
+        ];
+      };
+      variants: {
+        Row: {
+          archived_at: string | null;
+          business_id: string;
+          created_at: string;
+          id: string;
+          option1: string | null;
+          option2: string | null;
+          option3: string | null;
+          price: number;
+          product_id: string;
+          sku: string;
+          updated_at: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          archived_at?: string | null;
+          business_id: string;
+          created_at?: string;
+          id?: string;
+          option1?: string | null;
+          option2?: string | null;
+          option3?: string | null;
+          price?: number;
+          product_id: string;
+          sku: string;
+          updated_at?: string;
+        };
+        Update: {
+          archived_at?: string | null;
+          business_id?: string;
+          created_at?: string;
+          id?: string;
+          option1?: string | null;
+          option2?: string | null;
+          option3?: string | null;
+          price?: number;
+          product_id?: string;
+          sku?: string;
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "variants_product_id_business_id_fkey";
+            columns: ["product_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "products";
+            referencedColumns: ["id", "business_id"];
+          },
+        ];
+      };
     };
     Views: {
       [_ in never]: never;
     };
     Functions: {
       accept_invitation: { Args: { _token: string }; Returns: string };
+      add_internal_barcode: { Args: { _variant_id: string }; Returns: string };
+      adjust_stock: {
+        Args: {
+          _lot_id?: string;
+          _note?: string;
+          _occurred_at?: string;
+          _qty: number;
+          _reason: string;
+          _store_id: string;
+          _variant_id: string;
+        };
+        Returns: number;
+      };
+      admin_list_admins: {
+        Args: Record<PropertyKey, never>;
+        Returns: {
+          id: string;
+          name: string;
+        }[];
+      };
       admin_list_businesses: {
         Args: { _limit?: number; _offset?: number; _search?: string };
         Returns: {
@@ -602,6 +1501,37 @@ export type Database = {
           user_id: string;
         }[];
       };
+      admin_list_tickets: {
+        Args: {
+          _limit?: number;
+          _offset?: number;
+          _priority?: string;
+          _search?: string;
+          _status?: string;
+          _ticket_id?: string;
+          _waiting_on?: string;
+        };
+        Returns: {
+          assigned_admin: string;
+          assigned_name: string;
+          business_id: string;
+          business_name: string;
+          created_at: string;
+          id: string;
+          last_reply_at: string;
+          owner_email: string;
+          owner_name: string;
+          priority: string;
+          reply_count: number;
+          status: string;
+          subject: string;
+          total_count: number;
+          updated_at: string;
+          user_id: string;
+          waiting_on: string;
+          waiting_since: string;
+        }[];
+      };
       admin_list_users: {
         Args: { _limit?: number; _offset?: number; _search?: string };
         Returns: {
@@ -624,9 +1554,58 @@ export type Database = {
           total_revenue: number;
         }[];
       };
+      admin_reply: {
+        Args: { _body: string; _status?: string; _ticket_id: string };
+        Returns: {
+          author_id: string | null;
+          body: string;
+          created_at: string;
+          id: string;
+          is_staff: boolean;
+          ticket_id: string;
+        };
+        SetofOptions: {
+          from: "*";
+          to: "ticket_replies";
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
       admin_set_business_suspension: {
         Args: { _business_id: string; _reason?: string; _suspended: boolean };
         Returns: undefined;
+      };
+      admin_set_ticket: {
+        Args: {
+          _assignee?: string;
+          _priority?: string;
+          _status?: string;
+          _ticket_id: string;
+          _unassign?: boolean;
+        };
+        Returns: {
+          assigned_admin: string | null;
+          business_id: string | null;
+          created_at: string;
+          id: string;
+          last_reply_at: string | null;
+          message: string;
+          owner_email: string | null;
+          priority: string;
+          queue_rank: number | null;
+          status: string;
+          subject: string;
+          updated_at: string;
+          user_id: string;
+          waiting_on: string;
+          waiting_since: string;
+        };
+        SetofOptions: {
+          from: "*";
+          to: "support_tickets";
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
       };
       business_team: {
         Args: { _business_id: string };
@@ -676,7 +1655,36 @@ export type Database = {
           token: string;
         }[];
       };
+      customer_reply: {
+        Args: { _body: string; _ticket_id: string };
+        Returns: {
+          author_id: string | null;
+          body: string;
+          created_at: string;
+          id: string;
+          is_staff: boolean;
+          ticket_id: string;
+        };
+        SetofOptions: {
+          from: "*";
+          to: "ticket_replies";
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
       device_label: { Args: { _user_agent: string }; Returns: string };
+      expiring_lots: {
+        Args: { _days?: number; _store_id: string };
+        Returns: {
+          expires_on: string;
+          lot_id: string;
+          lot_number: string;
+          product_name: string;
+          qty: number;
+          sku: string;
+          variant_id: string;
+        }[];
+      };
       invitation_preview: {
         Args: { _token: string };
         Returns: {
@@ -707,8 +1715,79 @@ export type Database = {
           type: string;
         }[];
       };
+      post_count: {
+        Args: { _lines: Json; _occurred_at?: string; _store_id: string };
+        Returns: {
+          counted: number;
+          delta: number;
+          expected: number;
+          lot_id: string;
+          variant_id: string;
+        }[];
+      };
+      receive_purchase_order: {
+        Args: { _lines: Json; _occurred_at?: string; _purchase_order_id: string };
+        Returns: string;
+      };
+      receive_stock: {
+        Args: {
+          _expires_on?: string;
+          _lot_number?: string;
+          _note?: string;
+          _occurred_at?: string;
+          _qty: number;
+          _store_id: string;
+          _unit_cost?: number;
+          _variant_id: string;
+        };
+        Returns: number;
+      };
+      receive_transfer: { Args: { _lines?: Json; _transfer_id: string }; Returns: undefined };
       remove_member: { Args: { _business_id: string; _user_id: string }; Returns: undefined };
+      reorder_list: {
+        Args: { _store_id: string };
+        Returns: {
+          on_hand: number;
+          product_name: string;
+          reorder_point: number;
+          sku: string;
+          suggested: number;
+          target_level: number;
+          variant_id: string;
+        }[];
+      };
       revoke_invitation: { Args: { _invitation_id: string }; Returns: undefined };
+      search_catalog: {
+        Args: {
+          _business_id: string;
+          _include_archived?: boolean;
+          _limit?: number;
+          _offset?: number;
+          _query?: string;
+        };
+        Returns: {
+          archived: boolean;
+          barcode: string;
+          brand: string;
+          category_id: string;
+          has_lots: boolean;
+          option1: string;
+          option2: string;
+          option3: string;
+          price: number;
+          product_id: string;
+          product_name: string;
+          sku: string;
+          total_count: number;
+          track_stock: boolean;
+          unit: string;
+          variant_id: string;
+        }[];
+      };
+      send_transfer: {
+        Args: { _from_store_id: string; _lines: Json; _note?: string; _to_store_id: string };
+        Returns: string;
+      };
       set_member_role: {
         Args: {
           _all_stores?: boolean;
@@ -718,6 +1797,52 @@ export type Database = {
           _user_id: string;
         };
         Returns: undefined;
+      };
+      stock_history: {
+        Args: { _limit?: number; _offset?: number; _store_id: string; _variant_id: string };
+        Returns: {
+          actor_id: string;
+          actor_label: string;
+          balance: number;
+          expires_on: string;
+          id: number;
+          kind: string;
+          lot_number: string;
+          note: string;
+          occurred_at: string;
+          qty: number;
+          reason: string;
+          recorded_at: string;
+          reference_id: string;
+          reference_type: string;
+        }[];
+      };
+      store_stock: {
+        Args: { _limit?: number; _offset?: number; _query?: string; _store_id: string };
+        Returns: {
+          has_lots: boolean;
+          on_hand: number;
+          option1: string;
+          option2: string;
+          option3: string;
+          product_name: string;
+          reorder_point: number;
+          sku: string;
+          target_level: number;
+          total_count: number;
+          unit: string;
+          variant_id: string;
+        }[];
+      };
+      ticket_thread: {
+        Args: { _ticket_id: string };
+        Returns: {
+          author_name: string;
+          body: string;
+          created_at: string;
+          id: string;
+          is_staff: boolean;
+        }[];
       };
       transfer_ownership: {
         Args: { _business_id: string; _new_owner: string };

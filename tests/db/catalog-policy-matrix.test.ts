@@ -125,7 +125,9 @@ describe('inserts', () => {
     return body + String((10 - (sum % 10)) % 10);
   };
   const row = (table: string) => {
-    const r = catalogRow[table]();
+    const make = catalogRow[table];
+    if (!make) throw new Error(`no row for ${table}`);
+    const r = make();
     if (table === 'barcodes') r.code = withCheckDigit(String(r.code).slice(0, 12));
     return r;
   };

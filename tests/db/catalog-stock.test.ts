@@ -137,7 +137,10 @@ describe('stock functions', () => {
     // The cashier cannot read Riverside's balances: nothing listed.
     expect(data).toEqual([]);
     const owner = await w.clients.owner.rpc('expiring_lots', { _store_id: riverside, _days: 30 });
-    expect((owner.data as { lot_number: string }[]).map((l) => l.lot_number)).toEqual(['L-002', 'L-001']);
+    const lots = owner.data as { lot_number: string; variant_id: string; expires_on: string }[];
+    // Soonest first, the expired lot included; the demo data's lots are in the list too.
+    expect(lots.filter((l) => l.variant_id === w.f.lotVariant).map((l) => l.lot_number)).toEqual(['L-002', 'L-001']);
+    expect(lots.map((l) => l.expires_on)).toEqual(lots.map((l) => l.expires_on).sort());
   });
 
   it('stock history shows every movement with the running balance', async () => {

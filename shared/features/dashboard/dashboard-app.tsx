@@ -17,7 +17,9 @@ import { SupportPage } from './support/support-page';
  * The customer area (/dashboard/*): signed-in guard, shared layout and the child screens. An unknown child
  * path shows the product's 404 page (spec 2), which the app passes in: features never import each other.
  */
-export function DashboardApp({ notFound, business }: { notFound: ReactNode; business?: ReactNode }) {
+export function DashboardApp({ notFound, business, catalog, inventory }: {
+  notFound: ReactNode; business?: ReactNode; catalog?: ReactNode; inventory?: ReactNode;
+}) {
   const { user, session, loading } = useAuth();
   const supabase = useSupabase();
   const { signOut, leaving } = useSignOut();
@@ -59,6 +61,8 @@ export function DashboardApp({ notFound, business }: { notFound: ReactNode; busi
           <Route path="support" element={<SupportPage />} />
           {/* The Business area is its own feature; the app passes it in like the 404 page. */}
           {business && <Route path="business/*" element={business} />}
+          {catalog && <Route path="catalog/*" element={catalog} />}
+          {inventory && <Route path="inventory/*" element={inventory} />}
         </Route>
         <Route path="*" element={notFound} />
       </Routes>

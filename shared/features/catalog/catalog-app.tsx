@@ -1,0 +1,22 @@
+import { Box, Heading, Stack, Text } from '@chakra-ui/react';
+import { LoadingText } from '../../components/loading-text';
+import { ProductsPage } from './products-page';
+import { useCurrentBusiness } from './use-current-business';
+
+/** The Catalog area (/dashboard/catalog): products, variants, barcodes and prices of the current business. */
+export function CatalogApp() {
+  const { status, business } = useCurrentBusiness();
+  return (
+    <Stack gap="5">
+      <Box>
+        <Heading as="h1" size="xl">Catalog</Heading>
+        <Text color="fg.muted">Products, variants, SKUs and barcodes{business ? ` of ${business.name}` : ''}.</Text>
+      </Box>
+      {status === 'loading' ? <LoadingText /> : status === 'error' ? (
+        <Text color="fg.error">Your businesses could not be loaded. Reload the page to try again.</Text>
+      ) : business ? <ProductsPage business={business} /> : (
+        <Text>You do not belong to a business yet.</Text>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,123 @@
+import { useEffect, useState } from 'react';
+import { Alert, Badge, Button, HStack, Input, Stack, Table, Text } from '@chakra-ui/react';
+import { LoadError } from '../../components/load-error';
+import { LoadingText } from '../../components/loading-text';
+import { notify } from '../../components/toaster';
+import { useSupabase } from '../../lib/platform-context';
+import { CatalogError, createProduct, searchCatalog, type CatalogHit, type CatalogWorkspace, type NewProduct } from './catalog-api';
+import { ProductForm } from './product-form';
+
+const PAGE_SIZE = 25;
+
+/** Products and their variants, searched on the server by name, SKU or barcode, with the new-product form. */
+export function ProductsPage({ business }: { business: CatalogWorkspace }) {
+  const supabase = useSupabase();
+  const [query, setQuery] = useState('');
+  const [debounced, setDebounced] = useState('');
+  const [page, setPage] = useState(0);
+  const [version, setVersion] = useState(0);
+  const [result, setResult] = useState<{ key: string; rows: CatalogHit[]; total: number; error: Error | null } | null>(null);
+  const [creating, setCreating] = useState(false);
+  const [limitMessage, setLimitMessage] = useState<string | null>(null);
+  const canEdit = business.role === 'owner' || business.role === 'manager';
+  const key = `${business.id}|${debounced}|${page}|${version}`;
+
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      setDebounced(query.trim());
+      setPage(0);
+    }, 250);
+    return () => clearTimeout(timer);
+  }, [query]);
+
+  useEffect(() => {
+    let cancelled = false;
+    searchCatalog(supabase, business.id, debounced, page, PAGE_SIZE).then(
+      ({ rows, total }) => !cancelled && setResult({ key, rows, total, error: null }),
+      (error: unknown) => !cancelled && setResult({ key, rows: [], total: 0, error: error instanceof Error ? error : new Error(String(error)) }),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [supabase, business.id, debounced, page, key]);
+
+  const create = async (product: NewProduct) => {
+    try {
+      await createProduct(supabase, business.id, product);
+      notify.success('Product created', product.name);
+      setCreating(false);
+      setVersion((v) => v + 1);
+    } catch (error) {
+      if (error instanceof CatalogError && error.code === 'SW001') {
+        setLimitMessage(`${error.message}. ${error.hint ?? ''}`.trim());
+        setCreating(false);
+      } else {
+        notify.error('Product not created', error instanceof Error ? error.message : 'Please try again.');
+      }
+    }
+  };
+
+  const loaded = result?.key === key ? result : null;
+  return (
+    <Stack gap="4">
+      <HStack gap="3" wrap="wrap">
+        <Input maxW="md" type="search" placeholder="Search by name, SKU or barcode" aria-label="Search products"
+          value={query} onChange={(e) => setQuery(e.target.value)} />
+        {canEdit && !creating && <Button onClick={() => setCreating(true)}>New product</Button>}
+        {business.max_products !== null && (
+          <Text fontSize="sm" color="fg.muted">The {business.plan} plan allows {business.max_products} products.</Text>
+        )}
+      </HStack>
+      {limitMessage && (
+        <Alert.Root status="warning" role="alert">
+          <Alert.Indicator />
+          <Alert.Content>
+            <Alert.Title>Product limit reached</Alert.Title>
+            <Alert.Description>{limitMessage}</Alert.Description>
+          </Alert.Content>
+        </Alert.Root>
+      )}
+      {creating && <ProductForm onSubmit={create} onCancel={() => setCreating(false)} />}
+      {!loaded ? <LoadingText /> : loaded.error ? (
+        <LoadError message="Products could not be loaded." error={loaded.error} onRetry={() => setVersion((v) => v + 1)} />
+      ) : loaded.rows.length === 0 ? (
+        <Text color="fg.muted">{debounced ? `Nothing matches "${debounced}".` : 'No products yet.'}</Text>
+      ) : (
+        <>
+          <Table.Root size="sm" aria-label="Products">
+            <Table.Header>
+              <Table.Row>
+                <Table.ColumnHeader>Product</Table.ColumnHeader>
+                <Table.ColumnHeader>Variant</Table.ColumnHeader>
+                <Table.ColumnHeader>SKU</Table.ColumnHeader>
+                <Table.ColumnHeader>Barcode</Table.ColumnHeader>
+                <Table.ColumnHeader textAlign="end">Price</Table.ColumnHeader>
+              </Table.Row>
+            </Table.Header>
+            <Table.Body>
+              {loaded.rows.map((row) => (
+                <Table.Row key={row.variant_id}>
+                  <Table.Cell>
+                    {row.product_name} {row.has_lots && <Badge size="sm">lots</Badge>} {row.unit === 'kg' && <Badge size="sm">kg</Badge>}
+                  </Table.Cell>
+                  <Table.Cell>{[row.option1, row.option2, row.option3].filter(Boolean).join(' / ') || '-'}</Table.Cell>
+                  <Table.Cell fontFamily="mono">{row.sku}</Table.Cell>
+                  <Table.Cell fontFamily="mono">{row.barcode ?? '-'}</Table.Cell>
+                  {/* Minor units: the store currency applies at the till; shown here with two decimals. */}
+                  <Table.Cell textAlign="end">{(Number(row.price) / 100).toFixed(2)}</Table.Cell>
+                </Table.Row>
+              ))}
+            </Table.Body>
+          </Table.Root>
+          <HStack justify="space-between">
+            <Text fontSize="sm" color="fg.muted">{loaded.total} variant{loaded.total === 1 ? '' : 's'}</Text>
+            <HStack>
+              <Button size="sm" variant="outline" disabled={page === 0} onClick={() => setPage(page - 1)}>Previous</Button>
+              <Button size="sm" variant="outline" disabled={(page + 1) * PAGE_SIZE >= loaded.total} onClick={() => setPage(page + 1)}>Next</Button>
+            </HStack>
+          </HStack>
+        </>
+      )}
+    </Stack>
+  );
+}
