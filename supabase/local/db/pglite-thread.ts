@@ -71,6 +71,8 @@ export class PgliteThread {
     /** Called once when a deadline passes or a result is lost: the owner restarts the database. */
     private readonly onBroken: (thread: PgliteThread) => void,
   ) {
+    // Like a socket, an idle database does not keep the process alive; a pending request does.
+    worker.unref();
     worker.on('message', (answer: Answer) => this.settle(answer));
     worker.on('error', () => {});
     worker.on('exit', () => {
@@ -109,6 +111,7 @@ export class PgliteThread {
     const entry = this.pending.get(answer.id);
     if (!entry) return;
     this.pending.delete(answer.id);
+    if (this.pending.size === 0) this.worker.unref();
     clearTimeout(entry.timer);
     if (answer.ok) entry.resolve(answer.value);
     else if (answer.lost) {
@@ -125,11 +128,13 @@ export class PgliteThread {
       if (timeoutMs !== undefined && timeoutMs > 0) {
         entry.timer = setTimeout(() => {
           this.pending.delete(id);
+          if (this.pending.size === 0) this.worker.unref();
           reject(new StatementTimeoutError());
           this.onBroken(this);
         }, timeoutMs);
       }
       this.pending.set(id, entry);
+      this.worker.ref();
       this.worker.postMessage({ id, ...message });
     });
   }
