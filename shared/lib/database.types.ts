@@ -237,6 +237,58 @@ export type Database = {
         };
         Relationships: [];
       };
+      cash_movements: {
+        Row: {
+          actor_id: string | null;
+          amount: number;
+          at: string;
+          business_id: string;
+          id: string;
+          kind: string;
+          reason: string;
+          shift_id: string;
+          store_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          actor_id?: string | null;
+          amount: number;
+          at?: string;
+          business_id: string;
+          id?: string;
+          kind: string;
+          reason: string;
+          shift_id: string;
+          store_id: string;
+        };
+        Update: {
+          actor_id?: string | null;
+          amount?: number;
+          at?: string;
+          business_id?: string;
+          id?: string;
+          kind?: string;
+          reason?: string;
+          shift_id?: string;
+          store_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "cash_movements_shift_id_business_id_fkey";
+            columns: ["shift_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "shifts";
+            referencedColumns: ["id", "business_id"];
+          },
+          {
+            foreignKeyName: "cash_movements_store_id_business_id_fkey";
+            columns: ["store_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "stores";
+            referencedColumns: ["id", "business_id"];
+          },
+        ];
+      };
       categories: {
         Row: {
           business_id: string;
@@ -260,6 +312,45 @@ export type Database = {
         Relationships: [
           {
             foreignKeyName: "categories_business_id_fkey";
+            columns: ["business_id"];
+            isOneToOne: false;
+            referencedRelation: "businesses";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
+      customers: {
+        Row: {
+          business_id: string;
+          created_at: string;
+          email: string | null;
+          id: string;
+          name: string;
+          phone: string | null;
+          updated_at: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          business_id: string;
+          created_at?: string;
+          email?: string | null;
+          id?: string;
+          name: string;
+          phone?: string | null;
+          updated_at?: string;
+        };
+        Update: {
+          business_id?: string;
+          created_at?: string;
+          email?: string | null;
+          id?: string;
+          name?: string;
+          phone?: string | null;
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "customers_business_id_fkey";
             columns: ["business_id"];
             isOneToOne: false;
             referencedRelation: "businesses";
@@ -509,6 +600,54 @@ export type Database = {
         };
         Relationships: [];
       };
+      pos_approvals: {
+        Row: {
+          approved_by: string;
+          business_id: string;
+          created_at: string;
+          expires_at: string;
+          id: string;
+          max_discount_percent: number | null;
+          purpose: string;
+          store_id: string;
+          used_at: string | null;
+          used_for: string | null;
+        };
+        ComputedFields: never;
+        Insert: {
+          approved_by: string;
+          business_id: string;
+          created_at?: string;
+          expires_at?: string;
+          id?: string;
+          max_discount_percent?: number | null;
+          purpose: string;
+          store_id: string;
+          used_at?: string | null;
+          used_for?: string | null;
+        };
+        Update: {
+          approved_by?: string;
+          business_id?: string;
+          created_at?: string;
+          expires_at?: string;
+          id?: string;
+          max_discount_percent?: number | null;
+          purpose?: string;
+          store_id?: string;
+          used_at?: string | null;
+          used_for?: string | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "pos_approvals_store_id_business_id_fkey";
+            columns: ["store_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "stores";
+            referencedColumns: ["id", "business_id"];
+          },
+        ];
+      };
       products: {
         Row: {
           archived_at: string | null;
@@ -729,6 +868,140 @@ export type Database = {
           },
         ];
       };
+      refund_lines: {
+        Row: {
+          amount: number;
+          business_id: string;
+          disposition: string;
+          id: string;
+          qty: number;
+          refund_id: string;
+          sale_line_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          amount: number;
+          business_id: string;
+          disposition: string;
+          id?: string;
+          qty: number;
+          refund_id: string;
+          sale_line_id: string;
+        };
+        Update: {
+          amount?: number;
+          business_id?: string;
+          disposition?: string;
+          id?: string;
+          qty?: number;
+          refund_id?: string;
+          sale_line_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "refund_lines_refund_id_business_id_fkey";
+            columns: ["refund_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "refunds";
+            referencedColumns: ["id", "business_id"];
+          },
+          {
+            foreignKeyName: "refund_lines_sale_line_id_business_id_fkey";
+            columns: ["sale_line_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "sale_lines";
+            referencedColumns: ["id", "business_id"];
+          },
+        ];
+      };
+      refunds: {
+        Row: {
+          actor_id: string | null;
+          approval_id: string | null;
+          business_id: string;
+          id: string;
+          occurred_at: string;
+          offline: boolean;
+          reason: string | null;
+          recorded_at: string;
+          register_id: string | null;
+          sale_id: string;
+          shift_id: string | null;
+          store_id: string;
+          tender_kind: string;
+          total: number;
+        };
+        ComputedFields: never;
+        Insert: {
+          actor_id?: string | null;
+          approval_id?: string | null;
+          business_id: string;
+          id: string;
+          occurred_at: string;
+          offline?: boolean;
+          reason?: string | null;
+          recorded_at?: string;
+          register_id?: string | null;
+          sale_id: string;
+          shift_id?: string | null;
+          store_id: string;
+          tender_kind: string;
+          total: number;
+        };
+        Update: {
+          actor_id?: string | null;
+          approval_id?: string | null;
+          business_id?: string;
+          id?: string;
+          occurred_at?: string;
+          offline?: boolean;
+          reason?: string | null;
+          recorded_at?: string;
+          register_id?: string | null;
+          sale_id?: string;
+          shift_id?: string | null;
+          store_id?: string;
+          tender_kind?: string;
+          total?: number;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "refunds_approval_id_fkey";
+            columns: ["approval_id"];
+            isOneToOne: false;
+            referencedRelation: "pos_approvals";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "refunds_register_id_fkey";
+            columns: ["register_id"];
+            isOneToOne: false;
+            referencedRelation: "registers";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "refunds_sale_id_business_id_fkey";
+            columns: ["sale_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "sales";
+            referencedColumns: ["id", "business_id"];
+          },
+          {
+            foreignKeyName: "refunds_shift_id_business_id_fkey";
+            columns: ["shift_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "shifts";
+            referencedColumns: ["id", "business_id"];
+          },
+          {
+            foreignKeyName: "refunds_store_id_business_id_fkey";
+            columns: ["store_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "stores";
+            referencedColumns: ["id", "business_id"];
+          },
+        ];
+      };
       registers: {
         Row: {
           archived_at: string | null;
@@ -807,6 +1080,328 @@ export type Database = {
             columns: ["variant_id", "business_id"];
             isOneToOne: false;
             referencedRelation: "variants";
+            referencedColumns: ["id", "business_id"];
+          },
+        ];
+      };
+      sale_line_costs: {
+        Row: {
+          business_id: string;
+          sale_line_id: string;
+          store_id: string;
+          unit_cost: number;
+        };
+        ComputedFields: never;
+        Insert: {
+          business_id: string;
+          sale_line_id: string;
+          store_id: string;
+          unit_cost: number;
+        };
+        Update: {
+          business_id?: string;
+          sale_line_id?: string;
+          store_id?: string;
+          unit_cost?: number;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "sale_line_costs_sale_line_id_business_id_fkey";
+            columns: ["sale_line_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "sale_lines";
+            referencedColumns: ["id", "business_id"];
+          },
+        ];
+      };
+      sale_lines: {
+        Row: {
+          business_id: string;
+          description: string;
+          discount: number;
+          id: string;
+          line_no: number;
+          line_total: number;
+          lot_id: string | null;
+          qty: number;
+          sale_id: string;
+          store_id: string;
+          tax_amount: number;
+          tax_rate: number;
+          unit_price: number;
+          variant_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          business_id: string;
+          description: string;
+          discount?: number;
+          id?: string;
+          line_no: number;
+          line_total: number;
+          lot_id?: string | null;
+          qty: number;
+          sale_id: string;
+          store_id: string;
+          tax_amount: number;
+          tax_rate: number;
+          unit_price: number;
+          variant_id: string;
+        };
+        Update: {
+          business_id?: string;
+          description?: string;
+          discount?: number;
+          id?: string;
+          line_no?: number;
+          line_total?: number;
+          lot_id?: string | null;
+          qty?: number;
+          sale_id?: string;
+          store_id?: string;
+          tax_amount?: number;
+          tax_rate?: number;
+          unit_price?: number;
+          variant_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "sale_lines_lot_id_fkey";
+            columns: ["lot_id"];
+            isOneToOne: false;
+            referencedRelation: "lots";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "sale_lines_sale_id_business_id_fkey";
+            columns: ["sale_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "sales";
+            referencedColumns: ["id", "business_id"];
+          },
+          {
+            foreignKeyName: "sale_lines_variant_id_fkey";
+            columns: ["variant_id"];
+            isOneToOne: false;
+            referencedRelation: "variants";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
+      sale_tenders: {
+        Row: {
+          amount: number;
+          business_id: string;
+          change: number;
+          id: string;
+          kind: string;
+          sale_id: string;
+          store_id: string;
+          tendered: number;
+        };
+        ComputedFields: never;
+        Insert: {
+          amount: number;
+          business_id: string;
+          change?: number;
+          id?: string;
+          kind: string;
+          sale_id: string;
+          store_id: string;
+          tendered: number;
+        };
+        Update: {
+          amount?: number;
+          business_id?: string;
+          change?: number;
+          id?: string;
+          kind?: string;
+          sale_id?: string;
+          store_id?: string;
+          tendered?: number;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "sale_tenders_sale_id_business_id_fkey";
+            columns: ["sale_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "sales";
+            referencedColumns: ["id", "business_id"];
+          },
+        ];
+      };
+      sales: {
+        Row: {
+          approval_id: string | null;
+          business_id: string;
+          cashier_id: string | null;
+          change_total: number;
+          currency: string;
+          customer_id: string | null;
+          discount_total: number;
+          flagged_for_review: boolean | null;
+          id: string;
+          occurred_at: string;
+          offline: boolean;
+          receipt_number: string;
+          recorded_at: string;
+          register_id: string;
+          review_reasons: string[];
+          shift_id: string | null;
+          store_id: string;
+          subtotal: number;
+          tax_inclusive: boolean;
+          tax_total: number;
+          tendered_total: number;
+          total: number;
+        };
+        ComputedFields: never;
+        Insert: {
+          approval_id?: string | null;
+          business_id: string;
+          cashier_id?: string | null;
+          change_total: number;
+          currency: string;
+          customer_id?: string | null;
+          discount_total: number;
+          flagged_for_review?: never;
+          id: string;
+          occurred_at: string;
+          offline?: boolean;
+          receipt_number: string;
+          recorded_at?: string;
+          register_id: string;
+          review_reasons?: string[];
+          shift_id?: string | null;
+          store_id: string;
+          subtotal: number;
+          tax_inclusive: boolean;
+          tax_total: number;
+          tendered_total: number;
+          total: number;
+        };
+        Update: {
+          approval_id?: string | null;
+          business_id?: string;
+          cashier_id?: string | null;
+          change_total?: number;
+          currency?: string;
+          customer_id?: string | null;
+          discount_total?: number;
+          flagged_for_review?: never;
+          id?: string;
+          occurred_at?: string;
+          offline?: boolean;
+          receipt_number?: string;
+          recorded_at?: string;
+          register_id?: string;
+          review_reasons?: string[];
+          shift_id?: string | null;
+          store_id?: string;
+          subtotal?: number;
+          tax_inclusive?: boolean;
+          tax_total?: number;
+          tendered_total?: number;
+          total?: number;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "sales_approval_id_fkey";
+            columns: ["approval_id"];
+            isOneToOne: false;
+            referencedRelation: "pos_approvals";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "sales_customer_id_business_id_fkey";
+            columns: ["customer_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "customers";
+            referencedColumns: ["id", "business_id"];
+          },
+          {
+            foreignKeyName: "sales_register_id_fkey";
+            columns: ["register_id"];
+            isOneToOne: false;
+            referencedRelation: "registers";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "sales_shift_id_business_id_fkey";
+            columns: ["shift_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "shifts";
+            referencedColumns: ["id", "business_id"];
+          },
+          {
+            foreignKeyName: "sales_store_id_business_id_fkey";
+            columns: ["store_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "stores";
+            referencedColumns: ["id", "business_id"];
+          },
+        ];
+      };
+      shifts: {
+        Row: {
+          business_id: string;
+          cashier_id: string | null;
+          closed_at: string | null;
+          closed_by: string | null;
+          counted: Json | null;
+          counted_total: number | null;
+          difference: number | null;
+          expected_cash: number | null;
+          id: string;
+          opened_at: string;
+          opening_float: number;
+          register_id: string;
+          store_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          business_id: string;
+          cashier_id?: string | null;
+          closed_at?: string | null;
+          closed_by?: string | null;
+          counted?: Json | null;
+          counted_total?: number | null;
+          difference?: number | null;
+          expected_cash?: number | null;
+          id?: string;
+          opened_at?: string;
+          opening_float?: number;
+          register_id: string;
+          store_id: string;
+        };
+        Update: {
+          business_id?: string;
+          cashier_id?: string | null;
+          closed_at?: string | null;
+          closed_by?: string | null;
+          counted?: Json | null;
+          counted_total?: number | null;
+          difference?: number | null;
+          expected_cash?: number | null;
+          id?: string;
+          opened_at?: string;
+          opening_float?: number;
+          register_id?: string;
+          store_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "shifts_register_id_fkey";
+            columns: ["register_id"];
+            isOneToOne: false;
+            referencedRelation: "registers";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "shifts_store_id_business_id_fkey";
+            columns: ["store_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "stores";
             referencedColumns: ["id", "business_id"];
           },
         ];
@@ -1607,6 +2202,10 @@ export type Database = {
           isSetofReturn: false;
         };
       };
+      approve_discount: {
+        Args: { _max_discount_percent?: number; _purpose?: string; _store_id: string };
+        Returns: string;
+      };
       business_team: {
         Args: { _business_id: string };
         Returns: {
@@ -1618,6 +2217,10 @@ export type Database = {
           store_ids: string[];
           user_id: string;
         }[];
+      };
+      cash_in_out: {
+        Args: { _amount: number; _kind: string; _reason: string; _shift_id: string };
+        Returns: string;
       };
       choose_plan: {
         Args: { _plan_name: string };
@@ -1641,6 +2244,7 @@ export type Database = {
           isSetofReturn: false;
         };
       };
+      close_shift: { Args: { _counted: Json; _shift_id: string }; Returns: Json };
       create_invitation: {
         Args: {
           _all_stores?: boolean;
@@ -1655,6 +2259,7 @@ export type Database = {
           token: string;
         }[];
       };
+      current_shift: { Args: { _register_id: string }; Returns: Json };
       customer_reply: {
         Args: { _body: string; _ticket_id: string };
         Returns: {
@@ -1715,6 +2320,7 @@ export type Database = {
           type: string;
         }[];
       };
+      open_shift: { Args: { _opening_float?: number; _register_id: string }; Returns: Json };
       post_count: {
         Args: { _lines: Json; _occurred_at?: string; _store_id: string };
         Returns: {
@@ -1725,6 +2331,8 @@ export type Database = {
           variant_id: string;
         }[];
       };
+      post_refund: { Args: { _payload: Json }; Returns: Json };
+      post_sale: { Args: { _payload: Json }; Returns: Json };
       receive_purchase_order: {
         Args: { _lines: Json; _occurred_at?: string; _purchase_order_id: string };
         Returns: string;
@@ -1848,6 +2456,8 @@ export type Database = {
         Args: { _business_id: string; _new_owner: string };
         Returns: undefined;
       };
+      x_report: { Args: { _shift_id: string }; Returns: Json };
+      z_report: { Args: { _shift_id: string }; Returns: Json };
     };
     Enums: {
       [_ in never]: never;

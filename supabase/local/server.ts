@@ -10,6 +10,7 @@ import { RateLimiter } from './auth/rate-limiter';
 import { createInboxApp } from './mail/inbox-app';
 import { Mailbox } from './mail/mailbox';
 import { createMailer } from './mail/mailer';
+import { startOutboxRelay } from './mail/outbox-relay';
 import { smtpRelayFromEnv } from './mail/smtp-relay';
 import { defaultDataDir } from './db/paths';
 import { allowedHostNames } from './gateway/host-check';
@@ -84,6 +85,8 @@ export async function startLocalStack(options: StackOptions = {}): Promise<Runni
     apiUrl = `http://${host}:${api.port}`;
     const inbox = await listen(createInboxApp(mailbox, allowedHosts), host, options.inboxPort ?? 54324);
     servers.push(inbox.server);
+    // Emails the database queues (support desk, docs/adr/0120).
+    const outbox = startOutboxRelay(db, mailer, siteUrl);
     let stopped: Promise<void> | undefined;
     return {
       ...keys,
@@ -96,6 +99,7 @@ export async function startLocalStack(options: StackOptions = {}): Promise<Runni
       stop() {
         stopped ??= (async () => {
           await Promise.all(servers.map(close));
+          await outbox.stop();
           // The inbox writes in the background; what is still pending goes to disk now.
           await mailbox.flush();
           await db.close();
