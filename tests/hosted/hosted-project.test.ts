@@ -136,11 +136,12 @@ describe('the paths that only the service role writes', () => {
 });
 
 describe('supabase db lint', () => {
-  const lint = () => runSupabase(['db', 'lint', `--remote=${project.postgresUrl}`, '--fail-on', 'error', '--output-format', 'json']);
+  // Errors only: plpgsql_check's warnings (an OUT column filled by dynamic SQL, say) are advice, not failures.
+  const lint = () =>
+    runSupabase(['db', 'lint', `--remote=${project.postgresUrl}`, '--level', 'error', '--fail-on', 'error', '--output-format', 'json']);
 
   it('reports no error on the migrated schema', async () => {
     const result = await lint();
-    expect(result.stderr).toContain('No schema errors found');
     expect(JSON.parse(result.stdout)).toMatchObject({ results: [] });
     expect(result.code).toBe(0);
   });
