@@ -107,7 +107,7 @@ beforeAll(async () => {
   await join('removed', 'removed@matrix.storewise.test', 'cashier', true, []);
   const { error } = await clients.owner.rpc('remove_member', { _business_id: businessA, _user_id: userIds.removed });
   if (error) throw new Error(error.message);
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
   await stack?.stop();
@@ -452,5 +452,31 @@ describe('suspension', () => {
       plan: 'Growth', stores: 3, members: 4, total_count: 1 })]);
     expectRefused(await clients.owner.rpc('admin_list_businesses', {}));
     expectRefused(await clients.anon.rpc('admin_list_businesses', {}));
+  });
+});
+
+describe('ownership transfer', () => {
+  const owners = () => dbRows<{ user_id: string; owner_id: string }>(
+    `select m.user_id, b.owner_id from public.business_members m join public.businesses b on b.id = m.business_id
+      where m.business_id = $1 and m.role = 'owner'`, [businessA]);
+
+  it('only the owner hands over, only to a member; there is always exactly one owner', async () => {
+    expectRefused(await clients.manager.rpc('transfer_ownership', { _business_id: businessA, _new_owner: userIds.manager }));
+    expectRefused(await clients.owner.rpc('transfer_ownership', { _business_id: businessA, _new_owner: userIds.other }),
+      '22023');
+    expect(await owners()).toEqual([{ user_id: userIds.owner, owner_id: userIds.owner }]);
+
+    expect((await clients.owner.rpc('transfer_ownership', { _business_id: businessA, _new_owner: userIds.manager })).error)
+      .toBeNull();
+    expect(await owners()).toEqual([{ user_id: userIds.manager, owner_id: userIds.manager }]);
+    // The former owner stays as a manager and can no longer manage the team.
+    expectRefused(await clients.owner.rpc('remove_member', { _business_id: businessA, _user_id: userIds.cashier }));
+    const kinds = await dbRows<{ kind: string }>(
+      `select kind from public.activity where business_id = $1 and kind = 'member.role_changed'`, [businessA]);
+    expect(kinds.length).toBeGreaterThanOrEqual(2);
+
+    expect((await clients.manager.rpc('transfer_ownership', { _business_id: businessA, _new_owner: userIds.owner })).error)
+      .toBeNull();
+    expect(await owners()).toEqual([{ user_id: userIds.owner, owner_id: userIds.owner }]);
   });
 });
