@@ -2290,6 +2290,13 @@ export type Database = {
           variant_id: string;
         }[];
       };
+      import_catalog: {
+        Args: { _business_id: string; _dry_run?: boolean; _rows: Json; _store_id?: string };
+        Returns: {
+          message: string;
+          row_index: number;
+        }[];
+      };
       invitation_preview: {
         Args: { _token: string };
         Returns: {
