@@ -237,3 +237,56 @@ describe('product limit', () => {
     }
   });
 });
+
+describe('catalog import', () => {
+  const good = [
+    { product_name: 'Import Tee', option_name: 'Size', option_value: 'S', sku: 'IMP-TEE-S', price: '1200', cost: '500', barcode: '96385074', opening_qty: '4' },
+    { product_name: 'Import Tee', option_name: 'Size', option_value: 'M', sku: 'IMP-TEE-M', price: '1200', barcode: '036000291452' },
+    { product_name: 'Import Rice', unit: 'kg', category: 'Imported', price: '350', opening_qty: '2.5' },
+  ];
+  const counts = async () => w.rows(`select (select count(*)::int from public.products where business_id = $1) p,
+    (select count(*)::int from public.variants where business_id = $1) v, (select count(*)::int from public.barcodes where business_id = $1) b,
+    (select count(*)::int from public.stock_movements where business_id = $1) m`, [w.businessA]);
+
+  it('a dry run lists every row\'s error in plain words and writes nothing', async () => {
+    const before = await counts();
+    const { data, error } = await w.clients.manager.rpc('import_catalog', {
+      _business_id: w.businessA, _store_id: downtown, _dry_run: true, _rows: [
+        ...good,
+        { product_name: '', price: '1' },
+        { product_name: 'Bad price', price: '-5' },
+        { product_name: 'Bad code', price: '10', barcode: '4006381333932' },
+        { product_name: 'Dup SKU', sku: 'MTX-TEE-M', price: '10' },
+        { product_name: 'Half piece', price: '10', opening_qty: '1.5' },
+      ],
+    });
+    expect(error).toBeNull();
+    expect(data).toEqual([
+      { row_index: 4, message: 'the product name is missing' },
+      { row_index: 5, message: 'the price must be a whole number of cents, 0 or more (got "-5")' },
+      { row_index: 6, message: 'the barcode\'s check digit is wrong' },
+      { row_index: 7, message: 'this SKU is already used in the business' },
+      { row_index: 8, message: 'this item is counted by the piece: enter a whole number' },
+    ]);
+    expect(await counts()).toEqual(before);
+  });
+
+  it('a clean dry run writes nothing; the import writes products, variants, barcodes and opening stock', async () => {
+    const before = await counts();
+    const dry = await w.clients.owner.rpc('import_catalog', { _business_id: w.businessA, _store_id: downtown, _dry_run: true, _rows: good });
+    expect(dry).toMatchObject({ error: null, data: [] });
+    expect(await counts()).toEqual(before);
+    const real = await w.clients.owner.rpc('import_catalog', { _business_id: w.businessA, _store_id: downtown, _dry_run: false, _rows: good });
+    expect(real).toMatchObject({ error: null, data: [] });
+    const [b] = before as { p: number; v: number; b: number; m: number }[];
+    expect(await counts()).toEqual([{ p: (b?.p ?? 0) + 2, v: (b?.v ?? 0) + 3, b: (b?.b ?? 0) + 2, m: (b?.m ?? 0) + 2 }]);
+    expect(await driftedBalances()).toEqual([]);
+  });
+
+  it('cashiers and other businesses cannot import', async () => {
+    for (const name of ['cashier', 'other'] as const) {
+      const { error } = await w.clients[name].rpc('import_catalog', { _business_id: w.businessA, _rows: good, _dry_run: true });
+      expect(error?.code).toBe('42501');
+    }
+  });
+});

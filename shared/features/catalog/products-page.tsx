@@ -5,6 +5,7 @@ import { LoadingText } from '../../components/loading-text';
 import { notify } from '../../components/toaster';
 import { useSupabase } from '../../lib/platform-context';
 import { CatalogError, createProduct, searchCatalog, type CatalogHit, type CatalogWorkspace, type NewProduct } from './catalog-api';
+import { ImportPanel } from './import-panel';
 import { ProductForm } from './product-form';
 
 const PAGE_SIZE = 25;
@@ -18,6 +19,7 @@ export function ProductsPage({ business }: { business: CatalogWorkspace }) {
   const [version, setVersion] = useState(0);
   const [result, setResult] = useState<{ key: string; rows: CatalogHit[]; total: number; error: Error | null } | null>(null);
   const [creating, setCreating] = useState(false);
+  const [importing, setImporting] = useState(false);
   const [limitMessage, setLimitMessage] = useState<string | null>(null);
   const canEdit = business.role === 'owner' || business.role === 'manager';
   const key = `${business.id}|${debounced}|${page}|${version}`;
@@ -64,6 +66,7 @@ export function ProductsPage({ business }: { business: CatalogWorkspace }) {
         <Input maxW="md" type="search" placeholder="Search by name, SKU or barcode" aria-label="Search products"
           value={query} onChange={(e) => setQuery(e.target.value)} />
         {canEdit && !creating && <Button onClick={() => setCreating(true)}>New product</Button>}
+        {canEdit && <Button variant="outline" onClick={() => setImporting(!importing)}>Import CSV</Button>}
         {business.max_products !== null && (
           <Text fontSize="sm" color="fg.muted">The {business.plan} plan allows {business.max_products} products.</Text>
         )}
@@ -77,6 +80,7 @@ export function ProductsPage({ business }: { business: CatalogWorkspace }) {
           </Alert.Content>
         </Alert.Root>
       )}
+      {importing && <ImportPanel business={business} onImported={() => setVersion((v) => v + 1)} />}
       {creating && <ProductForm onSubmit={create} onCancel={() => setCreating(false)} />}
       {!loaded ? <LoadingText /> : loaded.error ? (
         <LoadError message="Products could not be loaded." error={loaded.error} onRetry={() => setVersion((v) => v + 1)} />
