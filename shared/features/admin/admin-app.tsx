@@ -9,6 +9,8 @@ import { AdminOverviewPage } from './overview/admin-overview-page';
 import { AdminUsersPage } from './users/admin-users-page';
 import { AdminPlansPage } from './plans/admin-plans-page';
 import { AdminAccountsPage } from './accounts/admin-accounts-page';
+import { AdminSupportPage } from './support/admin-support-page';
+import { AdminTicketPage } from './support/admin-ticket-page';
 import { ComingSoonPage } from './common/coming-soon-page';
 
 /**
@@ -39,6 +41,8 @@ export function AdminApp({ notFound }: { notFound: ReactNode }) {
         <Route path="users" element={<AdminUsersPage />} />
         <Route path="plans" element={<AdminPlansPage />} />
         <Route path="accounts" element={<AdminAccountsPage />} />
+        <Route path="support" element={<AdminSupportPage />} />
+        <Route path="support/:ticketId" element={<AdminTicketPage />} />
         {adminNav
           .filter((item) => item.comingSoon)
           .map((item) => (

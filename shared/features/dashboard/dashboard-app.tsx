@@ -12,6 +12,7 @@ import { SettingsPage } from './settings/settings-page';
 import { BillingPage } from './billing/billing-page';
 import { SecurityPage } from './security/security-page';
 import { SupportPage } from './support/support-page';
+import { TicketPage } from './support/ticket-page';
 
 /**
  * The customer area (/dashboard/*): signed-in guard, shared layout and the child screens. An unknown child
@@ -59,6 +60,7 @@ export function DashboardApp({ notFound, business, catalog, inventory }: {
           <Route path="billing" element={<BillingPage />} />
           <Route path="security" element={<SecurityPage />} />
           <Route path="support" element={<SupportPage />} />
+          <Route path="support/tickets/:ticketId" element={<TicketPage />} />
           {/* The Business area is its own feature; the app passes it in like the 404 page. */}
           {business && <Route path="business/*" element={business} />}
           {catalog && <Route path="catalog/*" element={catalog} />}

@@ -38,7 +38,7 @@ export const adminNav: readonly AdminNavItem[] = [
     label: 'Support Tickets',
     path: 'support',
     icon: LuLifeBuoy,
-    comingSoon: true,
+    comingSoon: false,
     summary: 'Answer and resolve the tickets shop owners file.',
   },
   {

@@ -1,4 +1,5 @@
 import { Button, Flex, HStack, Stack, Text } from '@chakra-ui/react';
+import { Link } from 'react-router-dom';
 import { formatDate } from '../../../lib/format';
 import { ticketUpdated } from '../../../lib/relative-time';
 import { LoadedList } from '../loaded-list';
@@ -28,8 +29,8 @@ export function TicketsCard({ load }: { load: Load<Ticket[]> }) {
                 Created {formatDate(ticket.created_at)} · Last updated {ticketUpdated(ticket.updated_at)}
               </Text>
             </Stack>
-            <Button size="sm" variant="outline" disabled title="Coming soon">
-              View Details
+            <Button asChild size="sm" variant="outline">
+              <Link to={`/dashboard/support/tickets/${ticket.id}`} aria-label={`View Details: ${ticket.subject}`}>View Details</Link>
             </Button>
           </Flex>
         )}
