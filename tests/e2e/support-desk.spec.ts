@@ -35,6 +35,8 @@ async function fileTicket(page: Page, subject: string, message: string): Promise
 
 test.describe('support desk', () => {
   test('owner files, admin answers from the queue, owner replies by email link and thread, admin resolves; others cannot read it', async ({ browser }) => {
+    // Three people in three browser contexts, two emails: longer than one screen's test.
+    test.setTimeout(180_000);
     const owner = await createConfirmedUser('desk', 'Dana Desk');
     const ownerPage = await (await browser.newContext()).newPage();
     await signInThroughUi(ownerPage, owner.email, owner.password);
