@@ -12,7 +12,9 @@ import { SerialQueue } from './serial-queue';
 import { statementTimeoutMs, type StatementTimeouts } from './statement-timeouts';
 import type { Queryable, QueryResult, RequestContext } from './types';
 
-export interface PgliteDbOptions extends PgliteThreadOptions {
+export interface PgliteDbOptions {
+  /** The data folder: a stuck worker is replaced by a new one on the same folder. */
+  dataDir: string;
   /** For messages: the data folder, or 'memory'. */
   location: string;
   statementTimeouts?: Partial<StatementTimeouts>;
@@ -47,7 +49,7 @@ function wrap(thread: PgliteThread, timeoutMs?: number): OwnerTx {
 
 export async function openPgliteDb(options: PgliteDbOptions): Promise<PgliteLocalDb> {
   const queue = new SerialQueue();
-  const reopen: PgliteThreadOptions = options.dataDir ? { dataDir: options.dataDir } : {};
+  const reopen: PgliteThreadOptions = { dataDir: options.dataDir };
   let restarts = 0;
   let closed = false;
   const broken = new WeakSet<PgliteThread>();
@@ -55,17 +57,12 @@ export async function openPgliteDb(options: PgliteDbOptions): Promise<PgliteLoca
   // Terminate the stuck worker and open the folder again. Requests wait on `current`, so the next one
   // starts on the new worker; only the failing request sees the error.
   const onBroken = (stuck: PgliteThread): void => {
-    // Without a folder there is nothing to reopen (only the snapshot builder runs so, without deadlines).
-    if (closed || broken.has(stuck) || !options.dataDir) return;
+    if (closed || broken.has(stuck)) return;
     broken.add(stuck);
     restarts += 1;
     current = stuck.terminate().then(() => PgliteThread.start(reopen, onBroken));
   };
-  const first: PgliteThreadOptions = {
-    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
-  };
-  let current = PgliteThread.start(first, onBroken);
+  let current = PgliteThread.start(reopen, onBroken);
   await current;
 
   const thread = async (): Promise<PgliteThread> => {

@@ -6,10 +6,8 @@ import { Worker } from 'node:worker_threads';
 import type { QueryResult } from './types';
 
 export interface PgliteThreadOptions {
-  /** The PGlite data folder; the worker opens (or creates) it. Without one, PGlite in the worker's memory. */
-  dataDir?: string;
-  /** A dumpDataDir() image to start a new folder from. */
-  loadDataDir?: Uint8Array;
+  /** The PGlite data folder; the worker opens (or creates) it. */
+  dataDir: string;
 }
 
 /** An error as the database raised it, with its SQLSTATE (what toRestError maps to HTTP). */

@@ -11,14 +11,11 @@ import { PGlite } from '@electric-sql/pglite';
 import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 
-/** @type {{ dataDir?: string, loadDataDir?: Uint8Array }} */
+/** @type {{ dataDir: string }} */
 const options = workerData ?? {};
 
-const pg = await PGlite.create(options.dataDir, {
-  // Both extensions must be registered when the instance is created (see pglite-notes).
-  extensions: { pgcrypto, pg_trgm },
-  ...(options.loadDataDir ? { loadDataDir: new Blob([options.loadDataDir]) } : {}),
-});
+// Both extensions must be registered when the instance is created (see pglite-notes).
+const pg = await PGlite.create(options.dataDir, { extensions: { pgcrypto, pg_trgm } });
 // PGlite runs a single session that does not pick up ALTER DATABASE settings: set Supabase's search
 // path (extensions callable unqualified, e.g. crypt() in a seed) for the session here.
 await pg.query(`set search_path to "$user", public, extensions`);
