@@ -15,12 +15,12 @@ export class DbError extends Error {
   readonly code: string;
   readonly detail?: string;
   readonly hint?: string;
-  constructor(fields: { code?: string; message: string; detail?: string; hint?: string }) {
+  constructor(fields: { code?: string; message: string; detail?: string; hint?: string } & Record<string, unknown>) {
     super(fields.message);
+    // Every field PGlite reported (constraint, table, column, position...), as its DatabaseError has them.
+    for (const [key, value] of Object.entries(fields)) if (value !== undefined && key !== 'message') Object.assign(this, { [key]: value });
     this.name = 'DbError';
     this.code = fields.code ?? 'XX000';
-    if (fields.detail !== undefined) this.detail = fields.detail;
-    if (fields.hint !== undefined) this.hint = fields.hint;
   }
 }
 
@@ -49,7 +49,7 @@ export class DbRestartingError extends DbError {
   }
 }
 
-type Answer = { id: number; ok: true; value: unknown } | { id: number; ok: false; lost?: true; error?: { code?: string; message: string; detail?: string; hint?: string } };
+type Answer = { id: number; ok: true; value: unknown } | { id: number; ok: false; lost?: true; error?: { code?: string; message: string; detail?: string; hint?: string } & Record<string, unknown> };
 
 interface Pending {
   resolve: (value: unknown) => void;
