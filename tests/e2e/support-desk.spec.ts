@@ -68,7 +68,11 @@ test.describe('support desk', () => {
     expect(text).toContain('Turn off "double beep" in the scanner settings.');
     const link = text.match(/https?:\/\/\S+\/dashboard\/support\/tickets\/[0-9a-f-]{36}/)?.[0] ?? '';
     expect(link).toContain(ticketId);
+    // The dashboard bell has a dot until the answered ticket is opened.
+    await ownerPage.goto('/dashboard');
+    await expect(ownerPage.getByTestId('notification-dot')).toBeVisible();
     await ownerPage.goto(new URL(link).pathname);
+    await expect(ownerPage.getByTestId('notification-dot')).toHaveCount(0);
     const messages = ownerPage.getByTestId('thread-message');
     await expect(messages).toHaveCount(2);
     await expect(messages.nth(1)).toContainText('Storewise Support');
