@@ -496,37 +496,43 @@ set search_path = ''
 as $$
 declare
   v_q text := nullif(btrim(coalesce(_query, '')), '');
+  v_sku text;
+  v_sku_end text;
   v_like text;
 begin
   if char_length(v_q) > 100 then
     raise exception 'search text is too long (100 characters at most)' using errcode = '22023';
   end if;
   v_like := replace(replace(replace(v_q, '\', '\\'), '%', '\%'), '_', '\_');
+  -- SKU prefix as a range, so the (business_id, sku text_pattern_ops) index serves it even in a generic plan.
+  v_sku := upper(v_q);
+  v_sku_end := left(v_sku, -1) || chr(ascii(right(v_sku, 1)) + 1);
   return query
-    with hits as (
-      select v.id, p.id as pid,
-             case when v_q is null then 0
-                  when exists (select 1 from public.barcodes bc where bc.business_id = _business_id and bc.code = v_q
-                                 and bc.variant_id = v.id) then 3
-                  when v.sku = upper(v_q) then 3
-                  when v.sku like upper(v_like) || '%' then 2
-                  when p.name ilike v_like || '%' then 2
-                  else extensions.similarity(p.name, v_q) end as score
+    -- Candidates from three indexes (barcode, SKU range, trigram on names), then scored and paged.
+    with candidates as (
+      select bc.variant_id as id, 4::real as score
+        from public.barcodes bc where v_q is not null and bc.business_id = _business_id and bc.code = v_q
+      union all
+      select v.id, case when v.sku = v_sku then 4 else 3 end::real
         from public.variants v
-        join public.products p on p.id = v.product_id
-       where v.business_id = _business_id
-         and (_include_archived or (v.archived_at is null and p.archived_at is null))
-         and (v_q is null
-              or v.id in (select bc.variant_id from public.barcodes bc where bc.business_id = _business_id and bc.code = v_q)
-              or v.sku like upper(v_like) || '%'
-              or p.name ilike v_like || '%'
-              or p.name ilike '% ' || v_like || '%'
-              or p.name operator(extensions.%) v_q)
+       where v_q is not null and v.business_id = _business_id
+         and v.sku operator(pg_catalog.~>=~) v_sku and v.sku operator(pg_catalog.~<~) v_sku_end
+      union all
+      select v.id, case when p.name ilike v_like || '%' then 2 else extensions.similarity(p.name, v_q) end::real
+        from public.products p join public.variants v on v.product_id = p.id
+       where v_q is not null and p.business_id = _business_id
+         and (p.name ilike '%' || v_like || '%' or p.name operator(extensions.%) v_q)
+      union all
+      select v.id, 0::real from public.variants v where v_q is null and v.business_id = _business_id
+    ), best as (
+      select c.id, max(c.score) as score from candidates c group by c.id
     ), page as (
-      select h.id, h.score, count(*) over () as total from hits h
-      join public.products p on p.id = h.pid
-      join public.variants v on v.id = h.id
-       order by h.score desc, p.name, v.sku
+      select b.id, b.score, p.name, v.sku, count(*) over () as total
+        from best b
+        join public.variants v on v.id = b.id
+        join public.products p on p.id = v.product_id
+       where _include_archived or (v.archived_at is null and p.archived_at is null)
+       order by b.score desc, p.name, v.sku
        limit least(greatest(coalesce(_limit, 50), 1), 200) offset greatest(coalesce(_offset, 0), 0)
     )
     select v.id, p.id, p.name, p.category_id, p.brand, p.unit, v.sku, v.option1, v.option2, v.option3, v.price,
@@ -535,7 +541,7 @@ begin
       from page
       join public.variants v on v.id = page.id
       join public.products p on p.id = v.product_id
-     order by page.score desc, p.name, v.sku;
+     order by page.score desc, page.name, page.sku;
 end;
 $$;
 

@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'react';
-import { Alert, Badge, Button, HStack, Input, Stack, Table, Text } from '@chakra-ui/react';
+import { Alert, Badge, Button, Checkbox, HStack, Input, Stack, Table, Text } from '@chakra-ui/react';
 import { LoadError } from '../../components/load-error';
 import { LoadingText } from '../../components/loading-text';
 import { notify } from '../../components/toaster';
 import { useSupabase } from '../../lib/platform-context';
 import { CatalogError, createProduct, searchCatalog, type CatalogHit, type CatalogWorkspace, type NewProduct } from './catalog-api';
 import { ImportPanel } from './import-panel';
+import { LabelsSheet } from './labels-sheet';
 import { ProductForm } from './product-form';
 
 const PAGE_SIZE = 25;
@@ -20,6 +21,8 @@ export function ProductsPage({ business }: { business: CatalogWorkspace }) {
   const [result, setResult] = useState<{ key: string; rows: CatalogHit[]; total: number; error: Error | null } | null>(null);
   const [creating, setCreating] = useState(false);
   const [importing, setImporting] = useState(false);
+  const [chosen, setChosen] = useState<Record<string, CatalogHit>>({});
+  const [printing, setPrinting] = useState(false);
   const [limitMessage, setLimitMessage] = useState<string | null>(null);
   const canEdit = business.role === 'owner' || business.role === 'manager';
   const key = `${business.id}|${debounced}|${page}|${version}`;
@@ -67,6 +70,9 @@ export function ProductsPage({ business }: { business: CatalogWorkspace }) {
           value={query} onChange={(e) => setQuery(e.target.value)} />
         {canEdit && !creating && <Button onClick={() => setCreating(true)}>New product</Button>}
         {canEdit && <Button variant="outline" onClick={() => setImporting(!importing)}>Import CSV</Button>}
+        <Button variant="outline" disabled={Object.keys(chosen).length === 0} onClick={() => setPrinting(true)}>
+          Labels ({Object.keys(chosen).length})
+        </Button>
         {business.max_products !== null && (
           <Text fontSize="sm" color="fg.muted">The {business.plan} plan allows {business.max_products} products.</Text>
         )}
@@ -80,6 +86,7 @@ export function ProductsPage({ business }: { business: CatalogWorkspace }) {
           </Alert.Content>
         </Alert.Root>
       )}
+      {printing && <LabelsSheet items={Object.values(chosen)} onClose={() => setPrinting(false)} />}
       {importing && <ImportPanel business={business} onImported={() => setVersion((v) => v + 1)} />}
       {creating && <ProductForm onSubmit={create} onCancel={() => setCreating(false)} />}
       {!loaded ? <LoadingText /> : loaded.error ? (
@@ -91,6 +98,7 @@ export function ProductsPage({ business }: { business: CatalogWorkspace }) {
           <Table.Root size="sm" aria-label="Products">
             <Table.Header>
               <Table.Row>
+                <Table.ColumnHeader w="8" />
                 <Table.ColumnHeader>Product</Table.ColumnHeader>
                 <Table.ColumnHeader>Variant</Table.ColumnHeader>
                 <Table.ColumnHeader>SKU</Table.ColumnHeader>
@@ -101,6 +109,17 @@ export function ProductsPage({ business }: { business: CatalogWorkspace }) {
             <Table.Body>
               {loaded.rows.map((row) => (
                 <Table.Row key={row.variant_id}>
+                  <Table.Cell>
+                    <Checkbox.Root size="sm" checked={Boolean(chosen[row.variant_id])} onCheckedChange={(e) => {
+                      const next = { ...chosen };
+                      if (e.checked) next[row.variant_id] = row;
+                      else delete next[row.variant_id];
+                      setChosen(next);
+                    }}>
+                      <Checkbox.HiddenInput aria-label={`Label for ${row.sku}`} />
+                      <Checkbox.Control />
+                    </Checkbox.Root>
+                  </Table.Cell>
                   <Table.Cell>
                     {row.product_name} {row.has_lots && <Badge size="sm">lots</Badge>} {row.unit === 'kg' && <Badge size="sm">kg</Badge>}
                   </Table.Cell>
