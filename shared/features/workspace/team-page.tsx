@@ -6,7 +6,9 @@ import { FormField } from '../../components/form-field';
 import { LoadError } from '../../components/load-error';
 import { LoadingText } from '../../components/loading-text';
 import { notify } from '../../components/toaster';
-import { useSupabase } from '../../lib/platform-context';
+import { usePlatform, useSupabase } from '../../lib/platform-context';
+import { invitationMailClient, sendInvitationEmail } from './invitation-email';
+import { invitationLink } from './invitation-link';
 import { PLAN_LIMIT_CODE } from './plan-limit';
 import { useAsync } from './use-async';
 import { useWorkspaces } from './use-workspaces';
@@ -19,19 +21,19 @@ const errorText = (error: unknown) =>
   error instanceof WorkspaceError && error.code === PLAN_LIMIT_CODE ? `${error.message}. ${error.hint ?? ''}`
     : error instanceof Error ? error.message : 'Please try again.';
 
-/** The link the invitee opens; it carries the one-time token and nothing else. */
-export const invitationLink = (origin: string, token: string) =>
-  `${origin}/dashboard/business/invitations/accept?token=${encodeURIComponent(token)}`;
 
 interface SentLink {
   email: string;
   url: string;
+  /** Null when the email went out; else why not (the link can still be copied). */
+  emailProblem: string | null;
 }
 
 function InviteForm({ workspace, stores, link, onInvited }: {
   workspace: Workspace; stores: Store[]; link: SentLink | null; onInvited: (link: SentLink) => void;
 }) {
   const supabase = useSupabase();
+  const platform = usePlatform();
   const { register, handleSubmit, control, reset, formState } = useForm<InviteValues>({
     resolver: zodResolver(inviteSchema), defaultValues: { email: '', role: 'cashier', allStores: true, storeIds: [] },
   });
@@ -39,8 +41,15 @@ function InviteForm({ workspace, stores, link, onInvited }: {
   const onSubmit = handleSubmit(async (values) => {
     try {
       const { token } = await inviteMember(supabase, workspace.id, values.email, values);
+      const url = invitationLink(window.location.origin, token);
+      let emailProblem: string | null = null;
+      try {
+        await sendInvitationEmail(invitationMailClient(platform.supabase), values.email, url);
+      } catch (error) {
+        emailProblem = error instanceof Error ? error.message : 'The invitation email could not be sent.';
+      }
       reset();
-      onInvited({ email: values.email, url: invitationLink(window.location.origin, token) });
+      onInvited({ email: values.email, url, emailProblem });
     } catch (error) {
       notify.error('Invitation not sent', errorText(error));
     }
@@ -88,7 +97,12 @@ function InviteForm({ workspace, stores, link, onInvited }: {
       </form>
       {link && (
         <Stack gap="1" borderWidth="1px" rounded="md" p="3" role="status">
-          <Text>Invitation created for {link.email}. Send them this link: it works once, for that address, for 7 days.</Text>
+          <Text>
+            {link.emailProblem
+              ? `Invitation created for ${link.email}. ${link.emailProblem} Send them this link instead:`
+              : `Invitation emailed to ${link.email}. You can also send them this link:`}
+            {' '}it works once, for that address, for 7 days.
+          </Text>
           <Code wordBreak="break-all" data-testid="invitation-link">{link.url}</Code>
         </Stack>
       )}

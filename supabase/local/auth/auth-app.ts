@@ -5,6 +5,7 @@ import { AuthError, authErrorResponse, errors } from './auth-error';
 import { mountAdmin } from './routes/admin';
 import { mountAuthorize } from './routes/authorize';
 import { mountLogoutAndUser } from './routes/logout-user';
+import { mountOtp } from './routes/otp';
 import { mountRecoverAndVerify } from './routes/recover-verify';
 import { mountSettings } from './routes/settings';
 import { mountSignup } from './routes/signup';
@@ -18,6 +19,7 @@ export function createAuthApp(deps: AuthDeps): Hono {
   mountToken(app, deps);
   mountLogoutAndUser(app, deps);
   mountRecoverAndVerify(app, deps);
+  mountOtp(app, deps);
   mountAuthorize(app, deps);
   mountAdmin(app, deps);
   app.notFound((c) => authErrorResponse(c, errors.notFound()));

@@ -39,6 +39,7 @@ export async function prepareAuthEmail(
   kind: EmailKind,
   redirectTo: string,
   pkce: PkceRequest | undefined,
+  magicLink?: (to: string, link: string) => OutgoingMail,
 ): Promise<OutgoingMail> {
   const email = user.email ?? '';
   const otp = newOtp();
@@ -69,8 +70,11 @@ export async function prepareAuthEmail(
   }
   const link = new URL(`${deps.apiUrl()}/auth/v1/verify`);
   link.searchParams.set('token', linkToken);
-  link.searchParams.set('type', kind);
+  // A magic link consumes the recovery token but says type=magiclink, so the app signs in instead of
+  // opening the password reset (routes/otp.ts).
+  link.searchParams.set('type', magicLink ? 'magiclink' : kind);
   link.searchParams.set('redirect_to', redirectTo);
+  if (magicLink) return magicLink(email, link.toString());
   return kind === 'signup' ? confirmationEmail(email, link.toString()) : recoveryEmail(email, link.toString());
 }
 
