@@ -2372,6 +2372,71 @@ export type Database = {
           variant_id: string;
         }[];
       };
+      report_profit: {
+        Args: {
+          _business_id: string;
+          _from: string;
+          _grain?: string;
+          _store_id?: string;
+          _to: string;
+        };
+        Returns: {
+          cost: number;
+          lines_without_cost: number;
+          margin: number;
+          period: string;
+          profit: number;
+          revenue: number;
+          store_id: string;
+        }[];
+      };
+      report_sales: {
+        Args: {
+          _business_id: string;
+          _from: string;
+          _grain?: string;
+          _store_id?: string;
+          _to: string;
+        };
+        Returns: {
+          discounts: number;
+          gross: number;
+          net: number;
+          period: string;
+          receipts: number;
+          refunds: number;
+          store_id: string;
+          tax: number;
+          units: number;
+        }[];
+      };
+      report_taxes: {
+        Args: { _business_id: string; _from: string; _store_id?: string; _to: string };
+        Returns: {
+          lines: number;
+          store_id: string;
+          tax: number;
+          tax_rate: number;
+          taxable: number;
+        }[];
+      };
+      report_top_products: {
+        Args: {
+          _business_id: string;
+          _from: string;
+          _limit?: number;
+          _store_id?: string;
+          _to: string;
+          _worst?: boolean;
+        };
+        Returns: {
+          description: string;
+          profit: number;
+          revenue: number;
+          units: number;
+          variant_id: string;
+        }[];
+      };
       revoke_invitation: { Args: { _invitation_id: string }; Returns: undefined };
       search_catalog: {
         Args: {
