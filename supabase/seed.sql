@@ -322,3 +322,149 @@ begin
   perform set_config('storewise.receiving', '', true);
 end;
 $$;
+
+-- ---------------------------------------------------------------------------------------------------
+-- Point of sale (issue 13, helper H-pos). 21 days of trading at owner1's Downtown (two registers) and Riverside
+-- (one): a closed shift per register per day, 6 to 13 sales per shift of 1 to 3 non-lot items, cash or card, a
+-- dozen customers; written set-based into the same tables post_sale writes, with a ledger row per line and the
+-- balances moved by the same sums (plus a restock receipt where a shop would otherwise have sold below zero).
+do $$
+declare
+  v_business uuid := (select b.id from public.businesses b where b.owner_id = '22222222-2222-4222-8222-222222222222');
+  v_owner uuid := '22222222-2222-4222-8222-222222222222';
+begin
+  insert into public.customers (business_id, name, phone, email)
+  select v_business, c.name, c.phone, c.email
+    from (values ('Maria Lopez', '+1 555 010 1001', 'maria.lopez@example.com'),
+                 ('James Carter', '+1 555 010 1002', null),
+                 ('Aisha Khan', null, 'aisha.khan@example.com'),
+                 ('Tom Becker', '+1 555 010 1004', 'tom.becker@example.com'),
+                 ('Lena Novak', '+1 555 010 1005', null),
+                 ('Chen Wei', '+1 555 010 1006', 'chen.wei@example.com'),
+                 ('Priya Nair', null, 'priya.nair@example.com'),
+                 ('Samuel Okoro', '+1 555 010 1008', null),
+                 ('Grace Kim', '+1 555 010 1009', 'grace.kim@example.com'),
+                 ('Oliver Smith', '+1 555 010 1010', null),
+                 ('Fatima Zahra', '+1 555 010 1011', 'fatima.zahra@example.com'),
+                 ('Noah Brown', null, 'noah.brown@example.com')) as c (name, phone, email);
+
+  create temporary table seed_pos_shifts on commit drop as
+  select gen_random_uuid() as id, r.id as register_id, r.store_id, r.receipt_prefix, d.day,
+         (current_date - d.day + time '08:00') at time zone 'America/New_York' as opened_at,
+         (current_date - d.day + time '20:00') at time zone 'America/New_York' as closed_at,
+         20000::bigint as opening_float,
+         6 + abs(hashtext(r.receipt_prefix || d.day)) % 8 as sales
+    from public.registers r
+   cross join generate_series(1, 21) as d (day)
+   where r.business_id = v_business;
+
+  create temporary table seed_pos_items on commit drop as
+  select row_number() over (order by v.sku) as n, v.id as variant_id, p.unit, p.tax_rate, v.price,
+         coalesce(c.cost, 0) as cost, p.name
+    from public.variants v join public.products p on p.id = v.product_id
+    left join public.variant_costs c on c.variant_id = v.id
+   where v.business_id = v_business and not p.has_lots and p.track_stock and v.archived_at is null;
+
+  create temporary table seed_pos_sales on commit drop as
+  select gen_random_uuid() as id, s.id as shift_id, s.register_id, s.store_id, s.receipt_prefix, k,
+         s.opened_at + make_interval(mins => 15 + (abs(hashtext(s.id::text || k)) % 700)) as occurred_at,
+         case when abs(hashtext(s.id::text || k || 'c')) % 4 = 0
+              then (select c.id from public.customers c where c.business_id = v_business
+                     order by c.name offset abs(hashtext(s.id::text || k)) % 12 limit 1) end as customer_id,
+         case when abs(hashtext(s.id::text || k || 't')) % 3 = 0 then 'cash' else 'card' end as tender
+    from seed_pos_shifts s cross join lateral generate_series(1, s.sales) as k;
+
+  create temporary table seed_pos_lines on commit drop as
+  select x.id as sale_id, x.store_id, l as line_no, i.variant_id, i.name, i.cost,
+         case when i.unit = 'kg' then 0.5 + (abs(hashtext(x.id::text || l)) % 5) * 0.25
+              else 1 + abs(hashtext(x.id::text || l)) % 2 end as qty,
+         coalesce(sp.price, i.price) as unit_price, coalesce(i.tax_rate, st.default_tax_rate) as tax_rate,
+         st.tax_inclusive
+    from seed_pos_sales x
+    join public.stores st on st.id = x.store_id
+    cross join lateral generate_series(1, 1 + abs(hashtext(x.id::text)) % 3) as l
+    join seed_pos_items i on i.n = 1 + abs(hashtext(x.id::text || 'v' || l)) % (select count(*) from seed_pos_items)
+    left join public.store_prices sp on sp.store_id = x.store_id and sp.variant_id = i.variant_id;
+  alter table seed_pos_lines add column gross bigint, add column tax bigint, add column total bigint;
+  update seed_pos_lines set gross = round(unit_price * qty);
+  update seed_pos_lines set tax = case when tax_inclusive then round(gross * tax_rate / (100 + tax_rate))
+                                       else round(gross * tax_rate / 100) end;
+  update seed_pos_lines set total = case when tax_inclusive then gross else gross + tax end;
+
+  -- Inserted closed (one open shift per register); the count is filled in once the sales are there.
+  insert into public.shifts (id, business_id, store_id, register_id, cashier_id, opened_at, opening_float, closed_at,
+                             closed_by, counted_total)
+  select s.id, v_business, s.store_id, s.register_id, v_owner, s.opened_at, s.opening_float, s.closed_at, v_owner, 0
+    from seed_pos_shifts s;
+
+  insert into public.sales (id, business_id, store_id, register_id, shift_id, cashier_id, customer_id, receipt_number,
+                            currency, tax_inclusive, subtotal, discount_total, tax_total, total, tendered_total,
+                            change_total, occurred_at, recorded_at)
+  select x.id, v_business, x.store_id, x.register_id, x.shift_id, v_owner, x.customer_id,
+         private.receipt_number(x.receipt_prefix, row_number() over (partition by x.register_id order by x.occurred_at, x.id)),
+         st.currency, st.tax_inclusive, t.gross, 0, t.tax, t.total,
+         case when x.tender = 'cash' then ceil(t.total / 500.0)::bigint * 500 else t.total end,
+         case when x.tender = 'cash' then ceil(t.total / 500.0)::bigint * 500 - t.total else 0 end,
+         x.occurred_at, x.occurred_at
+    from seed_pos_sales x
+    join public.stores st on st.id = x.store_id
+    join (select sale_id, sum(gross) as gross, sum(tax) as tax, sum(total) as total from seed_pos_lines group by sale_id) t
+      on t.sale_id = x.id;
+  insert into private.register_counters (register_id, last_seq)
+  select x.register_id, count(*) from seed_pos_sales x group by x.register_id;
+
+  insert into public.sale_lines (business_id, store_id, sale_id, line_no, variant_id, description, qty, unit_price,
+                                 discount, tax_rate, tax_amount, line_total)
+  select v_business, l.store_id, l.sale_id, l.line_no, l.variant_id, l.name, l.qty, l.unit_price, 0, l.tax_rate, l.tax,
+         l.total
+    from seed_pos_lines l;
+  insert into public.sale_line_costs (sale_line_id, business_id, store_id, unit_cost)
+  select sl.id, v_business, sl.store_id, l.cost
+    from public.sale_lines sl join seed_pos_lines l on l.sale_id = sl.sale_id and l.line_no = sl.line_no;
+  insert into public.sale_tenders (business_id, store_id, sale_id, kind, amount, tendered, change)
+  select v_business, s.store_id, s.id, x.tender, s.total, s.tendered_total, s.change_total
+    from public.sales s join seed_pos_sales x on x.id = s.id;
+
+  -- Restock before the period where the sales would take a shelf below zero, then the sales, as ledger rows.
+  insert into public.stock_movements (business_id, store_id, variant_id, kind, qty, unit_cost, occurred_at,
+                                      recorded_at, reference_type, note)
+  select v_business, t.store_id, t.variant_id, 'receive', t.sold - coalesce(b.qty, 0) + 24, i.cost,
+         current_date - 22, current_date - 22, 'import', 'restock before the demo sales'
+    from (select store_id, variant_id, sum(qty) as sold from seed_pos_lines group by 1, 2) t
+    join seed_pos_items i on i.variant_id = t.variant_id
+    left join public.stock_balances b on b.store_id = t.store_id and b.variant_id = t.variant_id and b.lot_id is null
+   where coalesce(b.qty, 0) - t.sold < 4;
+  insert into public.stock_movements (business_id, store_id, variant_id, kind, qty, unit_cost, occurred_at,
+                                      recorded_at, actor_id, reference_type, reference_id, note)
+  select v_business, l.store_id, l.variant_id, 'sale', -l.qty, l.cost, s.occurred_at, s.occurred_at, v_owner, 'sale',
+         s.id, s.receipt_number
+    from seed_pos_lines l join public.sales s on s.id = l.sale_id;
+  -- Balances: the sum of the ledger for every (store, variant) these movements touched.
+  insert into public.stock_balances as b (business_id, store_id, variant_id, lot_id, qty)
+  select v_business, m.store_id, m.variant_id, null, sum(m.qty)
+    from public.stock_movements m
+   where m.business_id = v_business and m.lot_id is null
+     and (m.store_id, m.variant_id) in (select store_id, variant_id from seed_pos_lines)
+   group by m.store_id, m.variant_id
+  on conflict (store_id, variant_id, lot_id) do update set qty = excluded.qty, updated_at = now();
+
+  -- Close every shift: expected cash, counted by denomination, a small difference on some days.
+  update public.shifts sh
+     set expected_cash = e.expected,
+         counted_total = e.expected + d.diff, difference = d.diff,
+         counted = jsonb_build_object('2000', (e.expected + d.diff) / 2000, '1', (e.expected + d.diff) % 2000)
+    from seed_pos_shifts s
+    cross join lateral (select s.opening_float + coalesce(sum(t.amount), 0) as expected
+                          from public.sale_tenders t join public.sales x on x.id = t.sale_id
+                         where x.shift_id = s.id and t.kind = 'cash') e
+    cross join lateral (select case abs(hashtext(s.id::text)) % 7 when 0 then -500 when 1 then 100 else 0 end::bigint as diff) d
+   where sh.id = s.id;
+
+  insert into public.activity (business_id, store_id, actor_id, kind, entity_type, entity_id, after, at)
+  select v_business, s.store_id, v_owner, 'shift.closed', 'shift', s.id,
+         jsonb_build_object('expected_cash', sh.expected_cash, 'counted_total', sh.counted_total,
+                            'difference', sh.difference, 'sales', s.sales), s.closed_at
+    from seed_pos_shifts s join public.shifts sh on sh.id = s.id;
+end;
+$$;
+-- End of the point of sale section (H-pos).

@@ -2329,6 +2329,21 @@ export type Database = {
         }[];
       };
       open_shift: { Args: { _opening_float?: number; _register_id: string }; Returns: Json };
+      pos_catalog: {
+        Args: { _after?: string; _limit?: number; _since?: string; _store_id: string };
+        Returns: {
+          archived: boolean;
+          barcodes: string[];
+          changed_at: string;
+          has_lots: boolean;
+          name: string;
+          price: number;
+          sku: string;
+          tax_rate: number;
+          unit: string;
+          variant_id: string;
+        }[];
+      };
       post_count: {
         Args: { _lines: Json; _occurred_at?: string; _store_id: string };
         Returns: {

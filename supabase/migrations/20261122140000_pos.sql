@@ -526,7 +526,7 @@ begin
     raise exception 'count the cash by denomination' using errcode = '22023';
   end if;
   for r in select key, value from jsonb_each(_counted) loop
-    if r.key !~ '^[1-9][0-9]{0,9}$' or jsonb_typeof(r.value) <> 'number' or (r.value #>> '{}') !~ '^[0-9]{1,6}$' then
+    if r.key !~ '^[1-9][0-9]{0,9}$' or jsonb_typeof(r.value) <> 'number' or (r.value #>> '{}') !~ '^[0-9]{1,9}$' then
       raise exception 'a denomination is a whole amount in minor units and its count a whole number' using errcode = '22023';
     end if;
     v_total := v_total + r.key::numeric * (r.value #>> '{}')::numeric;

@@ -1,0 +1,106 @@
+import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+
+/**
+ * The register's offline outbox (ADR 0130): every sale is written here first, then sent to post_sale in the order
+ * it was made. The sale's client-generated id is its idempotency key, so a send that reached the server but whose
+ * answer was lost is simply sent again and the server returns the first result: exactly once. Entries leave the
+ * outbox only after the server has answered with the sale. IndexedDB survives reloads, crashes and restarts (on
+ * the web the register asks navigator.storage.persist() so the browser does not evict it).
+ */
+export interface OutboxEntry {
+  /** The sale's uuid (post_sale payload.id). */
+  id: string;
+  /** Order of creation on this device. */
+  seq: number;
+  kind: 'sale';
+  payload: Record<string, unknown>;
+  createdAt: string;
+  attempts: number;
+  lastError?: string;
+}
+
+interface PosDb extends DBSchema {
+  outbox: { key: string; value: OutboxEntry; indexes: { bySeq: number } };
+  meta: { key: string; value: { key: string; value: unknown } };
+}
+
+export const POS_DB_NAME = 'storewise-pos';
+
+export type PosDatabase = IDBPDatabase<PosDb>;
+
+export function openPosDb(name = POS_DB_NAME): Promise<PosDatabase> {
+  return openDB<PosDb>(name, 1, {
+    upgrade(db) {
+      const outbox = db.createObjectStore('outbox', { keyPath: 'id' });
+      outbox.createIndex('bySeq', 'seq', { unique: true });
+      db.createObjectStore('meta', { keyPath: 'key' });
+    },
+  });
+}
+
+/** Adds a sale to the outbox (in one transaction with its sequence), before any network call. */
+export async function enqueueSale(db: PosDatabase, payload: Record<string, unknown> & { id: string }): Promise<OutboxEntry> {
+  const tx = db.transaction('outbox', 'readwrite');
+  const last = await tx.store.index('bySeq').openCursor(null, 'prev');
+  const entry: OutboxEntry = {
+    id: payload.id, seq: (last?.value.seq ?? 0) + 1, kind: 'sale', payload, createdAt: new Date().toISOString(), attempts: 0,
+  };
+  await tx.store.put(entry);
+  await tx.done;
+  return entry;
+}
+
+export async function pendingEntries(db: PosDatabase): Promise<OutboxEntry[]> {
+  return db.getAllFromIndex('outbox', 'bySeq');
+}
+
+export async function pendingCount(db: PosDatabase): Promise<number> {
+  return db.count('outbox');
+}
+
+/** What sending one sale answered: done (the server has it), retry later (offline, 5xx) or stuck (4xx). */
+export type SendResult = { status: 'done'; result: unknown } | { status: 'retry'; error: string } | { status: 'rejected'; error: string };
+
+/**
+ * Sends the waiting sales in order, one at a time. Stops at the first one that must be retried, so a later sale
+ * never overtakes an earlier one. A sale the server rejects outright (a 4xx: it never will accept it, e.g. the
+ * cashier lost access) stays in the outbox with its error for a manager, and sync continues with the next: the
+ * outbox never drops a sale by itself.
+ */
+export async function syncOutbox(
+  db: PosDatabase,
+  send: (entry: OutboxEntry) => Promise<SendResult>,
+  onSent?: (entry: OutboxEntry, result: unknown) => void,
+): Promise<{ sent: number; waiting: number; rejected: number }> {
+  let sent = 0;
+  let rejected = 0;
+  for (const entry of await pendingEntries(db)) {
+    if (entry.lastError?.startsWith('rejected:')) {
+      rejected += 1;
+      continue;
+    }
+    const outcome = await send(entry);
+    if (outcome.status === 'done') {
+      await db.delete('outbox', entry.id);
+      sent += 1;
+      onSent?.(entry, outcome.result);
+    } else {
+      const prefix = outcome.status === 'rejected' ? 'rejected: ' : '';
+      await db.put('outbox', { ...entry, attempts: entry.attempts + 1, lastError: prefix + outcome.error });
+      if (outcome.status === 'rejected') {
+        rejected += 1;
+        continue;
+      }
+      break;
+    }
+  }
+  return { sent, waiting: await pendingCount(db), rejected };
+}
+
+export async function getMeta<T>(db: PosDatabase, key: string): Promise<T | undefined> {
+  return (await db.get('meta', key))?.value as T | undefined;
+}
+
+export async function setMeta(db: PosDatabase, key: string, value: unknown): Promise<void> {
+  await db.put('meta', { key, value });
+}
