@@ -144,11 +144,12 @@ async function runCases(ready: ChildReady): Promise<void> {
     }),
   ]);
   console.log('\nSelect alone and under 10 concurrent sign-ins (target: p99 under 200 ms while sign-ins run):');
-  console.log(`${''.padEnd(26)} ${'select req/s'.padStart(12)} ${'select p99'.padStart(11)} ${'sign-in req/s'.padStart(14)}`);
+  console.log(`${''.padEnd(26)} ${'select req/s'.padStart(12)} ${'select p99'.padStart(11)} ${'sign-in req/s'.padStart(24)}`);
   const row = (name: string, result: AutocannonResult, signInRate: string) =>
-    console.log(`${name.padEnd(26)} ${result.requests.average.toFixed(1).padStart(12)} ${`${result.latency.p99} ms`.padStart(11)} ${signInRate.padStart(14)}`);
+    console.log(`${name.padEnd(26)} ${result.requests.average.toFixed(1).padStart(12)} ${`${result.latency.p99} ms`.padStart(11)} ${signInRate.padStart(24)}`);
   row('alone', alone, '-');
-  row('with 10 sign-ins', mixed, signIns.requests.average.toFixed(1));
+  // Completed sign-ins over the run: autocannon's per-second average rounds a slow trickle down to 0.
+  row('with 10 sign-ins', mixed, `${(signIns.requests.total / DURATION).toFixed(1)} (p99 ${signIns.latency.p99} ms)`);
   const failed = mixed.non2xx + mixed.errors + signIns.non2xx + signIns.errors;
   if (failed) console.log(`  (${failed} requests failed)`);
   console.log(`  p99 target ${mixed.latency.p99 < 200 ? 'met' : 'NOT met'} (${mixed.latency.p99} ms)\n`);
