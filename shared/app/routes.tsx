@@ -20,6 +20,7 @@ const WorkspaceApp = lazy(() => import('../features/workspace/workspace-app').th
 const CatalogApp = lazy(() => import('../features/catalog/catalog-app').then((m) => ({ default: m.CatalogApp })));
 const InventoryApp = lazy(() => import('../features/inventory/inventory-app').then((m) => ({ default: m.InventoryApp })));
 const PosApp = lazy(() => import('../features/pos/pos-app').then((m) => ({ default: m.PosApp })));
+const ReportsApp = lazy(() => import('../features/reports/reports-app').then((m) => ({ default: m.ReportsApp })));
 const AdminApp = lazy(() => import('../features/admin/admin-app').then((m) => ({ default: m.AdminApp })));
 const NotFoundPage = lazy(() => import('../features/not-found/not-found-page').then((m) => ({ default: m.NotFoundPage })));
 
@@ -46,7 +47,7 @@ export function AppRoutes() {
         <Route path="/terms" element={<LegalPage slug="terms-of-service" />} />
         <Route path="/privacy" element={<LegalPage slug="privacy-policy" />} />
         <Route path="/dashboard/*" element={<DashboardApp notFound={<NotFoundPage />} business={<WorkspaceApp />}
-          catalog={<CatalogApp />} inventory={<InventoryApp />} pos={<PosApp />} />} />
+          catalog={<CatalogApp />} inventory={<InventoryApp />} pos={<PosApp />} reports={<ReportsApp />} />} />
         <Route path="/admin/*" element={<AdminApp notFound={<NotFoundPage />} />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>

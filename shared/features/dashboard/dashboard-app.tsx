@@ -18,8 +18,8 @@ import { TicketPage } from './support/ticket-page';
  * The customer area (/dashboard/*): signed-in guard, shared layout and the child screens. An unknown child
  * path shows the product's 404 page (spec 2), which the app passes in: features never import each other.
  */
-export function DashboardApp({ notFound, business, catalog, inventory, pos }: {
-  notFound: ReactNode; business?: ReactNode; catalog?: ReactNode; inventory?: ReactNode; pos?: ReactNode;
+export function DashboardApp({ notFound, business, catalog, inventory, pos, reports }: {
+  notFound: ReactNode; business?: ReactNode; catalog?: ReactNode; inventory?: ReactNode; pos?: ReactNode; reports?: ReactNode;
 }) {
   const { user, session, loading } = useAuth();
   const supabase = useSupabase();
@@ -66,6 +66,7 @@ export function DashboardApp({ notFound, business, catalog, inventory, pos }: {
           {catalog && <Route path="catalog/*" element={catalog} />}
           {inventory && <Route path="inventory/*" element={inventory} />}
           {pos && <Route path="pos/*" element={pos} />}
+          {reports && <Route path="reports/*" element={reports} />}
         </Route>
         <Route path="*" element={notFound} />
       </Routes>

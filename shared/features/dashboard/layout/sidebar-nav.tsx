@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Box, Button, Flex, HStack, Link, Stack, Text, VisuallyHidden } from '@chakra-ui/react';
 import { NavLink } from 'react-router-dom';
 import type { IconType } from 'react-icons';
-import { LuBoxes, LuBuilding2, LuCalculator, LuPackage, LuCreditCard, LuLayoutDashboard, LuLifeBuoy, LuLogOut, LuShield, LuShieldCheck, LuStore } from 'react-icons/lu';
+import { LuBoxes, LuBuilding2, LuCalculator, LuChartColumn, LuPackage, LuCreditCard, LuLayoutDashboard, LuLifeBuoy, LuLogOut, LuShield, LuShieldCheck, LuStore } from 'react-icons/lu';
 import { useIsAdmin } from '../../../lib/use-is-admin';
 import { useDashboardSession } from '../dashboard-session';
 
@@ -19,6 +19,7 @@ const MAIN_ITEMS: NavItem[] = [
   { label: 'Catalog', to: '/dashboard/catalog', icon: LuPackage },
   { label: 'Inventory', to: '/dashboard/inventory', icon: LuBoxes },
   { label: 'Register', to: '/dashboard/pos', icon: LuCalculator },
+  { label: 'Reports', to: '/dashboard/reports', icon: LuChartColumn },
   { label: 'Billing', to: '/dashboard/billing', icon: LuCreditCard },
   { label: 'Security', to: '/dashboard/security', icon: LuShield },
   { label: 'Support', to: '/dashboard/support', icon: LuLifeBuoy },

@@ -1,0 +1,184 @@
+import { useEffect, useMemo, useState } from 'react';
+import { Alert, Button, Field, Heading, HStack, Input, NativeSelect, Stack, Table, Text } from '@chakra-ui/react';
+import { LuDownload, LuPrinter } from 'react-icons/lu';
+import { LoadingText } from '../../components/loading-text';
+import { useSupabase } from '../../lib/platform-context';
+import { fetchReportScope, fetchSalesAndProfit, reportRequestSchema, type Grain, type ProfitRow, type ReportScope, type SalesRow } from './reports-api';
+import { minorToDecimal, toCsv } from './reports-csv';
+
+const isoDay = (d: Date) => d.toISOString().slice(0, 10);
+const daysAgo = (n: number) => isoDay(new Date(Date.now() - n * 86_400_000));
+
+type Loaded = { key: string; sales: SalesRow[]; profit: ProfitRow[]; error: string | null };
+
+/**
+ * The Reports area (/dashboard/reports): sales and profit per day, week or month and store for a date range,
+ * with CSV export and a print layout. Owners and managers only: the database refuses everyone else (42501) and
+ * row level security limits a manager to their stores.
+ */
+export function ReportsApp() {
+  const supabase = useSupabase();
+  const [scope, setScope] = useState<ReportScope | null>(null);
+  const [scopeError, setScopeError] = useState<string | null>(null);
+  const [businessId, setBusinessId] = useState('');
+  const [storeId, setStoreId] = useState('');
+  const [from, setFrom] = useState(daysAgo(29));
+  const [to, setTo] = useState(daysAgo(0));
+  const [grain, setGrain] = useState<Grain>('day');
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+
+  useEffect(() => {
+    fetchReportScope(supabase).then(
+      (s) => {
+        setScope(s);
+        setBusinessId((current) => current || s.businesses[0]?.id || '');
+      },
+      (error: unknown) => setScopeError(error instanceof Error ? error.message : String(error)),
+    );
+  }, [supabase]);
+
+  const request = { businessId, from, to, grain, storeId };
+  const valid = reportRequestSchema.safeParse(request);
+  const key = JSON.stringify(request);
+  useEffect(() => {
+    if (!valid.success) return;
+    let cancelled = false;
+    fetchSalesAndProfit(supabase, valid.data).then(
+      (r) => !cancelled && setLoaded({ key, ...r, error: null }),
+      (error: unknown) => !cancelled && setLoaded({ key, sales: [], profit: [], error: error instanceof Error ? error.message : String(error) }),
+    );
+    return () => {
+      cancelled = true;
+    };
+    // The key holds every input of the request.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [supabase, key, valid.success]);
+
+  const stores = useMemo(() => scope?.stores.filter((s) => s.business_id === businessId) ?? [], [scope, businessId]);
+  const storeName = (id: string) => stores.find((s) => s.id === id)?.name ?? 'Unknown store';
+  const profitOf = (row: SalesRow) => loaded?.profit.find((p) => p.period === row.period && p.store_id === row.store_id);
+  const rows = loaded?.key === key ? loaded.sales : [];
+  const totals = rows.reduce(
+    (t, r) => ({ receipts: t.receipts + r.receipts, gross: t.gross + r.gross, tax: t.tax + r.tax, net: t.net + r.net, refunds: t.refunds + r.refunds }),
+    { receipts: 0, gross: 0, tax: 0, net: 0, refunds: 0 },
+  );
+  const profitTotal = (loaded?.key === key ? loaded.profit : []).reduce((a, p) => a + p.profit, 0);
+
+  function exportCsv() {
+    const csv = toCsv(
+      ['Period', 'Store', 'Receipts', 'Units', 'Gross', 'Discounts', 'Tax', 'Net', 'Refunds', 'Cost', 'Profit', 'Margin'],
+      rows.map((r) => {
+        const p = profitOf(r);
+        return [r.period, storeName(r.store_id), r.receipts, r.units, minorToDecimal(r.gross), minorToDecimal(r.discounts),
+          minorToDecimal(r.tax), minorToDecimal(r.net), minorToDecimal(r.refunds), p ? minorToDecimal(p.cost) : '',
+          p ? minorToDecimal(p.profit) : '', p?.margin ?? ''];
+      }),
+    );
+    const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = `sales-${from}-to-${to}.csv`;
+    link.click();
+    URL.revokeObjectURL(url);
+  }
+
+  if (scopeError) return <Alert.Root status="error"><Alert.Title>{scopeError}</Alert.Title></Alert.Root>;
+  if (!scope) return <LoadingText label="Loading reports..." />;
+  if (scope.businesses.length === 0) {
+    return <Text color="fg.muted" data-testid="reports-none">Reports are for owners and managers.</Text>;
+  }
+
+  return (
+    <Stack gap="5">
+      <HStack justify="space-between" wrap="wrap">
+        <Heading as="h1" size="2xl">Sales report</Heading>
+        <HStack className="no-print">
+          <Button variant="outline" size="sm" onClick={exportCsv} disabled={rows.length === 0} data-testid="reports-export">
+            <LuDownload aria-hidden /> Export CSV
+          </Button>
+          <Button variant="outline" size="sm" onClick={() => window.print()}>
+            <LuPrinter aria-hidden /> Print
+          </Button>
+        </HStack>
+      </HStack>
+      <HStack gap="3" wrap="wrap" align="flex-end" className="no-print">
+        {scope.businesses.length > 1 && (
+          <Field.Root w="auto">
+            <Field.Label>Business</Field.Label>
+            <NativeSelect.Root size="sm"><NativeSelect.Field value={businessId} onChange={(e) => { setBusinessId(e.target.value); setStoreId(''); }}>
+              {scope.businesses.map((b) => <option key={b.id} value={b.id}>{b.name}</option>)}
+            </NativeSelect.Field><NativeSelect.Indicator /></NativeSelect.Root>
+          </Field.Root>
+        )}
+        <Field.Root w="auto">
+          <Field.Label>Store</Field.Label>
+          <NativeSelect.Root size="sm"><NativeSelect.Field value={storeId} onChange={(e) => setStoreId(e.target.value)} data-testid="reports-store">
+            <option value="">All stores</option>
+            {stores.map((s) => <option key={s.id} value={s.id}>{s.name}</option>)}
+          </NativeSelect.Field><NativeSelect.Indicator /></NativeSelect.Root>
+        </Field.Root>
+        <Field.Root w="auto">
+          <Field.Label>From</Field.Label>
+          <Input size="sm" type="date" value={from} onChange={(e) => setFrom(e.target.value)} data-testid="reports-from" />
+        </Field.Root>
+        <Field.Root w="auto">
+          <Field.Label>To</Field.Label>
+          <Input size="sm" type="date" value={to} onChange={(e) => setTo(e.target.value)} data-testid="reports-to" />
+        </Field.Root>
+        <Field.Root w="auto">
+          <Field.Label>Group by</Field.Label>
+          <NativeSelect.Root size="sm"><NativeSelect.Field value={grain} onChange={(e) => setGrain(e.target.value as Grain)}>
+            <option value="day">Day</option><option value="week">Week</option><option value="month">Month</option>
+          </NativeSelect.Field><NativeSelect.Indicator /></NativeSelect.Root>
+        </Field.Root>
+      </HStack>
+      {!valid.success && <Text color="fg.error">{valid.error.issues[0]?.message ?? 'Check the filters.'}</Text>}
+      {valid.success && loaded?.key !== key && <LoadingText label="Loading figures..." />}
+      {loaded?.key === key && loaded.error && <Alert.Root status="error"><Alert.Title>{loaded.error}</Alert.Title></Alert.Root>}
+      {loaded?.key === key && !loaded.error && (
+        <Table.ScrollArea borderWidth="1px" rounded="lg" bg="bg">
+          <Table.Root size="sm" data-testid="reports-table">
+            <Table.Header>
+              <Table.Row>
+                {['Period', 'Store', 'Receipts', 'Gross', 'Tax', 'Net', 'Refunds', 'Profit', 'Margin'].map((h, i) => (
+                  <Table.ColumnHeader key={h} textAlign={i > 1 ? 'end' : 'start'}>{h}</Table.ColumnHeader>
+                ))}
+              </Table.Row>
+            </Table.Header>
+            <Table.Body>
+              {rows.map((r) => {
+                const p = profitOf(r);
+                return (
+                  <Table.Row key={`${r.period}|${r.store_id}`} data-testid="reports-row">
+                    <Table.Cell>{r.period}</Table.Cell>
+                    <Table.Cell>{storeName(r.store_id)}</Table.Cell>
+                    <Table.Cell textAlign="end">{r.receipts}</Table.Cell>
+                    <Table.Cell textAlign="end">{minorToDecimal(r.gross)}</Table.Cell>
+                    <Table.Cell textAlign="end">{minorToDecimal(r.tax)}</Table.Cell>
+                    <Table.Cell textAlign="end">{minorToDecimal(r.net)}</Table.Cell>
+                    <Table.Cell textAlign="end">{minorToDecimal(r.refunds)}</Table.Cell>
+                    <Table.Cell textAlign="end">{p ? minorToDecimal(p.profit) : '—'}</Table.Cell>
+                    <Table.Cell textAlign="end">{p?.margin == null ? '—' : `${(p.margin * 100).toFixed(1)} %`}</Table.Cell>
+                  </Table.Row>
+                );
+              })}
+            </Table.Body>
+            <Table.Footer>
+              <Table.Row fontWeight="semibold" data-testid="reports-totals">
+                <Table.Cell colSpan={2}>Total</Table.Cell>
+                <Table.Cell textAlign="end">{totals.receipts}</Table.Cell>
+                <Table.Cell textAlign="end" data-testid="reports-total-gross">{minorToDecimal(totals.gross)}</Table.Cell>
+                <Table.Cell textAlign="end">{minorToDecimal(totals.tax)}</Table.Cell>
+                <Table.Cell textAlign="end">{minorToDecimal(totals.net)}</Table.Cell>
+                <Table.Cell textAlign="end">{minorToDecimal(totals.refunds)}</Table.Cell>
+                <Table.Cell textAlign="end">{minorToDecimal(profitTotal)}</Table.Cell>
+                <Table.Cell textAlign="end">{totals.net ? `${((profitTotal / totals.net) * 100).toFixed(1)} %` : '—'}</Table.Cell>
+              </Table.Row>
+            </Table.Footer>
+          </Table.Root>
+        </Table.ScrollArea>
+      )}
+      <Text color="fg.muted" fontSize="sm">Amounts in the store currency; net is without tax; profit is net minus the cost recorded on each sale line.</Text>
+    </Stack>
+  );
+}
