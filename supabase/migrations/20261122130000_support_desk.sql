@@ -477,12 +477,17 @@ begin
   -- trigram indexes for one pattern and the queue index for none).
   return query execute format(
     'with matches as materialized (
-       %s
+       %2$s
+     ),
+     -- The total apart from the page: a window count would sort every match before the first 20 rows,
+     -- while the page alone is a walk of the queue index that stops after limit + offset rows.
+     total as (
+       select count(*) as n from public.support_tickets t where %1$s
      ),
      page as materialized (
-       select t.id, count(*) over () as total
+       select t.id, (select n from total) as total
          from public.support_tickets t
-        where %s
+        where %1$s
         order by t.queue_rank, t.waiting_since, t.id
         limit $5 offset $6
      )
@@ -498,20 +503,20 @@ begin
        left join public.profiles ap on ap.id = t.assigned_admin
        left join auth.users au on au.id = t.assigned_admin
       order by t.queue_rank, t.waiting_since, t.id',
-    case when v_pattern is null then 'select null::uuid as id where false'
-         else 'select t.id from public.support_tickets t where t.subject ilike $1
-               union select t.id from public.support_tickets t where t.owner_email ilike $1
-               union select t.id from public.support_tickets t join public.profiles p on p.id = t.user_id
-                      where p.full_name ilike $1
-               union select t.id from public.support_tickets t join public.businesses b on b.id = t.business_id
-                      where b.name ilike $1' end,
     concat_ws(' and ', 'true',
       case when _ticket_id is not null then 't.id = $7' end,
       case when v_pattern is not null then 't.id in (select m.id from matches m)' end,
       case when _status = 'active' then 't.queue_rank < 2'
            when _status is not null then 't.status = $2' end,
       case when _priority is not null then 't.priority = $3' end,
-      case when _waiting_on is not null then 't.waiting_on = $4 and t.queue_rank < 2' end))
+      case when _waiting_on is not null then 't.waiting_on = $4 and t.queue_rank < 2' end),
+    case when v_pattern is null then 'select null::uuid as id where false'
+         else 'select t.id from public.support_tickets t where t.subject ilike $1
+               union select t.id from public.support_tickets t where t.owner_email ilike $1
+               union select t.id from public.support_tickets t join public.profiles p on p.id = t.user_id
+                      where p.full_name ilike $1
+               union select t.id from public.support_tickets t join public.businesses b on b.id = t.business_id
+                      where b.name ilike $1' end)
   using v_pattern, _status, _priority, _waiting_on, v_limit, v_offset, _ticket_id;
 end;
 $$;
