@@ -8,7 +8,7 @@
  * Usage: `const db = await openDb({ memory: true }); await db.asRequest({ role, claims, readOnly }, tx => tx.query(...))`.
  * Tests should prefer tests/helpers/stack.ts (startStack), which uses this.
  */
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { LocalDb } from './local-db';
@@ -37,7 +37,7 @@ export type OpenedDb = LocalDb & { readonly prepared: PrepareResult };
  * after a stuck statement without losing what was committed (a WASM heap dies with its worker).
  */
 async function openTemporary(template: string, statementTimeouts?: Partial<StatementTimeouts>): Promise<PgliteLocalDb> {
-  const dir = mkdtempSync(join(tmpdir(), 'storewise-pglite-'));
+  const dir = mkdtempSync(join(tmpdir(), `storewise-pglite-${process.pid}-`));
   const remove = () => rmSync(dir, { recursive: true, force: true });
   try {
     // Copying a prepared folder and opening it is as fast as loading a dump into memory.
@@ -46,6 +46,25 @@ async function openTemporary(template: string, statementTimeouts?: Partial<State
   } catch (error) {
     remove();
     throw error;
+  }
+}
+
+/** Temporary folders of processes that died without closing (a killed test worker): removed. */
+function sweepStaleFolders(): void {
+  for (const name of readdirSync(tmpdir())) {
+    const pid = Number(/^storewise-(?:pglite|template)-(\d+)-/.exec(name)?.[1] ?? NaN);
+    if (!Number.isInteger(pid) || pid === process.pid || isAlive(pid)) continue;
+    rmSync(join(tmpdir(), name), { recursive: true, force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: alive, owned by someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
@@ -58,7 +77,8 @@ function templateFor(options: PrepareOptions): Promise<string> {
   let template = templates.get(key);
   if (!template) {
     template = (async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'storewise-template-'));
+      sweepStaleFolders();
+      const dir = mkdtempSync(join(tmpdir(), `storewise-template-${process.pid}-`));
       process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
       const db = await openPgliteDb({ dataDir: dir, location: 'memory' });
       try {
