@@ -17,6 +17,9 @@ const AuthSuccessPage = lazy(() => import('../features/auth/auth-success-page').
 const LegalPage = lazy(() => import('../features/legal/legal-page').then((m) => ({ default: m.LegalPage })));
 const DashboardApp = lazy(() => import('../features/dashboard/dashboard-app').then((m) => ({ default: m.DashboardApp })));
 const WorkspaceApp = lazy(() => import('../features/workspace/workspace-app').then((m) => ({ default: m.WorkspaceApp })));
+const WorkspaceFrame = lazy(() => import('../features/workspace/workspace-frame').then((m) => ({ default: m.WorkspaceFrame })));
+const WorkspaceSwitcher = lazy(() => import('../features/workspace/workspace-frame').then((m) => ({ default: m.WorkspaceSwitcher })));
+const BusinessGlance = lazy(() => import('../features/workspace/workspace-frame').then((m) => ({ default: m.BusinessGlance })));
 const CatalogApp = lazy(() => import('../features/catalog/catalog-app').then((m) => ({ default: m.CatalogApp })));
 const InventoryApp = lazy(() => import('../features/inventory/inventory-app').then((m) => ({ default: m.InventoryApp })));
 const PosApp = lazy(() => import('../features/pos/pos-app').then((m) => ({ default: m.PosApp })));
@@ -47,6 +50,7 @@ export function AppRoutes() {
         <Route path="/terms" element={<LegalPage slug="terms-of-service" />} />
         <Route path="/privacy" element={<LegalPage slug="privacy-policy" />} />
         <Route path="/dashboard/*" element={<DashboardApp notFound={<NotFoundPage />} business={<WorkspaceApp />}
+          frame={WorkspaceFrame} slots={{ header: <WorkspaceSwitcher />, overview: <BusinessGlance /> }}
           catalog={<CatalogApp />} inventory={<InventoryApp />} pos={<PosApp />} reports={<ReportsApp />} />} />
         <Route path="/admin/*" element={<AdminApp notFound={<NotFoundPage />} />} />
         <Route path="*" element={<NotFoundPage />} />

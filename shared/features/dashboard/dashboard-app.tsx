@@ -1,4 +1,4 @@
-import { useEffect, useMemo, type ReactNode } from 'react';
+import { Fragment, useEffect, useMemo, type ComponentType, type ReactNode } from 'react';
 import { Center, Spinner, VisuallyHidden } from '@chakra-ui/react';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { useAuth } from '../../lib/auth-provider';
@@ -6,6 +6,7 @@ import { useSupabase } from '../../lib/platform-context';
 import { useSignOut } from '../../lib/use-sign-out';
 import { DashboardSessionContext, type DashboardSession } from './dashboard-session';
 import { DashboardLayout } from './layout/dashboard-layout';
+import { DashboardSlotsContext, type DashboardSlots } from './layout/dashboard-slots';
 import { OverviewPage } from './overview/overview-page';
 import { ProfilePage } from './profile/profile-page';
 import { SettingsPage } from './settings/settings-page';
@@ -18,8 +19,11 @@ import { TicketPage } from './support/ticket-page';
  * The customer area (/dashboard/*): signed-in guard, shared layout and the child screens. An unknown child
  * path shows the product's 404 page (spec 2), which the app passes in: features never import each other.
  */
-export function DashboardApp({ notFound, business, catalog, inventory, pos, reports }: {
+export function DashboardApp({ notFound, business, catalog, inventory, pos, reports, frame, slots }: {
   notFound: ReactNode; business?: ReactNode; catalog?: ReactNode; inventory?: ReactNode; pos?: ReactNode; reports?: ReactNode;
+  /** Wraps every screen (the workspace provider), so the header and the screens share one state. */
+  frame?: ComponentType<{ children: ReactNode }>;
+  slots?: DashboardSlots;
 }) {
   const { user, session, loading } = useAuth();
   const supabase = useSupabase();
@@ -40,6 +44,9 @@ export function DashboardApp({ notFound, business, catalog, inventory, pos, repo
     [user, session, signOut],
   );
 
+  const slotValue = useMemo<DashboardSlots>(() => slots ?? {}, [slots]);
+  const Frame = frame ?? Fragment;
+
   if (loading || leaving) {
     return (
       <Center minH="100dvh" role="status">
@@ -52,6 +59,8 @@ export function DashboardApp({ notFound, business, catalog, inventory, pos, repo
 
   return (
     <DashboardSessionContext.Provider value={value}>
+      <DashboardSlotsContext.Provider value={slotValue}>
+      <Frame>
       <Routes>
         <Route element={<DashboardLayout />}>
           <Route index element={<OverviewPage />} />
@@ -70,6 +79,8 @@ export function DashboardApp({ notFound, business, catalog, inventory, pos, repo
         </Route>
         <Route path="*" element={notFound} />
       </Routes>
+      </Frame>
+      </DashboardSlotsContext.Provider>
     </DashboardSessionContext.Provider>
   );
 }

@@ -18,8 +18,16 @@ const WorkspaceContext = createContext<WorkspaceContextValue | null>(null);
 
 const deviceStorage = (): Storage | undefined => (typeof window === 'undefined' ? undefined : window.localStorage);
 
-/** The caller's workspaces and the one chosen on this device, for every Business screen. */
+/**
+ * The caller's workspaces and the one chosen on this device, for every Business screen. The dashboard wraps
+ * all its screens in one (the header's switcher and the Overview share it); a nested provider reuses it.
+ */
 export function WorkspaceProvider({ children }: { children: ReactNode }) {
+  const outer = useContext(WorkspaceContext);
+  return outer ? children : <WorkspaceState>{children}</WorkspaceState>;
+}
+
+function WorkspaceState({ children }: { children: ReactNode }) {
   const supabase = useSupabase();
   const { user } = useAuth();
   const userId = user?.id ?? '';

@@ -1,4 +1,4 @@
-import { Alert, Box, Flex, Heading, HStack, Link, Stack, Text } from '@chakra-ui/react';
+import { Alert, Box, Heading, HStack, Link, Stack, Text } from '@chakra-ui/react';
 import { NavLink, Route, Routes } from 'react-router-dom';
 import { LoadError } from '../../components/load-error';
 import { LoadingText } from '../../components/loading-text';
@@ -8,7 +8,6 @@ import { BusinessSettingsPage } from './business-settings-page';
 import { StoresPage } from './stores-page';
 import { TeamPage } from './team-page';
 import { useWorkspaces, WorkspaceProvider } from './use-workspaces';
-import { WorkspaceSwitcher } from './workspace-switcher';
 
 const TABS = [
   { label: 'Settings', to: '/dashboard/business', end: true, roles: ['owner', 'manager', 'cashier'] },
@@ -68,13 +67,11 @@ export function WorkspaceApp() {
           path="*"
           element={
             <Stack gap="5">
-              <Flex gap="3" justify="space-between" align="center" wrap="wrap">
-                <Box>
-                  <Heading as="h1" size="xl">Business</Heading>
-                  <Text color="fg.muted">Your business, its stores, its team and what happened in it.</Text>
-                </Box>
-                <WorkspaceSwitcher />
-              </Flex>
+              {/* The workspace switcher is in the dashboard header (workspace-frame.tsx). */}
+              <Box>
+                <Heading as="h1" size="xl">Business</Heading>
+                <Text color="fg.muted">Your business, its stores, its team and what happened in it.</Text>
+              </Box>
               <BusinessArea />
             </Stack>
           }

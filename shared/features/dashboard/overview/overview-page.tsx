@@ -1,5 +1,5 @@
-import type { ReactNode } from 'react';
-import { Badge, Button, DataList, Flex, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react';
+import { Suspense, type ReactNode } from 'react';
+import { Badge, Box, Button, DataList, Flex, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { Link as RouterLink } from 'react-router-dom';
 import { LuCreditCard, LuLifeBuoy, LuShield } from 'react-icons/lu';
 import { useSupabase } from '../../../lib/platform-context';
@@ -8,6 +8,7 @@ import { metadataFullName, useDashboardSession } from '../dashboard-session';
 import { DataItem } from '../data-item';
 import { Loaded } from '../loaded';
 import { LoadedList } from '../loaded-list';
+import { useDashboardSlots } from '../layout/dashboard-slots';
 import { PageHeader } from '../page-header';
 import { planPriceLine } from '../../../lib/plan-price';
 import { SectionCard } from '../section-card';
@@ -38,6 +39,7 @@ export function OverviewPage() {
   const billing = useLoad(user.id, () => fetchRecentBilling(supabase, user.id));
   const fullName = metadataFullName(user);
   const email = user.email ?? '';
+  const slots = useDashboardSlots();
 
   return (
     <>
@@ -84,6 +86,9 @@ export function OverviewPage() {
           </Text>
         </StatCard>
       </SimpleGrid>
+
+      {/* The business at a glance, lent by the workspace feature (issue 11). */}
+      {slots.overview && <Box mb="6"><Suspense fallback={null}>{slots.overview}</Suspense></Box>}
 
       <SimpleGrid columns={{ base: 1, lg: 2 }} gap="4" mb="6">
         <SectionCard title="Quick Actions" description="Jump to the things you manage most.">
