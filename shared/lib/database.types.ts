@@ -2150,6 +2150,18 @@ export type Database = {
           total_revenue: number;
         }[];
       };
+      admin_platform_events: {
+        Args: { _before_at?: string; _before_id?: string; _kind?: string; _limit?: number };
+        Returns: {
+          at: string;
+          business_id: string;
+          detail: string;
+          event_id: string;
+          kind: string;
+          subject: string;
+          user_id: string;
+        }[];
+      };
       admin_reply: {
         Args: { _body: string; _status?: string; _ticket_id: string };
         Returns: {
@@ -2310,6 +2322,14 @@ export type Database = {
       };
       is_admin: { Args: { _user_id: string }; Returns: boolean };
       location_label: { Args: { _ip: unknown }; Returns: string };
+      my_trial_notice: {
+        Args: Record<PropertyKey, never>;
+        Returns: {
+          days_left: number;
+          plan_name: string;
+          trial_ends_at: string;
+        }[];
+      };
       my_workspaces: {
         Args: Record<PropertyKey, never>;
         Returns: {

@@ -12,6 +12,7 @@ import { AdminAccountsPage } from './accounts/admin-accounts-page';
 import { AdminSupportPage } from './support/admin-support-page';
 import { AdminTicketPage } from './support/admin-ticket-page';
 import { AdminBillingPage } from './billing/admin-billing-page';
+import { AdminActivityPage } from './activity/admin-activity-page';
 import { ComingSoonPage } from './common/coming-soon-page';
 
 /**
@@ -44,6 +45,7 @@ export function AdminApp({ notFound }: { notFound: ReactNode }) {
         <Route path="accounts" element={<AdminAccountsPage />} />
         <Route path="support" element={<AdminSupportPage />} />
         <Route path="support/:ticketId" element={<AdminTicketPage />} />
+        <Route path="logs" element={<AdminActivityPage />} />
         <Route path="billing" element={<AdminBillingPage />} />
         {adminNav
           .filter((item) => item.comingSoon)

@@ -52,8 +52,8 @@ export const adminNav: readonly AdminNavItem[] = [
     label: 'Activity Logs',
     path: 'logs',
     icon: LuScrollText,
-    comingSoon: true,
-    summary: 'Sign-ins and administrative actions, searchable.',
+    comingSoon: false,
+    summary: 'Platform events: sign-ups, plan changes and suspensions.',
   },
   {
     label: 'System Settings',
