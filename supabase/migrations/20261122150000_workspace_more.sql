@@ -95,13 +95,14 @@ create table private.plan_events (
   new_status text not null,
   at timestamptz not null default now()
 );
+-- No policies: only the security definer trigger and function (table owner) touch it.
+alter table private.plan_events enable row level security;
 comment on table private.plan_events is
   'Plan history for the admin Activity Logs; written only by private.record_plan_event, read through '
   'public.admin_platform_events. Not exposed to the API roles.';
 create index plan_events_at_idx on private.plan_events (at desc, id desc);
 create index plan_events_user_idx on private.plan_events (user_id);
 revoke all on table private.plan_events from public, anon, authenticated;
-grant select on table private.plan_events to service_role;
 
 create index activity_platform_idx on public.activity (at desc, id desc)
   where kind in ('business.suspended', 'business.unsuspended');
