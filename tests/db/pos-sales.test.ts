@@ -165,6 +165,23 @@ describe('post_sale', () => {
   });
 });
 
+describe('pos_catalog', () => {
+  it('gives the register store prices, taxes and barcodes, never a cost, and only for stores the caller may use', async () => {
+    const { data, error } = await w.clients.cashier.rpc('pos_catalog', { _store_id: downtown });
+    expect(error).toBeNull();
+    const rows = data as Record<string, unknown>[];
+    expect(rows.find((row) => row.variant_id === w.f.variant)).toMatchObject({
+      price: 1400, tax_rate: 8.875, barcodes: ['4006381333931'], unit: 'each' });
+    expect(Object.keys(rows[0] ?? {})).not.toContain('cost');
+    expect(rows.length).toBeLessThanOrEqual(1000);
+    const next = await w.clients.cashier.rpc('pos_catalog', { _store_id: downtown, _after: rows[rows.length - 1]?.variant_id });
+    expect((next.data as unknown[]).length).toBeLessThan(rows.length + 1);
+    expect((await w.clients.other.rpc('pos_catalog', { _store_id: downtown })).error?.code).toBe('42501');
+    const riverside = '5a000000-0000-4000-8000-000000000002';
+    expect((await w.clients.cashier.rpc('pos_catalog', { _store_id: riverside })).error?.code).toBe('42501');
+  });
+});
+
 describe('ten registers selling the same items at once', () => {
   it('lose and duplicate nothing, and every balance equals its ledger', async () => {
     const registers: { id: string; shift: string; client: SupabaseClient }[] = [];

@@ -24,9 +24,11 @@ export function PosApp() {
   const [catalog, setCatalog] = useState<CatalogItem[]>([]);
   const [error, setError] = useState<string | null>(null);
 
-  // Stores and registers: from the server, else the copy kept for offline use.
+  // Offline first: the copy kept on this device shows at once, then the server's answer replaces it (a request
+  // to an unreachable server may take long to fail).
   useEffect(() => {
     if (!db) return;
+    void getMeta<Setup>(db, 'setup').then((cached) => cached && setSetup((current) => current ?? cached));
     fetchStoresAndRegisters(supabase).then(
       (s) => { setSetup(s); void setMeta(db, 'setup', s); },
       async () => setSetup((await getMeta<Setup>(db, 'setup')) ?? { stores: [], registers: [] }),
@@ -42,6 +44,8 @@ export function PosApp() {
   useEffect(() => {
     if (!db || !register) return;
     void setMeta(db, 'register', register.id);
+    void getMeta<PosShift | null>(db, `shift:${register.id}`).then((cached) => cached && setShift(cached));
+    void getMeta<CatalogItem[]>(db, `catalog:${register.store_id}`).then((cached) => cached && setCatalog(cached));
     fetchCurrentShift(supabase, register.id).then(
       (s) => { setShift(s); void setMeta(db, `shift:${register.id}`, s); },
       async () => setShift((await getMeta<PosShift | null>(db, `shift:${register.id}`)) ?? null),
