@@ -1,6 +1,7 @@
 /**
- * Runs the real Supabase CLI (the exact devDependency `supabase`, whose binary ships in
- * @supabase/cli-<platform>) on this repository's supabase/ folder.
+ * Runs the real Supabase CLI on this repository's supabase/ folder: the binary of the exact optional dependency
+ * @supabase/cli-linux-x64. Not the `supabase` wrapper package: it lists a binary package per platform, and the
+ * registry CI installs from lacks the non-Linux ones, so `npm ci` refused the lock file (docs/adr/0084).
  */
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
@@ -12,7 +13,7 @@ export interface CliResult {
   stderr: string;
 }
 
-const cli = join(repoRoot, 'node_modules', '.bin', 'supabase');
+const cli = join(repoRoot, 'node_modules', '@supabase', 'cli-linux-x64', 'bin', 'supabase');
 
 /** Resolves with the exit code and output whatever the outcome (callers assert on them). */
 export function runSupabase(args: string[]): Promise<CliResult> {
