@@ -194,7 +194,8 @@ describe('admin_overview', () => {
     // Truncate inside a rolled-back transaction: the totals follow, then return with the rollback.
     const inside = await stack.db
       .transaction(async (tx) => {
-        await tx.query('truncate public.support_tickets');
+        // cascade: ticket replies and their notifications reference tickets (all rolled back below).
+        await tx.query('truncate public.support_tickets cascade');
         const { rows } = await tx.query<{ open_tickets: number }>('select open_tickets from private.admin_totals');
         throw Object.assign(new Error('rollback'), { rows });
       })
