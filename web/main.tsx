@@ -1,3 +1,4 @@
+import '../shared/lib/zod-jitless';
 import { loadSupabaseConfig } from './runtime-config';
 
 // The configuration is fetched at once; the app's JavaScript (React, Chakra, the screens) is a separate chunk.

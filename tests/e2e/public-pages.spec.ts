@@ -33,7 +33,8 @@ test.describe('public pages', () => {
     await expect(page.getByRole('heading', { name: 'Oops! Page not found' })).toBeVisible();
     await expect(page.getByText("The page you're looking for doesn't exist or has been moved.")).toBeVisible();
     await expect(page.getByRole('link', { name: 'Storewise home' })).toBeVisible();
-    expect(warnings.some((text) => text.includes('/definitely/missing'))).toBe(true);
+    // The prerendered 404 shows its texts before the app hydrates and logs the path: wait for the log.
+    await expect.poll(() => warnings.some((text) => text.includes('/definitely/missing'))).toBe(true);
 
     await page.getByRole('button', { name: 'Go Back' }).click();
     await expect(page).toHaveURL(/\/auth$/);

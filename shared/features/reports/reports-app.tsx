@@ -136,7 +136,7 @@ export function ReportsApp() {
       {valid.success && loaded?.key !== key && <LoadingText label="Loading figures..." />}
       {loaded?.key === key && loaded.error && <Alert.Root status="error"><Alert.Title>{loaded.error}</Alert.Title></Alert.Root>}
       {loaded?.key === key && !loaded.error && (
-        <Table.ScrollArea borderWidth="1px" rounded="lg" bg="bg">
+        <Table.ScrollArea borderWidth="1px" rounded="lg" bg="bg" tabIndex={0} aria-label="Sales table">
           <Table.Root size="sm" data-testid="reports-table">
             <Table.Header>
               <Table.Row>

@@ -55,7 +55,7 @@ export function AdminAccountsPage() {
         {shown && (
           <>
             {shown.rows.length === 0 ? <Text color="fg.muted">{search ? `No business matches "${search}"` : 'No businesses yet'}</Text> : (
-              <Table.ScrollArea borderWidth="1px" rounded="lg" bg="bg">
+              <Table.ScrollArea borderWidth="1px" rounded="lg" bg="bg" tabIndex={0} aria-label="Businesses table">
                 <Table.Root size="sm" aria-label="Businesses" aria-busy={state.status === 'loading'}>
                   <Table.Header>
                     <Table.Row>

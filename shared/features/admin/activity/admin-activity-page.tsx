@@ -54,7 +54,7 @@ export function AdminActivityPage() {
         {shown && (
           <>
             {shown.rows.length === 0 ? <Text color="fg.muted">No events yet</Text> : (
-              <Table.ScrollArea borderWidth="1px" rounded="lg" bg="bg">
+              <Table.ScrollArea borderWidth="1px" rounded="lg" bg="bg" tabIndex={0} aria-label="Platform events table">
                 <Table.Root size="sm" aria-label="Platform events" aria-busy={state.status === 'loading'}>
                   <Table.Header>
                     <Table.Row>

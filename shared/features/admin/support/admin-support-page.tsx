@@ -60,7 +60,7 @@ export function AdminSupportPage() {
         {shown && (
           <>
             {shown.rows.length === 0 ? <Text color="fg.muted">{search ? `No ticket matches "${search}"` : 'No tickets here'}</Text> : (
-              <Table.ScrollArea borderWidth="1px" rounded="lg" bg="bg">
+              <Table.ScrollArea borderWidth="1px" rounded="lg" bg="bg" tabIndex={0} aria-label="Ticket queue table">
                 <Table.Root size="sm" aria-label="Support tickets" aria-busy={state.status === 'loading'}>
                   <Table.Header>
                     <Table.Row>
