@@ -2281,6 +2281,23 @@ export type Database = {
         Args: { _counted: Json; _shift_id: string };
         Returns: Json;
       };
+      count_sheet: {
+        Args: { _store_id: string; _variant_ids?: string[] };
+        Returns: {
+          expires_on: string;
+          has_lots: boolean;
+          lot_id: string;
+          lot_number: string;
+          on_hand: number;
+          option1: string;
+          option2: string;
+          option3: string;
+          product_name: string;
+          sku: string;
+          unit: string;
+          variant_id: string;
+        }[];
+      };
       create_invitation: {
         Args: {
           _all_stores?: boolean;
@@ -2294,6 +2311,16 @@ export type Database = {
           invitation_id: string;
           token: string;
         }[];
+      };
+      create_purchase_order: {
+        Args: {
+          _expected_on?: string;
+          _lines: Json;
+          _notes?: string;
+          _store_id: string;
+          _supplier_id: string;
+        };
+        Returns: string;
       };
       current_shift: { Args: { _register_id: string }; Returns: Json };
       customer_reply: {
@@ -2314,6 +2341,10 @@ export type Database = {
         };
       };
       device_label: { Args: { _user_agent: string }; Returns: string };
+      email_purchase_order: {
+        Args: { _purchase_order_id: string };
+        Returns: string;
+      };
       expiring_lots: {
         Args: { _days?: number; _store_id: string };
         Returns: {
@@ -2350,6 +2381,16 @@ export type Database = {
       };
       is_admin: { Args: { _user_id: string }; Returns: boolean };
       location_label: { Args: { _ip: unknown }; Returns: string };
+      my_plan_usage: {
+        Args: Record<PropertyKey, never>;
+        Returns: {
+          business_id: string;
+          business_name: string;
+          members_used: number;
+          products_used: number;
+          stores_used: number;
+        }[];
+      };
       my_trial_notice: {
         Args: Record<PropertyKey, never>;
         Returns: {
@@ -2379,6 +2420,17 @@ export type Database = {
       open_shift: {
         Args: { _opening_float?: number; _register_id: string };
         Returns: Json;
+      };
+      plan_catalog: {
+        Args: Record<PropertyKey, never>;
+        Returns: {
+          max_members: number;
+          max_products: number;
+          max_stores: number;
+          plan: string;
+          price: number;
+          self_service: boolean;
+        }[];
       };
       pos_catalog: {
         Args: {
@@ -2523,6 +2575,10 @@ export type Database = {
           variant_id: string;
         }[];
       };
+      request_receipt_email: {
+        Args: { _email: string; _sale_id: string };
+        Returns: Json;
+      };
       revoke_invitation: {
         Args: { _invitation_id: string };
         Returns: undefined;
@@ -2631,6 +2687,14 @@ export type Database = {
       };
       transfer_ownership: {
         Args: { _business_id: string; _new_owner: string };
+        Returns: undefined;
+      };
+      transfer_ownership_confirmed: {
+        Args: {
+          _business_id: string;
+          _confirm_name: string;
+          _new_owner: string;
+        };
         Returns: undefined;
       };
       x_report: { Args: { _shift_id: string }; Returns: Json };

@@ -1,6 +1,8 @@
 import type { Db } from '../db/types';
 import type { Mailer } from './mailer';
 import type { OutgoingMail } from './mailbox';
+import { receiptEmail } from './receipt-email';
+import { purchaseOrderEmail } from './purchase-order-email';
 
 /*
  * Delivers the rows the database writes to public.email_outbox (support desk replies and resolutions,
@@ -21,6 +23,8 @@ function escapeHtml(text: string): string {
 
 /** The email of one outbox row; null for a template this version does not know (left for a newer one). */
 export function outboxEmail(row: OutboxRow, siteUrl: string): OutgoingMail | null {
+  if (row.template === 'receipt') return receiptEmail(row.to_email, row.params); // docs/adr/0132
+  if (row.template === 'purchase_order') return purchaseOrderEmail(row.to_email, row.params);
   const subject = String(row.params.subject ?? '');
   const excerpt = String(row.params.excerpt ?? '');
   const link = new URL(String(row.params.link_path ?? '/dashboard/support'), siteUrl).toString();
