@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import type { OutgoingMail } from './mailbox';
+
+/*
+ * The 'receipt' template of public.email_outbox: the params request_receipt_email writes
+ * (supabase/migrations/20261123135000_receipt_email.sql, docs/adr/0132) rendered as a plain-text and an HTML
+ * email. The params are parsed, not trusted: a malformed row yields null and is skipped like an unknown template.
+ */
+
+const money = z.number().int();
+const receiptParams = z.object({
+  receipt_number: z.string().max(100),
+  store_name: z.string().max(200),
+  store_address: z.string().max(500).nullable().optional(),
+  store_phone: z.string().max(40).nullable().optional(),
+  header: z.string().max(500).nullable().optional(),
+  footer: z.string().max(500).nullable().optional(),
+  currency: z.string().regex(/^[A-Z]{3}$/),
+  occurred_local: z.string().max(40),
+  subtotal: money,
+  discount_total: money,
+  tax_total: money,
+  total: money,
+  change_total: money,
+  lines: z.array(z.object({ description: z.string().max(500), qty: z.number(), unit_price: money, line_total: money })).max(1000),
+  taxes: z.array(z.object({ rate: z.number(), tax: money })).max(50),
+  tenders: z.array(z.object({ kind: z.string().max(20), amount: money, tendered: money, change: money })).max(20),
+});
+export type ReceiptEmailParams = z.infer<typeof receiptParams>;
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+}
+
+function formatter(currency: string) {
+  const fmt = new Intl.NumberFormat('en-US', { style: 'currency', currency });
+  const digits = fmt.resolvedOptions().maximumFractionDigits ?? 2;
+  return (minor: number) => fmt.format(minor / 10 ** digits);
+}
+
+const tenderLabel = (kind: string) => (kind === 'cash' ? 'Cash' : kind === 'card' ? 'Card' : 'Other');
+
+/** The receipt email for one outbox row, or null when its params are not a receipt. */
+export function receiptEmail(to: string, params: unknown): OutgoingMail | null {
+  const parsed = receiptParams.safeParse(params);
+  if (!parsed.success) return null;
+  const r = parsed.data;
+  const fmt = formatter(r.currency);
+  // [label, amount] rows shared by the text and the HTML versions.
+  const rows: [string, string][] = [
+    ...r.lines.map((l): [string, string] => [`${l.description}  ${l.qty} x ${fmt(l.unit_price)}`, fmt(l.line_total)]),
+    ['Subtotal', fmt(r.subtotal)],
+    ...(r.discount_total > 0 ? [['Discount', `-${fmt(r.discount_total)}`] as [string, string]] : []),
+    ...r.taxes.map((t): [string, string] => [`Tax ${t.rate}%`, fmt(t.tax)]),
+    ['Total', fmt(r.total)],
+    ...r.tenders.map((t): [string, string] => [tenderLabel(t.kind), fmt(t.kind === 'cash' ? t.tendered : t.amount)]),
+    ...(r.change_total > 0 ? [['Change', fmt(r.change_total)] as [string, string]] : []),
+  ];
+  const head = [r.store_name, r.store_address, r.store_phone, r.header].filter((x): x is string => Boolean(x));
+  const subject = `Your receipt ${r.receipt_number} from ${r.store_name}`;
+  const text = [...head, '', `Receipt ${r.receipt_number}`, r.occurred_local, '',
+    ...rows.map(([label, amount]) => `${label}: ${amount}`), '', ...(r.footer ? [r.footer] : []), ''].join('\n');
+  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#111">
+${head.map((line, i) => (i === 0 ? `<h2>${escapeHtml(line)}</h2>` : `<p style="margin:0">${escapeHtml(line)}</p>`)).join('\n')}
+<p>Receipt <strong>${escapeHtml(r.receipt_number)}</strong><br>${escapeHtml(r.occurred_local)}</p>
+<table style="border-collapse:collapse;min-width:280px">${rows
+    .map(([label, amount]) => `<tr><td style="padding:2px 12px 2px 0">${escapeHtml(label)}</td><td style="text-align:right">${escapeHtml(amount)}</td></tr>`)
+    .join('')}</table>
+${r.footer ? `<p>${escapeHtml(r.footer)}</p>` : ''}<p style="color:#555">Sent by Storewise at the store's request.</p></body></html>`;
+  return { to, subject, text, html };
+}
