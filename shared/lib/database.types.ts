@@ -366,24 +366,39 @@ export type Database = {
       };
       email_outbox: {
         Row: {
+          attempts: number;
+          claimed_until: string | null;
           created_at: string;
           id: number;
+          last_error: string | null;
+          next_attempt_at: string;
           params: NonNullable<Json>;
+          sent_at: string | null;
           template: string;
           to_email: string;
         };
         ComputedFields: never;
         Insert: {
+          attempts?: number;
+          claimed_until?: string | null;
           created_at?: string;
           id?: never;
+          last_error?: string | null;
+          next_attempt_at?: string;
           params?: NonNullable<Json>;
+          sent_at?: string | null;
           template: string;
           to_email: string;
         };
         Update: {
+          attempts?: number;
+          claimed_until?: string | null;
           created_at?: string;
           id?: never;
+          last_error?: string | null;
+          next_attempt_at?: string;
           params?: NonNullable<Json>;
+          sent_at?: string | null;
           template?: string;
           to_email?: string;
         };
@@ -925,12 +940,14 @@ export type Database = {
           actor_id: string | null;
           approval_id: string | null;
           business_id: string;
+          flagged_for_review: boolean | null;
           id: string;
           occurred_at: string;
           offline: boolean;
           reason: string | null;
           recorded_at: string;
           register_id: string | null;
+          review_reasons: string[];
           sale_id: string;
           shift_id: string | null;
           store_id: string;
@@ -942,12 +959,14 @@ export type Database = {
           actor_id?: string | null;
           approval_id?: string | null;
           business_id: string;
+          flagged_for_review?: never;
           id: string;
           occurred_at: string;
           offline?: boolean;
           reason?: string | null;
           recorded_at?: string;
           register_id?: string | null;
+          review_reasons?: string[];
           sale_id: string;
           shift_id?: string | null;
           store_id: string;
@@ -958,12 +977,14 @@ export type Database = {
           actor_id?: string | null;
           approval_id?: string | null;
           business_id?: string;
+          flagged_for_review?: never;
           id?: string;
           occurred_at?: string;
           offline?: boolean;
           reason?: string | null;
           recorded_at?: string;
           register_id?: string | null;
+          review_reasons?: string[];
           sale_id?: string;
           shift_id?: string | null;
           store_id?: string;
@@ -2234,6 +2255,10 @@ export type Database = {
         };
         Returns: string;
       };
+      business_overview: {
+        Args: { _business_id: string; _store_id?: string; _today?: string };
+        Returns: Json;
+      };
       business_team: {
         Args: { _business_id: string };
         Returns: {
@@ -2276,6 +2301,16 @@ export type Database = {
           isOneToOne: true;
           isSetofReturn: false;
         };
+      };
+      claim_email_outbox: {
+        Args: { _lease_seconds?: number; _limit?: number };
+        Returns: {
+          attempts: number;
+          id: number;
+          params: Json;
+          template: string;
+          to_email: string;
+        }[];
       };
       close_shift: {
         Args: { _counted: Json; _shift_id: string };
@@ -2322,6 +2357,10 @@ export type Database = {
         };
         Returns: string;
       };
+      create_reorder_purchase_order: {
+        Args: { _lines: Json; _store_id: string; _supplier_id: string };
+        Returns: string;
+      };
       current_shift: { Args: { _register_id: string }; Returns: Json };
       customer_reply: {
         Args: { _body: string; _ticket_id: string };
@@ -2340,6 +2379,22 @@ export type Database = {
           isSetofReturn: false;
         };
       };
+      demand_history: {
+        Args: {
+          _business_id: string;
+          _from: string;
+          _limit?: number;
+          _store_id: string;
+          _to: string;
+        };
+        Returns: {
+          day: string;
+          product_name: string;
+          sku: string;
+          units: number;
+          variant_id: string;
+        }[];
+      };
       device_label: { Args: { _user_agent: string }; Returns: string };
       email_purchase_order: {
         Args: { _purchase_order_id: string };
@@ -2356,6 +2411,10 @@ export type Database = {
           sku: string;
           variant_id: string;
         }[];
+      };
+      finish_email_outbox: {
+        Args: { _error?: string; _id: number };
+        Returns: boolean;
       };
       import_catalog: {
         Args: {
@@ -2493,6 +2552,23 @@ export type Database = {
         Args: { _business_id: string; _user_id: string };
         Returns: undefined;
       };
+      reorder_inputs: {
+        Args: {
+          _business_id: string;
+          _store_id: string;
+          _variant_ids: string[];
+        };
+        Returns: {
+          lead_time_days: number;
+          lead_time_measured: boolean;
+          on_hand: number;
+          on_order: number;
+          supplier_id: string;
+          supplier_name: string;
+          unit_cost: number;
+          variant_id: string;
+        }[];
+      };
       reorder_list: {
         Args: { _store_id: string };
         Returns: {
@@ -2503,6 +2579,18 @@ export type Database = {
           suggested: number;
           target_level: number;
           variant_id: string;
+        }[];
+      };
+      report_inventory_valuation: {
+        Args: { _business_id: string; _store_id?: string };
+        Returns: {
+          category: string;
+          cost_value: number;
+          retail_value: number;
+          store_id: string;
+          units: number;
+          variants: number;
+          variants_without_cost: number;
         }[];
       };
       report_profit: {
@@ -2541,6 +2629,120 @@ export type Database = {
           store_id: string;
           tax: number;
           units: number;
+        }[];
+      };
+      report_sales_by: {
+        Args: {
+          _business_id: string;
+          _dimension: string;
+          _from: string;
+          _store_id?: string;
+          _to: string;
+        };
+        Returns: {
+          cost: number;
+          gross: number;
+          key: string;
+          label: string;
+          margin: number;
+          net_sales: number;
+          profit: number;
+          receipts: number;
+          refunds: number;
+          revenue: number;
+          tax: number;
+          units: number;
+        }[];
+      };
+      report_sell_through: {
+        Args: {
+          _business_id: string;
+          _from: string;
+          _limit?: number;
+          _store_id?: string;
+          _to: string;
+          _worst?: boolean;
+        };
+        Returns: {
+          last_sold_on: string;
+          on_hand_end: number;
+          product_name: string;
+          revenue: number;
+          sell_through: number;
+          sku: string;
+          store_id: string;
+          units_sold: number;
+          variant_id: string;
+        }[];
+      };
+      report_shifts: {
+        Args: {
+          _business_id: string;
+          _from: string;
+          _store_id?: string;
+          _to: string;
+        };
+        Returns: {
+          card: number;
+          cash: number;
+          cash_in: number;
+          cash_out: number;
+          cash_refunds: number;
+          cashier_id: string;
+          cashier_name: string;
+          closed_at: string;
+          counted_total: number;
+          expected_cash: number;
+          gross: number;
+          opened_at: string;
+          opening_float: number;
+          other: number;
+          over_short: number;
+          refunds: number;
+          register_id: string;
+          register_name: string;
+          sales_count: number;
+          shift_id: string;
+          store_id: string;
+        }[];
+      };
+      report_slow_movers: {
+        Args: {
+          _business_id: string;
+          _days?: number;
+          _limit?: number;
+          _max_sell_through?: number;
+          _store_id?: string;
+        };
+        Returns: {
+          cost_value: number;
+          days_since_sale: number;
+          last_sold_on: string;
+          on_hand: number;
+          product_name: string;
+          sell_through: number;
+          sku: string;
+          store_id: string;
+          units_sold: number;
+          variant_id: string;
+        }[];
+      };
+      report_stock_movements: {
+        Args: {
+          _business_id: string;
+          _from: string;
+          _grain?: string;
+          _store_id?: string;
+          _to: string;
+        };
+        Returns: {
+          cost_value: number;
+          kind: string;
+          movements: number;
+          period: string;
+          store_id: string;
+          units_in: number;
+          units_out: number;
         }[];
       };
       report_taxes: {
