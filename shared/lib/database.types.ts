@@ -1369,6 +1369,174 @@ export type Database = {
           },
         ];
       };
+      sales_daily: {
+        Row: {
+          business_id: string;
+          cost: number;
+          day: string;
+          discounts: number;
+          gross: number;
+          lines: number;
+          lines_without_cost: number;
+          receipts: number;
+          refund_count: number;
+          refunds: number;
+          revenue: number;
+          store_id: string;
+          tax: number;
+          units: number;
+        };
+        ComputedFields: never;
+        Insert: {
+          business_id: string;
+          cost?: number;
+          day: string;
+          discounts?: number;
+          gross?: number;
+          lines?: number;
+          lines_without_cost?: number;
+          receipts?: number;
+          refund_count?: number;
+          refunds?: number;
+          revenue?: number;
+          store_id: string;
+          tax?: number;
+          units?: number;
+        };
+        Update: {
+          business_id?: string;
+          cost?: number;
+          day?: string;
+          discounts?: number;
+          gross?: number;
+          lines?: number;
+          lines_without_cost?: number;
+          receipts?: number;
+          refund_count?: number;
+          refunds?: number;
+          revenue?: number;
+          store_id?: string;
+          tax?: number;
+          units?: number;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "sales_daily_business_id_fkey";
+            columns: ["business_id"];
+            isOneToOne: false;
+            referencedRelation: "businesses";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "sales_daily_store_id_business_id_fkey";
+            columns: ["store_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "stores";
+            referencedColumns: ["id", "business_id"];
+          },
+        ];
+      };
+      sales_daily_tax: {
+        Row: {
+          business_id: string;
+          day: string;
+          lines: number;
+          store_id: string;
+          tax: number;
+          tax_rate: number;
+          taxable: number;
+        };
+        ComputedFields: never;
+        Insert: {
+          business_id: string;
+          day: string;
+          lines?: number;
+          store_id: string;
+          tax?: number;
+          tax_rate: number;
+          taxable?: number;
+        };
+        Update: {
+          business_id?: string;
+          day?: string;
+          lines?: number;
+          store_id?: string;
+          tax?: number;
+          tax_rate?: number;
+          taxable?: number;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "sales_daily_tax_business_id_fkey";
+            columns: ["business_id"];
+            isOneToOne: false;
+            referencedRelation: "businesses";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "sales_daily_tax_store_id_business_id_fkey";
+            columns: ["store_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "stores";
+            referencedColumns: ["id", "business_id"];
+          },
+        ];
+      };
+      sales_daily_variant: {
+        Row: {
+          business_id: string;
+          cost: number;
+          day: string;
+          description: string;
+          lines: number;
+          lines_without_cost: number;
+          revenue: number;
+          store_id: string;
+          units: number;
+          variant_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          business_id: string;
+          cost?: number;
+          day: string;
+          description: string;
+          lines?: number;
+          lines_without_cost?: number;
+          revenue?: number;
+          store_id: string;
+          units?: number;
+          variant_id: string;
+        };
+        Update: {
+          business_id?: string;
+          cost?: number;
+          day?: string;
+          description?: string;
+          lines?: number;
+          lines_without_cost?: number;
+          revenue?: number;
+          store_id?: string;
+          units?: number;
+          variant_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "sales_daily_variant_business_id_fkey";
+            columns: ["business_id"];
+            isOneToOne: false;
+            referencedRelation: "businesses";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "sales_daily_variant_store_id_business_id_fkey";
+            columns: ["store_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "stores";
+            referencedColumns: ["id", "business_id"];
+          },
+        ];
+      };
       shifts: {
         Row: {
           business_id: string;
