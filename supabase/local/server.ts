@@ -29,6 +29,8 @@ export interface StackOptions extends OpenDbOptions {
   /** Host names served besides loopback and the site URL's (STOREWISE_ALLOWED_HOSTS adds more). */
   allowedHosts?: string[];
   maxBodyBytes?: number;
+  /** Deliver public.email_outbox rows to the inbox (default true; tests of another deliverer turn it off). */
+  outboxRelay?: boolean;
 }
 
 export interface RunningStack extends ApiKeys {
@@ -86,7 +88,7 @@ export async function startLocalStack(options: StackOptions = {}): Promise<Runni
     const inbox = await listen(createInboxApp(mailbox, allowedHosts), host, options.inboxPort ?? 54324);
     servers.push(inbox.server);
     // Emails the database queues (support desk, docs/adr/0120).
-    const outbox = startOutboxRelay(db, mailer, siteUrl);
+    const outbox = options.outboxRelay === false ? { stop: async () => {} } : startOutboxRelay(db, mailer, siteUrl);
     let stopped: Promise<void> | undefined;
     return {
       ...keys,

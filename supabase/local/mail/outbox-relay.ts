@@ -3,62 +3,67 @@ import type { Mailer } from './mailer';
 import type { OutgoingMail } from './mailbox';
 import { receiptEmail } from './receipt-email';
 import { purchaseOrderEmail } from './purchase-order-email';
+import { renderOutboxEmail, supportRenderers, type OutboxRenderer, type OutboxRowLike } from '../../functions/_shared/outbox-email';
 
 /*
- * Delivers the rows the database writes to public.email_outbox (support desk replies and resolutions,
- * docs/adr/0120). On hosted Supabase a Database Webhook on insert calls an Edge Function that does the same;
- * locally the stack polls. Rows are deleted once handed to the mailer, so no address stays behind.
+ * Delivers the rows the database writes to public.email_outbox (support desk, purchase orders, receipts;
+ * docs/adr/0120, 0121). The local stack polls; on hosted Supabase the send-email Edge Function does the same
+ * through the same two functions: claim_email_outbox leases due rows (FOR UPDATE SKIP LOCKED, so two deliverers
+ * never send one row), finish_email_outbox marks each sent or failed. A failed send or a template this version
+ * does not know keeps its row, with the attempt counted and retried with backoff: no email is lost.
  */
 
-interface OutboxRow {
+interface OutboxRow extends OutboxRowLike {
   id: string;
-  to_email: string;
-  template: string;
-  params: Record<string, unknown>;
+  attempts?: number;
 }
 
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
-}
+/** Every template the local stack renders: the shared support templates plus the shop's own. */
+const localRenderers: Readonly<Record<string, OutboxRenderer>> = {
+  ...supportRenderers,
+  receipt: (row) => receiptEmail(row.to_email, row.params), // docs/adr/0132
+  purchase_order: (row) => purchaseOrderEmail(row.to_email, row.params),
+};
 
 /** The email of one outbox row; null for a template this version does not know (left for a newer one). */
-export function outboxEmail(row: OutboxRow, siteUrl: string): OutgoingMail | null {
-  if (row.template === 'receipt') return receiptEmail(row.to_email, row.params); // docs/adr/0132
-  if (row.template === 'purchase_order') return purchaseOrderEmail(row.to_email, row.params);
-  const subject = String(row.params.subject ?? '');
-  const excerpt = String(row.params.excerpt ?? '');
-  const link = new URL(String(row.params.link_path ?? '/dashboard/support'), siteUrl).toString();
-  const title =
-    row.template === 'ticket_reply' ? `Storewise Support replied: ${subject}`
-    : row.template === 'ticket_resolved' ? `Your ticket was resolved: ${subject}`
-    : null;
-  if (!title) return null;
-  const intro = row.template === 'ticket_reply' ? 'Our support team answered your ticket:' : 'We marked your ticket as resolved.';
-  const outro = 'Reply from your ticket page if you need anything else.';
-  return {
-    to: row.to_email,
-    subject: title,
-    text: `${title}\n\n${intro}\n\n${excerpt}\n\nOpen the ticket: ${link}\n\n${outro}\n`,
-    html: `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#111">
-<h2>${escapeHtml(title)}</h2><p>${escapeHtml(intro)}</p>
-<blockquote style="white-space:pre-wrap">${escapeHtml(excerpt)}</blockquote>
-<p><a href="${escapeHtml(link)}">Open the ticket</a></p><p style="color:#555">${escapeHtml(outro)}</p>
-<p style="color:#555">Storewise</p></body></html>`,
-  };
+export function outboxEmail(row: OutboxRowLike, siteUrl: string): OutgoingMail | null {
+  return renderOutboxEmail(row, siteUrl, localRenderers);
 }
 
-/** Sends what is waiting in the outbox now; returns how many emails went out. */
-export async function drainOutbox(db: Db, mailer: Mailer, siteUrl: string): Promise<number> {
+/** An error text for the row: never an address (personal data), at most 500 characters. */
+export function outboxErrorText(error: unknown): string {
+  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return message.replace(/[^\s<>"']+@[^\s<>"']+/g, '<address>').slice(0, 500);
+}
+
+export interface DrainOptions {
+  /** Rows per round (1..100). */
+  limit?: number;
+  /** How long a claimed row stays with this run before another may take it. */
+  leaseSeconds?: number;
+}
+
+/** Sends what is due in the outbox now; returns how many emails went out. */
+export async function drainOutbox(db: Db, mailer: Mailer, siteUrl: string, options: DrainOptions = {}): Promise<number> {
   const { rows } = await db.query<OutboxRow>(
-    `delete from public.email_outbox where id in (select id from public.email_outbox order by id limit 50)
-     returning id::text, to_email, template, params`,
+    `select id::text, to_email, template, params, attempts from public.claim_email_outbox($1, $2)`,
+    [options.limit ?? 50, options.leaseSeconds ?? 120],
   );
   let sent = 0;
   for (const row of rows) {
+    let error: string | null = null;
     const mail = outboxEmail(row, siteUrl);
-    if (!mail) continue;
-    await mailer.send(mail);
-    sent += 1;
+    if (!mail) {
+      error = `unknown template or params: ${row.template.slice(0, 60)}`;
+    } else {
+      try {
+        await mailer.send(mail);
+        sent += 1;
+      } catch (failure) {
+        error = outboxErrorText(failure);
+      }
+    }
+    await db.query('select public.finish_email_outbox($1::bigint, $2)', [row.id, error]);
   }
   return sent;
 }
