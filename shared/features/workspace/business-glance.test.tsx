@@ -31,7 +31,7 @@ describe('BusinessGlanceCard', { timeout: 30_000 }, () => {
 
   it('invites a Free owner to choose a plan, linking to the plan chooser', () => {
     renderCard({ plan: 'Free', max_stores: 1, stores_used: 1, members_used: 1 });
-    expect(screen.getByRole('link', { name: 'Choose a plan' })).toHaveAttribute('href', '/#pricing');
+    expect(screen.getByRole('link', { name: 'Choose a plan' })).toHaveAttribute('href', '/dashboard/billing?choose=plan');
     expect(screen.getByRole('region', { name: 'Your business at a glance' })).toHaveTextContent('1 person');
   });
 

@@ -48,7 +48,7 @@ export function BusinessGlanceCard({ workspace: current }: { workspace: Workspac
               products and invite your team.
             </Text>
             <div>
-              <Button asChild size="sm"><RouterLink to="/#pricing">Choose a plan</RouterLink></Button>
+              <Button asChild size="sm"><RouterLink to="/dashboard/billing?choose=plan">Choose a plan</RouterLink></Button>
             </div>
           </Stack>
         )}

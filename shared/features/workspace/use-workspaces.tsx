@@ -1,5 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useAuth } from '../../lib/auth-provider';
+import { onPlanChanged } from '../../lib/plan-changed-event';
 import { useSupabase } from '../../lib/platform-context';
 import { pickWorkspace, readRememberedWorkspace, rememberWorkspace } from './remembered-workspace';
 import { fetchWorkspaces, type Workspace } from './workspace-api';
@@ -56,6 +57,8 @@ function WorkspaceState({ children }: { children: ReactNode }) {
     setChosen(id);
   }, [userId]);
   const reload = useCallback(() => setVersion((v) => v + 1), []);
+  // A plan chosen on the Billing page changes every limit this provider shows.
+  useEffect(() => onPlanChanged(reload), [reload]);
 
   const value = useMemo<WorkspaceContextValue>(() => {
     const loaded = state?.key === key ? state : null;

@@ -44,3 +44,18 @@ export async function setAutoRenew(supabase: StorewiseClient, userId: string, au
 export type Plan = NonNullable<Awaited<ReturnType<typeof fetchPlan>>>;
 export type PaymentMethod = Awaited<ReturnType<typeof fetchPaymentMethods>>[number];
 export type BillingEntry = Awaited<ReturnType<typeof fetchBillingHistory>>[number];
+
+/** Every plan with its price and the limits the database enforces (public.plan_catalog). */
+export async function fetchPlanCatalog(supabase: StorewiseClient) {
+  return unwrap(await supabase.rpc('plan_catalog'));
+}
+
+/** What each business the owner owns uses: the chooser warns about anything over a smaller plan's limits. */
+export async function fetchPlanUsage(supabase: StorewiseClient) {
+  return unwrap(await supabase.rpc('my_plan_usage'));
+}
+
+/** The same path the landing's Get Started takes (choose_plan): the database sets price, trial and dates. */
+export async function changePlan(supabase: StorewiseClient, planName: 'Starter' | 'Growth' | 'Pro') {
+  return unwrap(await supabase.rpc('choose_plan', { _plan_name: planName }));
+}

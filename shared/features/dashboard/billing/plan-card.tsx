@@ -10,6 +10,8 @@ import { SectionCard } from '../section-card';
 import { StatusBadge } from '../../../components/status-badge';
 import type { Load } from '../use-load';
 import { setAutoRenew, type Plan } from './billing-api';
+import { PAYMENT_NOTE } from './plan-change';
+import { PlanChooser } from './plan-chooser';
 
 /** The auto-renew switch: flips at once, saves, and flips back with the spec's toast when the save fails. */
 function AutoRenewSwitch({ plan, onChange }: { plan: Plan; onChange: (autoRenew: boolean) => void }) {
@@ -47,7 +49,9 @@ function AutoRenewSwitch({ plan, onChange }: { plan: Plan; onChange: (autoRenew:
   );
 }
 
-function PlanDetails({ plan, onAutoRenewChange }: { plan: Plan | null; onAutoRenewChange: (value: boolean) => void }) {
+function PlanDetails({ plan, onAutoRenewChange, onChoose }: {
+  plan: Plan | null; onAutoRenewChange: (value: boolean) => void; onChoose: () => void;
+}) {
   return (
     <Stack gap="4">
       <Stack gap="1">
@@ -73,27 +77,34 @@ function PlanDetails({ plan, onAutoRenewChange }: { plan: Plan | null; onAutoRen
       )}
       {plan && <AutoRenewSwitch plan={plan} onChange={onAutoRenewChange} />}
       <Flex gap="3" wrap="wrap">
-        {/* Plan changes and payment details are handled by the billing back office (not in this release). */}
-        <Button disabled title="Coming soon">
-          Upgrade Plan
-        </Button>
-        <Button variant="outline" disabled title="Coming soon">
+        <Button onClick={onChoose}>Upgrade Plan</Button>
+        {/* Payment details wait for payment collection (out of scope for now, said below). */}
+        <Button variant="outline" disabled title="Payment collection is not available yet">
           Change Payment Method
         </Button>
       </Flex>
+      <Text fontSize="sm" color="fg.muted" data-testid="payment-note">{PAYMENT_NOTE}</Text>
     </Stack>
   );
 }
 
-export function PlanCard({ load }: { load: Load<Plan | null> }) {
+/** The plan and its actions; "Upgrade Plan" opens the chooser (also opened by /dashboard/billing?choose=plan). */
+export function PlanCard({ load, chooserOpen, onChooserOpenChange }: {
+  load: Load<Plan | null>; chooserOpen: boolean; onChooserOpenChange: (open: boolean) => void;
+}) {
   return (
     <SectionCard title="Current Plan" description="Your subscription and renewal.">
       <Loaded load={load} errorMessage="We couldn't load your plan.">
         {(plan) => (
-          <PlanDetails
-            plan={plan}
-            onAutoRenewChange={(autoRenew) => load.update((current) => current && { ...current, auto_renew: autoRenew })}
-          />
+          <>
+            <PlanDetails
+              plan={plan}
+              onAutoRenewChange={(autoRenew) => load.update((current) => current && { ...current, auto_renew: autoRenew })}
+              onChoose={() => onChooserOpenChange(true)}
+            />
+            <PlanChooser open={chooserOpen} onOpenChange={onChooserOpenChange} current={plan}
+              onChanged={(saved) => load.update(() => saved)} />
+          </>
         )}
       </Loaded>
     </SectionCard>

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { describePlanChange, effectivePlanName, type CatalogPlan, type CurrentPlan } from './plan-change';
+
+// The rows public.plan_catalog() returns (tests/db/workspace-plan-chooser.test.ts pins them to the database).
+const catalog: CatalogPlan[] = [
+  { plan: 'Free', price: 0, max_stores: 1, max_products: 25, max_members: 1, self_service: false },
+  { plan: 'Starter', price: 9.99, max_stores: 1, max_products: 100, max_members: null, self_service: true },
+  { plan: 'Growth', price: 29.99, max_stores: 3, max_products: 300, max_members: null, self_service: true },
+  { plan: 'Pro', price: 99.99, max_stores: 10, max_products: null, max_members: null, self_service: true },
+  { plan: 'Enterprise', price: null, max_stores: null, max_products: null, max_members: null, self_service: false },
+];
+const now = new Date('2026-11-20T12:00:00Z');
+const plan = (plan_name: string, status: string, price: number): CurrentPlan =>
+  ({ plan_name, status, price, next_billing_date: '2026-12-01T00:00:00Z' });
+const shop = { business_name: 'Corner Shop', stores_used: 1, products_used: 10, members_used: 1 };
+
+describe('describePlanChange', () => {
+  it('from Free (no plan) to Growth: the limits grow, the price, and a 7-day trial starts', () => {
+    const change = describePlanChange(null, catalog, 'Growth', [shop], now);
+    expect(change.title).toBe('Change from Free to Growth');
+    expect(change.limits).toEqual([
+      { label: 'Stores', before: '1 store', after: '3 stores' },
+      { label: 'Products', before: '25 products', after: '300 products' },
+      { label: 'Team', before: 'Owner only', after: 'Unlimited team' },
+    ]);
+    expect(change.price).toBe('$0.00 per month now, $29.99 per month on Growth, billed annually.');
+    expect(change.trial).toBe('Starts your 7-day free trial of Growth, until Nov 27, 2026.');
+    expect(change.notInEffect).toBeNull();
+    expect(change.overLimit).toEqual([]);
+  });
+
+  it('a trial keeps its end date and is not restarted; Pro shows unlimited products', () => {
+    const change = describePlanChange(plan('Starter', 'trialing', 9.99), catalog, 'Pro', [shop], now);
+    expect(change.limits[1]).toEqual({ label: 'Products', before: '100 products', after: 'Unlimited products' });
+    expect(change.trial).toBe('Your free trial continues until Dec 01, 2026; changing plan does not restart it.');
+  });
+
+  it('a downgrade over the limits says nothing is deleted and what is blocked until what is done', () => {
+    const big = { business_name: 'Fresh Corner', stores_used: 3, products_used: 240, members_used: 4 };
+    const change = describePlanChange(plan('Growth', 'active', 29.99), catalog, 'Starter', [big, shop], now);
+    expect(change.price).toBe('$29.99 per month now, $9.99 per month on Starter, billed annually.');
+    expect(change.trial).toBe('No trial (it is offered once). The new price applies from your next billing date, Dec 01, 2026.');
+    expect(change.overLimit).toEqual([
+      'Fresh Corner has 3 open stores; Starter allows 1. Nothing is deleted and every store keeps selling, but you ' +
+        'cannot open or restore a store until you archive 2 stores.',
+      'Fresh Corner has 240 products; Starter allows 100. Nothing is deleted, but you cannot add a product until you ' +
+        'archive 140 products.',
+    ]);
+  });
+
+  it('a canceled plan: the choice is recorded but the Free limits stay, and the owner is told so', () => {
+    const canceled = plan('Starter', 'canceled', 9.99);
+    expect(effectivePlanName(canceled)).toBe('Free');
+    const change = describePlanChange(canceled, catalog, 'Growth', [{ ...shop, stores_used: 2 }], now);
+    expect(change.title).toBe('Change from Starter (canceled) to Growth');
+    expect(change.limits[0]).toEqual({ label: 'Stores', before: '1 store', after: '1 store' });
+    expect(change.notInEffect).toContain('keep the Free limits');
+    expect(change.overLimit).toEqual([]);
+  });
+
+  it('refuses a plan the catalog does not have', () => {
+    expect(() => describePlanChange(null, catalog, 'Platinum', [], now)).toThrow('Unknown plan: Platinum');
+  });
+});
