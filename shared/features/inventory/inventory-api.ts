@@ -9,12 +9,26 @@ export interface StockStore { id: string; name: string; business_id: string }
 
 interface Result<T> {
   data: T | null;
-  error: { message: string } | null;
+  error: { message: string; code?: string } | null;
 }
 
-function unwrap<T>(result: Result<T>): T {
-  if (result.error) throw new Error(result.error.message);
+/** A refusal from the database; its message is written for people (22023) and shown as is. */
+export class InventoryError extends Error {
+  constructor(message: string, readonly code?: string) {
+    super(message);
+    this.name = 'InventoryError';
+  }
+}
+
+export function unwrap<T>(result: Result<T>): T {
+  if (result.error) throw new InventoryError(result.error.message, result.error.code);
   return result.data as T;
+}
+
+/** The message of a failure, first letter up (the database writes plain lower-case sentences). */
+export function failure(error: unknown): string {
+  const text = error instanceof Error ? error.message : 'Please try again.';
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 export const ADJUST_REASONS = ['damaged', 'lost', 'theft', 'expired', 'found', 'correction'] as const;
@@ -51,4 +65,16 @@ export async function adjustStock(supabase: StorewiseClient, storeId: string, va
 
 export async function fetchHistory(supabase: StorewiseClient, storeId: string, variantId: string): Promise<HistoryRow[]> {
   return unwrap(await supabase.rpc('stock_history', { _store_id: storeId, _variant_id: variantId, _limit: 100 })) ?? [];
+}
+
+/** Sets a variant's reorder point and target level in a store (updates the row, or adds it the first time). */
+export async function saveLevels(supabase: StorewiseClient, businessId: string, storeId: string, variantId: string,
+  reorderPoint: number, targetLevel: number) {
+  const updated = unwrap(await supabase.from('reorder_points').update({ reorder_point: reorderPoint, target_level: targetLevel })
+    .eq('store_id', storeId).eq('variant_id', variantId).select('variant_id')) ?? [];
+  if (updated.length === 0) {
+    unwrap(await supabase.from('reorder_points').insert({
+      business_id: businessId, store_id: storeId, variant_id: variantId, reorder_point: reorderPoint, target_level: targetLevel,
+    }));
+  }
 }

@@ -1,0 +1,166 @@
+import { useMemo, useState } from 'react';
+import { Alert, Badge, Button, HStack, Input, Stack, Table, Text } from '@chakra-ui/react';
+import { LoadingText } from '../../components/loading-text';
+import { notify } from '../../components/toaster';
+import { useSupabase } from '../../lib/platform-context';
+import { countLines, sheetKey } from './count-logic';
+import { failure } from './inventory-api';
+import type { StoreContext } from './store-context';
+import { fetchSheet, postCount, type CountResult, type SheetRow } from './transfers-api';
+import { VariantPicker } from './variant-picker';
+
+const itemLabel = (r: SheetRow) =>
+  [r.product_name, r.option1, r.option2, r.option3].filter(Boolean).join(' / ') + (r.lot_number ? `, lot ${r.lot_number}` : '');
+const signed = (n: number) => (n > 0 ? `+${n}` : String(n));
+
+/**
+ * A stock count: the whole store or chosen items; type what is on the shelf (blank: not counted), review the
+ * variance against the ledger, then post. Lot-tracked items are counted per lot held in the store.
+ */
+export function CountsPage({ ctx }: { ctx: StoreContext }) {
+  const supabase = useSupabase();
+  const [sheet, setSheet] = useState<SheetRow[] | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [entries, setEntries] = useState<Record<string, string>>({});
+  const [reviewing, setReviewing] = useState(false);
+  const [posting, setPosting] = useState(false);
+  const [posted, setPosted] = useState<CountResult[] | null>(null);
+  const { lines, errors } = useMemo(() => countLines(sheet ?? [], entries), [sheet, entries]);
+  const differing = lines.filter((l) => l.variance !== 0);
+
+  const load = async (variantIds?: string[]) => {
+    setLoading(true);
+    try {
+      const rows = await fetchSheet(supabase, ctx.store.id, variantIds);
+      setSheet(variantIds && sheet ? [...sheet, ...rows.filter((r) => !sheet.some((s) => sheetKey(s) === sheetKey(r)))] : rows);
+      setPosted(null);
+    } catch (error) {
+      notify.error('Count sheet not loaded', failure(error));
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  const post = async () => {
+    setPosting(true);
+    try {
+      const result = await postCount(supabase, ctx.store.id, lines.map((l) => ({ variant_id: l.row.variant_id, lot_id: l.row.lot_id, counted: l.counted })));
+      setPosted(result);
+      notify.success('Count posted', `${result.filter((r) => Number(r.delta) !== 0).length} item(s) corrected`);
+      setSheet(null);
+      setEntries({});
+      setReviewing(false);
+    } catch (error) {
+      notify.error('Count not posted', failure(error));
+    } finally {
+      setPosting(false);
+    }
+  };
+
+  return (
+    <Stack gap="4">
+      {posted && (
+        <Alert.Root status="success" role="status">
+          <Alert.Indicator />
+          <Alert.Content>
+            <Alert.Title>Count posted: {posted.length} line{posted.length === 1 ? '' : 's'} counted</Alert.Title>
+            <Alert.Description data-testid="count-posted">
+              Net change {signed(Math.round(posted.reduce((s, r) => s + Number(r.delta), 0) * 1000) / 1000)}; each difference is a count entry in the stock history.
+            </Alert.Description>
+          </Alert.Content>
+        </Alert.Root>
+      )}
+      {!sheet && (
+        <Stack gap="3">
+          <Text>Count the whole store, or pick the items to count.</Text>
+          <HStack wrap="wrap">
+            <Button onClick={() => void load()} loading={loading}>Count the whole store</Button>
+          </HStack>
+          <VariantPicker businessId={ctx.businessId} label="Add an item to count" onPick={(hit) => void load([hit.variant_id])} />
+        </Stack>
+      )}
+      {sheet && loading && <LoadingText />}
+      {sheet && !reviewing && (
+        <Stack gap="3">
+          <HStack justify="space-between" wrap="wrap">
+            <Text>{sheet.length} line{sheet.length === 1 ? '' : 's'} on the sheet; {lines.length} counted.</Text>
+            <Button variant="ghost" onClick={() => {
+              setSheet(null);
+              setEntries({});
+            }}>Discard</Button>
+          </HStack>
+          <VariantPicker businessId={ctx.businessId} label="Add an item to count" onPick={(hit) => void load([hit.variant_id])} />
+          <Table.ScrollArea borderWidth="1px" rounded="md" maxH="70vh">
+            <Table.Root size="sm" aria-label="Count sheet" stickyHeader>
+              <Table.Header>
+                <Table.Row>
+                  <Table.ColumnHeader>Item</Table.ColumnHeader>
+                  <Table.ColumnHeader>SKU</Table.ColumnHeader>
+                  <Table.ColumnHeader>Counted</Table.ColumnHeader>
+                </Table.Row>
+              </Table.Header>
+              <Table.Body>
+                {sheet.map((r) => {
+                  const key = sheetKey(r);
+                  return (
+                    <Table.Row key={key}>
+                      <Table.Cell>{itemLabel(r)}</Table.Cell>
+                      <Table.Cell fontFamily="mono">{r.sku}</Table.Cell>
+                      <Table.Cell minW="28">
+                        <Input size="sm" inputMode="decimal" aria-label={`Counted ${r.sku}${r.lot_number ? ` lot ${r.lot_number}` : ''}`}
+                          value={entries[key] ?? ''} aria-invalid={Boolean(errors[key])}
+                          onChange={(e) => setEntries({ ...entries, [key]: e.target.value })} />
+                        {errors[key] && <Text fontSize="xs" color="fg.error">{errors[key]}</Text>}
+                      </Table.Cell>
+                    </Table.Row>
+                  );
+                })}
+              </Table.Body>
+            </Table.Root>
+          </Table.ScrollArea>
+          <HStack>
+            <Button disabled={lines.length === 0 || Object.keys(errors).length > 0} onClick={() => setReviewing(true)}>Review variance</Button>
+          </HStack>
+        </Stack>
+      )}
+      {sheet && reviewing && (
+        <Stack gap="3">
+          <Text fontWeight="medium" data-testid="count-summary">
+            {differing.length} of {lines.length} counted line{lines.length === 1 ? '' : 's'} differ from the stock on record.
+          </Text>
+          <Table.ScrollArea borderWidth="1px" rounded="md">
+            <Table.Root size="sm" aria-label="Variance">
+              <Table.Header>
+                <Table.Row>
+                  <Table.ColumnHeader>Item</Table.ColumnHeader>
+                  <Table.ColumnHeader textAlign="end">On record</Table.ColumnHeader>
+                  <Table.ColumnHeader textAlign="end">Counted</Table.ColumnHeader>
+                  <Table.ColumnHeader textAlign="end">Variance</Table.ColumnHeader>
+                </Table.Row>
+              </Table.Header>
+              <Table.Body>
+                {lines.map((l) => (
+                  <Table.Row key={l.key} data-testid="variance-row">
+                    <Table.Cell>{itemLabel(l.row)}</Table.Cell>
+                    <Table.Cell textAlign="end">{l.expected}</Table.Cell>
+                    <Table.Cell textAlign="end">{l.counted}</Table.Cell>
+                    <Table.Cell textAlign="end">
+                      {l.variance === 0 ? '0' : <Badge colorPalette={l.variance < 0 ? 'red' : 'green'} data-testid="variance">{signed(l.variance)}</Badge>}
+                    </Table.Cell>
+                  </Table.Row>
+                ))}
+              </Table.Body>
+            </Table.Root>
+          </Table.ScrollArea>
+          <Text fontSize="sm" color="fg.muted">
+            Posting writes each difference as a count entry; a sale made meanwhile is kept (the difference is computed again when posting).
+          </Text>
+          <HStack>
+            <Button onClick={() => void post()} loading={posting}>Post count</Button>
+            <Button variant="ghost" onClick={() => setReviewing(false)}>Back to counting</Button>
+          </HStack>
+        </Stack>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,123 @@
+import type { Database } from '../../lib/database.types';
+import type { StorewiseClient } from '../../lib/supabase-client';
+import { unwrap } from './inventory-api';
+import { parseMoney, parseQty, type PurchaseOrderValues, type ReceiveValues, type SupplierValues } from './inventory-schemas';
+
+type Tables = Database['public']['Tables'];
+export type Supplier = Tables['suppliers']['Row'];
+export type PurchaseOrder = Tables['purchase_orders']['Row'];
+export type PurchaseOrderLine = Tables['purchase_order_lines']['Row'];
+export type CatalogHit = Database['public']['Functions']['search_catalog']['Returns'][number];
+
+/** What a line shows of its item: name with options, SKU, unit and the lot rules. */
+export interface VariantLabel {
+  id: string;
+  label: string;
+  sku: string;
+  unit: string;
+  hasLots: boolean;
+  requiresExpiry: boolean;
+}
+
+/** Items by name, SKU prefix or barcode (the catalog's search), for the pickers that add lines. */
+export async function searchItems(supabase: StorewiseClient, businessId: string, query: string): Promise<CatalogHit[]> {
+  return unwrap(await supabase.rpc('search_catalog', { _business_id: businessId, _query: query, _limit: 10 })) ?? [];
+}
+
+export const hitLabel = (hit: { product_name: string; option1: string | null; option2: string | null; option3: string | null }) =>
+  [hit.product_name, hit.option1, hit.option2, hit.option3].filter(Boolean).join(' / ');
+
+/** Labels of the variants named by lines (two reads: variants, then their products). */
+export async function fetchVariantLabels(supabase: StorewiseClient, ids: string[]): Promise<Map<string, VariantLabel>> {
+  const unique = [...new Set(ids)];
+  const map = new Map<string, VariantLabel>();
+  if (unique.length === 0) return map;
+  const variants = unwrap(await supabase.from('variants').select('id, sku, option1, option2, option3, product_id').in('id', unique)) ?? [];
+  const productIds = [...new Set(variants.map((v) => v.product_id))];
+  const products = unwrap(await supabase.from('products').select('id, name, unit, has_lots, requires_expiry').in('id', productIds)) ?? [];
+  const byId = new Map(products.map((p) => [p.id, p]));
+  for (const v of variants) {
+    const p = byId.get(v.product_id);
+    map.set(v.id, {
+      id: v.id, sku: v.sku, unit: p?.unit ?? 'each', hasLots: Boolean(p?.has_lots), requiresExpiry: Boolean(p?.requires_expiry),
+      label: hitLabel({ product_name: p?.name ?? v.sku, option1: v.option1, option2: v.option2, option3: v.option3 }),
+    });
+  }
+  return map;
+}
+
+// Suppliers -------------------------------------------------------------------------------------------
+
+export async function fetchSuppliers(supabase: StorewiseClient, businessId: string): Promise<Supplier[]> {
+  return unwrap(await supabase.from('suppliers').select('*').eq('business_id', businessId).is('archived_at', null).order('name')) ?? [];
+}
+
+const supplierRow = (v: SupplierValues) => ({
+  name: v.name, contact_name: v.contactName || null, email: v.email || null, phone: v.phone || null, notes: v.notes || null,
+});
+
+export async function saveSupplier(supabase: StorewiseClient, businessId: string, values: SupplierValues, id?: string) {
+  if (id) unwrap(await supabase.from('suppliers').update(supplierRow(values)).eq('id', id));
+  else unwrap(await supabase.from('suppliers').insert({ business_id: businessId, ...supplierRow(values) }));
+}
+
+export async function archiveSupplier(supabase: StorewiseClient, id: string) {
+  unwrap(await supabase.from('suppliers').update({ archived_at: new Date().toISOString() }).eq('id', id));
+}
+
+// Purchase orders -------------------------------------------------------------------------------------
+
+export async function fetchPurchaseOrders(supabase: StorewiseClient, storeId: string): Promise<PurchaseOrder[]> {
+  return unwrap(await supabase.from('purchase_orders').select('*').eq('store_id', storeId)
+    .order('created_at', { ascending: false }).limit(100)) ?? [];
+}
+
+export async function fetchPurchaseOrder(supabase: StorewiseClient, id: string) {
+  const order = unwrap<PurchaseOrder | null>(await supabase.from('purchase_orders').select('*').eq('id', id).maybeSingle());
+  if (!order) return null;
+  const lines = unwrap(await supabase.from('purchase_order_lines').select('*').eq('purchase_order_id', id)) ?? [];
+  const supplier = unwrap<Supplier | null>(await supabase.from('suppliers').select('*').eq('id', order.supplier_id).maybeSingle());
+  const labels = await fetchVariantLabels(supabase, lines.map((l) => l.variant_id));
+  lines.sort((a, b) => (labels.get(a.variant_id)?.label ?? '').localeCompare(labels.get(b.variant_id)?.label ?? ''));
+  return { order, lines, supplier, labels };
+}
+
+/** The short number printed on the order and in the supplier's email (as email_purchase_order writes it). */
+export const orderNumber = (id: string) => id.replace(/-/g, '').slice(0, 8).toUpperCase();
+
+export async function createPurchaseOrder(supabase: StorewiseClient, storeId: string, values: PurchaseOrderValues): Promise<string> {
+  return unwrap(await supabase.rpc('create_purchase_order', {
+    _store_id: storeId, _supplier_id: values.supplierId,
+    _lines: values.lines.map((l) => ({
+      variant_id: l.variantId, qty: parseQty(l.qty, l.unit),
+      ...(l.unitCost.trim() ? { unit_cost: parseMoney(l.unitCost) } : {}),
+    })),
+    ...(values.notes ? { _notes: values.notes } : {}),
+    ...(values.expectedOn ? { _expected_on: values.expectedOn } : {}),
+  }));
+}
+
+export async function setOrderStatus(supabase: StorewiseClient, id: string, status: 'ordered' | 'closed') {
+  unwrap(await supabase.from('purchase_orders').update({ status }).eq('id', id));
+}
+
+export async function deleteDraft(supabase: StorewiseClient, id: string) {
+  unwrap(await supabase.from('purchase_orders').delete().eq('id', id));
+}
+
+export async function receiveOrder(supabase: StorewiseClient, id: string, values: ReceiveValues): Promise<string> {
+  const lines = values.lines.filter((l) => (parseQty(l.qty, l.unit) ?? 0) > 0).map((l) => ({
+    line_id: l.lineId, qty: parseQty(l.qty, l.unit),
+    ...(l.hasLots ? { lot_number: l.lotNumber } : {}),
+    ...(l.expiresOn ? { expires_on: l.expiresOn } : {}),
+  }));
+  return unwrap(await supabase.rpc('receive_purchase_order', { _purchase_order_id: id, _lines: lines }));
+}
+
+export async function emailOrder(supabase: StorewiseClient, id: string): Promise<string> {
+  return unwrap(await supabase.rpc('email_purchase_order', { _purchase_order_id: id }));
+}
+
+export const STATUS_LABEL: Record<string, string> = {
+  draft: 'Draft', ordered: 'Ordered', partly_received: 'Partly received', received: 'Received', closed: 'Closed',
+};

@@ -1,0 +1,141 @@
+import { Button, HStack, IconButton, Input, NativeSelect, Stack, Table, Text } from '@chakra-ui/react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useFieldArray, useForm, useWatch } from 'react-hook-form';
+import { LuX } from 'react-icons/lu';
+import { FormField } from '../../components/form-field';
+import type { StockStore } from './inventory-api';
+import { missingOf, receiveTransferSchema, sendTransferSchema, type ReceiveTransferValues, type SendTransferValues } from './inventory-schemas';
+import { hitLabel, type CatalogHit } from './orders-api';
+import type { SheetRow } from './transfers-api';
+import { VariantPicker } from './variant-picker';
+
+/** Sending stock to another store: the destination and the items (lot-tracked ones per lot, first expiring first). */
+export function SendTransferForm({ businessId, stores, loadStock, onSubmit, onCancel }: {
+  businessId: string; stores: StockStore[]; loadStock: (variantId: string) => Promise<SheetRow[]>;
+  onSubmit: (values: SendTransferValues) => Promise<void>; onCancel: () => void;
+}) {
+  const { register, handleSubmit, control, formState } = useForm<SendTransferValues>({
+    resolver: zodResolver(sendTransferSchema), defaultValues: { toStoreId: '', note: '', lines: [] },
+  });
+  const lines = useFieldArray({ control, name: 'lines' });
+  const errors = formState.errors;
+  const pick = async (hit: CatalogHit) => {
+    if (lines.fields.some((f) => f.variantId === hit.variant_id)) return;
+    const held = (await loadStock(hit.variant_id)).sort((a, b) => (a.expires_on ?? '').localeCompare(b.expires_on ?? ''));
+    const base = `${hitLabel(hit)} (${hit.sku})`;
+    const rows = hit.has_lots ? held.filter((r) => Number(r.on_hand) > 0) : held;
+    for (const r of rows.length ? rows : [{ lot_id: null, lot_number: null, on_hand: 0 }]) {
+      lines.append({ variantId: hit.variant_id, unit: hit.unit, qty: '', lotId: r.lot_id ?? '', available: Number(r.on_hand),
+        label: r.lot_number ? `${base}, lot ${r.lot_number}` : base });
+    }
+  };
+  return (
+    <form onSubmit={handleSubmit(onSubmit)} noValidate aria-label="Send stock">
+      <Stack gap="3" borderWidth="1px" rounded="md" p="4">
+        <HStack gap="3" wrap="wrap" align="flex-start">
+          <FormField label="Send to" required error={errors.toStoreId?.message}>
+            <NativeSelect.Root>
+              <NativeSelect.Field {...register('toStoreId')}>
+                <option value="">Choose a store…</option>
+                {stores.map((s) => <option key={s.id} value={s.id}>{s.name}</option>)}
+              </NativeSelect.Field>
+              <NativeSelect.Indicator />
+            </NativeSelect.Root>
+          </FormField>
+          <FormField label="Note" error={errors.note?.message}><Input {...register('note')} /></FormField>
+        </HStack>
+        <VariantPicker businessId={businessId} label="Add an item to send" onPick={(hit) => void pick(hit)} />
+        {lines.fields.length > 0 && (
+          <Table.ScrollArea>
+            <Table.Root size="sm" aria-label="Items to send">
+              <Table.Header>
+                <Table.Row>
+                  <Table.ColumnHeader>Item</Table.ColumnHeader>
+                  <Table.ColumnHeader textAlign="end">On hand</Table.ColumnHeader>
+                  <Table.ColumnHeader>Send</Table.ColumnHeader>
+                  <Table.ColumnHeader />
+                </Table.Row>
+              </Table.Header>
+              <Table.Body>
+                {lines.fields.map((field, i) => (
+                  <Table.Row key={field.id}>
+                    <Table.Cell>{field.label}</Table.Cell>
+                    <Table.Cell textAlign="end">{field.available}</Table.Cell>
+                    <Table.Cell minW="24">
+                      <Input size="sm" inputMode="decimal" aria-label={`Send of ${field.label}`} {...register(`lines.${i}.qty` as const)}
+                        aria-invalid={Boolean(errors.lines?.[i]?.qty)} />
+                      {errors.lines?.[i]?.qty && <Text fontSize="xs" color="fg.error">{errors.lines[i]?.qty?.message}</Text>}
+                    </Table.Cell>
+                    <Table.Cell>
+                      <IconButton size="xs" variant="ghost" aria-label={`Remove ${field.label}`} onClick={() => lines.remove(i)}><LuX /></IconButton>
+                    </Table.Cell>
+                  </Table.Row>
+                ))}
+              </Table.Body>
+            </Table.Root>
+          </Table.ScrollArea>
+        )}
+        {(errors.lines?.root?.message ?? errors.lines?.message) && (
+          <Text color="fg.error" fontSize="sm" role="alert">{errors.lines?.root?.message ?? errors.lines?.message}</Text>
+        )}
+        <HStack>
+          <Button type="submit" loading={formState.isSubmitting}>Send</Button>
+          <Button variant="ghost" onClick={onCancel}>Cancel</Button>
+        </HStack>
+      </Stack>
+    </form>
+  );
+}
+
+/** Receiving a transfer: per line received and damaged; what is left of the sent quantity is missing. */
+export function ReceiveTransferForm({ lines, onSubmit, onCancel }: {
+  lines: ReceiveTransferValues['lines']; onSubmit: (values: ReceiveTransferValues) => Promise<void>; onCancel: () => void;
+}) {
+  const { register, handleSubmit, control, formState } = useForm<ReceiveTransferValues>({
+    resolver: zodResolver(receiveTransferSchema), defaultValues: { lines },
+  });
+  const watched = useWatch({ control, name: 'lines' });
+  const errors = formState.errors.lines;
+  return (
+    <form onSubmit={handleSubmit(onSubmit)} noValidate aria-label="Receive transfer">
+      <Stack gap="3">
+        <Table.ScrollArea>
+          <Table.Root size="sm">
+            <Table.Header>
+              <Table.Row>
+                <Table.ColumnHeader>Item</Table.ColumnHeader>
+                <Table.ColumnHeader textAlign="end">Sent</Table.ColumnHeader>
+                <Table.ColumnHeader>Received</Table.ColumnHeader>
+                <Table.ColumnHeader>Damaged</Table.ColumnHeader>
+                <Table.ColumnHeader textAlign="end">Missing</Table.ColumnHeader>
+              </Table.Row>
+            </Table.Header>
+            <Table.Body>
+              {lines.map((line, i) => (
+                <Table.Row key={line.lineId}>
+                  <Table.Cell>{line.label}</Table.Cell>
+                  <Table.Cell textAlign="end">{line.sent}</Table.Cell>
+                  <Table.Cell minW="24">
+                    <Input size="sm" inputMode="decimal" aria-label={`Received of ${line.label}`} {...register(`lines.${i}.received` as const)}
+                      aria-invalid={Boolean(errors?.[i]?.received)} />
+                    {errors?.[i]?.received && <Text fontSize="xs" color="fg.error">{errors[i]?.received?.message}</Text>}
+                  </Table.Cell>
+                  <Table.Cell minW="24">
+                    <Input size="sm" inputMode="decimal" aria-label={`Damaged of ${line.label}`} {...register(`lines.${i}.damaged` as const)}
+                      aria-invalid={Boolean(errors?.[i]?.damaged)} />
+                    {errors?.[i]?.damaged && <Text fontSize="xs" color="fg.error">{errors[i]?.damaged?.message}</Text>}
+                  </Table.Cell>
+                  <Table.Cell textAlign="end" data-testid="transfer-missing">{missingOf(watched[i] ?? line)}</Table.Cell>
+                </Table.Row>
+              ))}
+            </Table.Body>
+          </Table.Root>
+        </Table.ScrollArea>
+        <HStack>
+          <Button type="submit" loading={formState.isSubmitting}>Receive transfer</Button>
+          <Button variant="ghost" onClick={onCancel}>Cancel</Button>
+        </HStack>
+      </Stack>
+    </form>
+  );
+}
