@@ -24,6 +24,7 @@ const CatalogApp = lazy(() => import('../features/catalog/catalog-app').then((m)
 const InventoryApp = lazy(() => import('../features/inventory/inventory-app').then((m) => ({ default: m.InventoryApp })));
 const PosApp = lazy(() => import('../features/pos/pos-app').then((m) => ({ default: m.PosApp })));
 const ReportsApp = lazy(() => import('../features/reports/reports-app').then((m) => ({ default: m.ReportsApp })));
+const BusinessOverview = lazy(() => import('../features/reports/business-overview').then((m) => ({ default: m.BusinessOverview })));
 const AdminApp = lazy(() => import('../features/admin/admin-app').then((m) => ({ default: m.AdminApp })));
 const NotFoundPage = lazy(() => import('../features/not-found/not-found-page').then((m) => ({ default: m.NotFoundPage })));
 
@@ -50,7 +51,7 @@ export function AppRoutes() {
         <Route path="/terms" element={<LegalPage slug="terms-of-service" />} />
         <Route path="/privacy" element={<LegalPage slug="privacy-policy" />} />
         <Route path="/dashboard/*" element={<DashboardApp notFound={<NotFoundPage />} business={<WorkspaceApp />}
-          frame={WorkspaceFrame} slots={{ header: <WorkspaceSwitcher />, overview: <BusinessGlance /> }}
+          frame={WorkspaceFrame} slots={{ header: <WorkspaceSwitcher />, overview: <BusinessGlance />, businessOverview: <BusinessOverview /> }}
           catalog={<CatalogApp />} inventory={<InventoryApp />} pos={<PosApp />} reports={<ReportsApp />} />} />
         <Route path="/admin/*" element={<AdminApp notFound={<NotFoundPage />} />} />
         <Route path="*" element={<NotFoundPage />} />

@@ -7,6 +7,8 @@ import { createContext, useContext, type ReactNode } from 'react';
 export interface DashboardSlots {
   header?: ReactNode;
   overview?: ReactNode;
+  /** The business figures on the Overview (reports, issue 14). */
+  businessOverview?: ReactNode;
 }
 
 export const DashboardSlotsContext = createContext<DashboardSlots>({});

@@ -89,6 +89,8 @@ export function OverviewPage() {
 
       {/* The business at a glance, lent by the workspace feature (issue 11). */}
       {slots.overview && <Box mb="6"><Suspense fallback={null}>{slots.overview}</Suspense></Box>}
+      {/* Today's sales, the 30-day chart, stock alerts (or a cashier's shift), lent by the reports feature (issue 14). */}
+      {slots.businessOverview && <Box mb="6"><Suspense fallback={null}>{slots.businessOverview}</Suspense></Box>}
 
       <SimpleGrid columns={{ base: 1, lg: 2 }} gap="4" mb="6">
         <SectionCard title="Quick Actions" description="Jump to the things you manage most.">
