@@ -16,8 +16,8 @@ test.describe('dashboard layout', () => {
     await shell.open();
 
     await expect(page.getByRole('banner').getByText('Dashboard', { exact: true })).toBeVisible();
-    await expect(page.getByRole('img', { name: 'Notifications' })).toBeVisible();
-    // Nothing is unread (no notification feed yet), so the bell has no unread dot.
+    await expect(page.getByRole('button', { name: 'Notifications' })).toBeVisible();
+    // Nothing is unread and no trial is ending, so the bell has no unread dot.
     await expect(page.getByTestId('notification-dot')).toHaveCount(0);
     for (const [name, path] of [
       ['Overview', '/dashboard'],

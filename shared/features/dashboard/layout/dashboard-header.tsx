@@ -3,12 +3,10 @@ import { Box, Flex, IconButton, Text } from '@chakra-ui/react';
 import { LuPanelLeft } from 'react-icons/lu';
 import { useDashboardSlots } from './dashboard-slots';
 import { NotificationBell } from './notification-bell';
-import { useUnreadNotifications } from '../support/use-unread-notifications';
 import { UserMenu } from './user-menu';
 
 /** The bar above every dashboard screen: sidebar toggle, title, notifications and the account menu. */
 export function DashboardHeader({ onToggleSidebar, sidebarOpen }: { onToggleSidebar: () => void; sidebarOpen: boolean }) {
-  const unread = useUnreadNotifications();
   const { header } = useDashboardSlots();
   return (
     <Flex
@@ -39,7 +37,7 @@ export function DashboardHeader({ onToggleSidebar, sidebarOpen }: { onToggleSide
       <Flex ml="auto" align="center" gap="2" minW="0">
         {/* The workspace switcher, remembered per device (issue 11); absent when no feature lends one. */}
         {header && <Box minW="0" maxW={{ base: '44', md: '72' }}><Suspense fallback={null}>{header}</Suspense></Box>}
-        <NotificationBell unread={unread} />
+        <NotificationBell />
         <UserMenu />
       </Flex>
     </Flex>
