@@ -93,3 +93,109 @@ export function parseMinor(text: string, currency: string): number | null {
   const fraction = (match[2] ?? '').slice(0, digits).padEnd(digits, '0');
   return Number(match[1]) * 10 ** digits + Number(fraction || '0');
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Discounts (issue 13): on a line or on the whole cart, as a percent or an amount. post_sale only knows line
+// discounts in minor units, so a cart discount is spread over the lines here and sent as line discounts.
+
+export type Discount = { kind: 'percent'; value: number } | { kind: 'amount'; value: number };
+
+/** The discount a spec gives on a line worth `base` (minor units), never more than the line. */
+export function discountAmount(base: number, spec: Discount | undefined): number {
+  if (!spec || base <= 0 || !(spec.value > 0)) return 0;
+  // A percent rounds down so the line never goes past the percent given (post_sale checks it against the limit).
+  const raw = spec.kind === 'percent' ? Math.floor((base * Math.min(spec.value, 100)) / 100 + 1e-9) : Math.round(spec.value);
+  return Math.min(base, raw);
+}
+
+/**
+ * Spreads `amount` over the weights in proportion, in whole minor units that add up exactly (largest remainder,
+ * ties to the earlier line), so a cart discount of $1.00 over three equal lines is 34 + 33 + 33.
+ */
+export function allocate(amount: number, weights: number[]): number[] {
+  const sum = weights.reduce((a, b) => a + Math.max(0, b), 0);
+  if (amount <= 0 || sum <= 0) return weights.map(() => 0);
+  const capped = Math.min(amount, sum);
+  const exact = weights.map((w) => (Math.max(0, w) * capped) / sum);
+  const parts = exact.map(Math.floor);
+  let left = capped - parts.reduce((a, b) => a + b, 0);
+  const order = exact.map((e, i) => ({ i, r: e - Math.floor(e) })).sort((a, b) => b.r - a.r || a.i - b.i);
+  for (const { i } of order) {
+    if (left <= 0) break;
+    parts[i] = (parts[i] ?? 0) + 1;
+    left -= 1;
+  }
+  return parts;
+}
+
+/** A cart line with its own discount spec (the effective discount in minor units is filled by priceCart). */
+export interface CartEntry extends CartLine {
+  lineDiscount?: Discount;
+}
+
+/**
+ * The lines as they will be sent: each line's own discount, then the cart discount spread over what remains of
+ * every line (a percent of each line, an amount in proportion to each line).
+ */
+export function priceCart(entries: CartEntry[], cartDiscount?: Discount): CartEntry[] {
+  const own = entries.map((e) => discountAmount(roundHalfAway(e.item.price * e.qty), e.lineDiscount));
+  const rest = entries.map((e, i) => roundHalfAway(e.item.price * e.qty) - (own[i] ?? 0));
+  const shares = !cartDiscount ? rest.map(() => 0)
+    : cartDiscount.kind === 'percent' ? rest.map((r) => discountAmount(r, cartDiscount))
+      : allocate(Math.round(cartDiscount.value), rest);
+  return entries.map((e, i) => ({ ...e, discount: (own[i] ?? 0) + (shares[i] ?? 0) }));
+}
+
+/** The largest discount of any line, as a percent of that line (what post_sale checks against the role's limit). */
+export function maxDiscountPercent(lines: CartLine[]): number {
+  let max = 0;
+  for (const line of lines) {
+    const gross = roundHalfAway(line.item.price * line.qty);
+    if (gross > 0 && line.discount > 0) max = Math.max(max, (line.discount * 100) / gross);
+  }
+  return max;
+}
+
+/** The discount each role gives without a manager, as private.discount_limit_percent (ADR 0131). */
+export function discountLimitPercent(role: string | null | undefined): number {
+  return role === 'owner' ? 100 : role === 'manager' ? 50 : role === 'cashier' ? 10 : 0;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Tenders: split across cash, card and other. Only cash gives change; post_sale wants the amounts to add up to
+// the total exactly and a non-cash tender's tendered equal to its amount.
+
+export type TenderKind = 'cash' | 'card' | 'other';
+export interface Tender {
+  kind: TenderKind;
+  /** What this tender pays of the total. */
+  amount: number;
+  /** What the customer handed over (cash may be more: the change). */
+  tendered: number;
+}
+
+export function tenderState(total: number, tenders: Tender[]) {
+  const paid = tenders.reduce((a, t) => a + t.amount, 0);
+  const change = tenders.reduce((a, t) => a + (t.tendered - t.amount), 0);
+  return { paid, remaining: Math.max(0, total - paid), change, complete: tenders.length > 0 && paid === total };
+}
+
+/**
+ * Adds a tender of `given` minor units (empty: the rest). Cash pays at most what remains and the excess is
+ * change; a card or other tender may not pay more than remains. Returns the tenders or a message for the cashier.
+ */
+export function addTender(total: number, tenders: Tender[], kind: TenderKind, given: number | null): Tender[] | string {
+  const { remaining } = tenderState(total, tenders);
+  if (remaining <= 0 && total > 0) return 'The sale is already paid';
+  const handed = given ?? remaining;
+  if (!Number.isInteger(handed) || handed <= 0) {
+    if (total === 0 && tenders.length === 0) return [{ kind, amount: 0, tendered: 0 }];
+    return 'Enter an amount above zero';
+  }
+  if (kind === 'cash') return [...tenders, { kind, amount: Math.min(handed, remaining), tendered: handed }];
+  if (handed > remaining) return `A ${kind} payment cannot be more than what remains`;
+  return [...tenders, { kind, amount: handed, tendered: handed }];
+}
+
+/** Change due for cash handed over against what remains (for the live "Change" figure while typing). */
+export const changeDue = (remaining: number, given: number | null) => (given !== null && given > remaining ? given - remaining : 0);

@@ -7,21 +7,34 @@ import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
  * outbox only after the server has answered with the sale. IndexedDB survives reloads, crashes and restarts (on
  * the web the register asks navigator.storage.persist() so the browser does not evict it).
  */
+export type OutboxKind = 'sale' | 'refund';
+
 export interface OutboxEntry {
   /** The sale's uuid (post_sale payload.id). */
   id: string;
   /** Order of creation on this device. */
   seq: number;
-  kind: 'sale';
+  /** A sale (post_sale) or a refund (post_refund): one queue, so a refund of a sale made offline follows it. */
+  kind: OutboxKind;
   payload: Record<string, unknown>;
   createdAt: string;
   attempts: number;
   lastError?: string;
 }
 
+/** A cart put aside at a register (issue 13: park and resume), kept on the device so it survives a reload. */
+export interface ParkedCart {
+  id: string;
+  registerId: string;
+  parkedAt: string;
+  label: string;
+  cart: unknown;
+}
+
 interface PosDb extends DBSchema {
   outbox: { key: string; value: OutboxEntry; indexes: { bySeq: number } };
   meta: { key: string; value: { key: string; value: unknown } };
+  parked: { key: string; value: ParkedCart; indexes: { byRegister: string } };
 }
 
 export const POS_DB_NAME = 'storewise-pos';
@@ -29,21 +42,32 @@ export const POS_DB_NAME = 'storewise-pos';
 export type PosDatabase = IDBPDatabase<PosDb>;
 
 export function openPosDb(name = POS_DB_NAME): Promise<PosDatabase> {
-  return openDB<PosDb>(name, 1, {
-    upgrade(db) {
-      const outbox = db.createObjectStore('outbox', { keyPath: 'id' });
-      outbox.createIndex('bySeq', 'seq', { unique: true });
-      db.createObjectStore('meta', { keyPath: 'key' });
+  return openDB<PosDb>(name, 2, {
+    // Version 1 had the outbox and meta; version 2 adds parked carts. Entries written by version 1 are sales.
+    upgrade(db, oldVersion) {
+      if (oldVersion < 1) {
+        const outbox = db.createObjectStore('outbox', { keyPath: 'id' });
+        outbox.createIndex('bySeq', 'seq', { unique: true });
+        db.createObjectStore('meta', { keyPath: 'key' });
+      }
+      if (oldVersion < 2) {
+        db.createObjectStore('parked', { keyPath: 'id' }).createIndex('byRegister', 'registerId');
+      }
     },
   });
 }
 
 /** Adds a sale to the outbox (in one transaction with its sequence), before any network call. */
-export async function enqueueSale(db: PosDatabase, payload: Record<string, unknown> & { id: string }): Promise<OutboxEntry> {
+export function enqueueSale(db: PosDatabase, payload: Record<string, unknown> & { id: string }): Promise<OutboxEntry> {
+  return enqueue(db, 'sale', payload);
+}
+
+/** Adds a sale or refund to the outbox behind everything already waiting. */
+export async function enqueue(db: PosDatabase, kind: OutboxKind, payload: Record<string, unknown> & { id: string }): Promise<OutboxEntry> {
   const tx = db.transaction('outbox', 'readwrite');
   const last = await tx.store.index('bySeq').openCursor(null, 'prev');
   const entry: OutboxEntry = {
-    id: payload.id, seq: (last?.value.seq ?? 0) + 1, kind: 'sale', payload, createdAt: new Date().toISOString(), attempts: 0,
+    id: payload.id, seq: (last?.value.seq ?? 0) + 1, kind, payload, createdAt: new Date().toISOString(), attempts: 0,
   };
   await tx.store.put(entry);
   await tx.done;
@@ -103,4 +127,32 @@ export async function getMeta<T>(db: PosDatabase, key: string): Promise<T | unde
 
 export async function setMeta(db: PosDatabase, key: string, value: unknown): Promise<void> {
   await db.put('meta', { key, value });
+}
+
+/** The ids of the sales still waiting: a refund of one of them is queued behind it and flagged as such. */
+export async function waitingSaleIds(db: PosDatabase): Promise<Set<string>> {
+  return new Set((await pendingEntries(db)).filter((e) => (e.kind ?? 'sale') === 'sale').map((e) => e.id));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Parked carts, per register.
+
+export async function parkCart(db: PosDatabase, registerId: string, label: string, cart: unknown): Promise<ParkedCart> {
+  const parked: ParkedCart = { id: crypto.randomUUID(), registerId, parkedAt: new Date().toISOString(), label, cart };
+  await db.put('parked', parked);
+  return parked;
+}
+
+export async function listParked(db: PosDatabase, registerId: string): Promise<ParkedCart[]> {
+  const all = await db.getAllFromIndex('parked', 'byRegister', registerId);
+  return all.sort((a, b) => a.parkedAt.localeCompare(b.parkedAt));
+}
+
+/** Takes a parked cart back (read and delete in one transaction: two tabs cannot both resume it). */
+export async function resumeParked(db: PosDatabase, id: string): Promise<ParkedCart | undefined> {
+  const tx = db.transaction('parked', 'readwrite');
+  const parked = await tx.store.get(id);
+  if (parked) await tx.store.delete(id);
+  await tx.done;
+  return parked;
 }

@@ -1,5 +1,5 @@
 import type { StorewiseClient } from '../../lib/supabase-client';
-import type { CatalogItem } from './cart';
+import { refreshCatalog, type CatalogCopy, type CatalogRow } from './catalog-sync';
 import type { OutboxEntry, SendResult } from './outbox';
 
 export interface PosStore {
@@ -27,22 +27,6 @@ export async function fetchStoresAndRegisters(supabase: StorewiseClient): Promis
   return { stores: stores as PosStore[], registers };
 }
 
-/** The store's sellable items, page by page (1,000 at a time). */
-export async function fetchCatalog(supabase: StorewiseClient, storeId: string): Promise<CatalogItem[]> {
-  const items: CatalogItem[] = [];
-  let after: string | null = null;
-  for (;;) {
-    const page: { variant_id: string; name: string; sku: string; barcodes: string[]; price: number; tax_rate: number; unit: string }[] =
-      unwrap(await supabase.rpc('pos_catalog', { _store_id: storeId, ...(after ? { _after: after } : {}) }));
-    for (const row of page) {
-      items.push({ variantId: row.variant_id, name: row.name, sku: row.sku, barcodes: row.barcodes, price: Number(row.price),
-        taxRate: Number(row.tax_rate), unit: row.unit === 'kg' ? 'kg' : 'each' });
-    }
-    if (page.length < 1000) return items;
-    after = page[page.length - 1]?.variant_id ?? null;
-  }
-}
-
 export async function fetchCurrentShift(supabase: StorewiseClient, registerId: string): Promise<PosShift | null> {
   return unwrap(await supabase.rpc('current_shift', { _register_id: registerId })) as unknown as PosShift | null;
 }
@@ -55,8 +39,21 @@ export async function closeShift(supabase: StorewiseClient, shiftId: string, cou
   return unwrap(await supabase.rpc('close_shift', { _shift_id: shiftId, _counted: counted })) as Record<string, unknown>;
 }
 
+/** Brings the device's catalog copy up to date (full, else by delta: catalog-sync.ts). */
+export async function syncCatalog(supabase: StorewiseClient, storeId: string, copy: CatalogCopy | null | undefined) {
+  return refreshCatalog(copy, async ({ after, since }) => unwrap(await supabase.rpc('pos_catalog', {
+    _store_id: storeId, ...(after ? { _after: after } : {}), ...(since ? { _since: since } : {}),
+  })) as unknown as CatalogRow[]);
+}
+
+/** The caller's role in each business (my_workspaces), for the discount limit shown at the till. */
+export async function fetchRoles(supabase: StorewiseClient): Promise<Record<string, string>> {
+  const rows = unwrap(await supabase.rpc('my_workspaces')) as { id: string; role: string }[];
+  return Object.fromEntries(rows.map((r) => [r.id, r.role]));
+}
+
 /**
- * Sends one outbox entry. A network failure or a 5xx is retried later; a refusal (4xx) is final for that entry.
+ * Sends one outbox entry (a sale or a refund). A network failure or a 5xx is retried later; a refusal (4xx) is final for that entry.
  * Sales from the outbox are always sent with offline: true when they were made offline, so the server flags rather
  * than refuses them (ADR 0131).
  */
@@ -64,11 +61,114 @@ export async function sendSale(supabase: StorewiseClient, entry: OutboxEntry): P
   try {
     // A sale that already waited (its first send failed) was made against a catalog that may since have changed.
     const payload = entry.attempts > 0 ? { ...entry.payload, offline: true } : entry.payload;
-    const { data, error, status } = await supabase.rpc('post_sale', { _payload: payload as never });
+    const fn = entry.kind === 'refund' ? 'post_refund' : 'post_sale';
+    const { data, error, status } = await supabase.rpc(fn, { _payload: payload as never });
     if (!error) return { status: 'done', result: data };
     if (status === 0 || status >= 500 || status === 401) return { status: 'retry', error: error.message };
     return { status: 'rejected', error: error.message };
   } catch (error) {
     return { status: 'retry', error: error instanceof Error ? error.message : String(error) };
   }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Shifts.
+export interface ShiftFigures {
+  shift_id: string; register_id: string; opened_at: string; closed_at: string | null; opening_float: number;
+  sales_count: number; sales_total: number; discount_total: number; tax_total: number; flagged_count: number;
+  tenders: Record<string, number>; refunds_count: number; refunds_total: number; cash_in: number; cash_out: number;
+  expected_cash: number; counted: Record<string, number> | null; counted_total: number | null; difference: number | null;
+}
+
+export async function cashInOut(supabase: StorewiseClient, shiftId: string, kind: 'in' | 'out', amount: number, reason: string) {
+  return unwrap(await supabase.rpc('cash_in_out', { _shift_id: shiftId, _kind: kind, _amount: amount, _reason: reason }));
+}
+
+export async function xReport(supabase: StorewiseClient, shiftId: string): Promise<ShiftFigures> {
+  return unwrap(await supabase.rpc('x_report', { _shift_id: shiftId })) as unknown as ShiftFigures;
+}
+
+export async function zReport(supabase: StorewiseClient, shiftId: string): Promise<ShiftFigures> {
+  return unwrap(await supabase.rpc('z_report', { _shift_id: shiftId })) as unknown as ShiftFigures;
+}
+
+export interface ShiftRow {
+  id: string; register_id: string; opened_at: string; closed_at: string | null; opening_float: number;
+  expected_cash: number | null; counted_total: number | null; difference: number | null;
+}
+
+/** The store's last shifts, newest first (owners and managers: the history; RLS decides what a cashier sees). */
+export async function shiftHistory(supabase: StorewiseClient, storeId: string): Promise<ShiftRow[]> {
+  return unwrap(await supabase.from('shifts')
+    .select('id, register_id, opened_at, closed_at, opening_float, expected_cash, counted_total, difference')
+    .eq('store_id', storeId).order('opened_at', { ascending: false }).limit(30)) as ShiftRow[];
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Customers.
+export interface Customer { id: string; name: string; phone: string | null; email: string | null }
+
+/** Strips what would change the meaning of a PostgREST or() filter (commas, parentheses, wildcards). */
+const filterText = (q: string) => q.replace(/[,()*%\\:"]/g, ' ').trim();
+
+export async function findCustomers(supabase: StorewiseClient, businessId: string, query: string): Promise<Customer[]> {
+  const q = filterText(query);
+  if (q.length < 2) return [];
+  return unwrap(await supabase.from('customers').select('id, name, phone, email').eq('business_id', businessId)
+    .or(`name.ilike.*${q}*,phone.ilike.*${q}*,email.ilike.*${q}*`).order('name').limit(10)) as Customer[];
+}
+
+export async function createCustomer(supabase: StorewiseClient, businessId: string, c: Omit<Customer, 'id'>): Promise<Customer> {
+  return unwrap(await supabase.from('customers').insert({ business_id: businessId, name: c.name, phone: c.phone, email: c.email })
+    .select('id, name, phone, email').single()) as Customer;
+}
+
+export interface SaleSummary { id: string; receipt_number: string; occurred_at: string; total: number; store_id: string }
+
+export async function customerHistory(supabase: StorewiseClient, customerId: string): Promise<SaleSummary[]> {
+  return unwrap(await supabase.from('sales').select('id, receipt_number, occurred_at, total, store_id')
+    .eq('customer_id', customerId).order('occurred_at', { ascending: false }).limit(20)) as SaleSummary[];
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Refunds: the original sale by its receipt number, with what of each line is left to refund.
+export interface RefundableSale {
+  id: string; receipt_number: string; occurred_at: string; total: number; store_id: string; currency: string;
+  tenders: { kind: string; amount: number }[];
+  lines: { id: string | null; line_no: number; description: string; qty: number; line_total: number; refunded: number;
+    refundedAmount?: number }[];
+  /** Known only on this device: the sale still waits in the outbox. */
+  pending?: boolean;
+}
+
+export async function findSaleByReceipt(supabase: StorewiseClient, storeId: string, receipt: string): Promise<RefundableSale | null> {
+  const sale = unwrap(await supabase.from('sales').select('id, receipt_number, occurred_at, total, store_id, currency')
+    .eq('store_id', storeId).eq('receipt_number', receipt.trim().toUpperCase()).maybeSingle()) as Omit<RefundableSale, 'lines' | 'tenders'> | null;
+  if (!sale) return null;
+  const [lines, tenders] = await Promise.all([
+    supabase.from('sale_lines').select('id, line_no, description, qty, line_total').eq('sale_id', sale.id).order('line_no'),
+    supabase.from('sale_tenders').select('kind, amount').eq('sale_id', sale.id),
+  ]);
+  const saleLines = (unwrap(lines) ?? []) as { id: string; line_no: number; description: string; qty: number; line_total: number }[];
+  const refunded = saleLines.length === 0 ? [] : (unwrap(await supabase.from('refund_lines').select('sale_line_id, qty, amount')
+    .in('sale_line_id', saleLines.map((l) => l.id))) ?? []) as { sale_line_id: string; qty: number; amount: number }[];
+  const done = new Map<string, { qty: number; amount: number }>();
+  for (const r of refunded) {
+    const d = done.get(r.sale_line_id) ?? { qty: 0, amount: 0 };
+    done.set(r.sale_line_id, { qty: d.qty + Number(r.qty), amount: d.amount + Number(r.amount) });
+  }
+  return {
+    ...sale, total: Number(sale.total),
+    tenders: ((unwrap(tenders) ?? []) as { kind: string; amount: number }[]).map((t) => ({ kind: t.kind, amount: Number(t.amount) })),
+    lines: saleLines.map((l) => ({ ...l, qty: Number(l.qty), line_total: Number(l.line_total), refunded: done.get(l.id)?.qty ?? 0,
+      refundedAmount: done.get(l.id)?.amount ?? 0 })),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Manager approval (ADR 0131): approve_discount as the manager, through the manager's own client.
+export async function requestApproval(managerClient: StorewiseClient, storeId: string, purpose: 'discount' | 'refund', maxPercent: number) {
+  return unwrap(await managerClient.rpc('approve_discount', {
+    _store_id: storeId, _max_discount_percent: Math.min(100, Math.ceil(maxPercent * 1000) / 1000), _purpose: purpose,
+  })) as unknown as string;
 }

@@ -1,13 +1,14 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Badge, Box, Button, Heading, HStack, IconButton, Input, NativeSelect, Stack, Table, Text } from '@chakra-ui/react';
+import { useCallback, useEffect, useState } from 'react';
+import { Badge, Button, Heading, HStack, Input, NativeSelect, Stack, Text } from '@chakra-ui/react';
 import { LoadingText } from '../../components/loading-text';
 import { useSupabase } from '../../lib/platform-context';
-import { addItem, cartTotals, formatMinor, lineFigures, parseMinor, setQty, type CartLine, type CatalogItem } from './cart';
-import { getMeta, setMeta } from './outbox';
-import { closeShift, fetchCatalog, fetchCurrentShift, fetchStoresAndRegisters, openShift, type PosRegister, type PosShift,
-  type PosStore } from './pos-api';
-import { Receipt, type ReceiptData } from './receipt';
-import { createScanDetector } from './scanner';
+import { parseMinor, type CatalogItem } from './cart';
+import type { CatalogCopy } from './catalog-sync';
+import { getMeta, setMeta, waitingSaleIds } from './outbox';
+import { closeShift, fetchCurrentShift, fetchRoles, fetchStoresAndRegisters, openShift, syncCatalog, type PosRegister, type PosShift,
+  type PosStore, type ShiftFigures } from './pos-api';
+import { ShiftReport } from './shift-panel';
+import { Till } from './till';
 import { useOutbox } from './use-outbox';
 
 interface Setup { stores: PosStore[]; registers: PosRegister[] }
@@ -22,6 +23,8 @@ export function PosApp() {
   // The shift of the chosen register (undefined while it loads: the state is keyed by the register).
   const [shiftOf, setShiftOf] = useState<{ registerId: string; shift: PosShift | null } | null>(null);
   const [catalog, setCatalog] = useState<CatalogItem[]>([]);
+  const [roles, setRoles] = useState<Record<string, string>>({});
+  const [closed, setClosed] = useState<ShiftFigures | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   // Offline first: the copy kept on this device shows at once, then the server's answer replaces it (a request
@@ -34,6 +37,9 @@ export function PosApp() {
       async () => setSetup((await getMeta<Setup>(db, 'setup')) ?? { stores: [], registers: [] }),
     );
     void getMeta<string>(db, 'register').then((id) => id && setRegisterId(id));
+    // The role sets the discount limit shown at the till (the database enforces it either way).
+    void getMeta<Record<string, string>>(db, 'roles').then((cached) => cached && setRoles((current) => ({ ...cached, ...current })));
+    fetchRoles(supabase).then((r) => { setRoles(r); void setMeta(db, 'roles', r); }, () => undefined);
   }, [db, supabase]);
 
   const register = setup?.registers.find((r) => r.id === registerId);
@@ -45,15 +51,26 @@ export function PosApp() {
     if (!db || !register) return;
     void setMeta(db, 'register', register.id);
     void getMeta<PosShift | null>(db, `shift:${register.id}`).then((cached) => cached && setShift(cached));
-    void getMeta<CatalogItem[]>(db, `catalog:${register.store_id}`).then((cached) => cached && setCatalog(cached));
+    // The catalog: the device's copy at once, then brought up to date by delta (catalog-sync.ts).
+    const copyKey = `catalogCopy:${register.store_id}`;
     fetchCurrentShift(supabase, register.id).then(
       (s) => { setShift(s); void setMeta(db, `shift:${register.id}`, s); },
       async () => setShift((await getMeta<PosShift | null>(db, `shift:${register.id}`)) ?? null),
     );
-    fetchCatalog(supabase, register.store_id).then(
-      (items) => { setCatalog(items); void setMeta(db, `catalog:${register.store_id}`, items); },
-      async () => setCatalog((await getMeta<CatalogItem[]>(db, `catalog:${register.store_id}`)) ?? []),
-    );
+    let stale = false;
+    void (async () => {
+      const copy = await getMeta<CatalogCopy>(db, copyKey);
+      if (copy && !stale) setCatalog(copy.items);
+      try {
+        const fresh = await syncCatalog(supabase, register.store_id, copy);
+        if (stale) return;
+        setCatalog(fresh.copy.items);
+        await setMeta(db, copyKey, fresh.copy);
+      } catch {
+        // Offline: the copy it has is what it sells from.
+      }
+    })();
+    return () => { stale = true; };
   }, [db, supabase, register, setShift]);
 
   if (!setup) return <LoadingText />;
@@ -79,18 +96,22 @@ export function PosApp() {
         <NativeSelect.Indicator />
       </NativeSelect.Root>
       {register && store && shift === undefined && <LoadingText />}
+      {closed && store && <ShiftReport figures={closed} currency={store.currency} kind="Z" />}
       {register && store && shift === null && (
         <OpenShiftForm currency={store.currency} onOpen={async (float) => {
           try {
             const opened = await openShift(supabase, register.id, float);
             setShift(opened);
+            setClosed(null);
             if (db) await setMeta(db, `shift:${register.id}`, opened);
           } catch (e) { setError(e instanceof Error ? e.message : String(e)); }
         }} />
       )}
       {register && store && shift && db && (
-        <Till store={store} register={register} shift={shift} catalog={catalog}
-          onSale={async (payload) => outbox.add(payload)}
+        <Till supabase={supabase} db={db} store={store} register={register} shift={shift} catalog={catalog}
+          role={roles[store.business_id] ?? 'cashier'} online={outbox.online} waiting={outbox.waiting}
+          isWaiting={async (id) => (await waitingSaleIds(db)).has(id)}
+          enqueue={outbox.add}
           nextSeq={async () => {
             const key = `seq:${register.id}`;
             const next = Math.max((await getMeta<number>(db, key)) ?? 0, shift.next_receipt_seq - 1) + 1;
@@ -98,11 +119,11 @@ export function PosApp() {
             return next;
           }}
           onClose={async (counted) => {
-            try {
-              await closeShift(supabase, shift.id, { 1: counted });
-              setShift(null);
-              await setMeta(db, `shift:${register.id}`, null);
-            } catch (e) { setError(e instanceof Error ? e.message : String(e)); }
+            const z = await closeShift(supabase, shift.id, counted) as unknown as ShiftFigures;
+            setClosed(z);
+            setShift(null);
+            await setMeta(db, `shift:${register.id}`, null);
+            return z;
           }} />
       )}
     </Stack>
@@ -117,165 +138,5 @@ function OpenShiftForm({ currency, onOpen }: { currency: string; onOpen: (float:
       <Input aria-label="Starting float" maxW="40" value={text} onChange={(e) => setText(e.target.value)} />
       <Button type="submit" disabled={amount === null}>Open shift</Button>
     </HStack>
-  );
-}
-
-function Till({ store, register, shift, catalog, onSale, nextSeq, onClose }: {
-  store: PosStore; register: PosRegister; shift: PosShift; catalog: CatalogItem[];
-  onSale: (payload: Record<string, unknown> & { id: string }) => Promise<void>;
-  nextSeq: () => Promise<number>;
-  onClose: (counted: number) => Promise<void>;
-}) {
-  const [lines, setLines] = useState<CartLine[]>([]);
-  const [query, setQuery] = useState('');
-  const [cash, setCash] = useState('');
-  const [receipt, setReceipt] = useState<ReceiptData | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const [counted, setCounted] = useState('');
-  const money = useCallback((n: number) => formatMinor(n, store.currency), [store.currency]);
-
-  const byCode = useMemo(() => {
-    const map = new Map<string, CatalogItem>();
-    for (const item of catalog) {
-      map.set(item.sku, item);
-      for (const code of item.barcodes) map.set(code, item);
-    }
-    return map;
-  }, [catalog]);
-
-  const addCode = useCallback((code: string) => {
-    const item = byCode.get(code.trim()) ?? byCode.get(code.trim().toUpperCase());
-    if (!item) {
-      setNotice(`No item with the code ${code}`);
-      return false;
-    }
-    setNotice(null);
-    setReceipt(null);
-    setLines((current) => addItem(current, item));
-    return true;
-  }, [byCode]);
-
-  // Scans land even when no field has focus: a window listener with keystroke timing.
-  const addRef = useRef(addCode);
-  useEffect(() => { addRef.current = addCode; }, [addCode]);
-  useEffect(() => {
-    const detector = createScanDetector((code) => {
-      addRef.current(code);
-      setQuery('');
-    });
-    const onKey = (event: KeyboardEvent) => {
-      if (detector.key(event.key, event.timeStamp)) event.preventDefault();
-    };
-    window.addEventListener('keydown', onKey, true);
-    return () => window.removeEventListener('keydown', onKey, true);
-  }, []);
-
-  const hits = useMemo(() => {
-    const q = query.trim().toLowerCase();
-    if (q.length < 2) return [];
-    return catalog.filter((item) => item.name.toLowerCase().includes(q) || item.sku.toLowerCase().startsWith(q)
-      || item.barcodes.includes(q)).slice(0, 8);
-  }, [catalog, query]);
-
-  const totals = cartTotals(lines, store.tax_inclusive);
-  const tendered = parseMinor(cash, store.currency);
-
-  const pay = async (kind: 'cash' | 'card') => {
-    if (lines.length === 0) return;
-    const given = kind === 'cash' ? (tendered ?? totals.total) : totals.total;
-    if (given < totals.total) {
-      setNotice('The cash given is less than the total');
-      return;
-    }
-    const seq = await nextSeq();
-    const id = crypto.randomUUID();
-    const occurredAt = new Date().toISOString();
-    const tender = { kind, amount: totals.total, tendered: given, change: given - totals.total };
-    await onSale({
-      id, register_id: register.id, shift_id: shift.id, occurred_at: occurredAt, receipt_seq: seq,
-      offline: !navigator.onLine,
-      lines: lines.map((l) => ({ variant_id: l.item.variantId, qty: l.qty, unit_price: l.item.price, discount: l.discount })),
-      tenders: [{ kind, amount: tender.amount, tendered: tender.tendered }],
-    });
-    setReceipt({
-      receiptNumber: `${shift.receipt_prefix}-${String(seq).padStart(6, '0')}`, occurredAt,
-      header: store.receipt_header, footer: store.receipt_footer, currency: store.currency,
-      lines: lines.map((l) => ({ name: l.item.name, qty: l.qty, unitPrice: l.item.price, total: lineFigures(l, store.tax_inclusive).total })),
-      subtotal: totals.subtotal, discount: totals.discount, tax: totals.tax, total: totals.total, taxByRate: totals.taxByRate,
-      tenders: [tender], pending: !navigator.onLine,
-    });
-    setLines([]);
-    setCash('');
-  };
-
-  return (
-    <Stack gap="4">
-      <Text color="fg.muted">{store.name} · {register.name} · shift opened {new Date(shift.opened_at).toLocaleTimeString()}</Text>
-      <Box position="relative" maxW="lg">
-        <Input aria-label="Scan or search" placeholder="Scan, or search by name, SKU or barcode" value={query}
-          onChange={(e) => setQuery(e.target.value)}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter' && query.trim()) {
-              if (addCode(query)) setQuery('');
-              else if (hits[0]) { setLines((c) => addItem(c, hits[0] as CatalogItem)); setQuery(''); }
-            }
-          }} />
-        {hits.length > 0 && (
-          <Stack gap="0" borderWidth="1px" rounded="md" mt="1" role="listbox" aria-label="Search results">
-            {hits.map((item) => (
-              <Button key={item.variantId} variant="ghost" justifyContent="space-between" role="option"
-                onClick={() => { setLines((c) => addItem(c, item)); setQuery(''); }}>
-                <Text truncate>{item.name}</Text><Text>{money(item.price)}</Text>
-              </Button>
-            ))}
-          </Stack>
-        )}
-      </Box>
-      {notice && <Text color="fg.warning" role="status">{notice}</Text>}
-      {receipt ? <Receipt data={receipt} onClose={() => setReceipt(null)} /> : (
-        <Stack gap="3">
-          <Table.Root size="sm" aria-label="Cart">
-            <Table.Header><Table.Row><Table.ColumnHeader>Item</Table.ColumnHeader><Table.ColumnHeader>Qty</Table.ColumnHeader>
-              <Table.ColumnHeader textAlign="end">Total</Table.ColumnHeader></Table.Row></Table.Header>
-            <Table.Body>
-              {lines.length === 0 && <Table.Row><Table.Cell colSpan={3}>Scan an item to start a sale.</Table.Cell></Table.Row>}
-              {lines.map((line) => (
-                <Table.Row key={line.item.variantId}>
-                  <Table.Cell>{line.item.name}</Table.Cell>
-                  <Table.Cell>
-                    <HStack gap="1">
-                      <IconButton size="xs" variant="outline" aria-label={`One less ${line.item.name}`}
-                        onClick={() => setLines((c) => setQty(c, line.item.variantId, line.qty - 1))}>-</IconButton>
-                      <Text minW="8" textAlign="center" data-testid="cart-qty">{line.qty}</Text>
-                      <IconButton size="xs" variant="outline" aria-label={`One more ${line.item.name}`}
-                        onClick={() => setLines((c) => setQty(c, line.item.variantId, line.qty + 1))}>+</IconButton>
-                    </HStack>
-                  </Table.Cell>
-                  <Table.Cell textAlign="end">{money(lineFigures(line, store.tax_inclusive).total)}</Table.Cell>
-                </Table.Row>
-              ))}
-            </Table.Body>
-          </Table.Root>
-          <HStack justify="space-between" maxW="lg"><Text>Tax</Text><Text>{money(totals.tax)}</Text></HStack>
-          <HStack justify="space-between" maxW="lg" fontWeight="bold" fontSize="lg">
-            <Text>Total</Text><Text data-testid="cart-total">{money(totals.total)}</Text>
-          </HStack>
-          <HStack wrap="wrap">
-            <Input aria-label="Cash given" placeholder="Cash given" maxW="40" value={cash} onChange={(e) => setCash(e.target.value)} />
-            {tendered !== null && tendered >= totals.total && lines.length > 0 && <Text>Change {money(tendered - totals.total)}</Text>}
-            <Button onClick={() => void pay('cash')} disabled={lines.length === 0}>Pay cash</Button>
-            <Button variant="outline" onClick={() => void pay('card')} disabled={lines.length === 0}>Pay by card</Button>
-          </HStack>
-        </Stack>
-      )}
-      <HStack as="form" borderTopWidth="1px" pt="3" onSubmit={(e) => {
-        e.preventDefault();
-        const amount = parseMinor(counted, store.currency);
-        if (amount !== null) void onClose(amount);
-      }}>
-        <Input aria-label="Cash counted" placeholder="Cash counted" maxW="40" value={counted} onChange={(e) => setCounted(e.target.value)} />
-        <Button type="submit" variant="outline" disabled={parseMinor(counted, store.currency) === null}>Close shift</Button>
-      </HStack>
-    </Stack>
   );
 }

@@ -25,7 +25,8 @@ export function createScanDetector(onScan: (code: string) => void, { maxGapMs = 
         }
         return false;
       }
-      if (/^[0-9A-Za-z]$/.test(key)) {
+      // Letters, digits and '-' (a receipt's barcode is its number, e.g. DT1-000123: scanned for a refund).
+      if (/^[0-9A-Za-z-]$/.test(key)) {
         buffer = fast ? buffer + key : key;
         if (buffer.length > 64) buffer = buffer.slice(-64);
       } else {

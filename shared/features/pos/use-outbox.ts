@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { StorewiseClient } from '../../lib/supabase-client';
-import { enqueueSale, openPosDb, pendingCount, syncOutbox, type PosDatabase } from './outbox';
+import { enqueue, openPosDb, pendingCount, syncOutbox, type OutboxKind, type PosDatabase } from './outbox';
 import { sendSale } from './pos-api';
 
 /**
@@ -52,9 +52,9 @@ export function useOutbox(supabase: StorewiseClient) {
     };
   }, [db, sync]);
 
-  const add = useCallback(async (payload: Record<string, unknown> & { id: string }) => {
+  const add = useCallback(async (kind: OutboxKind, payload: Record<string, unknown> & { id: string }) => {
     if (!db) throw new Error('The register is still starting');
-    await enqueueSale(db, payload);
+    await enqueue(db, kind, payload);
     setWaiting(await pendingCount(db));
     void sync();
   }, [db, sync]);

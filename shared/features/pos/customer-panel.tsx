@@ -1,0 +1,108 @@
+import { useEffect, useState } from 'react';
+import { Button, HStack, Input, Stack, Text } from '@chakra-ui/react';
+import type { StorewiseClient } from '../../lib/supabase-client';
+import { formatMinor } from './cart';
+import { createCustomer, customerHistory, findCustomers, type Customer, type SaleSummary } from './pos-api';
+
+/** Find a customer by name, phone or email, or create one at the counter, and attach them to the sale. */
+export function CustomerPanel({ supabase, businessId, currency, current, onAttach, onClose }: {
+  supabase: StorewiseClient;
+  businessId: string;
+  currency: string;
+  current: Customer | null | undefined;
+  onAttach: (customer: Customer | null) => void;
+  onClose: () => void;
+}) {
+  const [query, setQuery] = useState('');
+  const [found, setFound] = useState<Customer[]>([]);
+  const [creating, setCreating] = useState(false);
+  const [draft, setDraft] = useState({ name: '', phone: '', email: '' });
+  const [error, setError] = useState<string | null>(null);
+  const [history, setHistory] = useState<SaleSummary[] | null>(null);
+
+  useEffect(() => {
+    let stale = false;
+    const timer = setTimeout(() => {
+      findCustomers(supabase, businessId, query).then((rows) => { if (!stale) setFound(rows); },
+        (e: unknown) => { if (!stale) setError(e instanceof Error ? e.message : String(e)); });
+    }, 150);
+    return () => { stale = true; clearTimeout(timer); };
+  }, [supabase, businessId, query]);
+
+  useEffect(() => {
+    if (!current) return;
+    let stale = false;
+    customerHistory(supabase, current.id).then((rows) => { if (!stale) setHistory(rows); }, () => { if (!stale) setHistory([]); });
+    return () => { stale = true; };
+  }, [supabase, current]);
+
+  const create = async () => {
+    setError(null);
+    try {
+      const made = await createCustomer(supabase, businessId, {
+        name: draft.name.trim(), phone: draft.phone.trim() || null, email: draft.email.trim() || null,
+      });
+      onAttach(made);
+      setCreating(false);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    }
+  };
+
+  return (
+    <Stack gap="2" borderWidth="1px" rounded="md" p="3" role="group" aria-label="Customer">
+      {current && (
+        <Stack gap="1">
+          <HStack justify="space-between" wrap="wrap">
+            <Text fontWeight="semibold" data-testid="pos-customer">{current.name}</Text>
+            <Button size="sm" variant="outline" onClick={() => onAttach(null)}>Detach</Button>
+          </HStack>
+          <Text color="fg.muted" fontSize="sm">{[current.phone, current.email].filter(Boolean).join(' · ')}</Text>
+          <Text fontSize="sm" fontWeight="semibold">Purchase history</Text>
+          {history === null ? <Text fontSize="sm">Loading…</Text> : history.length === 0 ? <Text fontSize="sm">No purchases yet.</Text> : (
+            <Stack gap="0" as="ul" listStyleType="none" aria-label="Purchase history">
+              {history.map((s) => (
+                <HStack as="li" key={s.id} justify="space-between" fontSize="sm">
+                  <Text>{s.receipt_number} · {new Date(s.occurred_at).toLocaleDateString()}</Text>
+                  <Text>{formatMinor(Number(s.total), currency)}</Text>
+                </HStack>
+              ))}
+            </Stack>
+          )}
+        </Stack>
+      )}
+      {!creating ? (
+        <>
+          <Input aria-label="Find a customer" placeholder="Name, phone or email" value={query} autoFocus
+            onChange={(e) => setQuery(e.target.value)} />
+          <Stack gap="1" role="listbox" aria-label="Customers found">
+            {found.map((c) => (
+              <Button key={c.id} variant="ghost" justifyContent="space-between" role="option" aria-selected={current?.id === c.id}
+                onClick={() => onAttach(c)}>
+                <Text truncate>{c.name}</Text><Text color="fg.muted" truncate>{c.phone ?? c.email ?? ''}</Text>
+              </Button>
+            ))}
+          </Stack>
+          <HStack>
+            <Button variant="outline" onClick={() => { setCreating(true); setDraft({ name: query, phone: '', email: '' }); }}>New customer</Button>
+            <Button variant="ghost" onClick={onClose}>Close</Button>
+          </HStack>
+        </>
+      ) : (
+        <Stack as="form" gap="2" onSubmit={(e) => { e.preventDefault(); void create(); }}>
+          <Input aria-label="Customer name" placeholder="Name" value={draft.name} autoFocus
+            onChange={(e) => setDraft({ ...draft, name: e.target.value })} />
+          <Input aria-label="Customer phone" placeholder="Phone" type="tel" value={draft.phone}
+            onChange={(e) => setDraft({ ...draft, phone: e.target.value })} />
+          <Input aria-label="Customer email" placeholder="Email" type="email" value={draft.email}
+            onChange={(e) => setDraft({ ...draft, email: e.target.value })} />
+          <HStack>
+            <Button type="submit" disabled={!draft.name.trim() || (!draft.phone.trim() && !draft.email.trim())}>Add and attach</Button>
+            <Button variant="ghost" onClick={() => setCreating(false)}>Back</Button>
+          </HStack>
+        </Stack>
+      )}
+      {error && <Text color="fg.error" role="alert">{error}</Text>}
+    </Stack>
+  );
+}

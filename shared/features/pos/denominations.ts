@@ -1,0 +1,30 @@
+/**
+ * Notes and coins in minor units for counting the drawer at the close (close_shift takes {"minor units": count}).
+ * Currencies without a list count in whole units of the currency and its common fractions.
+ */
+const DENOMINATIONS: Record<string, number[]> = {
+  USD: [10000, 5000, 2000, 1000, 500, 100, 25, 10, 5, 1],
+  CAD: [10000, 5000, 2000, 1000, 500, 200, 100, 25, 10, 5],
+  EUR: [50000, 20000, 10000, 5000, 2000, 1000, 500, 200, 100, 50, 20, 10, 5, 2, 1],
+  GBP: [5000, 2000, 1000, 500, 200, 100, 50, 20, 10, 5, 2, 1],
+  AUD: [10000, 5000, 2000, 1000, 500, 200, 100, 50, 20, 10, 5],
+  JPY: [10000, 5000, 1000, 500, 100, 50, 10, 5, 1],
+};
+
+export function denominationsFor(currency: string): number[] {
+  return DENOMINATIONS[currency.toUpperCase()] ?? [10000, 5000, 2000, 1000, 500, 100, 50, 20, 10, 5, 1];
+}
+
+/** Counts typed per denomination ("" or not a whole number counts as none) into close_shift's object. */
+export function countedObject(counts: Record<string, string>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [denomination, text] of Object.entries(counts)) {
+    const n = /^\s*\d{1,6}\s*$/.test(text) ? Number(text) : 0;
+    if (n > 0) out[denomination] = n;
+  }
+  return out;
+}
+
+export function countedTotal(counted: Record<string, number>): number {
+  return Object.entries(counted).reduce((sum, [d, n]) => sum + Number(d) * n, 0);
+}

@@ -1,0 +1,202 @@
+import 'fake-indexeddb/auto';
+import { describe, expect, it } from 'vitest';
+import {
+  addTender, allocate, cartTotals, changeDue, discountAmount, discountLimitPercent, lineFigures, maxDiscountPercent, priceCart,
+  tenderState, type CartEntry, type CatalogItem,
+} from './cart';
+import { CATALOG_PAGE, DELTA_OVERLAP_MS, mergeCatalog, refreshCatalog, type CatalogRow } from './catalog-sync';
+import { countedObject, countedTotal } from './denominations';
+import {
+  enqueue, enqueueSale, listParked, openPosDb, parkCart, pendingEntries, resumeParked, syncOutbox, waitingSaleIds,
+  type OutboxEntry, type SendResult,
+} from './outbox';
+import { originalTender, refundLineAmount } from './refund-math';
+import { shortcutOf } from './shortcuts';
+
+const tee: CatalogItem = { variantId: 'v1', name: 'Tee', sku: 'TEE', barcodes: [], price: 1400, taxRate: 8.875, unit: 'each' };
+const mug: CatalogItem = { variantId: 'v2', name: 'Mug', sku: 'MUG', barcodes: [], price: 999, taxRate: 20, unit: 'each' };
+const cheese: CatalogItem = { variantId: 'v3', name: 'Cheese', sku: 'CHZ', barcodes: [], price: 1899, taxRate: 5, unit: 'kg' };
+const entry = (item: CatalogItem, qty: number, extra: Partial<CartEntry> = {}): CartEntry => ({ item, qty, discount: 0, ...extra });
+
+describe('discounts', () => {
+  it('a percent rounds down (never past the percent post_sale checks), an amount never exceeds the line', () => {
+    expect(discountAmount(1395, { kind: 'percent', value: 10 })).toBe(139);
+    expect(discountAmount(1400, { kind: 'percent', value: 10 })).toBe(140);
+    expect(discountAmount(500, { kind: 'amount', value: 800 })).toBe(500);
+    expect(discountAmount(500, { kind: 'percent', value: 150 })).toBe(500);
+    expect(discountAmount(500, undefined)).toBe(0);
+  });
+
+  it('spreads an amount in whole minor units that add up exactly (largest remainder)', () => {
+    expect(allocate(100, [1000, 1000, 1000])).toEqual([34, 33, 33]);
+    expect(allocate(100, [1, 1, 1])).toEqual([1, 1, 1]);
+    expect(allocate(1000, [2800, 999])).toEqual([737, 263]);
+    expect(allocate(5000, [300, 200])).toEqual([300, 200]);
+    expect(allocate(7, [0, 0])).toEqual([0, 0]);
+  });
+
+  it('a line discount then a cart discount over what remains; totals and the max percent follow', () => {
+    const lines = priceCart([entry(tee, 2, { lineDiscount: { kind: 'percent', value: 10 } }), entry(mug, 1)], { kind: 'amount', value: 300 });
+    // Tee: 2800 - 280 = 2520 left, mug 999: 300 spread 2520:999 -> 215 + 85.
+    expect(lines.map((l) => l.discount)).toEqual([280 + 215, 85]);
+    expect(cartTotals(lines, false)).toMatchObject({ subtotal: 3799, discount: 580 });
+    expect(maxDiscountPercent(lines)).toBeCloseTo((495 * 100) / 2800, 6);
+    const pct = priceCart([entry(tee, 1), entry(mug, 1)], { kind: 'percent', value: 25 });
+    expect(pct.map((l) => l.discount)).toEqual([350, 249]);
+    expect(maxDiscountPercent(pct)).toBeLessThanOrEqual(25);
+  });
+
+  it('mirrors the role limits of private.discount_limit_percent', () => {
+    expect([discountLimitPercent('owner'), discountLimitPercent('manager'), discountLimitPercent('cashier'), discountLimitPercent(null)])
+      .toEqual([100, 50, 10, 0]);
+  });
+});
+
+describe('tax per line in minor units, on top or included', () => {
+  it('rounds half away from zero per line after the discount', () => {
+    // 999 * 20 % = 199.8 -> 200 on top; included: 999 * 20 / 120 = 166.5 -> 167.
+    expect(lineFigures(entry(mug, 1), false)).toEqual({ gross: 999, net: 999, tax: 200, total: 1199 });
+    expect(lineFigures(entry(mug, 1), true)).toEqual({ gross: 999, net: 999, tax: 167, total: 999 });
+    // Weighed: 0.375 kg of 1899 = 712.125 -> 712; 5 % = 35.6 -> 36.
+    expect(lineFigures(entry(cheese, 0.375), false)).toEqual({ gross: 712, net: 712, tax: 36, total: 748 });
+    const discounted = priceCart([entry(mug, 1)], { kind: 'amount', value: 99 });
+    expect(lineFigures(discounted[0] as CartEntry, true)).toEqual({ gross: 999, net: 900, tax: 150, total: 900 });
+    const totals = cartTotals(priceCart([entry(tee, 1), entry(mug, 2)]), false);
+    expect(totals.taxByRate).toEqual([{ rate: 8.875, tax: 124 }, { rate: 20, tax: 400 }]);
+    expect(totals.total).toBe(1400 + 124 + 1998 + 400);
+  });
+});
+
+describe('split tenders and change', () => {
+  it('card for part, cash for the rest with change; the amounts add up to the total', () => {
+    let t = addTender(3049, [], 'card', 2000);
+    expect(t).toEqual([{ kind: 'card', amount: 2000, tendered: 2000 }]);
+    t = addTender(3049, t as never, 'cash', 2000);
+    expect(t).toEqual([{ kind: 'card', amount: 2000, tendered: 2000 }, { kind: 'cash', amount: 1049, tendered: 2000 }]);
+    expect(tenderState(3049, t as never)).toEqual({ paid: 3049, remaining: 0, change: 951, complete: true });
+  });
+
+  it('an empty amount pays the rest; card never pays more than remains; nothing after it is paid', () => {
+    expect(addTender(1000, [], 'other', null)).toEqual([{ kind: 'other', amount: 1000, tendered: 1000 }]);
+    expect(addTender(1000, [], 'card', 1500)).toMatch(/cannot be more/);
+    expect(addTender(1000, [{ kind: 'card', amount: 1000, tendered: 1000 }], 'cash', 5)).toMatch(/already paid/);
+    expect(addTender(1000, [], 'cash', 0)).toMatch(/above zero/);
+    expect(changeDue(1049, 2000)).toBe(951);
+    expect(changeDue(1049, 1000)).toBe(0);
+  });
+});
+
+describe('refund amounts as post_refund computes them', () => {
+  it('a part of a line is its rounded share; the last part takes what remains', () => {
+    const line = { line_no: 1, qty: 3, line_total: 1000, refunded: 0 };
+    expect(refundLineAmount(line, 1)).toBe(333);
+    expect(refundLineAmount({ ...line, refunded: 1, refundedAmount: 333 }, 2)).toBe(667);
+    expect(originalTender([{ kind: 'cash', amount: 1049 }, { kind: 'card', amount: 2000 }])).toBe('card');
+  });
+});
+
+describe('counting the drawer', () => {
+  it('ignores empty and bad counts and totals by denomination', () => {
+    const counted = countedObject({ 2000: '3', 25: '4', 100: '', 500: 'x' });
+    expect(counted).toEqual({ 2000: 3, 25: 4 });
+    expect(countedTotal(counted)).toBe(6100);
+  });
+});
+
+describe('keyboard shortcuts', () => {
+  it('Alt + a letter by its code, never with Ctrl or Meta', () => {
+    expect(shortcutOf({ altKey: true, ctrlKey: false, metaKey: false, code: 'KeyD' })).toBe('discount');
+    expect(shortcutOf({ altKey: true, ctrlKey: true, metaKey: false, code: 'KeyD' })).toBeNull();
+    expect(shortcutOf({ altKey: false, ctrlKey: false, metaKey: false, code: 'KeyD' })).toBeNull();
+  });
+});
+
+describe('outbox: sales and refunds in one queue, parked carts', () => {
+  it('a refund of a sale made offline waits behind it and is sent after it, each once', async () => {
+    const db = await openPosDb(`refund-${Math.random()}`);
+    await enqueueSale(db, { id: 's1' });
+    await enqueue(db, 'refund', { id: 'r1', sale_id: 's1' });
+    expect([...(await waitingSaleIds(db))]).toEqual(['s1']);
+    const calls: string[] = [];
+    let online = false;
+    const send = async (e: OutboxEntry): Promise<SendResult> => {
+      if (!online) return { status: 'retry', error: 'offline' };
+      calls.push(`${e.kind}:${e.id}`);
+      return { status: 'done', result: null };
+    };
+    expect(await syncOutbox(db, send)).toMatchObject({ sent: 0, waiting: 2 });
+    // The refund never overtakes the sale it refunds.
+    expect((await pendingEntries(db)).map((e) => e.kind)).toEqual(['sale', 'refund']);
+    online = true;
+    expect(await syncOutbox(db, send)).toMatchObject({ sent: 2, waiting: 0 });
+    expect(calls).toEqual(['sale:s1', 'refund:r1']);
+    db.close();
+  });
+
+  it('a sign-in that expired (401) keeps every sale waiting; after signing in again they sync once', async () => {
+    const db = await openPosDb(`expired-${Math.random()}`);
+    for (const id of ['a', 'b']) await enqueueSale(db, { id });
+    const posted = new Map<string, number>();
+    let signedIn = false;
+    // sendSale answers retry on 401 (pos-api.ts): here the same contract.
+    const send = async (e: OutboxEntry): Promise<SendResult> => {
+      if (!signedIn) return { status: 'retry', error: 'JWT expired' };
+      posted.set(e.id, (posted.get(e.id) ?? 0) + 1);
+      return { status: 'done', result: null };
+    };
+    expect(await syncOutbox(db, send)).toMatchObject({ sent: 0, waiting: 2, rejected: 0 });
+    expect((await pendingEntries(db))[0]?.attempts).toBe(1);
+    signedIn = true;
+    expect(await syncOutbox(db, send)).toMatchObject({ sent: 2, waiting: 0 });
+    expect([...posted.values()]).toEqual([1, 1]);
+    db.close();
+  });
+
+  it('parks carts per register, survives a reopen, and a resume takes a cart once', async () => {
+    const name = `park-${Math.random()}`;
+    const db = await openPosDb(name);
+    const first = await parkCart(db, 'reg-1', 'Tee', { entries: [1] });
+    await parkCart(db, 'reg-2', 'Mug', { entries: [2] });
+    db.close();
+    const again = await openPosDb(name);
+    expect((await listParked(again, 'reg-1')).map((p) => p.label)).toEqual(['Tee']);
+    const [one, two] = await Promise.all([resumeParked(again, first.id), resumeParked(again, first.id)]);
+    expect([one, two].filter(Boolean)).toHaveLength(1);
+    expect(await listParked(again, 'reg-1')).toEqual([]);
+    expect(await listParked(again, 'reg-2')).toHaveLength(1);
+    again.close();
+  });
+});
+
+describe('catalog delta refresh', () => {
+  const row = (id: string, extra: Partial<CatalogRow> = {}): CatalogRow => ({
+    variant_id: id, name: `Item ${id}`, sku: id, barcodes: [], price: 100, tax_rate: 0, unit: 'each', archived: false,
+    changed_at: '2026-11-20T10:00:00.000Z', ...extra });
+
+  it('loads everything first, then asks only for changes since the newest seen (less an overlap) and merges them', async () => {
+    const asked: { after: string | null; since: string | null }[] = [];
+    const first = await refreshCatalog(null, async (args) => {
+      asked.push(args);
+      return args.after ? [row('z')] : Array.from({ length: CATALOG_PAGE }, (_, i) => row(String(i).padStart(4, '0')));
+    });
+    expect(first.mode).toBe('full');
+    expect(first.copy.items).toHaveLength(CATALOG_PAGE + 1);
+    expect(asked).toEqual([{ after: null, since: null }, { after: '0999', since: null }]);
+    asked.length = 0;
+    const next = await refreshCatalog(first.copy, async (args) => {
+      asked.push(args);
+      return [row('0001', { price: 250, changed_at: '2026-11-21T09:00:00.000Z' }), row('0002', { archived: true }), row('new')];
+    });
+    expect(asked).toEqual([{ after: null, since: new Date(Date.parse('2026-11-20T10:00:00.000Z') - DELTA_OVERLAP_MS).toISOString() }]);
+    expect(next).toMatchObject({ mode: 'delta', rows: 3 });
+    expect(next.copy.items).toHaveLength(CATALOG_PAGE + 1);
+    expect(next.copy.items.find((i) => i.variantId === '0001')?.price).toBe(250);
+    expect(next.copy.items.some((i) => i.variantId === '0002')).toBe(false);
+    expect(next.copy.since).toBe('2026-11-21T09:00:00.000Z');
+  });
+
+  it('a merge without rows is the same copy', () => {
+    const items = mergeCatalog([], [row('a')]);
+    expect(mergeCatalog(items, [])).toBe(items);
+  });
+});

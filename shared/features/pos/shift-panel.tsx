@@ -1,0 +1,164 @@
+import { useEffect, useState } from 'react';
+import { Box, Button, Grid, HStack, Input, NativeSelect, Stack, Table, Text } from '@chakra-ui/react';
+import type { StorewiseClient } from '../../lib/supabase-client';
+import { formatMinor, parseMinor } from './cart';
+import { countedObject, countedTotal, denominationsFor } from './denominations';
+import { cashInOut, shiftHistory, xReport, type PosShift, type ShiftFigures, type ShiftRow } from './pos-api';
+
+/** The figures of an X (open shift) or Z (closed) report. */
+export function ShiftReport({ figures, currency, kind }: { figures: ShiftFigures; currency: string; kind: 'X' | 'Z' }) {
+  const money = (n: number | null | undefined) => (n === null || n === undefined ? '–' : formatMinor(Number(n), currency));
+  const rows: [string, string][] = [
+    ['Opened', new Date(figures.opened_at).toLocaleString()],
+    ...(figures.closed_at ? [['Closed', new Date(figures.closed_at).toLocaleString()] as [string, string]] : []),
+    ['Starting float', money(figures.opening_float)],
+    ['Sales', `${figures.sales_count} · ${money(figures.sales_total)}`],
+    ['Discounts', money(figures.discount_total)],
+    ['Tax', money(figures.tax_total)],
+    ...Object.entries(figures.tenders).map(([k, v]) => [`Paid by ${k}`, money(v)] as [string, string]),
+    ['Refunds', `${figures.refunds_count} · ${money(figures.refunds_total)}`],
+    ['Cash in', money(figures.cash_in)],
+    ['Cash out', money(figures.cash_out)],
+    ['Cash expected', money(figures.expected_cash)],
+    ...(kind === 'Z' ? [['Cash counted', money(figures.counted_total)], ['Difference', money(figures.difference)]] as [string, string][] : []),
+    ...(figures.flagged_count > 0 ? [['Flagged for review', String(figures.flagged_count)]] as [string, string][] : []),
+  ];
+  return (
+    <Box borderWidth="1px" rounded="md" p="3" fontFamily="mono" fontSize="sm" data-testid={`${kind.toLowerCase()}-report`}>
+      <Text fontWeight="bold">{kind} report</Text>
+      {rows.map(([label, value]) => (
+        <HStack key={label} justify="space-between"><Text>{label}</Text>
+          <Text data-testid={label === 'Difference' ? 'shift-difference' : undefined}>{value}</Text></HStack>
+      ))}
+      {/* Printing the report: the printing/ feature (another engineer) adds its button here. */}
+    </Box>
+  );
+}
+
+/**
+ * The shift: cash in and out with a reason, the X report at any time, the close with cash counted by
+ * denomination (expected vs counted and the difference are recorded by close_shift, which returns the Z report),
+ * and for owners and managers the store's shift history.
+ */
+export function ShiftPanel({ supabase, shift, storeId, currency, role, waiting, onClose, onDone }: {
+  supabase: StorewiseClient;
+  shift: PosShift;
+  storeId: string;
+  currency: string;
+  role: string;
+  waiting: number;
+  onClose: (counted: Record<string, number>) => Promise<ShiftFigures | null>;
+  onDone: () => void;
+}) {
+  const money = (n: number) => formatMinor(n, currency);
+  const [kind, setKind] = useState<'in' | 'out'>('out');
+  const [amount, setAmount] = useState('');
+  const [reason, setReason] = useState('');
+  const [x, setX] = useState<ShiftFigures | null>(null);
+  const [counts, setCounts] = useState<Record<string, string>>({});
+  const [closing, setClosing] = useState(false);
+  const [history, setHistory] = useState<ShiftRow[] | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const counted = countedObject(counts);
+  const total = countedTotal(counted);
+  const manager = role === 'owner' || role === 'manager';
+
+  useEffect(() => {
+    if (!manager) return;
+    let stale = false;
+    shiftHistory(supabase, storeId).then((rows) => { if (!stale) setHistory(rows); }, () => { if (!stale) setHistory([]); });
+    return () => { stale = true; };
+  }, [supabase, storeId, manager]);
+
+  const run = async (task: () => Promise<void>) => {
+    setError(null);
+    setMessage(null);
+    try { await task(); } catch (e) { setError(e instanceof Error ? e.message : String(e)); }
+  };
+
+  const moveCash = () => run(async () => {
+    const minor = parseMinor(amount, currency);
+    if (minor === null || minor <= 0) throw new Error('Enter an amount above zero');
+    if (!reason.trim()) throw new Error('Give a reason');
+    await cashInOut(supabase, shift.id, kind, minor, reason.trim());
+    setMessage(`Cash ${kind} ${money(minor)} recorded`);
+    setAmount('');
+    setReason('');
+  });
+
+  return (
+    <Stack gap="3" borderWidth="1px" rounded="md" p="3" role="group" aria-label="Shift">
+      <HStack justify="space-between" wrap="wrap">
+        <Text fontWeight="semibold">Shift opened {new Date(shift.opened_at).toLocaleString()}</Text>
+        <Button variant="ghost" onClick={onDone}>Close panel</Button>
+      </HStack>
+      <HStack as="form" wrap="wrap" onSubmit={(e) => { e.preventDefault(); void moveCash(); }}>
+        <NativeSelect.Root maxW="28">
+          <NativeSelect.Field aria-label="Cash in or out" value={kind} onChange={(e) => setKind(e.target.value as 'in' | 'out')}>
+            <option value="out">Cash out</option>
+            <option value="in">Cash in</option>
+          </NativeSelect.Field>
+          <NativeSelect.Indicator />
+        </NativeSelect.Root>
+        <Input aria-label="Cash amount" placeholder="Amount" maxW="28" inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} />
+        <Input aria-label="Cash reason" placeholder="Reason" maxW="xs" maxLength={200} value={reason} onChange={(e) => setReason(e.target.value)} />
+        <Button type="submit" variant="outline">Record cash</Button>
+      </HStack>
+      <HStack wrap="wrap">
+        <Button variant="outline" onClick={() => void run(async () => setX(await xReport(supabase, shift.id)))}>X report</Button>
+        <Button variant="outline" onClick={() => setClosing(!closing)} aria-expanded={closing}>Close shift…</Button>
+      </HStack>
+      {x && <ShiftReport figures={x} currency={currency} kind="X" />}
+      {closing && (
+        <Stack as="form" gap="2" aria-label="Count the drawer" onSubmit={(e) => {
+          e.preventDefault();
+          void run(async () => { await onClose(counted); });
+        }}>
+          <Text fontWeight="semibold">Count the drawer</Text>
+          <Grid templateColumns={{ base: 'repeat(2, 1fr)', md: 'repeat(5, 1fr)' }} gap="2">
+            {denominationsFor(currency).map((d) => (
+              <HStack key={d} gap="1">
+                <Text minW="16" textAlign="end" fontSize="sm">{money(d)} ×</Text>
+                <Input size="sm" inputMode="numeric" aria-label={`Count of ${money(d)}`} value={counts[d] ?? ''}
+                  onChange={(e) => setCounts({ ...counts, [d]: e.target.value })} />
+              </HStack>
+            ))}
+          </Grid>
+          <Text>Counted <span data-testid="counted-total">{money(total)}</span>
+            {x ? ` · expected ${money(x.expected_cash)} · difference ${money(total - x.expected_cash)}` : ''}</Text>
+          {waiting > 0 && <Text color="fg.warning" role="status">{waiting} waiting to sync: the close waits until they have synced.</Text>}
+          <Button type="submit" disabled={waiting > 0}>Close shift with this count</Button>
+        </Stack>
+      )}
+      {message && <Text role="status">{message}</Text>}
+      {error && <Text color="fg.error" role="alert">{error}</Text>}
+      {manager && history && history.length > 0 && (
+        <Stack gap="1">
+          <Text fontWeight="semibold">Shift history</Text>
+          <Table.ScrollArea tabIndex={0}>
+            <Table.Root size="sm" aria-label="Shift history">
+              <Table.Header><Table.Row>
+                <Table.ColumnHeader>Opened</Table.ColumnHeader><Table.ColumnHeader>Closed</Table.ColumnHeader>
+                <Table.ColumnHeader textAlign="end">Expected</Table.ColumnHeader><Table.ColumnHeader textAlign="end">Counted</Table.ColumnHeader>
+                <Table.ColumnHeader textAlign="end">Difference</Table.ColumnHeader>
+              </Table.Row></Table.Header>
+              <Table.Body>
+                {history.map((h) => (
+                  <Table.Row key={h.id}>
+                    <Table.Cell>{new Date(h.opened_at).toLocaleString()}</Table.Cell>
+                    <Table.Cell>{h.closed_at ? new Date(h.closed_at).toLocaleString() : 'open'}</Table.Cell>
+                    <Table.Cell textAlign="end">{h.expected_cash === null ? '–' : money(Number(h.expected_cash))}</Table.Cell>
+                    <Table.Cell textAlign="end">{h.counted_total === null ? '–' : money(Number(h.counted_total))}</Table.Cell>
+                    <Table.Cell textAlign="end" color={h.difference ? 'fg.warning' : undefined}>
+                      {h.difference === null ? '–' : money(Number(h.difference))}</Table.Cell>
+                  </Table.Row>
+                ))}
+              </Table.Body>
+            </Table.Root>
+          </Table.ScrollArea>
+        </Stack>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,77 @@
+import { useState } from 'react';
+import { Badge, Button, HStack, IconButton, Input, Stack, Text } from '@chakra-ui/react';
+import { addTender, changeDue, formatMinor, parseMinor, tenderState, type Tender, type TenderKind } from './cart';
+import { SHORTCUTS } from './shortcuts';
+
+/**
+ * Split tenders: type an amount (empty: what remains) and add it as cash, card or other. Cash may be more than
+ * what remains (the change); card and other never are. The sale completes when the tenders pay the total exactly.
+ */
+export function TenderPanel({ total, currency, tenders, onChange, inputRef, disabled }: {
+  total: number;
+  currency: string;
+  tenders: Tender[];
+  onChange: (tenders: Tender[]) => void;
+  inputRef: React.RefObject<HTMLInputElement | null>;
+  disabled: boolean;
+}) {
+  const [text, setText] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const money = (n: number) => formatMinor(n, currency);
+  const state = tenderState(total, tenders);
+  const given = text.trim() ? parseMinor(text, currency) : null;
+
+  const add = (kind: TenderKind) => {
+    if (text.trim() && given === null) {
+      setError('Enter an amount like 12.50');
+      return;
+    }
+    const next = addTender(total, tenders, kind, given);
+    if (typeof next === 'string') {
+      setError(next);
+      return;
+    }
+    setError(null);
+    setText('');
+    onChange(next);
+  };
+
+  const kinds: { kind: TenderKind; label: string; shortcut: (typeof SHORTCUTS)['cash' | 'card' | 'other'] }[] = [
+    { kind: 'cash', label: 'Cash', shortcut: SHORTCUTS.cash },
+    { kind: 'card', label: 'Card', shortcut: SHORTCUTS.card },
+    { kind: 'other', label: 'Other', shortcut: SHORTCUTS.other },
+  ];
+
+  return (
+    <Stack gap="2" aria-label="Payment" role="group">
+      {tenders.map((t, i) => (
+        <HStack key={i} justify="space-between" data-testid="tender-row">
+          <Text textTransform="capitalize">{t.kind}</Text>
+          <HStack>
+            <Text>{money(t.tendered)}</Text>
+            <IconButton size="xs" variant="ghost" aria-label={`Remove the ${t.kind} payment`}
+              onClick={() => onChange(tenders.filter((_, j) => j !== i))}>×</IconButton>
+          </HStack>
+        </HStack>
+      ))}
+      <HStack justify="space-between"><Text>To pay</Text><Text data-testid="tender-remaining">{money(state.remaining)}</Text></HStack>
+      {(state.change > 0 || changeDue(state.remaining, given) > 0) && (
+        <HStack justify="space-between" fontWeight="bold">
+          <Text>Change due</Text><Text data-testid="change-due">{money(state.change + changeDue(state.remaining, given))}</Text>
+        </HStack>
+      )}
+      <Input ref={inputRef} aria-label="Amount tendered" placeholder={`Amount (empty: ${money(state.remaining)})`} inputMode="decimal"
+        value={text} disabled={disabled} onChange={(e) => setText(e.target.value)}
+        onKeyDown={(e) => { if (e.key === 'Enter') { e.preventDefault(); add('cash'); } }} />
+      <HStack wrap="wrap">
+        {kinds.map(({ kind, label, shortcut }) => (
+          <Button key={kind} size={{ base: 'md', md: 'lg' }} variant={kind === 'cash' ? 'solid' : 'outline'} disabled={disabled}
+            aria-keyshortcuts={shortcut.aria} onClick={() => add(kind)} data-tender={kind}>
+            {label} <Badge variant="outline" size="sm">{shortcut.label}</Badge>
+          </Button>
+        ))}
+      </HStack>
+      {error && <Text color="fg.error" role="alert">{error}</Text>}
+    </Stack>
+  );
+}

@@ -1,0 +1,403 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Badge, Box, Button, Flex, HStack, IconButton, Input, Stack, Table, Text } from '@chakra-ui/react';
+import type { StorewiseClient } from '../../lib/supabase-client';
+import {
+  addItem, cartTotals, discountLimitPercent, formatMinor, lineFigures, maxDiscountPercent, priceCart, setQty, tenderState,
+  type CatalogItem, type Discount, type Tender,
+} from './cart';
+import { CustomerPanel } from './customer-panel';
+import { DiscountPanel } from './discount-panel';
+import { ManagerApproval } from './manager-approval';
+import { getMeta, listParked, parkCart, resumeParked, setMeta, type ParkedCart, type PosDatabase } from './outbox';
+import type { PosRegister, PosShift, PosStore, RefundableSale, ShiftFigures } from './pos-api';
+import { Receipt, type ReceiptData } from './receipt';
+import { RefundPanel, type RefundRequest } from './refund-panel';
+import { createScanDetector } from './scanner';
+import { ShiftPanel } from './shift-panel';
+import { SHORTCUTS, shortcutOf, type ShortcutName } from './shortcuts';
+import { TenderPanel } from './tender-panel';
+import { emptyCart, parkLabel, type CartState } from './till-state';
+
+type Panel = 'discount' | 'customer' | 'parked' | 'refund' | 'shift' | 'approval' | null;
+type Payload = Record<string, unknown> & { id: string };
+const RECENT_KEEP = 200;
+/** A receipt number as the register mints it (prefix-000123): a scan of one opens the refund. */
+const RECEIPT_RE = /^[A-Z0-9]{1,12}-\d{6,}$/i;
+
+export interface TillProps {
+  supabase: StorewiseClient;
+  db: PosDatabase;
+  store: PosStore;
+  register: PosRegister;
+  shift: PosShift;
+  catalog: CatalogItem[];
+  role: string;
+  online: boolean;
+  waiting: number;
+  isWaiting: (saleId: string) => Promise<boolean>;
+  enqueue: (kind: 'sale' | 'refund', payload: Payload) => Promise<void>;
+  nextSeq: () => Promise<number>;
+  onClose: (counted: Record<string, number>) => Promise<ShiftFigures | null>;
+}
+
+function ShortcutButton({ name, label, onClick, ...rest }: { name: ShortcutName; label: string; onClick: () => void; disabled?: boolean }) {
+  const s = SHORTCUTS[name];
+  return (
+    <Button size={{ base: 'sm', md: 'md' }} variant="outline" aria-keyshortcuts={s.aria} onClick={onClick} {...rest}>
+      {label} <Badge variant="subtle" size="sm">{s.label}</Badge>
+    </Button>
+  );
+}
+
+/**
+ * The sale screen: scan or search, the cart with line and cart discounts (a manager approves above the role's
+ * limit), a customer, split tenders, park and resume, returns against a receipt and the shift. Keyboard first:
+ * every action has an Alt shortcut shown on its button, Escape closes a panel and returns to the scan field.
+ */
+export function Till(props: TillProps) {
+  const { supabase, db, store, register, shift, catalog, role, online, waiting, isWaiting, enqueue, nextSeq } = props;
+  const [cart, setCart] = useState<CartState>(emptyCart);
+  const [tenders, setTenders] = useState<Tender[]>([]);
+  const [panel, setPanel] = useState<Panel>(null);
+  const [discountTarget, setDiscountTarget] = useState('cart');
+  const [refundReceipt, setRefundReceipt] = useState('');
+  const [query, setQuery] = useState('');
+  const [receipt, setReceipt] = useState<ReceiptData | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [parked, setParked] = useState<ParkedCart[]>([]);
+  const searchRef = useRef<HTMLInputElement | null>(null);
+  const tenderRef = useRef<HTMLInputElement | null>(null);
+  const money = useCallback((n: number) => formatMinor(n, store.currency), [store.currency]);
+  const limit = discountLimitPercent(role);
+
+  const refreshParked = useCallback(() => void listParked(db, register.id).then(setParked), [db, register.id]);
+  useEffect(refreshParked, [refreshParked]);
+
+  const lines = useMemo(() => priceCart(cart.entries, cart.cartDiscount), [cart.entries, cart.cartDiscount]);
+  const totals = cartTotals(lines, store.tax_inclusive);
+  const maxPct = maxDiscountPercent(lines);
+  const needsApproval = maxPct > limit + 1e-9 && !(cart.approval && cart.approval.percent + 1e-9 >= maxPct);
+
+  // A change to the cart invalidates the tenders taken so far (the total moved).
+  const updateCart = useCallback((next: (c: CartState) => CartState) => {
+    setCart(next);
+    setTenders([]);
+    setReceipt(null);
+  }, []);
+
+  const byCode = useMemo(() => {
+    const map = new Map<string, CatalogItem>();
+    for (const item of catalog) {
+      map.set(item.sku, item);
+      for (const code of item.barcodes) map.set(code, item);
+    }
+    return map;
+  }, [catalog]);
+
+  const openRefund = useCallback((code: string) => {
+    setRefundReceipt(code.toUpperCase());
+    setPanel('refund');
+  }, []);
+
+  const addCode = useCallback((code: string) => {
+    const trimmed = code.trim();
+    const item = byCode.get(trimmed) ?? byCode.get(trimmed.toUpperCase());
+    if (!item) {
+      if (RECEIPT_RE.test(trimmed)) {
+        openRefund(trimmed);
+        return true;
+      }
+      setNotice(`No item with the code ${code}`);
+      return false;
+    }
+    setNotice(null);
+    updateCart((c) => ({ ...c, entries: addItem(c.entries, item) }));
+    return true;
+  }, [byCode, openRefund, updateCart]);
+
+  const addRef = useRef(addCode);
+  useEffect(() => { addRef.current = addCode; }, [addCode]);
+
+  const park = useCallback(async () => {
+    if (cart.entries.length === 0) {
+      setNotice('Nothing to park');
+      return;
+    }
+    await parkCart(db, register.id, parkLabel(cart), cart);
+    updateCart(() => emptyCart);
+    setNotice('Cart parked');
+    refreshParked();
+  }, [cart, db, register.id, refreshParked, updateCart]);
+
+  const resume = useCallback(async (id: string) => {
+    const taken = await resumeParked(db, id);
+    if (!taken) return;
+    // The cart on the till is parked in its place, so resuming never loses one.
+    if (cart.entries.length > 0) await parkCart(db, register.id, parkLabel(cart), cart);
+    updateCart(() => taken.cart as CartState);
+    setPanel(null);
+    setNotice(`Resumed: ${taken.label}`);
+    refreshParked();
+  }, [cart, db, register.id, refreshParked, updateCart]);
+
+  const run = useCallback((name: ShortcutName) => {
+    const focusSoon = (el: () => HTMLElement | null) => setTimeout(() => el()?.focus(), 0);
+    switch (name) {
+      case 'search': setPanel(null); focusSoon(() => searchRef.current); break;
+      case 'discount': setDiscountTarget('cart'); setPanel('discount'); break;
+      case 'customer': setPanel('customer'); break;
+      case 'park': void park(); break;
+      case 'resume': setPanel('parked'); break;
+      case 'refund': setRefundReceipt(''); setPanel('refund'); break;
+      case 'shift': setPanel('shift'); break;
+      case 'pay': setPanel(null); focusSoon(() => tenderRef.current); break;
+      default: (document.querySelector(`[data-tender="${name}"]`) as HTMLButtonElement | null)?.click();
+    }
+  }, [park]);
+
+  // Scans land even when no field has focus (keystroke timing); Alt shortcuts and Escape from anywhere.
+  const runRef = useRef(run);
+  useEffect(() => { runRef.current = run; }, [run]);
+  useEffect(() => {
+    const detector = createScanDetector((code) => {
+      addRef.current(code);
+      setQuery('');
+    });
+    const onKey = (event: KeyboardEvent) => {
+      const shortcut = shortcutOf(event);
+      if (shortcut) {
+        event.preventDefault();
+        runRef.current(shortcut);
+        return;
+      }
+      if (event.key === 'Escape') {
+        setPanel(null);
+        searchRef.current?.focus();
+        return;
+      }
+      if (detector.key(event.key, event.timeStamp)) event.preventDefault();
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, []);
+
+  const hits = useMemo(() => {
+    const q = query.trim().toLowerCase();
+    if (q.length < 2) return [];
+    const found: CatalogItem[] = [];
+    for (const item of catalog) {
+      if (item.name.toLowerCase().includes(q) || item.sku.toLowerCase().startsWith(q) || item.barcodes.includes(q)) {
+        found.push(item);
+        if (found.length === 8) break;
+      }
+    }
+    return found;
+  }, [catalog, query]);
+
+  const finish = useCallback(async (paid: Tender[]) => {
+    const seq = await nextSeq();
+    const id = crypto.randomUUID();
+    const occurredAt = new Date().toISOString();
+    const offline = !online;
+    await enqueue('sale', {
+      id, register_id: register.id, shift_id: shift.id, occurred_at: occurredAt, receipt_seq: seq, offline,
+      ...(cart.customer ? { customer_id: cart.customer.id } : {}),
+      ...(cart.approval ? { approval_id: cart.approval.id } : {}),
+      lines: lines.map((l) => ({ variant_id: l.item.variantId, qty: l.qty, unit_price: l.item.price, discount: l.discount })),
+      tenders: paid.map((t) => ({ kind: t.kind, amount: t.amount, tendered: t.tendered })),
+    });
+    const receiptNumber = `${shift.receipt_prefix}-${String(seq).padStart(6, '0')}`;
+    // Kept on the device for returns against a receipt made offline (refund-panel.tsx).
+    const local: RefundableSale = {
+      id, receipt_number: receiptNumber, occurred_at: occurredAt, total: totals.total, store_id: store.id, currency: store.currency,
+      tenders: paid.map((t) => ({ kind: t.kind, amount: t.amount })),
+      lines: lines.map((l, i) => ({ id: null, line_no: i + 1, description: l.item.name, qty: l.qty,
+        line_total: lineFigures(l, store.tax_inclusive).total, refunded: 0 })),
+    };
+    const key = `recent:${register.id}`;
+    await setMeta(db, key, [local, ...((await getMeta<RefundableSale[]>(db, key)) ?? [])].slice(0, RECENT_KEEP));
+    setReceipt({
+      receiptNumber, occurredAt, header: store.receipt_header, footer: store.receipt_footer, currency: store.currency,
+      lines: lines.map((l) => ({ name: l.item.name, qty: l.qty, unitPrice: l.item.price, total: lineFigures(l, store.tax_inclusive).total })),
+      subtotal: totals.subtotal, discount: totals.discount, tax: totals.tax, total: totals.total, taxByRate: totals.taxByRate,
+      tenders: paid.map((t) => ({ kind: t.kind, amount: t.amount, tendered: t.tendered, change: t.tendered - t.amount })),
+      pending: offline,
+    });
+    setCart(emptyCart);
+    setTenders([]);
+    setNotice(needsApproval ? 'Saved offline with a discount above your limit: flagged for the manager' : null);
+  }, [cart, db, enqueue, lines, needsApproval, nextSeq, online, register.id, shift, store, totals]);
+
+  const onTenders = (next: Tender[]) => {
+    setTenders(next);
+    if (tenderState(totals.total, next).complete) void finish(next);
+  };
+
+  const findLocal = useCallback(async (code: string) => {
+    const recent = (await getMeta<RefundableSale[]>(db, `recent:${register.id}`)) ?? [];
+    const sale = recent.find((s) => s.receipt_number === code);
+    return sale ? { ...sale, pending: await isWaiting(sale.id) } : null;
+  }, [db, register.id, isWaiting]);
+
+  const refund = useCallback(async (r: RefundRequest) => {
+    const pending = Boolean(r.sale.pending);
+    await enqueue('refund', {
+      id: crypto.randomUUID(), sale_id: r.sale.id, register_id: register.id, shift_id: shift.id,
+      occurred_at: new Date().toISOString(), offline: !online || pending, sale_pending: pending,
+      tender_kind: r.tenderKind, ...(r.reason.trim() ? { reason: r.reason.trim() } : {}),
+      ...(r.approvalId ? { approval_id: r.approvalId } : {}),
+      lines: r.lines.map((l) => ({ line_no: l.line_no, qty: l.qty, disposition: l.disposition })),
+    });
+    // The device's copy of the sale remembers what was refunded (a second return of the same receipt offline).
+    const key = `recent:${register.id}`;
+    const recent = (await getMeta<RefundableSale[]>(db, key)) ?? [];
+    await setMeta(db, key, recent.map((s) => (s.id !== r.sale.id ? s : {
+      ...s, lines: s.lines.map((l) => {
+        const part = r.lines.find((x) => x.line_no === l.line_no);
+        return part ? { ...l, refunded: l.refunded + part.qty, refundedAmount: (l.refundedAmount ?? 0) + part.amount } : l;
+      }) })));
+    setPanel(null);
+    setNotice(`Refund ${money(r.total)} to ${r.tenderKind}${pending || !online ? ' queued (flagged for the manager)' : ''}`);
+    // Refund receipt: the printing/ feature (another engineer) prints it from here.
+  }, [db, enqueue, money, online, register.id, shift.id]);
+
+  const applyDiscount = (target: string, discount: Discount | undefined) => {
+    updateCart((c) => (target === 'cart' ? { ...c, cartDiscount: discount }
+      : { ...c, entries: c.entries.map((e) => (e.item.variantId === target ? { ...e, lineDiscount: discount } : e)) }));
+    setPanel(null);
+  };
+
+  return (
+    <Stack gap="3">
+      <HStack justify="space-between" wrap="wrap">
+        <Text color="fg.muted">{store.name} · {register.name} · shift opened {new Date(shift.opened_at).toLocaleTimeString()}</Text>
+      </HStack>
+      <HStack wrap="wrap" gap="2" role="toolbar" aria-label="Register actions">
+        <ShortcutButton name="discount" label="Discount" onClick={() => run('discount')} disabled={cart.entries.length === 0} />
+        <ShortcutButton name="customer" label="Customer" onClick={() => run('customer')} />
+        <ShortcutButton name="park" label="Park" onClick={() => run('park')} disabled={cart.entries.length === 0} />
+        <ShortcutButton name="resume" label={`Parked (${parked.length})`} onClick={() => run('resume')} />
+        <ShortcutButton name="refund" label="Refund" onClick={() => run('refund')} />
+        <ShortcutButton name="shift" label="Shift" onClick={() => run('shift')} />
+      </HStack>
+      <Flex direction={{ base: 'column', lg: 'row' }} gap="4" align="stretch">
+        <Stack gap="3" flex="3" minW="0">
+          <Box position="relative">
+            <Input ref={searchRef} aria-label="Scan or search" aria-keyshortcuts={SHORTCUTS.search.aria} size={{ base: 'md', md: 'lg' }}
+              placeholder={`Scan, or search by name, SKU or barcode (${SHORTCUTS.search.label})`} value={query}
+              onChange={(e) => setQuery(e.target.value)}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter' && query.trim()) {
+                  if (addCode(query)) setQuery('');
+                  else if (hits[0]) { const item = hits[0]; updateCart((c) => ({ ...c, entries: addItem(c.entries, item) })); setQuery(''); }
+                }
+              }} />
+            {hits.length > 0 && (
+              <Stack gap="0" borderWidth="1px" rounded="md" mt="1" role="listbox" aria-label="Search results">
+                {hits.map((item) => (
+                  <Button key={item.variantId} variant="ghost" justifyContent="space-between" role="option" aria-selected={false}
+                    onClick={() => { updateCart((c) => ({ ...c, entries: addItem(c.entries, item) })); setQuery(''); }}>
+                    <Text truncate>{item.name}</Text><Text>{money(item.price)}</Text>
+                  </Button>
+                ))}
+              </Stack>
+            )}
+          </Box>
+          {notice && <Text color="fg.warning" role="status">{notice}</Text>}
+          <Table.ScrollArea tabIndex={0}>
+            <Table.Root size="sm" aria-label="Cart">
+              <Table.Header><Table.Row><Table.ColumnHeader>Item</Table.ColumnHeader><Table.ColumnHeader>Qty</Table.ColumnHeader>
+                <Table.ColumnHeader textAlign="end">Total</Table.ColumnHeader></Table.Row></Table.Header>
+              <Table.Body>
+                {lines.length === 0 && <Table.Row><Table.Cell colSpan={3}>Scan an item to start a sale.</Table.Cell></Table.Row>}
+                {lines.map((line) => (
+                  <Table.Row key={line.item.variantId}>
+                    <Table.Cell>
+                      <Text>{line.item.name}</Text>
+                      {line.discount > 0 && <Text fontSize="xs" color="fg.muted" data-testid="line-discount">−{money(line.discount)}</Text>}
+                    </Table.Cell>
+                    <Table.Cell>
+                      <HStack gap="1">
+                        <IconButton size={{ base: 'sm', md: 'md' }} variant="outline" aria-label={`One less ${line.item.name}`}
+                          onClick={() => updateCart((c) => ({ ...c, entries: setQty(c.entries, line.item.variantId, line.qty - 1) }))}>-</IconButton>
+                        <Text minW="8" textAlign="center" data-testid="cart-qty">{line.qty}</Text>
+                        <IconButton size={{ base: 'sm', md: 'md' }} variant="outline" aria-label={`One more ${line.item.name}`}
+                          onClick={() => updateCart((c) => ({ ...c, entries: setQty(c.entries, line.item.variantId, line.qty + 1) }))}>+</IconButton>
+                        <Button size={{ base: 'sm', md: 'md' }} variant="ghost" aria-label={`Discount on ${line.item.name}`}
+                          onClick={() => { setDiscountTarget(line.item.variantId); setPanel('discount'); }}>%</Button>
+                      </HStack>
+                    </Table.Cell>
+                    <Table.Cell textAlign="end">{money(lineFigures(line, store.tax_inclusive).total)}</Table.Cell>
+                  </Table.Row>
+                ))}
+              </Table.Body>
+            </Table.Root>
+          </Table.ScrollArea>
+          <Stack gap="1">
+            {totals.discount > 0 && <HStack justify="space-between"><Text>Discount</Text><Text data-testid="cart-discount">−{money(totals.discount)}</Text></HStack>}
+            <HStack justify="space-between"><Text>Tax</Text><Text>{money(totals.tax)}</Text></HStack>
+            <HStack justify="space-between" fontWeight="bold" fontSize="lg">
+              <Text>Total</Text><Text data-testid="cart-total">{money(totals.total)}</Text>
+            </HStack>
+          </Stack>
+        </Stack>
+        <Stack gap="3" flex="2" minW="0">
+          {cart.customer && panel !== 'customer' && (
+            <HStack justify="space-between"><Text>Customer</Text><Text fontWeight="semibold" data-testid="pos-customer">{cart.customer.name}</Text></HStack>
+          )}
+          {panel === 'discount' && (
+            <DiscountPanel cart={cart} currency={store.currency} target={discountTarget} limit={limit} onApply={applyDiscount}
+              onClose={() => setPanel(null)} />
+          )}
+          {panel === 'approval' && (
+            <ManagerApproval storeId={store.id} purpose="discount" maxPercent={maxPct} onCancel={() => setPanel(null)}
+              onApproved={(id, percent) => { setCart((c) => ({ ...c, approval: { id, percent } })); setPanel(null); setNotice('Discount approved'); }} />
+          )}
+          {panel === 'customer' && (
+            <CustomerPanel supabase={supabase} businessId={store.business_id} currency={store.currency} current={cart.customer}
+              onAttach={(customer) => setCart((c) => ({ ...c, customer }))} onClose={() => setPanel(null)} />
+          )}
+          {panel === 'parked' && (
+            <Stack gap="2" borderWidth="1px" rounded="md" p="3" role="group" aria-label="Parked carts">
+              <Text fontWeight="semibold">Parked carts</Text>
+              {parked.length === 0 && <Text>No parked carts on this register.</Text>}
+              {parked.map((p) => (
+                <Button key={p.id} variant="outline" justifyContent="space-between" onClick={() => void resume(p.id)}
+                  aria-label={`Resume ${p.label}`}>
+                  <Text truncate>{p.label}</Text><Text fontSize="sm">{new Date(p.parkedAt).toLocaleTimeString()}</Text>
+                </Button>
+              ))}
+              <Button variant="ghost" onClick={() => setPanel(null)}>Close</Button>
+            </Stack>
+          )}
+          {panel === 'refund' && (
+            <RefundPanel supabase={supabase} storeId={store.id} currency={store.currency} receipt={refundReceipt} role={role}
+              online={online} findLocal={findLocal} onRefund={refund} onClose={() => setPanel(null)} />
+          )}
+          {panel === 'shift' && (
+            <ShiftPanel supabase={supabase} shift={shift} storeId={store.id} currency={store.currency} role={role} waiting={waiting}
+              onClose={props.onClose} onDone={() => setPanel(null)} />
+          )}
+          {receipt ? (
+            // The receipt: receipt*.tsx and printing/ belong to the receipt feature, which adds print and email there.
+            <Receipt data={receipt} onClose={() => { setReceipt(null); searchRef.current?.focus(); }} />
+          ) : lines.length > 0 && (
+            <Stack gap="2">
+              {needsApproval && (
+                online ? (
+                  <HStack wrap="wrap">
+                    <Text color="fg.warning">A discount of {maxPct.toFixed(1)} % is above your limit of {limit} %.</Text>
+                    <Button onClick={() => setPanel('approval')}>Manager approval</Button>
+                  </HStack>
+                ) : <Text color="fg.warning">Offline: the discount above your limit is flagged for the manager.</Text>
+              )}
+              <TenderPanel total={totals.total} currency={store.currency} tenders={tenders} onChange={onTenders}
+                inputRef={tenderRef} disabled={needsApproval && online} />
+              <Text fontSize="xs" color="fg.muted">{SHORTCUTS.pay.label}: payment · Esc: back to scanning</Text>
+            </Stack>
+          )}
+        </Stack>
+      </Flex>
+    </Stack>
+  );
+}
