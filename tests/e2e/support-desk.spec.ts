@@ -101,5 +101,31 @@ test.describe('support desk', () => {
     await expect(otherPage.getByRole('alert')).toContainText("We couldn't find this ticket.");
     await expect(otherPage.getByText('Scanner beeps twice')).toHaveCount(0);
     await expect(otherPage.getByText('That fixed it')).toHaveCount(0);
+    // Nor through the data API with their own session (what a curious owner would try next), and their bell is empty.
+    const attempts = await otherPage.evaluate(async (id) => {
+      const { url, anonKey } = (await (await fetch('/config.json')).json()) as { url: string; anonKey: string };
+      const key = Object.keys(localStorage).find((k) => k.startsWith('sb-') && k.endsWith('-auth-token')) ?? '';
+      const token = (JSON.parse(localStorage.getItem(key) ?? '{}') as { access_token?: string }).access_token ?? '';
+      const headers = { apikey: anonKey, Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
+      const call = async (path: string, init: RequestInit = {}) => {
+        const response = await fetch(`${url}/rest/v1/${path}`, { ...init, headers });
+        return { status: response.status, body: await response.text() };
+      };
+      return {
+        signedIn: token.length > 0,
+        thread: await call('rpc/ticket_thread', { method: 'POST', body: JSON.stringify({ _ticket_id: id }) }),
+        reply: await call('rpc/customer_reply', { method: 'POST', body: JSON.stringify({ _ticket_id: id, _body: 'Hijack' }) }),
+        replies: await call(`ticket_replies?select=body&ticket_id=eq.${id}`),
+        ticket: await call(`support_tickets?select=subject&id=eq.${id}`),
+        bell: await call('notifications?select=link'),
+      };
+    }, ticketId);
+    expect(attempts.signedIn).toBe(true);
+    expect(attempts.thread.status).toBe(403);
+    expect(attempts.thread.body).not.toContain('Scanner');
+    expect(attempts.reply.status).toBe(403);
+    expect(attempts.replies).toEqual({ status: 200, body: '[]' });
+    expect(attempts.ticket).toEqual({ status: 200, body: '[]' });
+    expect(attempts.bell.body).not.toContain(ticketId);
   });
 });

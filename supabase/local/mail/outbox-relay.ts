@@ -1,9 +1,8 @@
 import type { Db } from '../db/types';
 import type { Mailer } from './mailer';
 import type { OutgoingMail } from './mailbox';
-import { receiptEmail } from './receipt-email';
-import { purchaseOrderEmail } from './purchase-order-email';
-import { renderOutboxEmail, supportRenderers, type OutboxRenderer, type OutboxRowLike } from '../../functions/_shared/outbox-email';
+import { renderOutboxEmail, type OutboxRowLike } from '../../functions/_shared/outbox-email';
+import { outboxRenderers } from '../../functions/_shared/outbox-renderers';
 
 /*
  * Delivers the rows the database writes to public.email_outbox (support desk, purchase orders, receipts;
@@ -18,16 +17,9 @@ interface OutboxRow extends OutboxRowLike {
   attempts?: number;
 }
 
-/** Every template the local stack renders: the shared support templates plus the shop's own. */
-const localRenderers: Readonly<Record<string, OutboxRenderer>> = {
-  ...supportRenderers,
-  receipt: (row) => receiptEmail(row.to_email, row.params), // docs/adr/0132
-  purchase_order: (row) => purchaseOrderEmail(row.to_email, row.params),
-};
-
 /** The email of one outbox row; null for a template this version does not know (left for a newer one). */
 export function outboxEmail(row: OutboxRowLike, siteUrl: string): OutgoingMail | null {
-  return renderOutboxEmail(row, siteUrl, localRenderers);
+  return renderOutboxEmail(row, siteUrl, outboxRenderers);
 }
 
 /** An error text for the row: never an address (personal data), at most 500 characters. */

@@ -1,4 +1,5 @@
-import type { OutgoingMail } from './mailbox';
+// With its extension: the hosted send-email Edge Function (Deno) loads this file too (docs/adr/0121).
+import type { RenderedEmail as OutgoingMail } from '../../functions/_shared/outbox-email.ts';
 
 /*
  * The email of a purchase order to its supplier (outbox template 'purchase_order', written by

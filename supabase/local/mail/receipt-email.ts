@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { OutgoingMail } from './mailbox';
+// With its extension: the hosted send-email Edge Function (Deno) loads this file too (docs/adr/0121).
+import type { RenderedEmail as OutgoingMail } from '../../functions/_shared/outbox-email.ts';
 
 /*
  * The 'receipt' template of public.email_outbox: the params request_receipt_email writes

@@ -1,0 +1,13 @@
+/*
+ * Every outbox template, for both deliverers: the local relay (Node) and the send-email Edge Function (Deno).
+ * Imports carry their .ts extension because Deno resolves nothing else (tsconfig.node.json allows it).
+ */
+import { purchaseOrderEmail } from '../../local/mail/purchase-order-email.ts';
+import { receiptEmail } from '../../local/mail/receipt-email.ts';
+import { supportRenderers, type OutboxRenderer } from './outbox-email.ts';
+
+export const outboxRenderers: Readonly<Record<string, OutboxRenderer>> = {
+  ...supportRenderers,
+  receipt: (row) => receiptEmail(row.to_email, row.params), // docs/adr/0132
+  purchase_order: (row) => purchaseOrderEmail(row.to_email, row.params), // docs/adr/0111
+};
