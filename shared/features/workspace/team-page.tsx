@@ -12,6 +12,7 @@ import { invitationLink } from './invitation-link';
 import { PLAN_LIMIT_CODE } from './plan-limit';
 import { useAsync } from './use-async';
 import { useWorkspaces } from './use-workspaces';
+import { TransferOwnershipCard } from './transfer-ownership-card';
 import { WorkspaceCard } from './workspace-card';
 import { changeMember, fetchInvitations, fetchStores, fetchTeam, inviteMember, removeMember, revokeInvitation,
   WorkspaceError, type Store, type TeamMember, type Workspace } from './workspace-api';
@@ -217,6 +218,7 @@ export function TeamPage({ workspace }: { workspace: Workspace }) {
           </Stack>
         </WorkspaceCard>
       )}
+      {isOwner && <TransferOwnershipCard workspace={workspace} members={members} onTransferred={changed} />}
     </Stack>
   );
 }

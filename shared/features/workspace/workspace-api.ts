@@ -140,3 +140,9 @@ export async function fetchActivity(supabase: StorewiseClient, businessId: strin
   const rows = unwrap(result);
   return { rows: rows.slice(0, pageSize), hasMore: rows.length > pageSize };
 }
+
+/** Hands the business to another member; the database checks the typed name and writes the trail line. */
+export async function transferOwnership(supabase: StorewiseClient, businessId: string, newOwner: string, typedName: string) {
+  check(await supabase.rpc('transfer_ownership_confirmed', { _business_id: businessId, _new_owner: newOwner,
+    _confirm_name: typedName }));
+}

@@ -25,7 +25,8 @@ function renderConfirmation(target: string, onConfirm = vi.fn(), onBack = vi.fn(
   return { onConfirm, onBack };
 }
 
-describe('PlanConfirmation', () => {
+// A first Chakra render in jsdom takes seconds on a loaded machine; the default 5 s is too tight.
+describe('PlanConfirmation', { timeout: 30_000 }, () => {
   it('shows the limits before and after, the price, that no payment is taken, and confirms on request', () => {
     const { onConfirm } = renderConfirmation('Starter');
     expect(screen.getByText('Change from Growth to Starter')).toBeInTheDocument();

@@ -31,7 +31,8 @@ const openList = async (name: RegExp | string) => {
   return screen.findByRole('menu');
 };
 
-describe('NotificationBell', () => {
+// A first Chakra render in jsdom takes seconds on a loaded machine; the default 5 s is too tight.
+describe('NotificationBell', { timeout: 30_000 }, () => {
   it('shows no dot and says so when there is nothing', async () => {
     renderBell({});
     expect(screen.queryByTestId('notification-dot')).toBeNull();
