@@ -32,5 +32,12 @@ export function createDesktopPlatform(bridge: StorewiseBridge, supabase: Supabas
     openExternal: openOutside,
     onAuthDeepLink: (listener) => bridge.auth.onDeepLink(listener),
     sessionPersistenceWarning: () => bridge.session.persistenceWarning(),
+    // Silent and network receipt printing through main (docs/adr/0132).
+    printing: {
+      print: (receipt, options) => bridge.printing.printReceipt(receipt, options),
+      listPrinters: () => bridge.printing.listPrinters(),
+      getSettings: () => bridge.printing.getSettings(),
+      saveSettings: (settings) => bridge.printing.saveSettings(settings),
+    },
   } satisfies Platform;
 }

@@ -5,7 +5,7 @@
  * Types only from shared/: this file is compiled into main, preload (sandboxed, bundled) and renderer.
  */
 import { z } from 'zod';
-import type { AuthDeepLink, SupabaseConfig } from '../shared/platform/platform';
+import type { AuthDeepLink, PrintableReceipt, PrinterSettings, SupabaseConfig } from '../shared/platform/platform';
 
 export const IPC = {
   sessionGet: 'storewise:session:get',
@@ -17,6 +17,11 @@ export const IPC = {
   persistenceWarning: 'storewise:session:persistence-warning',
   /** main -> renderer event: an accepted storewise:// auth link. */
   authDeepLink: 'storewise:auth:deep-link',
+  /** Print one receipt (a structured receipt, never bytes or a host: main takes the printer from its settings). */
+  printReceipt: 'storewise:printing:print-receipt',
+  printersList: 'storewise:printing:list',
+  printerSettingsGet: 'storewise:printing:settings-get',
+  printerSettingsSet: 'storewise:printing:settings-set',
 } as const;
 
 /** supabase-js storage keys look like `sb-<project>-auth-token` (and `...-code-verifier` during PKCE). */
@@ -40,10 +45,54 @@ export const supabaseConfigSchema = z.object({
   anonKey: z.string().min(1).max(4096),
 }) satisfies z.ZodType<SupabaseConfig>;
 
+// ---------------------------------------------------------------------------------------------------------------
+// Receipt printing (docs/adr/0132). Text fields are bounded; the ESC/POS encoder also turns any control
+// character into a space, so no field can carry a printer command.
+const printText = (max: number) => z.string().max(max);
+const minor = z.number().int().min(-1e13).max(1e13);
+
+export const printableReceiptSchema = z.strictObject({
+  // Printed as a CODE128 (code set B) barcode: printable ASCII only.
+  receiptNumber: z.string().regex(/^[\x20-\x7e]{1,40}$/),
+  occurredAt: z.iso.datetime({ offset: true }),
+  storeName: printText(200).nullable(),
+  header: printText(500).nullable(),
+  footer: printText(500).nullable(),
+  currency: z.string().regex(/^[A-Z]{3}$/),
+  lines: z.array(z.object({ name: printText(200), qty: z.number().finite().min(-1e6).max(1e6), unitPrice: minor, total: minor }))
+    .max(500),
+  subtotal: minor,
+  discount: minor,
+  tax: minor,
+  total: minor,
+  taxByRate: z.array(z.object({ rate: z.number().finite().min(0).max(100), tax: minor })).max(20),
+  tenders: z.array(z.object({ kind: z.enum(['cash', 'card', 'other']), amount: minor, tendered: minor, change: minor })).max(10),
+  pending: z.boolean(),
+}) satisfies z.ZodType<PrintableReceipt>;
+
+/** A host name (RFC 1123 labels) or an IPv4 / IPv6 literal; main checks it is on the LAN before connecting. */
+export const printerHostSchema = z.string().min(1).max(253).refine(
+  (host) => z.ipv4().safeParse(host).success || z.ipv6().safeParse(host).success
+    || /^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/.test(host),
+  'a host name or an IP address',
+);
+
+export const printerSettingsSchema = z.strictObject({
+  mode: z.enum(['dialog', 'system', 'network']),
+  deviceName: z.string().min(1).max(256).nullable(),
+  network: z.object({ host: printerHostSchema, port: z.number().int().min(1).max(65535) }).nullable(),
+  openDrawerOnCash: z.boolean(),
+  columns: z.union([z.literal(42), z.literal(48)]),
+}) satisfies z.ZodType<PrinterSettings>;
+
+export const printReceiptArgs = z.tuple([printableReceiptSchema, z.strictObject({ openDrawer: z.boolean() })]);
+export const printerSettingsSetArgs = z.tuple([printerSettingsSchema]);
+
 /** What main answers on appConfig: the Supabase project, or why there is none (shown to the user). */
 export type AppConfigResult = { ok: true; config: SupabaseConfig } | { ok: false; message: string };
 
-export type { AuthDeepLink };
+export type { AuthDeepLink, PrintableReceipt, PrinterSettings };
+export type { PrintOutcome } from '../shared/platform/platform';
 
 /**
  * The slice of Electron's ipcRenderer the preload uses. Declared here instead of importing Electron's

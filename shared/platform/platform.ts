@@ -21,6 +21,49 @@ export interface SupabaseConfig {
   anonKey: string;
 }
 
+/** A receipt as a printer takes it: text and figures in minor units; the printing side formats (docs/adr/0132). */
+export interface PrintableReceipt {
+  receiptNumber: string;
+  /** ISO date-time of the sale. */
+  occurredAt: string;
+  storeName: string | null;
+  header: string | null;
+  footer: string | null;
+  currency: string;
+  lines: { name: string; qty: number; unitPrice: number; total: number }[];
+  subtotal: number;
+  discount: number;
+  tax: number;
+  total: number;
+  taxByRate: { rate: number; tax: number }[];
+  tenders: { kind: string; amount: number; tendered: number; change: number }[];
+  /** Saved offline, not synced yet (printed as a note). */
+  pending: boolean;
+}
+
+export type PrintErrorCode = 'refused' | 'timeout' | 'unreachable' | 'host-not-allowed' | 'no-printer' | 'out-of-paper' | 'failed';
+export type PrintOutcome = { ok: true; via: 'network' | 'system' | 'dialog' } | { ok: false; code: PrintErrorCode; message: string };
+
+/** How this device prints receipts; kept per device by the desktop app. */
+export interface PrinterSettings {
+  /** dialog: the system print dialog; system: silently to deviceName; network: raw ESC/POS over TCP. */
+  mode: 'dialog' | 'system' | 'network';
+  deviceName: string | null;
+  network: { host: string; port: number } | null;
+  /** Open the cash drawer (wired to the network printer) after a sale paid in cash. */
+  openDrawerOnCash: boolean;
+  /** Characters per line of the network printer (48 on most 80 mm printers, 42 on some). */
+  columns: 42 | 48;
+}
+
+/** Receipt printing where the platform has more than the browser's window.print() (the desktop). */
+export interface ReceiptPrinting {
+  print(receipt: PrintableReceipt, options: { openDrawer: boolean }): Promise<PrintOutcome>;
+  listPrinters(): Promise<{ name: string; displayName: string }[]>;
+  getSettings(): Promise<PrinterSettings>;
+  saveSettings(settings: PrinterSettings): Promise<{ ok: true } | { ok: false; message: string }>;
+}
+
 export interface Platform {
   kind: 'web' | 'desktop';
   /** Where the Supabase project lives. */
@@ -49,4 +92,6 @@ export interface Platform {
   onAuthDeepLink(listener: (link: AuthDeepLink) => void): () => void;
   /** Shown once when the platform cannot remember the sign-in (desktop without a keychain). */
   sessionPersistenceWarning?: () => Promise<string | null>;
+  /** Silent and network receipt printing (desktop); absent on the web, where the browser prints. */
+  printing?: ReceiptPrinting;
 }

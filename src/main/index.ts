@@ -4,6 +4,7 @@
  */
 import { app, BrowserWindow, ipcMain, protocol, screen, session, shell } from 'electron';
 import electronUpdater from 'electron-updater';
+import { lookup } from 'node:dns/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +18,10 @@ import { createDeepLinkDispatcher } from './deep-link-dispatch';
 import { IPC } from '../ipc-contract';
 import { registerIpcHandlers } from './ipc-handlers';
 import { createNavigationPolicy, defaultExternalOrigins } from './navigation-policy';
+import { sendToNetworkPrinter } from './printing/network-printer';
+import { createPrintService } from './printing/print-service';
+import { loadManagedPrinter, loadPrinterSettings, PRINTER_SETTINGS_FILE, savePrinterSettings } from './printing/printer-settings';
+import { listWindowPrinters, printWindow } from './printing/window-printing';
 import { createSessionVault, keychainAccountFor } from './session-vault';
 import { startUpdateCheck } from './update-feed';
 import { applyNavigationPolicy, applyPermissionPolicy, createMainWindow, trackWindowState } from './window';
@@ -75,13 +80,14 @@ function registerDeepLinkProtocol(): void {
 }
 
 async function start(): Promise<void> {
+  const configCandidates = configFileCandidates({
+    platform: process.platform,
+    execPath: process.execPath,
+    userData: app.getPath('userData'),
+    override: process.env.STOREWISE_CONFIG,
+  });
   const appConfig = await resolveAppConfig(
-    configFileCandidates({
-      platform: process.platform,
-      execPath: process.execPath,
-      userData: app.getPath('userData'),
-      override: process.env.STOREWISE_CONFIG,
-    }),
+    configCandidates,
     { url: import.meta.env.MAIN_VITE_SUPABASE_URL, anonKey: import.meta.env.MAIN_VITE_SUPABASE_ANON_KEY },
   );
   const supabaseUrl = appConfig.ok ? appConfig.config.url : null;
@@ -106,6 +112,7 @@ async function start(): Promise<void> {
     appVersion: app.getVersion(),
     appConfig,
     persistenceWarning: credentials.warning,
+    printing: await createPrinting(configCandidates),
   });
 
   await openMainWindow();
@@ -142,6 +149,21 @@ async function openMainWindow(): Promise<void> {
   window.webContents.on('did-start-loading', () => deepLinks.notReady());
   window.webContents.on('did-finish-load', () => deepLinks.ready());
   await window.loadURL(devServerUrl ?? APP_ENTRY_URL);
+}
+
+/** Receipt printing for this device (src/main/printing, docs/adr/0132): settings in userData, the register's window. */
+async function createPrinting(configCandidates: string[]) {
+  const managed = await loadManagedPrinter(configCandidates);
+  const settingsFile = path.join(app.getPath('userData'), PRINTER_SETTINGS_FILE);
+  return createPrintService({
+    managed,
+    loadSettings: () => loadPrinterSettings(settingsFile, managed),
+    saveSettings: (settings) => savePrinterSettings(settingsFile, settings),
+    lookup: (host) => lookup(host, { all: true }),
+    sendRaw: sendToNetworkPrinter,
+    listPrinters: () => listWindowPrinters(mainWindow?.webContents ?? null),
+    printPage: (options) => printWindow(mainWindow?.webContents ?? null, options),
+  });
 }
 
 function checkForUpdates(): void {

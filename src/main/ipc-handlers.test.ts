@@ -4,6 +4,8 @@ import { createMemoryStore } from './credential-store';
 import { registerIpcHandlers, type InvokeEventLike } from './ipc-handlers';
 import { createNavigationPolicy, defaultExternalOrigins } from './navigation-policy';
 import { createSessionVault } from './session-vault';
+import { createPrintService } from './printing/print-service';
+import { defaultPrinterSettings } from './printing/printer-settings';
 
 type Listener = (event: InvokeEventLike, ...args: unknown[]) => unknown;
 
@@ -25,6 +27,12 @@ function setup(persistenceWarning: string | null = null) {
       appVersion: '1.2.3',
       appConfig: { ok: true, config: { url: 'https://abcd.supabase.co', anonKey: 'anon' } },
       persistenceWarning,
+      // Printing's own behaviour is tested in tests/desktop/receipt-printer.test.ts; here only its channels count.
+      printing: createPrintService({
+        managed: null, loadSettings: async () => defaultPrinterSettings(null), saveSettings: async () => undefined,
+        lookup: async () => [], sendRaw: async () => ({ ok: true }), listPrinters: async () => [],
+        printPage: async () => ({ ok: true, reason: '' }),
+      }),
       log: (message) => logs.push(message),
     },
   );

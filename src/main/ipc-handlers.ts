@@ -9,6 +9,8 @@ import {
   type AppConfigResult,
 } from '../ipc-contract';
 import type { SessionVault } from './session-vault';
+import { registerPrintingHandlers } from './printing/ipc';
+import type { PrintService } from './printing/print-service';
 
 /**
  * Every renderer -> main call lands here. Two checks before any work: the message comes from the app's
@@ -35,6 +37,8 @@ export interface IpcDependencies {
   appConfig: AppConfigResult;
   /** Non-null when sessions are kept in memory only; answered once, then null. */
   persistenceWarning: string | null;
+  /** Receipt printing (src/main/printing); absent in tests that do not need it. */
+  printing?: PrintService;
   log?: (message: string) => void;
 }
 
@@ -80,4 +84,5 @@ export function registerIpcHandlers(ipcMain: IpcMainLike, deps: IpcDependencies)
     warning = null;
     return once;
   });
+  if (deps.printing) registerPrintingHandlers(handle, deps.printing);
 }

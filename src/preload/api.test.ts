@@ -21,13 +21,14 @@ function fakeIpc() {
 describe('preload api', () => {
   it('exposes only the task-level namespaces, never the ipc object', () => {
     const api = createStorewiseApi(fakeIpc().ipc);
-    expect(Object.keys(api).sort()).toEqual(['app', 'auth', 'links', 'session']);
+    expect(Object.keys(api).sort()).toEqual(['app', 'auth', 'links', 'printing', 'session']);
     expect(JSON.stringify(Object.entries(api).map(([name, ns]) => [name, Object.keys(ns)]))).toBe(
       JSON.stringify([
         ['session', ['getItem', 'setItem', 'removeItem', 'persistenceWarning']],
         ['links', ['openExternal']],
         ['auth', ['onDeepLink']],
         ['app', ['version', 'config']],
+        ['printing', ['printReceipt', 'listPrinters', 'getSettings', 'saveSettings']],
       ]),
     );
   });
@@ -40,12 +41,14 @@ describe('preload api', () => {
     await api.session.removeItem('sb-x-auth-token');
     await api.links.openExternal('https://storewise.app');
     expect(await api.app.version()).toBe('9.9.9');
+    await api.printing.printReceipt({ receiptNumber: 'DT1-000001' } as never, { openDrawer: true });
     expect(calls).toEqual([
       [IPC.sessionSet, 'sb-x-auth-token', 'v'],
       [IPC.sessionGet, 'sb-x-auth-token'],
       [IPC.sessionRemove, 'sb-x-auth-token'],
       [IPC.openExternal, 'https://storewise.app'],
       [IPC.appVersion],
+      [IPC.printReceipt, { receiptNumber: 'DT1-000001' }, { openDrawer: true }],
     ]);
   });
 

@@ -1,4 +1,12 @@
-import { IPC, type AppConfigResult, type AuthDeepLink, type RendererIpc } from '../ipc-contract';
+import {
+  IPC,
+  type AppConfigResult,
+  type AuthDeepLink,
+  type PrintableReceipt,
+  type PrinterSettings,
+  type PrintOutcome,
+  type RendererIpc,
+} from '../ipc-contract';
 
 /**
  * The whole surface the renderer gets: small task-level functions, never ipcRenderer itself, so a
@@ -37,6 +45,15 @@ export function createStorewiseApi(ipc: RendererIpc) {
     app: {
       version: () => ipc.invoke(IPC.appVersion) as Promise<string>,
       config: () => ipc.invoke(IPC.appConfig) as Promise<AppConfigResult>,
+    },
+    /** Receipt printing: main picks the printer from this device's settings (docs/adr/0132). */
+    printing: {
+      printReceipt: (receipt: PrintableReceipt, options: { openDrawer: boolean }) =>
+        ipc.invoke(IPC.printReceipt, receipt, options) as Promise<PrintOutcome>,
+      listPrinters: () => ipc.invoke(IPC.printersList) as Promise<{ name: string; displayName: string }[]>,
+      getSettings: () => ipc.invoke(IPC.printerSettingsGet) as Promise<PrinterSettings>,
+      saveSettings: (settings: PrinterSettings) =>
+        ipc.invoke(IPC.printerSettingsSet, settings) as Promise<{ ok: true } | { ok: false; message: string }>,
     },
   };
 }

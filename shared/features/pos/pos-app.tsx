@@ -10,6 +10,7 @@ import { closeShift, fetchCurrentShift, fetchRoles, fetchStoresAndRegisters, ope
 import { ShiftReport } from './shift-panel';
 import { Till } from './till';
 import { useOutbox } from './use-outbox';
+import { PrinterSettingsButton } from './printing/printer-settings';
 
 interface Setup { stores: PosStore[]; registers: PosRegister[] }
 
@@ -81,6 +82,7 @@ export function PosApp() {
         <HStack>
           <Badge colorPalette={outbox.online ? 'green' : 'red'} data-testid="pos-status">{outbox.online ? 'Online' : 'Offline'}</Badge>
           <Badge data-testid="pos-waiting">{outbox.waiting} waiting</Badge>
+          <PrinterSettingsButton />
         </HStack>
       </HStack>
       {error && <Text color="fg.error" role="alert">{error}</Text>}

@@ -1,9 +1,17 @@
+import { useState } from 'react';
 import { Box, Button, HStack, Stack, Text } from '@chakra-ui/react';
+import { usePlatform, useSupabase } from '../../lib/platform-context';
 import { formatMinor } from './cart';
+import { EmailReceipt, requestReceiptEmail, saleIdForReceipt } from './printing/email-receipt';
+import { printReceipt, type PrintResult } from './printing/print-receipt';
+import { ReceiptBarcode } from './printing/receipt-barcode';
 
 export interface ReceiptData {
   receiptNumber: string;
   occurredAt: string;
+  /** The sale's id (its outbox key): needed to email the receipt once the sale is on the server. */
+  saleId?: string;
+  storeName?: string | null;
   header: string | null;
   footer: string | null;
   currency: string;
@@ -17,17 +25,37 @@ export interface ReceiptData {
   pending: boolean;
 }
 
-/** The 80 mm receipt; @media print hides everything else (see the style below) so window.print() prints just it. */
+// Printing the page prints only the receipt, at 80 mm: the browser's window.print() and the desktop's silent
+// webContents.print() both go through this (docs/adr/0132).
+const printCss = `@media print {
+  @page { size: 80mm auto; margin: 0; }
+  body * { visibility: hidden !important; }
+  .pos-receipt, .pos-receipt * { visibility: visible !important; }
+  .pos-receipt { position: absolute; left: 0; top: 0; width: 80mm; max-width: 80mm; margin: 0; padding: 3mm;
+    border: 0 !important; font-size: 11px; line-height: 1.3; color: #000; background: #fff; }
+  .pos-receipt svg { max-width: 100%; }
+}`;
+
+/** The 80 mm receipt: store header, number as text and barcode, date, lines, taxes per rate, tenders, change, footer. */
 export function Receipt({ data, onClose }: { data: ReceiptData; onClose: () => void }) {
   const money = (n: number) => formatMinor(n, data.currency);
+  const platform = usePlatform();
+  const supabase = useSupabase();
+  const [printing, setPrinting] = useState<'idle' | 'busy' | PrintResult>('idle');
+  const change = data.tenders.reduce((sum, t) => sum + t.change, 0);
+
+  const print = async () => {
+    setPrinting('busy');
+    setPrinting(await printReceipt(platform, data));
+  };
+
   return (
     <Stack gap="3" data-testid="receipt">
-      <style>{`@media print { body * { visibility: hidden; } .pos-receipt, .pos-receipt * { visibility: visible; }
-        .pos-receipt { position: absolute; left: 0; top: 0; width: 80mm; padding: 2mm; font-size: 11px; }
-        @page { size: 80mm auto; margin: 0; } }`}</style>
+      <style>{printCss}</style>
       <Box className="pos-receipt" fontFamily="mono" fontSize="sm" maxW="80mm" borderWidth="1px" p="3" bg="bg">
-        {data.header && <Text textAlign="center" fontWeight="bold">{data.header}</Text>}
-        <Text textAlign="center">Receipt {data.receiptNumber}</Text>
+        {data.storeName && <Text textAlign="center" fontWeight="bold" fontSize="md">{data.storeName}</Text>}
+        {data.header && <Text textAlign="center" whiteSpace="pre-line">{data.header}</Text>}
+        <Text textAlign="center" mt="1" data-testid="receipt-number">Receipt {data.receiptNumber}</Text>
         <Text textAlign="center">{new Date(data.occurredAt).toLocaleString()}</Text>
         <Box borderTopWidth="1px" borderStyle="dashed" my="2" />
         {data.lines.map((line, i) => (
@@ -40,22 +68,36 @@ export function Receipt({ data, onClose }: { data: ReceiptData; onClose: () => v
         <HStack justify="space-between"><Text>Subtotal</Text><Text>{money(data.subtotal)}</Text></HStack>
         {data.discount > 0 && <HStack justify="space-between"><Text>Discount</Text><Text>-{money(data.discount)}</Text></HStack>}
         {data.taxByRate.map((t) => (
-          <HStack key={t.rate} justify="space-between"><Text>Tax {t.rate}%</Text><Text>{money(t.tax)}</Text></HStack>
+          <HStack key={t.rate} justify="space-between" data-testid="receipt-tax"><Text>Tax {t.rate}%</Text><Text>{money(t.tax)}</Text></HStack>
         ))}
         <HStack justify="space-between" fontWeight="bold"><Text>Total</Text><Text data-testid="receipt-total">{money(data.total)}</Text></HStack>
         {data.tenders.map((t, i) => (
-          <Box key={i}>
-            <HStack justify="space-between"><Text textTransform="capitalize">{t.kind}</Text><Text>{money(t.tendered)}</Text></HStack>
-            {t.change > 0 && <HStack justify="space-between"><Text>Change</Text><Text data-testid="receipt-change">{money(t.change)}</Text></HStack>}
-          </Box>
+          <HStack key={i} justify="space-between">
+            <Text textTransform="capitalize">{t.kind}</Text><Text>{money(t.kind === 'cash' ? t.tendered : t.amount)}</Text>
+          </HStack>
         ))}
+        {change > 0 && <HStack justify="space-between"><Text>Change</Text><Text data-testid="receipt-change">{money(change)}</Text></HStack>}
+        <Box mt="3" display="flex" justifyContent="center"><ReceiptBarcode value={data.receiptNumber} /></Box>
         {data.pending && <Text textAlign="center" mt="2">Saved offline: syncs when the connection returns</Text>}
-        {data.footer && <Text textAlign="center" mt="2">{data.footer}</Text>}
+        {data.footer && <Text textAlign="center" mt="2" whiteSpace="pre-line">{data.footer}</Text>}
       </Box>
-      <HStack>
-        <Button onClick={() => window.print()}>Print receipt</Button>
+      <HStack wrap="wrap">
+        <Button onClick={() => void print()} loading={printing === 'busy'}>
+          {typeof printing === 'object' && !printing.ok ? 'Print again' : 'Print receipt'}
+        </Button>
         <Button variant="outline" onClick={onClose}>New sale</Button>
       </HStack>
+      {typeof printing === 'object' && printing.ok && printing.via !== 'browser' && printing.via !== 'dialog' && (
+        <Text role="status" color="fg.success">Receipt printed</Text>
+      )}
+      {typeof printing === 'object' && !printing.ok && (
+        <Text role="alert" color="fg.error">{printing.message} The sale is saved.</Text>
+      )}
+      <EmailReceipt send={async (email) => {
+        const saleId = await saleIdForReceipt(supabase, data.receiptNumber, data.saleId);
+        if (!saleId) return 'This sale has not reached the server yet. Try again once it has synced.';
+        return requestReceiptEmail(supabase, saleId, email);
+      }} />
     </Stack>
   );
 }

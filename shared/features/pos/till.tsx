@@ -217,7 +217,8 @@ export function Till(props: TillProps) {
     const key = `recent:${register.id}`;
     await setMeta(db, key, [local, ...((await getMeta<RefundableSale[]>(db, key)) ?? [])].slice(0, RECENT_KEEP));
     setReceipt({
-      receiptNumber, occurredAt, header: store.receipt_header, footer: store.receipt_footer, currency: store.currency,
+      receiptNumber, occurredAt, saleId: id, storeName: store.name,
+      header: store.receipt_header, footer: store.receipt_footer, currency: store.currency,
       lines: lines.map((l) => ({ name: l.item.name, qty: l.qty, unitPrice: l.item.price, total: lineFigures(l, store.tax_inclusive).total })),
       subtotal: totals.subtotal, discount: totals.discount, tax: totals.tax, total: totals.total, taxByRate: totals.taxByRate,
       tenders: paid.map((t) => ({ kind: t.kind, amount: t.amount, tendered: t.tendered, change: t.tendered - t.amount })),
