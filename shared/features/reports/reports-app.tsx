@@ -1,10 +1,30 @@
-import { useEffect, useMemo, useState } from 'react';
-import { Alert, Button, Field, Heading, HStack, Input, NativeSelect, Stack, Table, Text } from '@chakra-ui/react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { Alert, Button, Field, Heading, HStack, Input, NativeSelect, Stack, Table, Tabs, Text } from '@chakra-ui/react';
 import { LuDownload, LuPrinter } from 'react-icons/lu';
 import { LoadingText } from '../../components/loading-text';
 import { useSupabase } from '../../lib/platform-context';
 import { fetchReportScope, fetchSalesAndProfit, reportRequestSchema, type Grain, type ProfitRow, type ReportScope, type SalesRow } from './reports-api';
 import { minorToDecimal, toCsv } from './reports-csv';
+import { BreakdownTab, InventoryTab, SellersTab, ShiftsTab, TaxesTab } from './report-tabs';
+import { InsightsTab } from './insights';
+
+// recharts only when a chart is drawn (ADR 0144).
+const SalesChart = lazy(() => import('./sales-chart'));
+
+const tabs = [
+  ['sales', 'Sales'], ['breakdown', 'Breakdown'], ['sellers', 'Products'], ['inventory', 'Inventory'], ['shifts', 'Shifts'],
+  ['taxes', 'Taxes'], ['insights', 'Insights'],
+] as const;
+type Tab = (typeof tabs)[number][0];
+
+/** The print layout: filters, tabs, buttons and the dashboard frame hidden; the chosen report and its filters shown. */
+const printCss = `@media print {
+  .no-print, [data-part="list"], nav, header, aside { display: none !important; }
+  .print-only { display: block !important; }
+  .report-section { break-inside: avoid-page; }
+  table { font-size: 9pt; }
+}
+.print-only { display: none; }`;
 
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 const daysAgo = (n: number) => isoDay(new Date(Date.now() - n * 86_400_000));
@@ -26,6 +46,7 @@ export function ReportsApp() {
   const [to, setTo] = useState(daysAgo(0));
   const [grain, setGrain] = useState<Grain>('day');
   const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const [tab, setTab] = useState<Tab>('sales');
 
   useEffect(() => {
     fetchReportScope(supabase).then(
@@ -41,7 +62,7 @@ export function ReportsApp() {
   const valid = reportRequestSchema.safeParse(request);
   const key = JSON.stringify(request);
   useEffect(() => {
-    if (!valid.success) return;
+    if (!valid.success || tab !== 'sales') return;
     let cancelled = false;
     fetchSalesAndProfit(supabase, valid.data).then(
       (r) => !cancelled && setLoaded({ key, ...r, error: null }),
@@ -52,12 +73,18 @@ export function ReportsApp() {
     };
     // The key holds every input of the request.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [supabase, key, valid.success]);
+  }, [supabase, key, valid.success, tab]);
 
   const stores = useMemo(() => scope?.stores.filter((s) => s.business_id === businessId) ?? [], [scope, businessId]);
   const storeName = (id: string) => stores.find((s) => s.id === id)?.name ?? 'Unknown store';
   const profitOf = (row: SalesRow) => loaded?.profit.find((p) => p.period === row.period && p.store_id === row.store_id);
-  const rows = loaded?.key === key ? loaded.sales : [];
+  const rows = useMemo(() => (loaded?.key === key ? loaded.sales : []), [loaded, key]);
+  const storeLabel = storeId ? storeName(storeId) : 'All stores';
+  const chartPoints = useMemo(() => {
+    const byPeriod = new Map<string, number>();
+    for (const r of rows) byPeriod.set(r.period, (byPeriod.get(r.period) ?? 0) + r.gross - r.refunds);
+    return [...byPeriod].map(([label, value]) => ({ label, value }));
+  }, [rows]);
   const totals = rows.reduce(
     (t, r) => ({ receipts: t.receipts + r.receipts, gross: t.gross + r.gross, tax: t.tax + r.tax, net: t.net + r.net, refunds: t.refunds + r.refunds }),
     { receipts: 0, gross: 0, tax: 0, net: 0, refunds: 0 },
@@ -91,11 +118,14 @@ export function ReportsApp() {
   return (
     <Stack gap="5">
       <HStack justify="space-between" wrap="wrap">
-        <Heading as="h1" size="2xl">Sales report</Heading>
+        <style>{printCss}</style>
+        <Heading as="h1" size="2xl">{tab === 'sales' ? 'Sales report' : `Reports: ${tabs.find((t) => t[0] === tab)?.[1]}`}</Heading>
         <HStack className="no-print">
-          <Button variant="outline" size="sm" onClick={exportCsv} disabled={rows.length === 0} data-testid="reports-export">
-            <LuDownload aria-hidden /> Export CSV
-          </Button>
+          {tab === 'sales' && (
+            <Button variant="outline" size="sm" onClick={exportCsv} disabled={rows.length === 0} data-testid="reports-export">
+              <LuDownload aria-hidden /> Export CSV
+            </Button>
+          )}
           <Button variant="outline" size="sm" onClick={() => window.print()}>
             <LuPrinter aria-hidden /> Print
           </Button>
@@ -132,8 +162,30 @@ export function ReportsApp() {
           </NativeSelect.Field><NativeSelect.Indicator /></NativeSelect.Root>
         </Field.Root>
       </HStack>
+      <Text className="print-only" fontSize="sm">{scope.businesses.find((b) => b.id === businessId)?.name} · {storeLabel} · {from} to {to}</Text>
       {!valid.success && <Text color="fg.error">{valid.error.issues[0]?.message ?? 'Check the filters.'}</Text>}
+      <Tabs.Root value={tab} onValueChange={(e) => setTab(e.value as Tab)} variant="line" lazyMount unmountOnExit>
+        <Tabs.List className="no-print" overflowX="auto">
+          {tabs.map(([value, label]) => <Tabs.Trigger key={value} value={value} data-testid={`reports-tab-${value}`}>{label}</Tabs.Trigger>)}
+        </Tabs.List>
+        {valid.success && tabs.slice(1).map(([value]) => (
+          <Tabs.Content key={value} value={value}>
+            {value === 'breakdown' && <BreakdownTab request={valid.data} storeName={storeName} />}
+            {value === 'sellers' && <SellersTab request={valid.data} storeName={storeName} />}
+            {value === 'inventory' && <InventoryTab request={valid.data} storeName={storeName} />}
+            {value === 'shifts' && <ShiftsTab request={valid.data} storeName={storeName} />}
+            {value === 'taxes' && <TaxesTab request={valid.data} storeName={storeName} />}
+            {value === 'insights' && <InsightsTab request={valid.data} storeName={storeName} />}
+          </Tabs.Content>
+        ))}
+        <Tabs.Content value="sales">
+      <Stack gap="4">
       {valid.success && loaded?.key !== key && <LoadingText label="Loading figures..." />}
+      {loaded?.key === key && !loaded.error && rows.length > 0 && (
+        <Suspense fallback={<LoadingText label="Loading chart..." />}>
+          <SalesChart data={chartPoints} name="Sales net of refunds" testId="reports-sales-chart" />
+        </Suspense>
+      )}
       {loaded?.key === key && loaded.error && <Alert.Root status="error"><Alert.Title>{loaded.error}</Alert.Title></Alert.Root>}
       {loaded?.key === key && !loaded.error && (
         <Table.ScrollArea borderWidth="1px" rounded="lg" bg="bg" tabIndex={0} aria-label="Sales table">
@@ -179,6 +231,9 @@ export function ReportsApp() {
         </Table.ScrollArea>
       )}
       <Text color="fg.muted" fontSize="sm">Amounts in the store currency; net is without tax; profit is net minus the cost recorded on each sale line.</Text>
+      </Stack>
+        </Tabs.Content>
+      </Tabs.Root>
     </Stack>
   );
 }
