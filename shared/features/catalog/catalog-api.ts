@@ -28,9 +28,10 @@ export async function fetchMyWorkspaces(supabase: StorewiseClient): Promise<Cata
 }
 
 /** Server-side search by name (prefix and typo-tolerant), SKU prefix or barcode. */
-export async function searchCatalog(supabase: StorewiseClient, businessId: string, query: string, page: number, pageSize = 25) {
+export async function searchCatalog(supabase: StorewiseClient, businessId: string, query: string, page: number, pageSize = 25,
+  includeArchived = false) {
   const rows = unwrap(await supabase.rpc('search_catalog', {
-    _business_id: businessId, _query: query, _limit: pageSize, _offset: page * pageSize,
+    _business_id: businessId, _query: query, _limit: pageSize, _offset: page * pageSize, _include_archived: includeArchived,
   })) ?? [];
   return { rows, total: Number(rows[0]?.total_count ?? 0) };
 }

@@ -1,9 +1,11 @@
 import { Box, Heading, Stack, Text } from '@chakra-ui/react';
+import { Route, Routes } from 'react-router-dom';
 import { LoadingText } from '../../components/loading-text';
+import { ProductEditPage } from './product-edit-page';
 import { ProductsPage } from './products-page';
 import { useCurrentBusiness } from './use-current-business';
 
-/** The Catalog area (/dashboard/catalog): products, variants, barcodes and prices of the current business. */
+/** The Catalog area (/dashboard/catalog/*): products, variants, barcodes and prices of the current business. */
 export function CatalogApp() {
   const { status, business } = useCurrentBusiness();
   return (
@@ -14,7 +16,12 @@ export function CatalogApp() {
       </Box>
       {status === 'loading' ? <LoadingText /> : status === 'error' ? (
         <Text color="fg.error">Your businesses could not be loaded. Reload the page to try again.</Text>
-      ) : business ? <ProductsPage business={business} /> : (
+      ) : business ? (
+        <Routes>
+          <Route index element={<ProductsPage business={business} />} />
+          <Route path="products/:productId" element={<ProductEditPage business={business} />} />
+        </Routes>
+      ) : (
         <Text>You do not belong to a business yet.</Text>
       )}
     </Stack>

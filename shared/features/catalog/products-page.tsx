@@ -1,9 +1,11 @@
 import { useEffect, useState } from 'react';
-import { Alert, Badge, Button, Checkbox, HStack, Input, Stack, Table, Text } from '@chakra-ui/react';
+import { Alert, Badge, Button, Checkbox, HStack, Input, Link, Stack, Table, Text } from '@chakra-ui/react';
+import { Link as RouterLink } from 'react-router-dom';
 import { LoadError } from '../../components/load-error';
 import { LoadingText } from '../../components/loading-text';
 import { notify } from '../../components/toaster';
 import { useSupabase } from '../../lib/platform-context';
+import { catalogCsv, fetchCatalogExport } from './catalog-export';
 import { CatalogError, createProduct, searchCatalog, type CatalogHit, type CatalogWorkspace, type NewProduct } from './catalog-api';
 import { ImportPanel } from './import-panel';
 import { LabelsSheet } from './labels-sheet';
@@ -25,7 +27,9 @@ export function ProductsPage({ business }: { business: CatalogWorkspace }) {
   const [printing, setPrinting] = useState(false);
   const [limitMessage, setLimitMessage] = useState<string | null>(null);
   const canEdit = business.role === 'owner' || business.role === 'manager';
-  const key = `${business.id}|${debounced}|${page}|${version}`;
+  const [exporting, setExporting] = useState(false);
+  const [showArchived, setShowArchived] = useState(false);
+  const key = `${business.id}|${debounced}|${page}|${version}|${showArchived}`;
 
   useEffect(() => {
     const timer = setTimeout(() => {
@@ -37,14 +41,14 @@ export function ProductsPage({ business }: { business: CatalogWorkspace }) {
 
   useEffect(() => {
     let cancelled = false;
-    searchCatalog(supabase, business.id, debounced, page, PAGE_SIZE).then(
+    searchCatalog(supabase, business.id, debounced, page, PAGE_SIZE, showArchived).then(
       ({ rows, total }) => !cancelled && setResult({ key, rows, total, error: null }),
       (error: unknown) => !cancelled && setResult({ key, rows: [], total: 0, error: error instanceof Error ? error : new Error(String(error)) }),
     );
     return () => {
       cancelled = true;
     };
-  }, [supabase, business.id, debounced, page, key]);
+  }, [supabase, business.id, debounced, page, key, showArchived]);
 
   const create = async (product: NewProduct) => {
     try {
@@ -62,6 +66,25 @@ export function ProductsPage({ business }: { business: CatalogWorkspace }) {
     }
   };
 
+  const exportCsv = async () => {
+    setExporting(true);
+    try {
+      const csv = catalogCsv(await fetchCatalogExport(supabase, business.id, canEdit), canEdit);
+      const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = `catalog-${new Date().toISOString().slice(0, 10)}.csv`;
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 1000);
+    } catch (error) {
+      notify.error('Catalog not exported', error instanceof Error ? error.message : 'Please try again.');
+    } finally {
+      setExporting(false);
+    }
+  };
+
   const loaded = result?.key === key ? result : null;
   return (
     <Stack gap="4">
@@ -70,9 +93,18 @@ export function ProductsPage({ business }: { business: CatalogWorkspace }) {
           value={query} onChange={(e) => setQuery(e.target.value)} />
         {canEdit && !creating && <Button onClick={() => setCreating(true)}>New product</Button>}
         {canEdit && <Button variant="outline" onClick={() => setImporting(!importing)}>Import CSV</Button>}
+        <Button variant="outline" loading={exporting} onClick={() => void exportCsv()}>Export CSV</Button>
         <Button variant="outline" disabled={Object.keys(chosen).length === 0} onClick={() => setPrinting(true)}>
           Labels ({Object.keys(chosen).length})
         </Button>
+        <Checkbox.Root size="sm" checked={showArchived} onCheckedChange={(e) => {
+          setShowArchived(Boolean(e.checked));
+          setPage(0);
+        }}>
+          <Checkbox.HiddenInput />
+          <Checkbox.Control />
+          <Checkbox.Label>Show archived</Checkbox.Label>
+        </Checkbox.Root>
         {business.max_products !== null && (
           <Text fontSize="sm" color="fg.muted">The {business.plan} plan allows {business.max_products} products.</Text>
         )}
@@ -95,6 +127,7 @@ export function ProductsPage({ business }: { business: CatalogWorkspace }) {
         <Text color="fg.muted">{debounced ? `Nothing matches "${debounced}".` : 'No products yet.'}</Text>
       ) : (
         <>
+          <Table.ScrollArea borderWidth="1px" rounded="md">
           <Table.Root size="sm" aria-label="Products">
             <Table.Header>
               <Table.Row>
@@ -121,7 +154,9 @@ export function ProductsPage({ business }: { business: CatalogWorkspace }) {
                     </Checkbox.Root>
                   </Table.Cell>
                   <Table.Cell>
-                    {row.product_name} {row.has_lots && <Badge size="sm">lots</Badge>} {row.unit === 'kg' && <Badge size="sm">kg</Badge>}
+                    {canEdit ? (
+                      <Link asChild color="blue.fg"><RouterLink to={`/dashboard/catalog/products/${row.product_id}`}>{row.product_name}</RouterLink></Link>
+                    ) : row.product_name} {row.archived && <Badge size="sm" colorPalette="gray">archived</Badge>} {row.has_lots && <Badge size="sm">lots</Badge>} {row.unit === 'kg' && <Badge size="sm">kg</Badge>}
                   </Table.Cell>
                   <Table.Cell>{[row.option1, row.option2, row.option3].filter(Boolean).join(' / ') || '-'}</Table.Cell>
                   <Table.Cell fontFamily="mono">{row.sku}</Table.Cell>
@@ -132,6 +167,7 @@ export function ProductsPage({ business }: { business: CatalogWorkspace }) {
               ))}
             </Table.Body>
           </Table.Root>
+          </Table.ScrollArea>
           <HStack justify="space-between">
             <Text fontSize="sm" color="fg.muted">{loaded.total} variant{loaded.total === 1 ? '' : 's'}</Text>
             <HStack>
