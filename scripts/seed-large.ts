@@ -15,6 +15,13 @@
  * statement-level admin-total triggers run once per statement. private.refresh_admin_totals()
  * recomputes the totals at the end either way.
  *
+ * The retail data set (issues 12 and 14, scripts/seed-large/retail.ts) comes after: one business with 10 stores,
+ * 100,000 variants and a year of sales (1,000,000 sale lines with weekly and yearly seasonality, costs, refunds):
+ *
+ *   npm run seed:large -- --retail-variants 10000 --sale-lines 100000   # a small version
+ *   npm run seed:large -- --users 0                                       # the retail set only
+ *   npm run seed:large -- --sale-lines 0 --retail-variants 0              # no retail set
+ *
  * Every generated user shares one bcrypt hash (computed once, not per user) of the documented password
  * LARGE_SEED_PASSWORD, so any of them can sign in for load tests: shop<N>@large.storewise.test.
  * Running it again appends another set (numbering continues).
@@ -24,6 +31,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import bcrypt from 'bcryptjs';
 import type { Db, Queryable } from '../supabase/local/db/types';
+import { defaultRetailOptions, seedRetail, type RetailReport } from './seed-large/retail';
 
 export const LARGE_SEED_PASSWORD = 'storewise-large-seed';
 export const LARGE_SEED_EMAIL_DOMAIN = 'large.storewise.test';
@@ -34,6 +42,10 @@ export interface SeedLargeOptions {
   tickets: number;
   /** Users per transaction; billing rows and tickets of those users go in the same transaction. */
   batchSize: number;
+  /** The retail business: variants (0: none), stores and sale lines over a year. */
+  retailVariants: number;
+  retailStores: number;
+  saleLines: number;
 }
 
 export const defaultSeedLargeOptions: SeedLargeOptions = {
@@ -41,12 +53,16 @@ export const defaultSeedLargeOptions: SeedLargeOptions = {
   billing: 1_000_000,
   tickets: 20_000,
   batchSize: 10_000,
+  retailVariants: defaultRetailOptions.variants,
+  retailStores: defaultRetailOptions.stores,
+  saleLines: defaultRetailOptions.saleLines,
 };
 
 export interface SeedLargeReport {
   users: number;
   billing: number;
   tickets: number;
+  retail: RetailReport | null;
   /** Milliseconds per phase, summed over batches. */
   timings: Record<string, number>;
   totalMs: number;
@@ -331,9 +347,23 @@ export async function seedLarge(
     tickets += added.tickets;
     log(`  ${(done + count).toLocaleString('en-US')} / ${options.users.toLocaleString('en-US')} users`);
   }
-  await timed(timings, 'refresh_admin_totals', () => db.query('select private.refresh_admin_totals()'));
+  if (options.users > 0) {
+    await timed(timings, 'refresh_admin_totals', () => db.query('select private.refresh_admin_totals()'));
+  }
+  let retail: RetailReport | null = null;
+  if (options.retailVariants > 0) {
+    retail = await seedRetail(
+      db,
+      { variants: options.retailVariants, stores: Math.max(1, options.retailStores), saleLines: options.saleLines,
+        salesBatch: defaultRetailOptions.salesBatch },
+      passwordHash,
+      superuser,
+      (phase, fn) => timed(timings, phase, fn),
+      log,
+    );
+  }
   await timed(timings, 'analyze', () => db.exec('analyze'));
-  return { users: options.users, billing, tickets, timings, totalMs: performance.now() - started };
+  return { users: options.users, billing, tickets, retail, timings, totalMs: performance.now() - started };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -355,18 +385,26 @@ export function parseSeedLargeArgs(argv: string[]): SeedLargeOptions & { dataDir
       billing: { type: 'string' },
       tickets: { type: 'string' },
       batch: { type: 'string' },
+      'retail-variants': { type: 'string' },
+      'retail-stores': { type: 'string' },
+      'sale-lines': { type: 'string' },
       'data-dir': { type: 'string' },
       memory: { type: 'boolean', default: false },
     },
   });
   const d = defaultSeedLargeOptions;
   const users = count(values.users, 'users', d.users);
-  if (users < 1) throw new Error('--users must be at least 1');
+  const retailVariants = count(values['retail-variants'], 'retail-variants', d.retailVariants);
+  if (users < 1 && retailVariants < 1) throw new Error('--users or --retail-variants must be at least 1');
   return {
     users,
     billing: count(values.billing, 'billing', Math.round((users * d.billing) / d.users)),
     tickets: count(values.tickets, 'tickets', Math.round((users * d.tickets) / d.users)),
     batchSize: Math.max(1, count(values.batch, 'batch', d.batchSize)),
+    retailVariants,
+    retailStores: count(values['retail-stores'], 'retail-stores', d.retailStores),
+    // A year of sales scales with the catalog unless given (10 lines a variant).
+    saleLines: count(values['sale-lines'], 'sale-lines', Math.round((retailVariants * d.saleLines) / d.retailVariants)),
     dataDir: values['data-dir'],
     memory: values.memory ?? false,
   };
@@ -379,7 +417,12 @@ function formatReport(report: SeedLargeReport): string {
   return (
     `Inserted ${report.users.toLocaleString('en-US')} users with profiles and plans, ` +
     `${report.billing.toLocaleString('en-US')} billing rows, ${report.tickets.toLocaleString('en-US')} tickets ` +
-    `in ${(report.totalMs / 1000).toFixed(1)} s:\n${phases}`
+    (report.retail?.skipped ? `; retail set skipped: ${report.retail.skipped}` : '') +
+    (report.retail && !report.retail.skipped
+      ? `; retail: ${report.retail.variants.toLocaleString('en-US')} variants, ${report.retail.sales.toLocaleString('en-US')} sales ` +
+        `with ${report.retail.saleLines.toLocaleString('en-US')} lines, ${report.retail.refunds.toLocaleString('en-US')} refunds`
+      : '') +
+    ` in ${(report.totalMs / 1000).toFixed(1)} s:\n${phases}`
   );
 }
 
@@ -403,7 +446,8 @@ async function main(): Promise<void> {
   try {
     console.log(
       `Seeding ${db.location} (${db.kind}): ${options.users.toLocaleString('en-US')} users, ` +
-        `${options.billing.toLocaleString('en-US')} billing rows, ${options.tickets.toLocaleString('en-US')} tickets...`,
+        `${options.billing.toLocaleString('en-US')} billing rows, ${options.tickets.toLocaleString('en-US')} tickets, ` +
+        `retail: ${options.retailVariants.toLocaleString('en-US')} variants in ${options.retailStores} stores, ${options.saleLines.toLocaleString('en-US')} sale lines...`,
     );
     const report = await seedLarge(db, options, (line) => console.log(line));
     console.log(formatReport(report));

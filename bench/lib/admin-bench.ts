@@ -14,7 +14,7 @@ import type { Database } from '../../shared/lib/database.types';
 import { listMigrations } from '../../supabase/local/db/migrate';
 import { openDb } from '../../supabase/local/db/open-db';
 import { migrationsDir } from '../../supabase/local/db/paths';
-import type { JwtClaims } from '../../supabase/local/db/types';
+import type { Db, JwtClaims } from '../../supabase/local/db/types';
 import { startLocalStack } from '../../supabase/local/server';
 import {
   defaultSeedLargeOptions,
@@ -45,6 +45,9 @@ const seedOptions: SeedLargeOptions = {
   users: Math.round(defaultSeedLargeOptions.users * scale),
   billing: Math.round(defaultSeedLargeOptions.billing * scale),
   tickets: Math.round(defaultSeedLargeOptions.tickets * scale),
+  // The retail set (variants, a year of sales) belongs to the catalog, pos and reports benches.
+  retailVariants: 0,
+  saleLines: 0,
 };
 
 function fingerprintMigrations(): string {
@@ -55,6 +58,8 @@ function fingerprintMigrations(): string {
 
 /** Makes sure the data set exists; returns where the stack should open it. */
 async function prepareData(): Promise<{ dataDir?: string; databaseUrl?: string }> {
+  // A folder already filled by `npm run seed:large -- --data-dir D` (any size): used as it is.
+  if (process.env.STOREWISE_BENCH_DATA_DIR) return { dataDir: process.env.STOREWISE_BENCH_DATA_DIR };
   const databaseUrl = process.env.DATABASE_URL || undefined;
   const dataDir = databaseUrl
     ? undefined
@@ -124,6 +129,8 @@ export interface AdminBenchCase {
 
 export interface AdminBenchContext {
   client: SupabaseClient<Database>;
+  /** The stack's database as its owner, for a benchmark's own preparation (not for measured calls). */
+  db: Db;
   claims: JwtClaims;
   /** Runs SQL as the signed-in admin (same role, claims and transaction as a request, no HTTP). */
   direct: (sql: string, params?: unknown[]) => Promise<unknown>;
@@ -132,7 +139,9 @@ export interface AdminBenchContext {
 }
 
 /** Prepares the data set, starts the stack, signs the admin in and prints the table for the given calls. */
-export async function runAdminBench(makeCases: (context: AdminBenchContext) => AdminBenchCase[]): Promise<void> {
+export async function runAdminBench(
+  makeCases: (context: AdminBenchContext) => AdminBenchCase[] | Promise<AdminBenchCase[]>,
+): Promise<void> {
   const where = await prepareData();
   const stack = await startLocalStack({ ...where, apiPort: 0, inboxPort: 0 });
   try {
@@ -163,7 +172,7 @@ export async function runAdminBench(makeCases: (context: AdminBenchContext) => A
       return result;
     };
 
-    const cases = makeCases({ client, claims, direct, check });
+    const cases = await makeCases({ client, db, claims, direct, check });
     const target = TARGET_P95_MS[db.kind];
     const fmt = (ms: number) => ms.toFixed(1).padStart(7);
     console.log(
