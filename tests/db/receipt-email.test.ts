@@ -90,6 +90,9 @@ describe('request_receipt_email', () => {
     // The owner of the other business neither.
     const other = await w.clients.other.rpc('request_receipt_email', { _sale_id: downtownSale, _email: 'x@receipt.storewise.test' });
     expect(other.error?.code).toBe('42501');
+    // A platform admin is not a member of the business: no receipts of its customers either.
+    const admin = await w.clients.admin.rpc('request_receipt_email', { _sale_id: downtownSale, _email: 'x@receipt.storewise.test' });
+    expect(admin.error?.code).toBe('42501');
     expect(await emailsLogged(downtownSale)).toBe(1);
     expect(await w.rows(`select 1 from public.email_outbox where to_email = 'x@receipt.storewise.test'`)).toEqual([]);
   });
