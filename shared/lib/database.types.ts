@@ -2691,6 +2691,7 @@ export type Database = {
       };
       post_refund: { Args: { _payload: Json }; Returns: Json };
       post_sale: { Args: { _payload: Json }; Returns: Json };
+      post_sales: { Args: { _payloads: Json }; Returns: Json };
       receive_purchase_order: {
         Args: {
           _lines: Json;

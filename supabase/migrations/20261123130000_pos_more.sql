@@ -177,3 +177,43 @@ end;
 $$;
 revoke all on function public.post_refund(jsonb) from public, anon;
 grant execute on function public.post_refund(jsonb) to authenticated;
+
+-- ---------------------------------------------------------------------------------------------------
+-- post_sales(payloads): a register's offline outbox in batches (up to 50 sales, in order) instead of one request
+-- per sale. Each sale goes through post_sale in its own subtransaction, so one sale refused (a 4xx: it stays in the
+-- outbox for a manager) neither undoes nor blocks the others, and a retry of the batch replays what was posted
+-- (post_sale is idempotent by the sale's id). Returns one result per payload, in order:
+--   { id, ok: true, replayed, receipt_number }  or  { id, ok: false, code (SQLSTATE), message }.
+-- The caller treats serialization failures, deadlocks and lock or statement timeouts as "retry later" and any
+-- other code as a refusal. Same callers and checks as post_sale (security definer, role checked per sale).
+create or replace function public.post_sales(_payloads jsonb)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_payload jsonb;
+  v_result jsonb;
+  v_out jsonb := '[]';
+begin
+  if jsonb_typeof(_payloads) is distinct from 'array' or jsonb_array_length(_payloads) = 0 then
+    raise exception 'send the sales as a list' using errcode = '22023';
+  elsif jsonb_array_length(_payloads) > 50 then
+    raise exception 'send at most 50 sales at a time' using errcode = '22023';
+  end if;
+  for v_payload in select value from jsonb_array_elements(_payloads) loop
+    begin
+      v_result := public.post_sale(v_payload);
+      v_out := v_out || jsonb_build_array(jsonb_build_object('id', v_payload ->> 'id', 'ok', true,
+        'replayed', coalesce((v_result ->> 'replayed')::boolean, false), 'receipt_number', v_result ->> 'receipt_number'));
+    exception when others then
+      v_out := v_out || jsonb_build_array(jsonb_build_object('id', v_payload ->> 'id', 'ok', false,
+        'code', sqlstate, 'message', sqlerrm));
+    end;
+  end loop;
+  return v_out;
+end;
+$$;
+revoke all on function public.post_sales(jsonb) from public, anon;
+grant execute on function public.post_sales(jsonb) to authenticated;

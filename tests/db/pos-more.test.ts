@@ -126,6 +126,32 @@ describe('post_refund, second pass', () => {
   });
 });
 
+describe('post_sales: the outbox in batches', () => {
+  it('posts each sale in order in its own subtransaction: a refusal neither undoes nor blocks the rest; a retry replays', async () => {
+    const good = [sale(), sale()];
+    const refused = sale({ lines: [{ variant_id: randomUUID(), qty: 1 }] });
+    const batch = [good[0], refused, good[1]];
+    const { data, error } = await w.clients.cashier.rpc('post_sales', { _payloads: batch });
+    expect(error).toBeNull();
+    const rows = data as { id: string; ok: boolean; replayed?: boolean; code?: string }[];
+    expect(rows.map((r) => [r.id, r.ok])).toEqual([[good[0]?.id, true], [refused.id, false], [good[1]?.id, true]]);
+    expect(rows[1]?.code).toBe('22023');
+    const again = await w.clients.cashier.rpc('post_sales', { _payloads: batch });
+    expect((again.data as { replayed?: boolean }[]).map((r) => r.replayed ?? null)).toEqual([true, null, true]);
+    const stored = await w.rows<{ n: number }>('select count(*)::int as n from public.sales where id = any($1::uuid[])',
+      [batch.map((p) => p?.id)]);
+    expect(stored[0]?.n).toBe(2);
+  });
+
+  it('refuses more than 50, a non-list, anon, and another business\'s register per sale', async () => {
+    expect((await w.clients.cashier.rpc('post_sales', { _payloads: Array.from({ length: 51 }, () => sale()) })).error?.code).toBe('22023');
+    expect((await w.clients.cashier.rpc('post_sales', { _payloads: { id: 'x' } })).error?.code).toBe('22023');
+    expect((await w.clients.anon.rpc('post_sales', { _payloads: [sale()] })).error).not.toBeNull();
+    const foreign = await w.clients.other.rpc('post_sales', { _payloads: [sale()] });
+    expect((foreign.data as { ok: boolean; code: string }[])[0]).toMatchObject({ ok: false, code: '42501' });
+  });
+});
+
 describe('the register catalog by delta', () => {
   it('pos_catalog(_since) returns only what changed, archived rows included', async () => {
     const since = (await w.rows<{ now: string }>('select now()::text as now'))[0]?.now;

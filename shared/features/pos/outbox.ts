@@ -85,38 +85,80 @@ export async function pendingCount(db: PosDatabase): Promise<number> {
 /** What sending one sale answered: done (the server has it), retry later (offline, 5xx) or stuck (4xx). */
 export type SendResult = { status: 'done'; result: unknown } | { status: 'retry'; error: string } | { status: 'rejected'; error: string };
 
+/** What sending a batch of sales answered: one result per entry, in order; or retry them all; or no batch endpoint. */
+export type BatchResult = { status: 'done'; results: SendResult[] } | { status: 'retry'; error: string } | { status: 'unsupported' };
+
+export interface SyncOptions {
+  /** Sends consecutive sales together (post_sales): far fewer round trips for a long outbox. */
+  sendBatch?: (entries: OutboxEntry[]) => Promise<BatchResult>;
+  batchSize?: number;
+}
+
 /**
- * Sends the waiting sales in order, one at a time. Stops at the first one that must be retried, so a later sale
- * never overtakes an earlier one. A sale the server rejects outright (a 4xx: it never will accept it, e.g. the
- * cashier lost access) stays in the outbox with its error for a manager, and sync continues with the next: the
- * outbox never drops a sale by itself.
+ * Sends the waiting entries in order. Stops at the first one that must be retried, so a later sale never overtakes
+ * an earlier one (within a batch the server posts in order too). An entry the server rejects outright (a 4xx: it
+ * never will accept it, e.g. the cashier lost access) stays in the outbox with its error for a manager, and sync
+ * continues with the next: the outbox never drops a sale by itself. Consecutive sales go in batches when the
+ * caller can send them so; refunds always go one at a time, after the sales before them.
  */
 export async function syncOutbox(
   db: PosDatabase,
   send: (entry: OutboxEntry) => Promise<SendResult>,
   onSent?: (entry: OutboxEntry, result: unknown) => void,
+  options: SyncOptions = {},
 ): Promise<{ sent: number; waiting: number; rejected: number }> {
   let sent = 0;
   let rejected = 0;
-  for (const entry of await pendingEntries(db)) {
-    if (entry.lastError?.startsWith('rejected:')) {
-      rejected += 1;
-      continue;
-    }
-    const outcome = await send(entry);
+  let batching = Boolean(options.sendBatch);
+  const size = Math.max(1, options.batchSize ?? 50);
+  const entries = (await pendingEntries(db)).filter((entry) => {
+    if (!entry.lastError?.startsWith('rejected:')) return true;
+    rejected += 1;
+    return false;
+  });
+  /** Records one entry's outcome; false when sync must stop here. */
+  const settle = async (entry: OutboxEntry, outcome: SendResult): Promise<boolean> => {
     if (outcome.status === 'done') {
       await db.delete('outbox', entry.id);
       sent += 1;
       onSent?.(entry, outcome.result);
-    } else {
-      const prefix = outcome.status === 'rejected' ? 'rejected: ' : '';
-      await db.put('outbox', { ...entry, attempts: entry.attempts + 1, lastError: prefix + outcome.error });
-      if (outcome.status === 'rejected') {
-        rejected += 1;
+      return true;
+    }
+    const prefix = outcome.status === 'rejected' ? 'rejected: ' : '';
+    await db.put('outbox', { ...entry, attempts: entry.attempts + 1, lastError: prefix + outcome.error });
+    if (outcome.status === 'rejected') {
+      rejected += 1;
+      return true;
+    }
+    return false;
+  };
+  for (let i = 0; i < entries.length;) {
+    const entry = entries[i] as OutboxEntry;
+    if (batching && options.sendBatch && (entry.kind ?? 'sale') === 'sale') {
+      let end = i;
+      while (end < entries.length && end - i < size && ((entries[end] as OutboxEntry).kind ?? 'sale') === 'sale') end += 1;
+      const batch = entries.slice(i, end);
+      if (batch.length > 1) {
+        const outcome = await options.sendBatch(batch);
+        if (outcome.status === 'unsupported') {
+          batching = false;
+          continue;
+        }
+        if (outcome.status === 'retry') {
+          for (const e of batch) await db.put('outbox', { ...e, attempts: e.attempts + 1, lastError: outcome.error });
+          break;
+        }
+        let go = true;
+        for (const [k, e] of batch.entries()) {
+          go = (await settle(e, outcome.results[k] ?? { status: 'retry', error: 'no answer for this sale' })) && go;
+        }
+        if (!go) break;
+        i = end;
         continue;
       }
-      break;
     }
+    if (!(await settle(entry, await send(entry)))) break;
+    i += 1;
   }
   return { sent, waiting: await pendingCount(db), rejected };
 }

@@ -1,6 +1,6 @@
 import type { StorewiseClient } from '../../lib/supabase-client';
 import { refreshCatalog, type CatalogCopy, type CatalogRow } from './catalog-sync';
-import type { OutboxEntry, SendResult } from './outbox';
+import type { BatchResult, OutboxEntry, SendResult } from './outbox';
 
 export interface PosStore {
   id: string;
@@ -57,10 +57,39 @@ export async function fetchRoles(supabase: StorewiseClient): Promise<Record<stri
  * Sales from the outbox are always sent with offline: true when they were made offline, so the server flags rather
  * than refuses them (ADR 0131).
  */
+// A sale that already waited (its first send failed) was made against a catalog that may since have changed.
+const payloadOf = (entry: OutboxEntry) => (entry.attempts > 0 ? { ...entry.payload, offline: true } : entry.payload);
+
+/** SQLSTATEs that say "try again later" (serialization, deadlock, lock or statement timeout, resources). */
+const RETRYABLE = /^(40001|40P01|55P03|57014|53\d\d\d|08\d\d\d)$/;
+
+/**
+ * Sends consecutive sales in one post_sales call (up to 50). The whole call failing on the network, a 401 or a
+ * 5xx is retried later; a server without post_sales answers 404 and the outbox falls back to one at a time.
+ */
+export async function sendSales(supabase: StorewiseClient, entries: OutboxEntry[]): Promise<BatchResult> {
+  try {
+    const { data, error, status } = await supabase.rpc('post_sales', { _payloads: entries.map(payloadOf) as never });
+    if (error) {
+      if (status === 404) return { status: 'unsupported' };
+      return { status: 'retry', error: error.message };
+    }
+    const rows = data as unknown as { id: string; ok: boolean; code?: string; message?: string }[];
+    return { status: 'done', results: entries.map((entry, i) => {
+      const row = rows[i];
+      if (!row || row.id !== entry.id) return { status: 'retry', error: 'the answer does not match the sale' };
+      if (row.ok) return { status: 'done', result: row };
+      return RETRYABLE.test(row.code ?? '') ? { status: 'retry', error: row.message ?? row.code ?? '' }
+        : { status: 'rejected', error: row.message ?? row.code ?? '' };
+    }) };
+  } catch (error) {
+    return { status: 'retry', error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
 export async function sendSale(supabase: StorewiseClient, entry: OutboxEntry): Promise<SendResult> {
   try {
-    // A sale that already waited (its first send failed) was made against a catalog that may since have changed.
-    const payload = entry.attempts > 0 ? { ...entry.payload, offline: true } : entry.payload;
+    const payload = payloadOf(entry);
     const fn = entry.kind === 'refund' ? 'post_refund' : 'post_sale';
     const { data, error, status } = await supabase.rpc(fn, { _payload: payload as never });
     if (!error) return { status: 'done', result: data };

@@ -200,3 +200,40 @@ describe('catalog delta refresh', () => {
     expect(mergeCatalog(items, [])).toBe(items);
   });
 });
+
+describe('outbox in batches (post_sales)', () => {
+  it('sends consecutive sales together, refunds alone and in order; a refusal in a batch stays, a retry stops the pass', async () => {
+    const db = await openPosDb(`batch-${Math.random()}`);
+    for (const id of ['s1', 's2', 's3']) await enqueueSale(db, { id });
+    await enqueue(db, 'refund', { id: 'r1', sale_id: 's1' });
+    for (const id of ['s4', 's5', 's6']) await enqueueSale(db, { id });
+    const calls: string[] = [];
+    const send = async (e: OutboxEntry): Promise<SendResult> => {
+      calls.push(e.id);
+      return { status: 'done', result: null };
+    };
+    const sendBatch = async (entries: OutboxEntry[]) => {
+      calls.push(`[${entries.map((e) => e.id).join(',')}]`);
+      return { status: 'done' as const, results: entries.map((e): SendResult => (
+        e.id === 's2' ? { status: 'rejected', error: 'no access' } : e.id === 's5' ? { status: 'retry', error: 'deadlock' } : { status: 'done', result: null })) };
+    };
+    expect(await syncOutbox(db, send, undefined, { sendBatch, batchSize: 50 })).toEqual({ sent: 5, waiting: 2, rejected: 1 });
+    expect(calls).toEqual(['[s1,s2,s3]', 'r1', '[s4,s5,s6]']);
+    expect((await pendingEntries(db)).map((e) => [e.id, e.lastError])).toEqual([['s2', 'rejected: no access'], ['s5', 'deadlock']]);
+    db.close();
+  });
+
+  it('a batch that fails as a whole waits; a server without post_sales gets them one at a time', async () => {
+    const db = await openPosDb(`batch-fallback-${Math.random()}`);
+    for (const id of ['a', 'b', 'c']) await enqueueSale(db, { id });
+    const down = await syncOutbox(db, async () => ({ status: 'done', result: null }), undefined,
+      { sendBatch: async () => ({ status: 'retry', error: 'offline' }), batchSize: 2 });
+    expect(down).toEqual({ sent: 0, waiting: 3, rejected: 0 });
+    const single: string[] = [];
+    const up = await syncOutbox(db, async (e) => { single.push(e.id); return { status: 'done', result: null }; }, undefined,
+      { sendBatch: async () => ({ status: 'unsupported' }), batchSize: 2 });
+    expect(up).toEqual({ sent: 3, waiting: 0, rejected: 0 });
+    expect(single).toEqual(['a', 'b', 'c']);
+    db.close();
+  });
+});

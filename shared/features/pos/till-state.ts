@@ -7,7 +7,7 @@ export interface CartState {
   cartDiscount?: Discount | undefined;
   customer?: Customer | null;
   /** A manager's approval for the discounts, up to a percent of any line (ADR 0131). */
-  approval?: { id: string; percent: number } | null;
+  approval?: { id: string; percent: number; at: number } | null;
 }
 
 export const emptyCart: CartState = { entries: [] };

@@ -21,6 +21,7 @@ import { emptyCart, parkLabel, type CartState } from './till-state';
 type Panel = 'discount' | 'customer' | 'parked' | 'refund' | 'shift' | 'approval' | null;
 type Payload = Record<string, unknown> & { id: string };
 const RECENT_KEEP = 200;
+const APPROVAL_FRESH_MS = 9 * 60 * 1000;
 /** A receipt number as the register mints it (prefix-000123): a scan of one opens the refund. */
 const RECEIPT_RE = /^[A-Z0-9]{1,12}-\d{6,}$/i;
 
@@ -76,7 +77,9 @@ export function Till(props: TillProps) {
   const lines = useMemo(() => priceCart(cart.entries, cart.cartDiscount), [cart.entries, cart.cartDiscount]);
   const totals = cartTotals(lines, store.tax_inclusive);
   const maxPct = maxDiscountPercent(lines);
-  const needsApproval = maxPct > limit + 1e-9 && !(cart.approval && cart.approval.percent + 1e-9 >= maxPct);
+  const approvalValid = Boolean(cart.approval && cart.approval.percent + 1e-9 >= maxPct);
+  const needsApproval = maxPct > limit + 1e-9 && !approvalValid;
+  const finishing = useRef(false);
 
   // A change to the cart invalidates the tenders taken so far (the total moved).
   const updateCart = useCallback((next: (c: CartState) => CartState) => {
@@ -134,7 +137,10 @@ export function Till(props: TillProps) {
     if (!taken) return;
     // The cart on the till is parked in its place, so resuming never loses one.
     if (cart.entries.length > 0) await parkCart(db, register.id, parkLabel(cart), cart);
-    updateCart(() => taken.cart as CartState);
+    // An approval lasts 10 minutes on the server: one older than 9 (a cart parked a while) is asked for again.
+    const resumed = taken.cart as CartState;
+    const stale = resumed.approval && Date.now() - resumed.approval.at > APPROVAL_FRESH_MS;
+    updateCart(() => (stale ? { ...resumed, approval: null } : resumed));
     setPanel(null);
     setNotice(`Resumed: ${taken.label}`);
     refreshParked();
@@ -194,7 +200,7 @@ export function Till(props: TillProps) {
     return found;
   }, [catalog, query]);
 
-  const finish = useCallback(async (paid: Tender[]) => {
+  const record = useCallback(async (paid: Tender[]) => {
     const seq = await nextSeq();
     const id = crypto.randomUUID();
     const occurredAt = new Date().toISOString();
@@ -228,6 +234,17 @@ export function Till(props: TillProps) {
     setTenders([]);
     setNotice(needsApproval ? 'Saved offline with a discount above your limit: flagged for the manager' : null);
   }, [cart, db, enqueue, lines, needsApproval, nextSeq, online, register.id, shift, store, totals]);
+
+  const finish = useCallback(async (paid: Tender[]) => {
+    // One sale per cart, however fast the last tender is pressed twice.
+    if (finishing.current) return;
+    finishing.current = true;
+    try {
+      await record(paid);
+    } finally {
+      finishing.current = false;
+    }
+  }, [record]);
 
   const onTenders = (next: Tender[]) => {
     setTenders(next);
@@ -352,7 +369,7 @@ export function Till(props: TillProps) {
           )}
           {panel === 'approval' && (
             <ManagerApproval storeId={store.id} purpose="discount" maxPercent={maxPct} onCancel={() => setPanel(null)}
-              onApproved={(id, percent) => { setCart((c) => ({ ...c, approval: { id, percent } })); setPanel(null); setNotice('Discount approved'); }} />
+              onApproved={(id, percent) => { setCart((c) => ({ ...c, approval: { id, percent, at: Date.now() } })); setPanel(null); setNotice('Discount approved'); }} />
           )}
           {panel === 'customer' && (
             <CustomerPanel supabase={supabase} businessId={store.business_id} currency={store.currency} current={cart.customer}

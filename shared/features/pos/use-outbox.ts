@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { StorewiseClient } from '../../lib/supabase-client';
 import { enqueue, openPosDb, pendingCount, syncOutbox, type OutboxKind, type PosDatabase } from './outbox';
-import { sendSale } from './pos-api';
+import { sendSale, sendSales } from './pos-api';
 
 /**
  * The outbox as the register sees it: "Offline" and how many sales wait. Syncs on start, after every sale, when the
@@ -29,7 +29,8 @@ export function useOutbox(supabase: StorewiseClient) {
     if (!db || syncing.current) return;
     syncing.current = true;
     try {
-      const result = await syncOutbox(db, (entry) => sendSale(supabase, entry));
+      const result = await syncOutbox(db, (entry) => sendSale(supabase, entry), undefined,
+        { sendBatch: (entries) => sendSales(supabase, entries) });
       setWaiting(result.waiting);
       setOnline(result.waiting === 0 || result.sent > 0 ? navigator.onLine : false);
     } finally {
