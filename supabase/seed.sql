@@ -468,3 +468,80 @@ begin
 end;
 $$;
 -- End of the point of sale section (H-pos).
+
+-- ---------------------------------------------------------------------------------------------------
+-- Back-office life at owner1's Fresh Corner Market, written through the same audited functions the screens
+-- call (so the ledger, balances and activity trail are exactly what the app would have written): two refunds,
+-- a transfer Downtown -> Riverside received with one damaged unit, a stock count with variances, damaged
+-- stock written off, Riverside price overrides, and a reply from support to owner1's ticket. The functions
+-- check the caller's role, so this part acts as owner1 (then the admin) through request.jwt.claims.
+do $$
+declare
+  v_downtown uuid := '5a000000-0000-4000-8000-000000000001';
+  v_riverside uuid := '5a000000-0000-4000-8000-000000000002';
+  v_sale record;
+  v_transfer uuid;
+  v_ticket uuid;
+  v_items uuid[];
+begin
+  perform set_config('request.jwt.claims',
+    '{"sub":"22222222-2222-4222-8222-222222222222","role":"authenticated"}', true);
+
+  -- Refunds: the newest two-line sale at Downtown, one unit back to the shelf; an older sale's line damaged.
+  select s.id, s.occurred_at, (select l.id from public.sale_lines l where l.sale_id = s.id order by l.line_no limit 1) as line
+    into v_sale
+    from public.sales s where s.store_id = v_downtown
+     and (select count(*) from public.sale_lines l where l.sale_id = s.id) >= 2
+   order by s.occurred_at desc limit 1;
+  perform public.post_refund(jsonb_build_object('id', gen_random_uuid(), 'sale_id', v_sale.id,
+    'reason', 'Customer changed their mind', 'occurred_at', v_sale.occurred_at + interval '2 hours',
+    'lines', jsonb_build_array(jsonb_build_object('sale_line_id', v_sale.line, 'qty', 1, 'disposition', 'restock'))));
+  select s.id, s.occurred_at, (select l.id from public.sale_lines l where l.sale_id = s.id order by l.line_no limit 1) as line
+    into v_sale
+    from public.sales s where s.store_id = v_riverside and s.occurred_at < now() - interval '5 days'
+   order by s.occurred_at desc limit 1;
+  perform public.post_refund(jsonb_build_object('id', gen_random_uuid(), 'sale_id', v_sale.id,
+    'reason', 'Damaged packaging', 'occurred_at', v_sale.occurred_at + interval '1 day',
+    'lines', jsonb_build_array(jsonb_build_object('sale_line_id', v_sale.line, 'qty', 1, 'disposition', 'damaged'))));
+
+  -- Five untracked-by-lot items Downtown holds most of: sent to Riverside, one unit arrives damaged.
+  select array_agg(b.variant_id) into v_items from (
+    select b.variant_id from public.stock_balances b
+     where b.store_id = v_downtown and b.lot_id is null and b.qty >= 20
+     order by b.qty desc, b.variant_id limit 5) b;
+  v_transfer := public.send_transfer(v_downtown, v_riverside,
+    (select jsonb_agg(jsonb_build_object('variant_id', v, 'qty', 6)) from unnest(v_items) v),
+    'Weekend restock for Riverside');
+  perform public.receive_transfer(v_transfer, jsonb_build_array(jsonb_build_object(
+    'line_id', (select l.id from public.transfer_lines l where l.transfer_id = v_transfer and l.variant_id = v_items[1]),
+    'received', 5, 'damaged', 1)));
+
+  -- A shelf count at Riverside of three of them: one short, one over, one right.
+  perform public.post_count(v_riverside, (
+    select jsonb_agg(jsonb_build_object('variant_id', b.variant_id, 'counted', b.qty + d.delta))
+      from unnest(v_items[2:4]) with ordinality as v (id, n)
+      join public.stock_balances b on b.store_id = v_riverside and b.variant_id = v.id and b.lot_id is null
+      cross join lateral (select (array[-2, 1, 0])[v.n] as delta) d));
+
+  -- Breakage written off at Downtown.
+  perform public.adjust_stock(v_downtown, v_items[5], -2, 'damaged', null, 'Dropped in the stockroom');
+
+  -- Riverside charges a little more for three items (per-store price overrides).
+  insert into public.store_prices (business_id, store_id, variant_id, price)
+  select v.business_id, v_riverside, v.id, v.price + 20
+    from public.variants v where v.id = any (v_items[1:3]);
+
+  -- Support answers owner1's in-progress ticket: the thread, the bell and the email outbox show it.
+  perform set_config('request.jwt.claims',
+    '{"sub":"11111111-1111-4111-8111-111111111111","role":"authenticated"}', true);
+  select t.id into v_ticket from public.support_tickets t
+   where t.user_id = '22222222-2222-4222-8222-222222222222' and t.status = 'in_progress' limit 1;
+  if v_ticket is not null then
+    perform public.admin_reply(v_ticket,
+      'Thanks Olivia, we found the cause: the scanner sends a tab after each code. Turn off "add suffix" in its '
+      'settings and it will work with the register. We will check back tomorrow.', 'pending_customer');
+  end if;
+  perform set_config('request.jwt.claims', '', true);
+end;
+$$;
+-- End of the back-office section.
