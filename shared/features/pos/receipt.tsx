@@ -34,6 +34,8 @@ const printCss = `@media print {
   .pos-receipt { position: absolute; left: 0; top: 0; width: 80mm; max-width: 80mm; margin: 0; padding: 3mm;
     border: 0 !important; font-size: 11px; line-height: 1.3; color: #000; background: #fff; }
   .pos-receipt svg { max-width: 100%; }
+  /* A shift report printing on its own (printing/print-report.tsx) hides the receipt too. */
+  body.pos-printing-report .pos-receipt, body.pos-printing-report .pos-receipt * { visibility: hidden !important; }
 }`;
 
 /** The 80 mm receipt: store header, number as text and barcode, date, lines, taxes per rate, tenders, change, footer. */

@@ -4,6 +4,7 @@ import type { StorewiseClient } from '../../lib/supabase-client';
 import { formatMinor, parseMinor } from './cart';
 import { countedObject, countedTotal, denominationsFor } from './denominations';
 import { cashInOut, shiftHistory, xReport, type PosShift, type ShiftFigures, type ShiftRow } from './pos-api';
+import { PrintReportButton } from './printing/print-report';
 
 /** The figures of an X (open shift) or Z (closed) report. */
 export function ShiftReport({ figures, currency, kind }: { figures: ShiftFigures; currency: string; kind: 'X' | 'Z' }) {
@@ -24,13 +25,13 @@ export function ShiftReport({ figures, currency, kind }: { figures: ShiftFigures
     ...(figures.flagged_count > 0 ? [['Flagged for review', String(figures.flagged_count)]] as [string, string][] : []),
   ];
   return (
-    <Box borderWidth="1px" rounded="md" p="3" fontFamily="mono" fontSize="sm" data-testid={`${kind.toLowerCase()}-report`}>
+    <Box className="pos-report" borderWidth="1px" rounded="md" p="3" fontFamily="mono" fontSize="sm" data-testid={`${kind.toLowerCase()}-report`}>
       <Text fontWeight="bold">{kind} report</Text>
       {rows.map(([label, value]) => (
         <HStack key={label} justify="space-between"><Text>{label}</Text>
           <Text data-testid={label === 'Difference' ? 'shift-difference' : undefined}>{value}</Text></HStack>
       ))}
-      {/* Printing the report: the printing/ feature (another engineer) adds its button here. */}
+      <PrintReportButton kind={kind} />
     </Box>
   );
 }
