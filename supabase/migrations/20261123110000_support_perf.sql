@@ -22,7 +22,9 @@ comment on table private.support_ticket_search is
 create index support_ticket_search_trgm_idx on private.support_ticket_search
   using gin (search_text extensions.gin_trgm_ops);
 
--- One line per field, so a pattern cannot match across two fields' ends.
+-- One line per field, so a pattern cannot match across two fields' ends. Lower case, searched with LIKE on a
+-- lower-cased pattern: ILIKE folds case row by row and was 7x slower than LIKE on PGlite (330 vs 44 ms over
+-- 20,000 rows on the loaded bench machine); the trigram index serves both.
 create or replace function private.support_ticket_search_text(_subject text, _owner_email text, _user_id uuid,
                                                               _business_id uuid)
 returns text
@@ -31,9 +33,9 @@ stable
 security definer
 set search_path = ''
 as $$
-  select concat_ws(e'\n', _subject, _owner_email,
-                   (select p.full_name from public.profiles p where p.id = _user_id),
-                   (select b.name::text from public.businesses b where b.id = _business_id));
+  select lower(concat_ws(e'\n', _subject, _owner_email,
+                         (select p.full_name from public.profiles p where p.id = _user_id),
+                         (select b.name::text from public.businesses b where b.id = _business_id)));
 $$;
 
 -- Rows for the given tickets (null: every ticket without one), replacing stale texts.
@@ -145,7 +147,7 @@ begin
     raise exception 'waiting on must be us or customer' using errcode = '22023';
   end if;
   v_pattern := case when v_search is null then null
-                    else '%' || replace(replace(replace(v_search, '\', '\\'), '%', '\%'), '_', '\_') || '%' end;
+                    else '%' || replace(replace(replace(lower(v_search), '\', '\\'), '%', '\%'), '_', '\_') || '%' end;
   -- Dynamic SQL: each call is planned for its own filters and pattern (a generic plan cannot use the
   -- trigram index for one pattern and the queue index for none).
   return query execute format(
@@ -184,7 +186,7 @@ begin
       case when _priority is not null then 't.priority = $3' end,
       case when _waiting_on is not null then 't.waiting_on = $4 and t.queue_rank < 2' end),
     case when v_pattern is null then 'select null::uuid as id where false'
-         else 'select s.ticket_id as id from private.support_ticket_search s where s.search_text ilike $1' end)
+         else 'select s.ticket_id as id from private.support_ticket_search s where s.search_text like $1' end)
   using v_pattern, _status, _priority, _waiting_on, v_limit, v_offset, _ticket_id;
 end;
 $$;

@@ -102,7 +102,7 @@ beforeAll(async () => {
     .select('id').single();
   if (filed.error) throw new Error(filed.error.message);
   ticketId = (filed.data as { id: string }).id;
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
   await new Promise<void>((resolve) => (provider ? provider.close(() => resolve()) : resolve()));
