@@ -1,42 +1,75 @@
 /**
- * Point of sale: p50/p95 of post_sale for a 10-line sale as owner1 at Downtown (seeded catalog), then 10 registers
- * posting concurrently (each sale also retried once) for a few seconds: no sale lost or duplicated, every balance
- * equal to the sum of its ledger. Target: a 10-line sale p95 under 100 ms on PGlite, 50 ms on PostgreSQL.
+ * Point of sale at the retail set's size (100,000 variants, a year of sales; bench/lib/retail-bench.ts):
+ * - the register's catalog download (pos_catalog, pages of 1,000) as a cashier: time and bytes (JSON) for the whole
+ *   store catalog, then a delta (_since) after 50 price changes;
+ * - p50/p95 of post_sale for a 10-line sale as the owner (summary triggers included), then 10 registers posting
+ *   concurrently (each sale also retried once) for a few seconds: no sale lost or duplicated, every balance equal to
+ *   the sum of its ledger. Target: a 10-line sale p95 under 100 ms on PGlite, 50 ms on PostgreSQL.
  *
- *   npm run bench -- pos                           # PGlite in memory
+ *   STOREWISE_BENCH_DATA_DIR=/tmp/large npm run bench -- pos   # a folder filled by seed:large (it adds sales there)
+ *   npm run bench -- pos                           # PGlite in memory at STOREWISE_BENCH_SCALE (0.1)
  *   DATABASE_URL=postgres://... npm run bench -- pos   (a throwaway database)
  */
 import { randomUUID } from 'node:crypto';
-import { openDb } from '../supabase/local/db/open-db';
-import type { JwtClaims } from '../supabase/local/db/types';
+import { openRetailBench, percentile as p } from './lib/retail-bench';
 
 const TARGET_P95_MS = { pglite: 100, postgres: 50 } as const;
-const OWNER1 = '22222222-2222-4222-8222-222222222222';
-const DOWNTOWN = '5a000000-0000-4000-8000-000000000001';
 const ITERATIONS = 60;
 const SECONDS = Number(process.env.STOREWISE_BENCH_SECONDS ?? '5');
 
-const p = (samples: number[], q: number) => [...samples].sort((a, b) => a - b)[Math.min(samples.length - 1, Math.ceil(q * samples.length) - 1)] ?? NaN;
-
 async function main(): Promise<void> {
-  const databaseUrl = process.env.DATABASE_URL || undefined;
-  const db = await openDb(databaseUrl ? { databaseUrl } : { memory: true });
+  const bench = await openRetailBench();
+  const { db, business } = bench;
+  const store = bench.stores[0] ?? '';
   try {
-    const claims: JwtClaims = { role: 'authenticated', sub: OWNER1, aud: 'authenticated' };
-    const rpc = (sql: string, params: unknown[]) =>
-      db.asRequest({ role: 'authenticated', claims, readOnly: false, method: 'POST' }, (tx) => tx.query(sql, params));
-    const items = (await db.query<{ id: string; price: string; rate: string }>(
-      `select v.id, coalesce(sp.price, v.price) as price, coalesce(p.tax_rate, 8.875) as rate
+    console.log(`Database: ${bench.label}; ${bench.variants.toLocaleString('en-US')} variants, ` +
+      `${bench.saleLines.toLocaleString('en-US')} sale lines (machine shared and loaded)`);
+    const as = (claims: typeof bench.owner, readOnly: boolean) => (sql: string, params: unknown[]) =>
+      db.asRequest({ role: 'authenticated', claims, readOnly, method: 'POST' }, (tx) => tx.query(sql, params));
+    const rpc = as(bench.owner, false);
+    const cashierRead = as(bench.cashier, true);
+
+    // The register's catalog: every page as the data API would return it (JSON), keyset on the last id.
+    const load = async (since: string | null) => {
+      let after: string | null = null;
+      let rows = 0;
+      let bytes = 0;
+      let pages = 0;
+      const started = performance.now();
+      for (;;) {
+        const page = (await cashierRead('select * from public.pos_catalog($1, $2, 1000, $3)', [store, after, since])).rows as { variant_id: string }[];
+        pages += 1;
+        rows += page.length;
+        bytes += Buffer.byteLength(JSON.stringify(page));
+        if (page.length < 1000) break;
+        after = page[page.length - 1]?.variant_id ?? null;
+      }
+      return { rows, bytes, pages, ms: performance.now() - started };
+    };
+    const full = await load(null);
+    console.log(`pos_catalog full load: ${full.rows.toLocaleString('en-US')} variants in ${full.pages} pages, ` +
+      `${(full.bytes / 1_048_576).toFixed(1)} MiB JSON (before HTTP compression), ${(full.ms / 1000).toFixed(2)} s ` +
+      `(${(full.ms / full.pages).toFixed(0)} ms a page)`);
+    const [{ since = '' } = {}] = (await db.query<{ since: string }>('select now()::text as since')).rows;
+    await db.query(
+      `update public.variants set price = price + 1
+        where id in (select id from public.variants where business_id = $1 order by sku desc limit 50)`, [business]);
+    const delta = await load(since);
+    console.log(`pos_catalog delta after 50 price changes: ${delta.rows} rows, ${(delta.bytes / 1024).toFixed(1)} KiB, ` +
+      `${delta.ms.toFixed(0)} ms`);
+
+    const items = (await db.query<{ id: string; price: string }>(
+      `select v.id, coalesce(sp.price, v.price) as price
          from public.variants v join public.products p on p.id = v.product_id
          left join public.store_prices sp on sp.variant_id = v.id and sp.store_id = $1
-        where p.business_id = (select id from public.businesses where owner_id = $2) and not p.has_lots and p.unit = 'each'
-        order by v.sku limit 40`, [DOWNTOWN, OWNER1])).rows;
+        where v.business_id = $2 and not p.has_lots and p.unit = 'each'
+        order by v.sku limit 40`, [store, business])).rows;
     const registers: { id: string; shift: string }[] = [];
-    const business = (await db.query<{ id: string }>('select id from public.businesses where owner_id = $1', [OWNER1])).rows[0]?.id;
+    const tag = Date.now().toString(36).slice(-4).toUpperCase();
     for (let i = 0; i < 10; i += 1) {
       const [reg] = (await db.query<{ id: string }>(
         `insert into public.registers (business_id, store_id, name, receipt_prefix) values ($1, $2, $3, $4) returning id`,
-        [business, DOWNTOWN, `Bench ${i}`, `BN${i}`])).rows;
+        [business, store, `Bench ${tag} ${i}`, `B${tag}${i}`])).rows;
       const shift = (await rpc('select public.open_shift($1, 0) as s', [reg?.id])).rows[0] as { s: { id: string } };
       registers.push({ id: reg?.id ?? '', shift: shift.s.id });
     }
@@ -51,7 +84,7 @@ async function main(): Promise<void> {
       await rpc('select public.post_sale($1::jsonb)', [JSON.stringify(payload(registers[0] as { id: string; shift: string }, i))]);
       samples.push(performance.now() - started);
     }
-    const engine = databaseUrl ? 'postgres' : 'pglite';
+    const engine = db.kind;
     console.log(`post_sale, 10 lines: p50 ${p(samples, 0.5).toFixed(1)} ms, p95 ${p(samples, 0.95).toFixed(1)} ms ` +
       `(target p95 < ${TARGET_P95_MS[engine]} ms on ${engine})`);
 

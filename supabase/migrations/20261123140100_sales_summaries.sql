@@ -468,19 +468,33 @@ set search_path = ''
 as $$
 begin
   perform private.report_args(_business_id, _from, _to, null);
+  -- Rank on revenue alone (one bigint sum per variant: a year holds tens of thousands of variants), then read
+  -- units, cost and description for the page only.
   return query
-    select d.variant_id, max(d.description), sum(d.units), sum(d.revenue)::bigint,
-           (sum(d.revenue) - round(sum(d.cost)))::bigint
-      from public.sales_daily_variant d
-     where d.business_id = _business_id
-       and (_store_id is null or d.store_id = _store_id)
-       and d.day between _from and _to
-     group by d.variant_id
-    having sum(d.lines) > 0
-     order by case when _worst then sum(d.revenue) end asc,
-              case when not _worst then sum(d.revenue) end desc,
-              d.variant_id
-     limit least(greatest(coalesce(_limit, 10), 1), 100);
+    with ranked as (
+      select d.variant_id, sum(d.revenue) as revenue
+        from public.sales_daily_variant d
+       where d.business_id = _business_id
+         and (_store_id is null or d.store_id = _store_id)
+         and d.day between _from and _to
+         and d.lines > 0
+       group by d.variant_id
+       order by case when _worst then sum(d.revenue) end asc,
+                case when not _worst then sum(d.revenue) end desc,
+                d.variant_id
+       limit least(greatest(coalesce(_limit, 10), 1), 100)
+    )
+    select r.variant_id, x.description, x.units, r.revenue::bigint, (r.revenue - round(x.cost))::bigint
+      from ranked r
+      cross join lateral (
+        select max(d.description) as description, sum(d.units) as units, sum(d.cost) as cost
+          from public.sales_daily_variant d
+         where d.variant_id = r.variant_id and d.business_id = _business_id
+           and (_store_id is null or d.store_id = _store_id)
+           and d.day between _from and _to) x
+     order by case when _worst then r.revenue end asc,
+              case when not _worst then r.revenue end desc,
+              r.variant_id;
 end;
 $$;
 

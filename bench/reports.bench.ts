@@ -1,0 +1,58 @@
+/**
+ * Reports at a year of sales (issue 14): p50/p95 of report_sales, report_profit, report_top_products and
+ * report_taxes over a month, a quarter and a year, as the owner (every store) and as a manager (two stores), with
+ * row level security on (a request's role and claims). Target: p95 under 500 ms on PGlite, 200 ms on PostgreSQL,
+ * at 1,000,000 sale lines. Data: bench/lib/retail-bench.ts (the full seed:large folder, or a scaled set).
+ *
+ *   npm run seed:large -- --users 0 --data-dir /tmp/large && STOREWISE_BENCH_DATA_DIR=/tmp/large npm run bench -- reports
+ *   npm run bench -- reports                       # PGlite in memory at STOREWISE_BENCH_SCALE (0.1)
+ *   DATABASE_URL=postgres://... npm run bench -- reports
+ */
+import { measureCase, openRetailBench } from './lib/retail-bench';
+
+const TARGET_P95_MS = { pglite: 500, postgres: 200 } as const;
+const ITERATIONS = Number(process.env.STOREWISE_BENCH_ITERATIONS ?? '20');
+
+async function main(): Promise<void> {
+  const bench = await openRetailBench();
+  const { db, business } = bench;
+  try {
+    console.log(`Database: ${bench.label}; ${bench.variants.toLocaleString('en-US')} variants, ` +
+      `${bench.saleLines.toLocaleString('en-US')} sale lines, ${bench.stores.length} stores (machine shared and loaded)`);
+    const target = TARGET_P95_MS[db.kind];
+    const [range] = (await db.query<{ last: string; month: string; quarter: string; year: string }>(
+      `select max(day)::text as last, (max(day) - 29)::text as month, (max(day) - 90)::text as quarter,
+              (max(day) - 364)::text as year
+         from public.sales_daily where business_id = $1`, [business])).rows;
+    if (!range?.last) throw new Error('no sales to report on');
+    const as = (claims: typeof bench.owner) => (sql: string, params: unknown[]) => () =>
+      db.asRequest({ role: 'authenticated', claims, readOnly: true, method: 'POST' }, (tx) => tx.query(sql, params));
+    const owner = as(bench.owner);
+    const manager = as(bench.manager);
+    const store = bench.stores[0];
+    const cases: [string, () => Promise<unknown>][] = [
+      // What any request costs on this machine now (transaction, role, claims): the floor under every figure.
+      ['request floor: select 1', owner('select 1', [])],
+      ['sales by day, 30 days, all stores', owner('select * from public.report_sales($1, $2, $3, $4)', [business, range.month, range.last, 'day'])],
+      ['sales by week, a quarter, all stores', owner('select * from public.report_sales($1, $2, $3, $4)', [business, range.quarter, range.last, 'week'])],
+      ['sales by month, a year, all stores', owner('select * from public.report_sales($1, $2, $3, $4)', [business, range.year, range.last, 'month'])],
+      ['sales by day, a year, one store', owner('select * from public.report_sales($1, $2, $3, $4, $5)', [business, range.year, range.last, 'day', store])],
+      ['profit by day, 30 days', owner('select * from public.report_profit($1, $2, $3, $4)', [business, range.month, range.last, 'day'])],
+      ['profit by month, a year', owner('select * from public.report_profit($1, $2, $3, $4)', [business, range.year, range.last, 'month'])],
+      ['top 10 products, 30 days', owner('select * from public.report_top_products($1, $2, $3)', [business, range.month, range.last])],
+      ['top 10 products, a year', owner('select * from public.report_top_products($1, $2, $3)', [business, range.year, range.last])],
+      ['worst 10 products, a year, one store', owner('select * from public.report_top_products($1, $2, $3, $4, true)', [business, range.year, range.last, store])],
+      ['taxes per rate, a year', owner('select * from public.report_taxes($1, $2, $3)', [business, range.year, range.last])],
+      ['manager (2 stores): sales by day, a year', manager('select * from public.report_sales($1, $2, $3, $4)', [business, range.year, range.last, 'day'])],
+      ['manager (2 stores): top 10 products, a year', manager('select * from public.report_top_products($1, $2, $3)', [business, range.year, range.last])],
+    ];
+    let met = 0;
+    for (const [name, fn] of cases) if (await measureCase(name, fn, target, ITERATIONS)) met += 1;
+    console.log(`${met} of ${cases.length} report cases within the p95 target on ${db.kind}`);
+    if (met < cases.length) process.exitCode = 1;
+  } finally {
+    await db.close();
+  }
+}
+
+await main();
