@@ -17,7 +17,7 @@ import { z } from 'zod';
 
 const BUDGET_KB = 160;
 const LANDING_MODULE = 'shared/features/landing/landing-page.tsx';
-/** The app itself (web/start.tsx; manifest keys are relative to web/): web/main.tsx imports it after the prerendered page's first paint (docs/adr/0090). */
+/** The app itself (web/start.tsx; manifest keys are relative to web/): web/main.tsx imports it after the prerendered page's first paint (docs/adr/0090), and it imports its parts in steps (0091). */
 const APP_MODULE = 'start.tsx';
 /** A route's screen module: loaded when its route is visited, so not part of another route's figure. */
 const isScreenModule = (src: string) => /shared\/features\/[^/]+\/[^/]+-(page|app)\.tsx$/.test(src);
@@ -66,8 +66,11 @@ async function main() {
     if (!entryKey || !landingKey || !appKey) throw new Error(`manifest lacks the entry, ${APP_MODULE} or ${LANDING_MODULE}`);
 
     // The entry, the app it starts (a dynamic import only to let the prerendered HTML paint first: still
-    // needed before the landing is interactive), the landing route and all their static imports.
+    // needed before the landing is interactive), the landing route and all their static imports. start.tsx
+    // loads React, the theme and the app with dynamic imports of its own, evaluated one per task
+    // (docs/adr/0091): needed all the same, so counted (supabase-js is not among them: it loads apart).
     const critical = withStaticImports(manifest, landingKey, withStaticImports(manifest, appKey, withStaticImports(manifest, entryKey)));
+    for (const key of manifest[appKey]?.dynamicImports ?? []) withStaticImports(manifest, key, critical);
     // Loaded in the background by those chunks (not the other routes' screens: those load on visit).
     const deferred = new Set<string>();
     for (const key of critical) {

@@ -3,8 +3,9 @@
  * times with Lighthouse's mobile defaults (Moto G Power emulation, simulated Slow 4G, 4x CPU) in Debian's
  * Chromium, against the built site served by the local stack's web server. Reports the median run's scores and
  * metrics beside the figures measured before the prerender, and the bytes the landing transfers (HTML with its
- * inline critical CSS, CSS files, JavaScript; as sent, so compressed when the server compresses). Exits
- * non-zero below the targets.
+ * inline critical CSS, CSS files, JavaScript; as sent, so compressed when the server compresses), and where
+ * each page's main-thread time went (Lighthouse's main-thread breakdown and script boot-up). Exits non-zero
+ * below the targets.
  *
  * `npx tsx bench/lighthouse.bench.ts` builds the web app into a temporary directory and starts the stack on
  * free ports; `-- --dir D` serves an existing build; `-- --url http://127.0.0.1:5173` measures a running site.
@@ -156,6 +157,13 @@ async function measure(siteUrl: string) {
       if (figures.lcpMs > targets.lcpMs) failures.push(`${path}: LCP ${figures.lcpMs} ms > ${targets.lcpMs} ms`);
       if (figures.tbtMs > targets.tbtMs) failures.push(`${path}: TBT ${figures.tbtMs} ms > ${targets.tbtMs} ms`);
       if (figures.cls > targets.cls) failures.push(`${path}: CLS ${figures.cls} > ${targets.cls}`);
+      // Where the main thread went (docs/adr/0091): the groups and the scripts behind total blocking time.
+      const items = (id: string) => ((median.audits[id]?.details as { items?: Record<string, unknown>[] } | undefined)?.items ?? []);
+      const groups = items('mainthread-work-breakdown').map((item) => `${String(item.groupLabel ?? item.group)} ${Math.round(Number(item.duration))} ms`);
+      const scripts = items('bootup-time')
+        .slice(0, 4)
+        .map((item) => `${String(item.url).replace(siteUrl, '')} ${Math.round(Number(item.scripting))} ms`);
+      console.log(`  ${path} main thread: ${groups.join(', ')}\n  ${path} scripts (evaluation): ${scripts.join(', ')}`);
       for (const category of ['accessibility', 'best-practices', 'seo']) {
         const failed = Object.values(median.audits).filter(
           (audit) => audit.score !== null && audit.score < 1 && median.categories[category]?.auditRefs.some((ref) => ref.id === audit.id && ref.weight > 0),

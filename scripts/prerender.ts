@@ -14,8 +14,8 @@ import { build, type Plugin } from 'vite';
 
 /** What web/entry-server.tsx exports (typed here: the Node project does not compile JSX). */
 interface ServerEntry {
-  publicPages: readonly { path: string; file: string; title: string; description: string; indexed: boolean }[];
-  renderPage: (path: string) => Promise<{ html: string; styleTags: string }>;
+  publicPages: readonly { path: string; file: string; title: string; description: string; indexed: boolean; interactive: boolean }[];
+  renderPage: (path: string, withoutScripts: boolean) => Promise<{ html: string; styleTags: string }>;
   headTags: (page: ServerEntry['publicPages'][number], siteUrl: string) => string;
   normalizeSiteUrl: (value: string | undefined) => string;
   robotsTxt: (siteUrl: string) => string;
@@ -25,6 +25,7 @@ interface ServerEntry {
 interface ManifestChunk {
   file: string;
   imports?: string[];
+  dynamicImports?: string[];
 }
 
 /** The screen module of each prerendered route, so its chunk is preloaded instead of found after main.js ran. */
@@ -80,23 +81,42 @@ async function writePages(entry: ServerEntry, outDir: string, siteUrl: string) {
   const manifestPath = join(outDir, '.vite', 'manifest.json');
   const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as Record<string, ManifestChunk>;
   const entryFiles = new Set(chunkFiles(manifest, 'index.html'));
+  // web/start.tsx evaluates the app in steps, one dynamic import each (docs/adr/0091): their files are
+  // preloaded with the page's, so the steps never wait for the network. (Not supabase-js: it loads apart.)
+  const appFiles = (manifest['start.tsx']?.dynamicImports ?? []).flatMap((key) => chunkFiles(manifest, key));
+  if (appFiles.length === 0) throw new Error('The Vite manifest has no dynamic imports for start.tsx');
   await writeFile(join(outDir, 'app.html'), template);
 
   for (const page of entry.publicPages) {
-    const { html, styleTags } = await entry.renderPage(page.path);
-    const preloads = chunkFiles(manifest, screenModuleFor(page.path))
+    const { html, styleTags } = await entry.renderPage(page.path, !page.interactive);
+    // The page's chunks are preloaded by web/main.tsx once the HTML has painted (docs/adr/0091): requested
+    // from the head they would share the slow network with the first paint (and Lighthouse counts every
+    // request started before the largest paint into it).
+    const preloads = [...new Set([...appFiles, ...chunkFiles(manifest, screenModuleFor(page.path))])]
       .filter((file) => !entryFiles.has(file))
-      .map((file) => `<link rel="modulepreload" crossorigin fetchpriority="low" href="/${file}" />`);
+      .map((file) => `/${file}`);
     // The page is complete without its scripts: fetched at low priority they never compete with the HTML
     // for the first paint (Chrome would fetch module scripts and preloads at high priority).
-    const document = template
+    // A page without behaviour (the legal pages) is sent without the app's scripts: nothing to hydrate.
+    const scripts = page.interactive
+      ? template
+      : template.replace(/\s*<script type="module"[^>]*><\/script>/, '').replace(/\s*<link rel="modulepreload"[^>]*>/g, '');
+    if (!page.interactive && scripts.includes('<script type="module"')) throw new Error('web/index.html: the entry script was not removed');
+    const document = scripts
       .replace('<script type="module" crossorigin', '<script type="module" crossorigin fetchpriority="low"')
       .replace(/<link rel="modulepreload" crossorigin href=/g, '<link rel="modulepreload" crossorigin fetchpriority="low" href=')
       .replace(/<title>[^<]*<\/title>\s*/, '')
       .replace(/<meta name="description"[^>]*>\s*/, '')
-      .replace('</head>', `  ${entry.headTags(page, siteUrl)}\n    ${preloads.join('\n    ')}\n    ${styleTags}\n  </head>`)
-      .replace('<div id="root"></div>', `<div id="root" data-prerendered="${page.path}">${html}</div>`);
-    if (!document.includes('data-prerendered')) throw new Error('web/index.html has no <div id="root"></div> to fill');
+      .replace('</head>', `  ${entry.headTags(page, siteUrl)}\n    ${styleTags}\n  </head>`)
+      .replace(
+        '<div id="root"></div>',
+        page.interactive
+          ? `<div id="root" data-prerendered="${page.path}" data-preload="${preloads.join(' ')}">${html}</div>`
+          : `<div id="root">${html}</div>`,
+      );
+    if (document.includes('<div id="root"></div>') || !template.includes('<div id="root"></div>')) {
+      throw new Error('web/index.html has no <div id="root"></div> to fill');
+    }
     const file = join(outDir, page.file);
     await mkdir(dirname(file), { recursive: true });
     await writeFile(file, document);

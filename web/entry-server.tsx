@@ -5,6 +5,8 @@ import { StrictMode, type ReactNode } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { StaticRouter } from 'react-router-dom';
 import { App } from '../shared/app/app';
+import { PrerenderedWithoutScripts } from '../shared/app/hydration-gate';
+import { Prerendering } from '../shared/components/prerendered-parts';
 import type { StorewiseClient } from '../shared/lib/supabase-client';
 import type { Platform } from '../shared/platform/platform';
 
@@ -42,8 +44,11 @@ async function streamToString(stream: NodeJS.ReadableStream): Promise<string> {
   return html;
 }
 
-/** The body HTML of one route and the <style> tags of exactly the CSS it uses (emotion's critical CSS). */
-export async function renderPage(path: string): Promise<{ html: string; styleTags: string }> {
+/**
+ * The body HTML of one route and the <style> tags of exactly the CSS it uses (emotion's critical CSS).
+ * `withoutScripts`: the page is sent without the app's scripts (docs/adr/0091), so it is not made inert.
+ */
+export async function renderPage(path: string, withoutScripts = false): Promise<{ html: string; styleTags: string }> {
   // A fresh cache per page, with the key of emotion's default browser cache ('css'), so the browser adopts
   // these <style> tags on hydration instead of inserting the same rules again.
   const cache = createCache({ key: 'css' });
@@ -55,10 +60,16 @@ export async function renderPage(path: string): Promise<{ html: string; styleTag
   const { prelude } = await prerenderToNodeStream(
     <StrictMode>
       <CacheProvider value={cache}>
-        <App platform={serverPlatform} Router={Router} supabase={resolvedClient} />
+        <Prerendering.Provider value>
+          <PrerenderedWithoutScripts.Provider value={withoutScripts}>
+            <App platform={serverPlatform} Router={Router} supabase={resolvedClient} />
+          </PrerenderedWithoutScripts.Provider>
+        </Prerendering.Provider>
       </CacheProvider>
     </StrictMode>,
-    { onError: (error) => void errors.push(error) },
+    // Suspense boundaries (HydrateApart, docs/adr/0091) stay in place whatever their size: React would move a
+    // large one to the end of the document behind an inline script, which the CSP refuses.
+    { onError: (error) => void errors.push(error), progressiveChunkSize: Number.POSITIVE_INFINITY },
   );
   const html = await streamToString(prelude);
   if (errors.length > 0) throw new AggregateError(errors, `Prerendering ${path} failed`);

@@ -6,7 +6,26 @@ const container = document.getElementById('root')!;
 const configLater = loadSupabaseConfig();
 const startApp = () => void import('./start').then((module) => module.start(container, configLater));
 
-// A prerendered page is complete HTML (docs/adr/0090): let the browser paint it before the app's scripts are
-// evaluated, so its first and largest paints never wait for them. Pages rendered in the browser start at once.
-if (container.dataset.prerendered) requestAnimationFrame(() => setTimeout(startApp, 0));
-else startApp();
+/** The prerendered page's own chunks (its screen and their imports), fetched alongside the app's. */
+function preloadPageChunks() {
+  for (const href of container.dataset.preload?.split(' ') ?? []) {
+    if (!href) continue;
+    const link = document.createElement('link');
+    link.rel = 'modulepreload';
+    link.crossOrigin = '';
+    link.href = href;
+    document.head.append(link);
+  }
+}
+
+// A prerendered page is complete HTML (docs/adr/0090, 0091): let the browser paint it before the app's
+// scripts are requested or evaluated, so its first and largest paints never wait for them. Pages rendered
+// in the browser start at once.
+if (container.dataset.prerendered) {
+  requestAnimationFrame(() =>
+    setTimeout(() => {
+      preloadPageChunks();
+      startApp();
+    }, 0),
+  );
+} else startApp();

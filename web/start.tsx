@@ -1,25 +1,56 @@
-import { StrictMode } from 'react';
-import { createRoot, hydrateRoot } from 'react-dom/client';
-import { BrowserRouter } from 'react-router-dom';
-import { App } from '../shared/app/app';
+import { StrictMode, startTransition, type ComponentType, type ReactNode } from 'react';
 import { canHydrate } from '../shared/app/public-pages';
-import type { SupabaseConfig } from '../shared/platform/platform';
+import type { Platform, SupabaseConfig } from '../shared/platform/platform';
+import type { createRoot as CreateRoot, hydrateRoot as HydrateRoot } from 'react-dom/client';
 import { createWebPlatform } from './platform';
+
+interface AppModules {
+  createRoot: typeof CreateRoot;
+  hydrateRoot: typeof HydrateRoot;
+  App: ComponentType<{ platform: Platform; Router: ComponentType<{ children?: ReactNode }> }>;
+  BrowserRouter: ComponentType<{ children?: ReactNode }>;
+}
+
+/** A turn for the browser (input, paint) before the next piece of work. */
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/**
+ * The app's modules. On a prerendered page they are evaluated one group per task (docs/adr/0091): React,
+ * then Chakra with the theme (createSystem, the largest single piece), then the app, so no evaluation blocks
+ * the main thread for long while the visitor is already reading the page. Their files were preloaded by
+ * web/main.tsx, so the steps do not wait for the network. Pages rendered in the browser load them at once.
+ */
+async function loadApp(stepwise: boolean): Promise<AppModules> {
+  if (stepwise) {
+    await import('react-dom/client');
+    await nextTask();
+    await import('../shared/app/theme');
+    await nextTask();
+  }
+  const [dom, app] = await Promise.all([import('react-dom/client'), import('./browser-app')]);
+  if (stepwise) await nextTask();
+  return { createRoot: dom.createRoot, hydrateRoot: dom.hydrateRoot, App: app.App, BrowserRouter: app.BrowserRouter };
+}
 
 /** Renders the product into #root, adopting the prerendered HTML when it was made for this path. */
 export function start(container: HTMLElement, configLater: Promise<SupabaseConfig>) {
-  configLater.then(
-    (config) => {
+  // Public pages arrive prerendered (docs/adr/0090): adopt that HTML instead of painting it again.
+  const hydrate = canHydrate(container.dataset.prerendered, window.location.pathname);
+  const modulesLater = loadApp(hydrate);
+  Promise.all([configLater, modulesLater]).then(
+    ([config, { createRoot, hydrateRoot, App, BrowserRouter }]) => {
       const app = (
         <StrictMode>
           <App platform={createWebPlatform(config)} Router={BrowserRouter} />
         </StrictMode>
       );
-      // Public pages arrive prerendered (docs/adr/0090): adopt that HTML instead of painting it again.
-      if (canHydrate(container.dataset.prerendered, window.location.pathname)) hydrateRoot(container, app);
+      // As a transition, hydration yields to the browser every few milliseconds instead of adopting the whole
+      // page in one task (docs/adr/0091); the page is already painted, so there is no hurry.
+      if (hydrate) startTransition(() => void hydrateRoot(container, app));
       else createRoot(container).render(app);
     },
-    (error: unknown) => {
+    async (error: unknown) => {
+      const { createRoot } = await modulesLater;
       createRoot(container).render(<p role="alert">{error instanceof Error ? error.message : 'Storewise could not start.'}</p>);
     },
   );

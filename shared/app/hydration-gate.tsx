@@ -1,7 +1,13 @@
 import { Box } from '@chakra-ui/react';
-import { useSyncExternalStore, type ReactNode } from 'react';
+import { createContext, useContext, useSyncExternalStore, type ReactNode } from 'react';
 
 const subscribe = () => () => undefined;
+
+/**
+ * True while prerendering a page that is sent without the app's scripts (docs/adr/0091): it is never hydrated,
+ * so it must not be inert; its links are plain links and work as they are.
+ */
+export const PrerenderedWithoutScripts = createContext(false);
 
 /**
  * Prerendered screens are painted before their JavaScript runs (docs/adr/0090). Until the screen has hydrated
@@ -15,8 +21,9 @@ export function HydrationGate({ children }: { children: ReactNode }) {
     () => true,
     () => false,
   );
+  const withoutScripts = useContext(PrerenderedWithoutScripts);
   return (
-    <Box display="contents" inert={!hydrated}>
+    <Box display="contents" inert={!hydrated && !withoutScripts}>
       {children}
     </Box>
   );

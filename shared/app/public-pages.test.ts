@@ -13,6 +13,11 @@ describe('the prerendered public pages', () => {
     }
   });
 
+  it('only the legal pages go without the app\'s scripts: every other page has forms, buttons or a menu', () => {
+    const withoutScripts = publicPages.filter((page) => !page.interactive).map((page) => page.path);
+    expect(withoutScripts).toEqual(['/privacy-policy', '/terms-of-service', '/cookie-policy', '/gdpr-compliance', '/data-security-policy']);
+  });
+
   it('hydrate only the HTML made for the path (or the 404 page), else render from scratch', () => {
     expect(canHydrate('/', '/')).toBe(true);
     expect(canHydrate('/privacy-policy', '/privacy-policy')).toBe(true);

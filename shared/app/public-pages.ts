@@ -15,6 +15,11 @@ export interface PublicPage {
   description: string;
   /** Listed in sitemap.xml and indexable; false for the 404 and the password-reset request form. */
   indexed: boolean;
+  /**
+   * Whether the page has anything that needs JavaScript. The legal pages have not (text and plain links):
+   * they are sent without the app's scripts, so nothing runs after their first paint (docs/adr/0091).
+   */
+  interactive: boolean;
 }
 
 export const siteName = 'Storewise';
@@ -34,6 +39,7 @@ export const landingPage: PublicPage = {
   description:
     'Inventory, point of sale, customers, teams and AI analytics for grocery, clothing, pharmacy, electronics and specialty shops. Plans from $9.99 a month with a 7-day free trial.',
   indexed: true,
+  interactive: true,
 };
 
 export const notFoundPage: PublicPage = {
@@ -42,6 +48,7 @@ export const notFoundPage: PublicPage = {
   title: 'Page not found | Storewise',
   description: "The page you're looking for doesn't exist or has been moved.",
   indexed: false,
+  interactive: true,
 };
 
 export const publicPages: readonly PublicPage[] = [
@@ -52,6 +59,7 @@ export const publicPages: readonly PublicPage[] = [
     title: `${legalTitles[slug]} | Storewise`,
     description: legalDescriptions[slug],
     indexed: true,
+    interactive: false,
   })),
   {
     path: '/auth',
@@ -59,6 +67,7 @@ export const publicPages: readonly PublicPage[] = [
     title: 'Sign in | Storewise',
     description: 'Sign in to your Storewise account, or create one, with email or Google.',
     indexed: true,
+    interactive: true,
   },
   {
     path: '/signup',
@@ -66,6 +75,7 @@ export const publicPages: readonly PublicPage[] = [
     title: 'Create your account | Storewise',
     description: 'Create a Storewise account for your shop and start a 7-day free trial of any annual plan.',
     indexed: true,
+    interactive: true,
   },
   {
     path: '/forgot-password',
@@ -73,6 +83,7 @@ export const publicPages: readonly PublicPage[] = [
     title: 'Reset your password | Storewise',
     description: 'Get a link to choose a new Storewise password.',
     indexed: false,
+    interactive: true,
   },
   notFoundPage,
 ];

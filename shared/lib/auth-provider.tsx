@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect, useSyncExternalStore, type ReactNode } from 'react';
+import { createContext, useContext, useDeferredValue, useEffect, useSyncExternalStore, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { AuthState } from './auth-store';
 import { notify } from '../components/toaster';
@@ -24,7 +24,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const platform = usePlatform();
   const navigate = useNavigate();
   const store = useAuthStore();
-  const state = useSyncExternalStore(store.subscribe, store.getSnapshot, getPrerenderedState);
+  const latest = useSyncExternalStore(store.subscribe, store.getSnapshot, getPrerenderedState);
+  // Passed on in a render that yields to the browser: a store change is urgent for React, and parts of a
+  // prerendered page still waiting to hydrate would all hydrate at once, in one long task (docs/adr/0091).
+  const state = useDeferredValue(latest);
 
   useEffect(
     () =>

@@ -6,6 +6,7 @@ import {
 } from 'react-icons/lu';
 import { SectionHeading } from './section-heading';
 import { scrollToSection } from './sections';
+import { StaticHtml } from '../../components/prerendered-parts';
 
 const features: { title: string; text: string; icon: IconType }[] = [
   { title: 'AI-Powered Insights', text: 'Forecast demand and spot slow movers before they cost you.', icon: LuBrain },
@@ -27,23 +28,25 @@ export function FeaturesSection() {
   return (
     <Box as="section" id="features" aria-labelledby="features-title" tabIndex={-1} scrollMarginTop="16" py={{ base: '14', md: '20' }} outline="none">
       <Container maxW="7xl" px={{ base: '4', sm: '6' }}>
-        <SectionHeading
-          id="features-title"
-          eyebrow="Features"
-          title="Everything a modern retailer needs"
-          lead="One platform for inventory, sales, customers and teams, with AI that keeps learning from your stores."
-        />
-        <SimpleGrid columns={{ base: 1, sm: 2, lg: 3, xl: 4 }} gap="5">
-          {features.map((feature) => (
-            <Card.Root key={feature.title} variant="outline" size="sm">
-              <Card.Body gap="3">
-                <Icon as={feature.icon} boxSize="8" color="blue.fg" aria-hidden="true" />
-                <Card.Title as="h3">{feature.title}</Card.Title>
-                <Card.Description>{feature.text}</Card.Description>
-              </Card.Body>
-            </Card.Root>
-          ))}
-        </SimpleGrid>
+        <StaticHtml>
+          <SectionHeading
+            id="features-title"
+            eyebrow="Features"
+            title="Everything a modern retailer needs"
+            lead="One platform for inventory, sales, customers and teams, with AI that keeps learning from your stores."
+          />
+          <SimpleGrid columns={{ base: 1, sm: 2, lg: 3, xl: 4 }} gap="5">
+            {features.map((feature) => (
+              <Card.Root key={feature.title} variant="outline" size="sm">
+                <Card.Body gap="3">
+                  <Icon as={feature.icon} boxSize="8" color="blue.fg" aria-hidden="true" />
+                  <Card.Title as="h3">{feature.title}</Card.Title>
+                  <Card.Description>{feature.text}</Card.Description>
+                </Card.Body>
+              </Card.Root>
+            ))}
+          </SimpleGrid>
+        </StaticHtml>
         <Stack direction={{ base: 'column', sm: 'row' }} justify="center" mt="10" gap="3">
           <Button size="lg" onClick={() => scrollToSection('pricing')}>
             Start Free Trial

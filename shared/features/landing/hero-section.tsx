@@ -3,6 +3,7 @@ import { LuArrowRight, LuPlay } from 'react-icons/lu';
 import { Link as RouterLink } from 'react-router-dom';
 import { useAuth } from '../../lib/auth-provider';
 import { scrollToSection } from './sections';
+import { StaticHtml } from '../../components/prerendered-parts';
 
 const stats = [
   { value: '10K+', label: 'Active stores' },
@@ -17,16 +18,18 @@ export function HeroSection() {
     <Box as="section" aria-labelledby="hero-title" bgGradient="to-b" gradientFrom="blue.50" gradientTo="bg" py={{ base: '14', md: '24' }}>
       <Container maxW="5xl" px={{ base: '4', sm: '6' }}>
         <Stack gap="6" align="center" textAlign="center">
-          <Badge size="lg" variant="subtle" rounded="full" px="3">
-            AI-powered retail management
-          </Badge>
-          <Heading as="h1" id="hero-title" fontSize={{ base: '3xl', sm: '4xl', md: '6xl' }} lineHeight="1.1" maxW="4xl">
-            Run every store from one place with Storewise
-          </Heading>
-          <Text fontSize={{ base: 'md', md: 'xl' }} color="fg.muted" maxW="2xl">
-            Real-time inventory, customer insights, team roles and AI analytics for grocery, fashion, pharmacy,
-            electronics and specialty shops — on the web and on your desktop.
-          </Text>
+          <StaticHtml>
+            <Badge size="lg" variant="subtle" rounded="full" px="3">
+              AI-powered retail management
+            </Badge>
+            <Heading as="h1" id="hero-title" fontSize={{ base: '3xl', sm: '4xl', md: '6xl' }} lineHeight="1.1" maxW="4xl">
+              Run every store from one place with Storewise
+            </Heading>
+            <Text fontSize={{ base: 'md', md: 'xl' }} color="fg.muted" maxW="2xl">
+              Real-time inventory, customer insights, team roles and AI analytics for grocery, fashion, pharmacy,
+              electronics and specialty shops — on the web and on your desktop.
+            </Text>
+          </StaticHtml>
           <Stack direction={{ base: 'column', sm: 'row' }} gap="3" width={{ base: 'full', sm: 'auto' }}>
             {user ? (
               <Button size="lg" onClick={() => scrollToSection('pricing')}>
@@ -43,18 +46,20 @@ export function HeroSection() {
               <LuPlay aria-hidden="true" /> Watch Demo
             </Button>
           </Stack>
-          <SimpleGrid as="dl" columns={3} gap={{ base: '4', md: '12' }} pt="6" width="full" maxW="xl">
-            {stats.map((stat) => (
-              <Stack key={stat.label} gap="0">
-                <Text as="dd" fontSize={{ base: '2xl', md: '3xl' }} fontWeight="bold" color="blue.fg" order={1}>
-                  {stat.value}
-                </Text>
-                <Text as="dt" fontSize="sm" color="fg.muted" order={2}>
-                  {stat.label}
-                </Text>
-              </Stack>
-            ))}
-          </SimpleGrid>
+          <StaticHtml>
+            <SimpleGrid as="dl" columns={3} gap={{ base: '4', md: '12' }} pt="6" width="full" maxW="xl">
+              {stats.map((stat) => (
+                <Stack key={stat.label} gap="0">
+                  <Text as="dd" fontSize={{ base: '2xl', md: '3xl' }} fontWeight="bold" color="blue.fg" order={1}>
+                    {stat.value}
+                  </Text>
+                  <Text as="dt" fontSize="sm" color="fg.muted" order={2}>
+                    {stat.label}
+                  </Text>
+                </Stack>
+              ))}
+            </SimpleGrid>
+          </StaticHtml>
         </Stack>
       </Container>
     </Box>

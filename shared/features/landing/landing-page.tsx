@@ -13,6 +13,7 @@ import { LandingNav } from './landing-nav';
 import { PricingSection } from './pricing-section';
 import { scrollToSection, sectionFromHash } from './sections';
 import { startSessionFromLink } from './session-api';
+import { HydrateApart, StaticHtml } from '../../components/prerendered-parts';
 
 /** The public home page (spec 2). */
 export function LandingPage() {
@@ -52,16 +53,32 @@ export function LandingPage() {
   }, []);
 
   return (
+    // Each part hydrates apart (in slices), and the parts without behaviour not at all (docs/adr/0091).
     <Box minH="100dvh">
-      <LandingNav />
+      <HydrateApart>
+        <LandingNav />
+      </HydrateApart>
       <main>
-        <HeroSection />
-        <FeaturesSection />
-        <IndustriesSection />
-        <PricingSection />
-        <AboutSection />
+        <HydrateApart>
+          <HeroSection />
+        </HydrateApart>
+        <HydrateApart>
+          <FeaturesSection />
+        </HydrateApart>
+        <StaticHtml>
+          <IndustriesSection />
+        </StaticHtml>
+        <HydrateApart>
+          <PricingSection />
+        </HydrateApart>
+        <StaticHtml>
+          <AboutSection />
+        </StaticHtml>
       </main>
-      <LandingFooter />
+      {/* Plain links on the prerendered page: in-page anchors jump, the others load their pages. */}
+      <StaticHtml>
+        <LandingFooter />
+      </StaticHtml>
     </Box>
   );
 }

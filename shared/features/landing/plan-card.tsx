@@ -2,6 +2,7 @@ import { Badge, Button, Card, Heading, HStack, List, Text } from '@chakra-ui/rea
 import { LuCheck } from 'react-icons/lu';
 import { Link as RouterLink } from 'react-router-dom';
 import type { PricingPlan } from './pricing-plans';
+import { StaticHtml } from '../../components/prerendered-parts';
 
 const dollars = (value: number) => `$${Number.isInteger(value) ? value : value.toFixed(2)}`;
 
@@ -30,53 +31,55 @@ export function PlanCard({ plan, onChoose, busy }: PlanCardProps) {
       rowGap="0"
       data-testid={`plan-${plan.name}`}
     >
-      <Card.Header gap="2">
-        <HStack justify="space-between" align="center" wrap="wrap">
-          <Heading as="h3" id={headingId} size="xl">
-            {plan.name}
-          </Heading>
-          {plan.popular && (
-            <Badge variant="solid" rounded="full" px="2.5">
-              Most Popular
-            </Badge>
-          )}
-        </HStack>
-        <Text color="fg.muted" fontSize="sm">
-          {plan.description}
-        </Text>
-        {plan.price === null ? (
-          <Text fontSize="4xl" fontWeight="bold" py="1">
-            Custom
-          </Text>
-        ) : (
-          <HStack align="baseline" gap="2" wrap="wrap" py="1">
-            <Text fontSize="4xl" fontWeight="bold">
-              {dollars(plan.price)}
-            </Text>
-            <Text color="fg.muted">/month</Text>
-            {plan.oldPrice !== null && (
-              <Text as="del" color="fg.muted" aria-label={`was ${dollars(plan.oldPrice)}`}>
-                {dollars(plan.oldPrice)}
-              </Text>
+      <StaticHtml>
+        <Card.Header gap="2">
+          <HStack justify="space-between" align="center" wrap="wrap">
+            <Heading as="h3" id={headingId} size="xl">
+              {plan.name}
+            </Heading>
+            {plan.popular && (
+              <Badge variant="solid" rounded="full" px="2.5">
+                Most Popular
+              </Badge>
             )}
           </HStack>
-        )}
-        <Text fontSize="xs" color="fg.muted">
-          {plan.price === null ? 'Tailored pricing for your organisation' : 'Billed annually'}
-        </Text>
-      </Card.Header>
-      <Card.Body>
-        <List.Root variant="plain" gap="2" fontSize="sm">
-          {plan.features.map((feature) => (
-            <List.Item key={feature}>
-              <List.Indicator asChild color="green.fg">
-                <LuCheck aria-hidden="true" />
-              </List.Indicator>
-              {feature}
-            </List.Item>
-          ))}
-        </List.Root>
-      </Card.Body>
+          <Text color="fg.muted" fontSize="sm">
+            {plan.description}
+          </Text>
+          {plan.price === null ? (
+            <Text fontSize="4xl" fontWeight="bold" py="1">
+              Custom
+            </Text>
+          ) : (
+            <HStack align="baseline" gap="2" wrap="wrap" py="1">
+              <Text fontSize="4xl" fontWeight="bold">
+                {dollars(plan.price)}
+              </Text>
+              <Text color="fg.muted">/month</Text>
+              {plan.oldPrice !== null && (
+                <Text as="del" color="fg.muted" aria-label={`was ${dollars(plan.oldPrice)}`}>
+                  {dollars(plan.oldPrice)}
+                </Text>
+              )}
+            </HStack>
+          )}
+          <Text fontSize="xs" color="fg.muted">
+            {plan.price === null ? 'Tailored pricing for your organisation' : 'Billed annually'}
+          </Text>
+        </Card.Header>
+        <Card.Body>
+          <List.Root variant="plain" gap="2" fontSize="sm">
+            {plan.features.map((feature) => (
+              <List.Item key={feature}>
+                <List.Indicator asChild color="green.fg">
+                  <LuCheck aria-hidden="true" />
+                </List.Indicator>
+                {feature}
+              </List.Item>
+            ))}
+          </List.Root>
+        </Card.Body>
+      </StaticHtml>
       <Card.Footer>
         {plan.name === 'Enterprise' ? (
           <Button asChild width="full" variant="outline" aria-label="Contact Sales about the Enterprise plan">

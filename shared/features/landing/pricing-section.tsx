@@ -6,6 +6,7 @@ import { PlanCard } from './plan-card';
 import { pricingPlans } from './pricing-plans';
 import { SectionHeading } from './section-heading';
 import { useChoosePlan } from './use-choose-plan';
+import { StaticHtml } from '../../components/prerendered-parts';
 
 // Only signed-in owners can see the offer, and sign-in state arrives after supabase-js anyway.
 const TrialOffer = lazy(() => import('./trial-offer').then((module) => ({ default: module.TrialOffer })));
@@ -18,25 +19,27 @@ export function PricingSection() {
   return (
     <Box as="section" id="pricing" aria-labelledby="pricing-title" tabIndex={-1} scrollMarginTop="16" py={{ base: '14', md: '20' }} outline="none">
       <Container maxW="7xl" px={{ base: '4', sm: '6' }}>
-        <SectionHeading
-          id="pricing-title"
-          eyebrow="Pricing"
-          title="Simple plans that grow with you"
-          lead="Prices per month, billed annually. Change or cancel your plan at any time."
-        />
-        <Text
-          display="flex"
-          alignItems="center"
-          justifyContent="center"
-          gap="2"
-          fontWeight="semibold"
-          color="green.fg"
-          mt="-6"
-          mb="10"
-          textAlign="center"
-        >
-          <LuGift aria-hidden="true" /> 7-day free trial on any annual plan
-        </Text>
+        <StaticHtml>
+          <SectionHeading
+            id="pricing-title"
+            eyebrow="Pricing"
+            title="Simple plans that grow with you"
+            lead="Prices per month, billed annually. Change or cancel your plan at any time."
+          />
+          <Text
+            display="flex"
+            alignItems="center"
+            justifyContent="center"
+            gap="2"
+            fontWeight="semibold"
+            color="green.fg"
+            mt="-6"
+            mb="10"
+            textAlign="center"
+          >
+            <LuGift aria-hidden="true" /> 7-day free trial on any annual plan
+          </Text>
+        </StaticHtml>
         {user && (
           <Suspense fallback={null}>
             <TrialOffer pendingPlan={pending} onStart={(plan) => void choose(plan)} />
