@@ -1215,6 +1215,42 @@ export type Database = {
           },
         ];
       };
+      sale_reviews: {
+        Row: {
+          business_id: string;
+          note: string;
+          reviewed_at: string;
+          reviewed_by: string | null;
+          sale_id: string;
+          store_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          business_id: string;
+          note: string;
+          reviewed_at?: string;
+          reviewed_by?: string | null;
+          sale_id: string;
+          store_id: string;
+        };
+        Update: {
+          business_id?: string;
+          note?: string;
+          reviewed_at?: string;
+          reviewed_by?: string | null;
+          sale_id?: string;
+          store_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "sale_reviews_sale_id_business_id_fkey";
+            columns: ["sale_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "sales";
+            referencedColumns: ["id", "business_id"];
+          },
+        ];
+      };
       sale_tenders: {
         Row: {
           amount: number;
@@ -2584,6 +2620,32 @@ export type Database = {
         Args: { _error?: string; _id: number };
         Returns: boolean;
       };
+      flagged_sales: {
+        Args: {
+          _business_id: string;
+          _include_reviewed?: boolean;
+          _limit?: number;
+          _offset?: number;
+          _store_id?: string;
+        };
+        Returns: {
+          cashier_name: string;
+          currency: string;
+          note: string;
+          occurred_at: string;
+          offline: boolean;
+          receipt_number: string;
+          recorded_at: string;
+          review_reasons: string[];
+          reviewed_at: string;
+          reviewer_name: string;
+          sale_id: string;
+          store_id: string;
+          store_name: string;
+          total: number;
+          total_count: number;
+        }[];
+      };
       import_catalog: {
         Args: {
           _business_id: string;
@@ -2949,6 +3011,23 @@ export type Database = {
       request_receipt_email: {
         Args: { _email: string; _sale_id: string };
         Returns: Json;
+      };
+      review_sale: {
+        Args: { _note: string; _sale_id: string };
+        Returns: {
+          business_id: string;
+          note: string;
+          reviewed_at: string;
+          reviewed_by: string | null;
+          sale_id: string;
+          store_id: string;
+        };
+        SetofOptions: {
+          from: "*";
+          to: "sale_reviews";
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
       };
       revoke_invitation: {
         Args: { _invitation_id: string };

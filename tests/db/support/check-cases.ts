@@ -223,6 +223,9 @@ export const checkCases: CheckCase[] = [
   { table: 'public.pos_approvals', column: 'max_discount_percent',
     constraint: 'pos_approvals_max_discount_percent_check', bad: [-0.01, 100.01], good: [0, 100] },
 
+  { table: 'public.sale_reviews', column: 'note', constraint: 'sale_reviews_note_check',
+    bad: ['', '   ', text(501)], good: ['x', text(500)] },
+
   // support desk, notifications and email
   { table: 'public.support_tickets', column: 'waiting_on', constraint: 'support_tickets_waiting_on_check',
     bad: ['admin', 'Us'], good: ['us', 'customer'] },

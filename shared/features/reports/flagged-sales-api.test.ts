@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { describeReason, reviewNoteSchema } from './flagged-sales-api';
+
+describe('describeReason', () => {
+  it('puts a line reason in words with its line number', () => {
+    expect(describeReason('price_mismatch:2')).toBe('line 2: sold at a price the catalog no longer had');
+    expect(describeReason('discount_over_limit:1')).toBe('line 1: discount above the cashier\'s limit');
+  });
+
+  it('drops an id detail and keeps the words', () => {
+    expect(describeReason('negative_stock:6f1c0c1e-0000-4000-8000-000000000001')).toBe('stock went below zero');
+    expect(describeReason('tenders_mismatch')).toBe('payments did not add up to the total');
+  });
+
+  it('shows an unknown reason readably rather than hiding it', () => {
+    expect(describeReason('new_rule_x')).toBe('new rule x');
+  });
+});
+
+describe('reviewNoteSchema', () => {
+  it('needs 1 to 500 characters after trimming', () => {
+    expect(reviewNoteSchema.safeParse({ note: '   ' }).success).toBe(false);
+    expect(reviewNoteSchema.safeParse({ note: 'x'.repeat(501) }).success).toBe(false);
+    expect(reviewNoteSchema.parse({ note: '  checked  ' })).toEqual({ note: 'checked' });
+  });
+});
