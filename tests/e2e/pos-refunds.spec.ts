@@ -1,0 +1,77 @@
+import { expect, test } from '@playwright/test';
+import { openShift, posShop, scan, tender } from './support/pos-shop';
+import { signInThroughUi } from './support/sign-in';
+
+test('a cashier gives a discount above the limit a manager approves, splits card and cash, parks and resumes, refunds part', async ({ page }) => {
+  // A long walk through the register on two shared, loaded cores.
+  test.setTimeout(180_000);
+  const shop = await posShop();
+  await signInThroughUi(page, shop.cashier.email, shop.cashier.password);
+  await openShift(page, '100');
+
+  // Two soaps by scanning, a towel by search: 25.00 + 20.00.
+  await scan(page, '4006381333931');
+  await scan(page, '4006381333931');
+  await page.getByRole('textbox', { name: 'Scan or search' }).fill('towel');
+  await page.getByRole('textbox', { name: 'Scan or search' }).press('Enter');
+  await expect(page.getByTestId('cart-total')).toHaveText('$45.00');
+
+  // 20 % off the cart, from the keyboard: above a cashier's 10 %, so paying waits for a manager.
+  await page.keyboard.press('Alt+KeyD');
+  await page.getByRole('combobox', { name: 'Discount on' }).selectOption('cart');
+  await page.getByRole('textbox', { name: 'Discount value' }).fill('20');
+  await page.getByRole('button', { name: 'Apply discount' }).click();
+  await expect(page.getByTestId('cart-total')).toHaveText('$36.00');
+  await expect(page.getByRole('textbox', { name: 'Amount tendered' })).toBeDisabled();
+  await page.getByRole('button', { name: 'Manager approval' }).click();
+  const approval = page.getByRole('form', { name: 'Manager approval' });
+  await approval.getByRole('textbox', { name: 'Manager email' }).fill(shop.manager.email);
+  await approval.getByLabel('Manager password').fill(shop.manager.password);
+  await approval.getByRole('button', { name: 'Approve' }).click();
+  await expect(page.getByText('Discount approved')).toBeVisible();
+
+  // Split: 20.00 by card, then 20.00 cash for the 16.00 left: 4.00 change.
+  await tender(page, 'Card', '20');
+  await expect(page.getByTestId('tender-remaining')).toHaveText('$16.00');
+  await tender(page, 'Cash', '20');
+  await expect(page.getByTestId('receipt-change')).toHaveText('$4.00');
+  await expect.poll(async () => (await shop.sales()).length).toBe(1);
+  const [sale] = await shop.sales();
+  expect(sale).toMatchObject({ total: 3600, discount_total: 900, change_total: 400 });
+  expect(sale?.approval_id).toBeTruthy();
+  expect(await shop.tenders(String(sale?.id))).toEqual([
+    { kind: 'card', amount: 2000, tendered: 2000, change: 0 },
+    { kind: 'cash', amount: 1600, tendered: 2000, change: 400 },
+  ]);
+
+  // Park a cart, reload, resume it.
+  await page.getByRole('button', { name: 'New sale' }).click();
+  await scan(page, '4006381333931');
+  await page.keyboard.press('Alt+KeyP');
+  await expect(page.getByText('Scan an item to start a sale.')).toBeVisible();
+  await page.reload();
+  await page.getByRole('button', { name: /^Parked \(1\)/ }).click();
+  await page.getByRole('button', { name: /^Resume Scan Soap/ }).click();
+  await expect(page.getByTestId('cart-qty')).toHaveText('1');
+  await expect(page.getByRole('button', { name: /^Parked \(0\)/ })).toBeVisible();
+
+  // Refund one of the two soaps of the first sale: its line was 25.00 less its 5.00 share of the discount.
+  const stockBefore = await shop.stock();
+  await page.keyboard.press('Alt+KeyF');
+  await page.getByRole('textbox', { name: 'Receipt number' }).fill(String(sale?.receipt_number));
+  await page.getByRole('button', { name: 'Find receipt' }).click();
+  await page.getByRole('textbox', { name: 'Refund quantity of Scan Soap' }).fill('1');
+  await expect(page.getByTestId('refund-total')).toHaveText('$10.00');
+  await expect(page.getByRole('combobox', { name: 'Refund to' })).toHaveValue('card');
+  await page.getByRole('button', { name: 'Refund (manager approves)' }).click();
+  const refundApproval = page.getByRole('form', { name: 'Manager approval' });
+  await refundApproval.getByRole('textbox', { name: 'Manager email' }).fill(shop.manager.email);
+  await refundApproval.getByLabel('Manager password').fill(shop.manager.password);
+  await refundApproval.getByRole('button', { name: 'Approve' }).click();
+  await expect(page.getByText('Refund $10.00 to card')).toBeVisible();
+  await expect.poll(async () => (await shop.refunds()).length).toBe(1);
+  const [refund] = await shop.refunds();
+  expect(refund).toMatchObject({ total: 1000, tender_kind: 'card', review_reasons: [] });
+  expect(refund?.approval_id).toBeTruthy();
+  expect(await shop.stock()).toBe(stockBefore + 1);
+});
