@@ -1,0 +1,67 @@
+/**
+ * The sales summary tables (ADR 0143) cell by cell over HTTP with supabase-js: owners read every store of their
+ * business, a manager of Downtown only Downtown, a cashier, another business's owner, the platform admin and anon
+ * nothing of business A (the rows carry cost); nobody inserts, updates or deletes through the API.
+ */
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { downtown, riverside, startCatalogWorld, who, type CatalogWorld } from './support/catalog-world';
+
+let w: CatalogWorld;
+let since: string;
+const tables = ['sales_daily', 'sales_daily_tax', 'sales_daily_variant'] as const;
+
+beforeAll(async () => {
+  w = await startCatalogWorld();
+  // The last week of the demo history: under the data API's 1,000-row cap for every table.
+  since = (await w.rows<{ d: string }>(`select (current_date - 7)::text as d`))[0]?.d ?? '';
+}, 300_000);
+
+afterAll(async () => {
+  await w?.stack.stop();
+});
+
+const read = async (client: SupabaseClient, table: string) =>
+  client.from(table).select('business_id, store_id, day').eq('business_id', w.businessA).gte('day', since);
+
+describe.each(tables)('%s', (table) => {
+  it('has rows of business A in both stores (the matrix is not vacuous)', async () => {
+    const rows = await w.rows<{ store_id: string }>(
+      `select distinct store_id from public.${table} where business_id = $1 and day >= $2`, [w.businessA, since]);
+    expect(new Set(rows.map((r) => r.store_id))).toEqual(new Set([downtown, riverside]));
+  });
+
+  it('owners read every store, a Downtown manager Downtown only', async () => {
+    const all = await w.rows<{ n: number }>(
+      `select count(*)::int as n from public.${table} where business_id = $1 and day >= $2`, [w.businessA, since]);
+    const owner = await read(w.clients.owner, table);
+    expect(owner.error).toBeNull();
+    expect(owner.data).toHaveLength(all[0]?.n ?? -1);
+    const manager = await read(w.clients.manager, table);
+    expect(manager.error).toBeNull();
+    expect((manager.data ?? []).length).toBeGreaterThan(0);
+    expect(new Set((manager.data ?? []).map((r) => r.store_id))).toEqual(new Set([downtown]));
+  });
+
+  it.each(['cashier', 'other', 'admin'] as const)('%s reads nothing of business A', async (name) => {
+    const result = await read(w.clients[name], table);
+    expect(result.error).toBeNull();
+    expect(result.data).toEqual([]);
+  });
+
+  it('anon is refused', async () => {
+    expect((await w.actors.anon.select(table)).error?.code).toBe('42501');
+  });
+
+  it.each(who)('%s cannot insert, update or delete', async (name) => {
+    const snapshot = () => w.rows(`select * from public.${table} where business_id = $1 order by 1, 2, 3`, [w.businessA]);
+    const before = await snapshot();
+    const inserted = await w.actors[name].insert(table, { business_id: w.businessA, store_id: downtown, day: '2020-01-01',
+      ...(table === 'sales_daily_tax' ? { tax_rate: 1 } : {}),
+      ...(table === 'sales_daily_variant' ? { variant_id: w.f.variant, description: 'Planted' } : {}) });
+    expect(inserted.error?.code).toBe('42501');
+    await w.clients[name].from(table).update({ business_id: w.businessB }).eq('business_id', w.businessA);
+    await w.clients[name].from(table).delete().eq('business_id', w.businessA);
+    expect(await snapshot()).toEqual(before);
+  });
+});
