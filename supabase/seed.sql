@@ -487,22 +487,27 @@ begin
   perform set_config('request.jwt.claims',
     '{"sub":"22222222-2222-4222-8222-222222222222","role":"authenticated"}', true);
 
-  -- Refunds: the newest two-line sale at Downtown, one unit back to the shelf; an older sale's line damaged.
-  select s.id, s.occurred_at, (select l.id from public.sale_lines l where l.sale_id = s.id order by l.line_no limit 1) as line
+  -- Refunds of a whole line (an item sold by weight may be 0.5 kg): the newest two-line sale at Downtown, back
+  -- to the shelf; an older Riverside sale's line, damaged.
+  select s.id, s.occurred_at, l.id as line, l.qty
     into v_sale
-    from public.sales s where s.store_id = v_downtown
-     and (select count(*) from public.sale_lines l where l.sale_id = s.id) >= 2
+    from public.sales s
+    join lateral (select l.id, l.qty from public.sale_lines l where l.sale_id = s.id order by l.line_no limit 1) l on true
+   where s.store_id = v_downtown
+     and (select count(*) from public.sale_lines x where x.sale_id = s.id) >= 2
    order by s.occurred_at desc limit 1;
   perform public.post_refund(jsonb_build_object('id', gen_random_uuid(), 'sale_id', v_sale.id,
     'reason', 'Customer changed their mind', 'occurred_at', v_sale.occurred_at + interval '2 hours',
-    'lines', jsonb_build_array(jsonb_build_object('sale_line_id', v_sale.line, 'qty', 1, 'disposition', 'restock'))));
-  select s.id, s.occurred_at, (select l.id from public.sale_lines l where l.sale_id = s.id order by l.line_no limit 1) as line
+    'lines', jsonb_build_array(jsonb_build_object('sale_line_id', v_sale.line, 'qty', v_sale.qty, 'disposition', 'restock'))));
+  select s.id, s.occurred_at, l.id as line, l.qty
     into v_sale
-    from public.sales s where s.store_id = v_riverside and s.occurred_at < now() - interval '5 days'
+    from public.sales s
+    join lateral (select l.id, l.qty from public.sale_lines l where l.sale_id = s.id order by l.line_no limit 1) l on true
+   where s.store_id = v_riverside and s.occurred_at < now() - interval '5 days'
    order by s.occurred_at desc limit 1;
   perform public.post_refund(jsonb_build_object('id', gen_random_uuid(), 'sale_id', v_sale.id,
     'reason', 'Damaged packaging', 'occurred_at', v_sale.occurred_at + interval '1 day',
-    'lines', jsonb_build_array(jsonb_build_object('sale_line_id', v_sale.line, 'qty', 1, 'disposition', 'damaged'))));
+    'lines', jsonb_build_array(jsonb_build_object('sale_line_id', v_sale.line, 'qty', v_sale.qty, 'disposition', 'damaged'))));
 
   -- Five untracked-by-lot items Downtown holds most of: sent to Riverside, one unit arrives damaged.
   select array_agg(b.variant_id) into v_items from (
