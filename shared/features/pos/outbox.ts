@@ -89,7 +89,7 @@ export type SendResult = { status: 'done'; result: unknown } | { status: 'retry'
 export type BatchResult = { status: 'done'; results: SendResult[] } | { status: 'retry'; error: string } | { status: 'unsupported' };
 
 export interface SyncOptions {
-  /** Sends consecutive sales together (post_sales): far fewer round trips for a long outbox. */
+  /** Sends consecutive sales together (post_sales, at most 50): far fewer round trips for a long outbox. */
   sendBatch?: (entries: OutboxEntry[]) => Promise<BatchResult>;
   batchSize?: number;
 }
@@ -110,7 +110,7 @@ export async function syncOutbox(
   let sent = 0;
   let rejected = 0;
   let batching = Boolean(options.sendBatch);
-  const size = Math.max(1, options.batchSize ?? 50);
+  let size = Math.max(1, options.batchSize ?? 20);
   const entries = (await pendingEntries(db)).filter((entry) => {
     if (!entry.lastError?.startsWith('rejected:')) return true;
     rejected += 1;
@@ -145,8 +145,10 @@ export async function syncOutbox(
           continue;
         }
         if (outcome.status === 'retry') {
-          for (const e of batch) await db.put('outbox', { ...e, attempts: e.attempts + 1, lastError: outcome.error });
-          break;
+          // Maybe the batch itself was too long for the server's statement timeout (8 s for signed-in users on
+          // hosted Supabase): halve it and try again; at one sale the single path decides.
+          size = Math.max(1, Math.floor(batch.length / 2));
+          continue;
         }
         let go = true;
         for (const [k, e] of batch.entries()) {

@@ -223,12 +223,21 @@ describe('outbox in batches (post_sales)', () => {
     db.close();
   });
 
-  it('a batch that fails as a whole waits; a server without post_sales gets them one at a time', async () => {
+  it('a batch that fails as a whole is halved down to one sale, which then waits; without post_sales one at a time', async () => {
     const db = await openPosDb(`batch-fallback-${Math.random()}`);
+    for (const id of ['a', 'b', 'c', 'd', 'e']) await enqueueSale(db, { id });
+    const sizes: number[] = [];
+    const down = await syncOutbox(db, async () => ({ status: 'retry', error: 'offline' }), undefined,
+      { sendBatch: async (entries) => { sizes.push(entries.length); return { status: 'retry', error: 'offline' }; }, batchSize: 4 });
+    expect(down).toEqual({ sent: 0, waiting: 5, rejected: 0 });
+    expect(sizes).toEqual([4, 2]);
+    expect((await pendingEntries(db)).map((e) => e.attempts)).toEqual([1, 0, 0, 0, 0]);
+    // Too long for the server as 4, fine as 2: everything goes.
+    const ok = await syncOutbox(db, async () => ({ status: 'done', result: null }), undefined, {
+      sendBatch: async (entries) => (entries.length > 2 ? { status: 'retry', error: 'timeout' }
+        : { status: 'done', results: entries.map(() => ({ status: 'done', result: null }) as SendResult) }), batchSize: 4 });
+    expect(ok).toEqual({ sent: 5, waiting: 0, rejected: 0 });
     for (const id of ['a', 'b', 'c']) await enqueueSale(db, { id });
-    const down = await syncOutbox(db, async () => ({ status: 'done', result: null }), undefined,
-      { sendBatch: async () => ({ status: 'retry', error: 'offline' }), batchSize: 2 });
-    expect(down).toEqual({ sent: 0, waiting: 3, rejected: 0 });
     const single: string[] = [];
     const up = await syncOutbox(db, async (e) => { single.push(e.id); return { status: 'done', result: null }; }, undefined,
       { sendBatch: async () => ({ status: 'unsupported' }), batchSize: 2 });
