@@ -242,31 +242,30 @@ begin
        where b.business_id = _business_id and (_store_id is null or b.store_id = _store_id)
        group by 1, 2 having sum(b.qty) > 0
     ),
-    recent as (
-      select f.store_id, f.variant_id, sum(f.units) as units
-        from private.report_facts(_business_id, v_today - _days + 1, v_today, _store_id) f group by 1, 2
-    ),
-    last_sale as (
-      select l.store_id, l.variant_id, max((s.occurred_at at time zone st.time_zone)::date) as day
-        from public.sale_lines l
-        join public.sales s on s.id = l.sale_id and s.business_id = l.business_id
-        join public.stores st on st.id = s.store_id
-       where l.business_id = _business_id and (_store_id is null or l.store_id = _store_id)
-         and (l.store_id, l.variant_id) in (select oh.store_id, oh.variant_id from oh)
-       group by 1, 2
+    -- Sold in the window and the last sale from the ledger (a sale line writes one sale movement, a restocked
+    -- refund one refund movement; index on store + variant), so no scan of the sales is needed.
+    mv as (
+      select oh.store_id, oh.variant_id, oh.qty, x.sold,
+             (x.last_at at time zone st.time_zone)::date as last_day
+        from oh
+        join public.stores st on st.id = oh.store_id
+        cross join lateral (
+          select coalesce(-sum(m.qty) filter (where m.occurred_at >= ((v_today - _days + 1)::timestamp at time zone st.time_zone)), 0)
+                   as sold,
+                 max(m.occurred_at) filter (where m.kind = 'sale') as last_at
+            from public.stock_movements m
+           where m.store_id = oh.store_id and m.variant_id = oh.variant_id and m.kind in ('sale', 'refund')
+        ) x
     )
-    select oh.store_id, oh.variant_id, v.sku, p.name, oh.qty, coalesce(r.units, 0),
-           round(greatest(coalesce(r.units, 0), 0) / (greatest(coalesce(r.units, 0), 0) + oh.qty), 4),
-           ls.day, (v_today - ls.day)::int, round(oh.qty * coalesce(vc.cost, 0))::bigint
-      from oh
-      join public.variants v on v.id = oh.variant_id
+    select mv.store_id, mv.variant_id, v.sku, p.name, mv.qty, mv.sold,
+           round(greatest(mv.sold, 0) / (greatest(mv.sold, 0) + mv.qty), 4),
+           mv.last_day, (v_today - mv.last_day)::int, round(mv.qty * coalesce(vc.cost, 0))::bigint
+      from mv
+      join public.variants v on v.id = mv.variant_id
       join public.products p on p.id = v.product_id
-      left join recent r on r.store_id = oh.store_id and r.variant_id = oh.variant_id
-      left join last_sale ls on ls.store_id = oh.store_id and ls.variant_id = oh.variant_id
-      left join public.variant_costs vc on vc.variant_id = oh.variant_id
-     where greatest(coalesce(r.units, 0), 0) / (greatest(coalesce(r.units, 0), 0) + oh.qty)
-           <= coalesce(_max_sell_through, 0.1)
-     order by coalesce(r.units, 0) > 0, ls.day nulls first, oh.qty * coalesce(vc.cost, 0) desc, v.sku, oh.store_id
+      left join public.variant_costs vc on vc.variant_id = mv.variant_id
+     where greatest(mv.sold, 0) / (greatest(mv.sold, 0) + mv.qty) <= coalesce(_max_sell_through, 0.1)
+     order by mv.sold > 0, mv.last_day nulls first, mv.qty * coalesce(vc.cost, 0) desc, v.sku, mv.store_id
      limit least(greatest(coalesce(_limit, 50), 1), 500);
 end;
 $$;

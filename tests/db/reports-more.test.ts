@@ -220,3 +220,22 @@ describe('reorder suggestions to a purchase order', () => {
     expect(bad.error?.code).toBe('22023');
   });
 });
+
+describe('slow movers on the demo history', () => {
+  it('lists stock on hand with a low sell-through, last sale from the ledger', async () => {
+    const { rows, error } = await call(w.clients.owner, 'report_slow_movers', { _business_id: w.businessA, _days: 7, _limit: 500 });
+    expect(error).toBeNull();
+    expect(rows.length).toBeGreaterThan(0);
+    for (const r of rows.slice(0, 20)) {
+      expect(Number(r.sell_through)).toBeLessThanOrEqual(0.1);
+      const [e] = await w.rows<{ day: string | null; qty: number }>(
+        `select (select max((s.occurred_at at time zone st.time_zone)::date)::text from public.sale_lines l
+                   join public.sales s on s.id = l.sale_id join public.stores st on st.id = s.store_id
+                  where l.store_id = $1 and l.variant_id = $2) as day,
+                (select sum(b.qty)::float8 from public.stock_balances b where b.store_id = $1 and b.variant_id = $2) as qty`,
+        [r.store_id, r.variant_id]);
+      expect(r.last_sold_on).toBe(e!.day);
+      expect(Number(r.on_hand)).toBe(e!.qty);
+    }
+  });
+});

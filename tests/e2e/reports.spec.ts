@@ -1,7 +1,25 @@
 import { readFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect as baseExpect, test } from '@playwright/test';
+import { deriveApiKeys } from '../../supabase/local/keys/api-keys';
+import { e2e } from '../helpers/e2e-env';
+import { createNodeSupabaseClient } from '../helpers/node-supabase-client';
 import { demo } from './support/users';
 import { signInThroughUi } from './support/sign-in';
+
+/** owner1 signed in through supabase-js in Node: what the database answers, to compare with the screen. */
+async function owner1Api() {
+  const client = createNodeSupabaseClient(e2e.apiUrl, (await deriveApiKeys(e2e.jwtSecret)).anonKey);
+  const { error } = await client.auth.signInWithPassword({ email: demo.owner1.email, password: demo.owner1.password });
+  if (error) throw new Error(error.message);
+  const { data } = await client.rpc('my_workspaces');
+  return { client, businessId: (data as { id: string; role: string }[]).find((w) => w.role === 'owner')!.id };
+}
+
+// The e2e stack shares two cores with other test runs: allow slow loads rather than fail on them.
+test.describe.configure({ timeout: 300_000 });
+const expect = baseExpect.configure({ timeout: 60_000 });
+
+const csvOf = (path: string) => readFileSync(path, 'utf8').trim().split('\r\n').map((line) => line.split(','));
 
 /** Reports and the admin Billing Overview (issue 14), on the seed's demo sales and plans. */
 
@@ -39,4 +57,62 @@ test('the admin Billing Overview shows MRR and the trial ending this week', asyn
   await expect(page.getByTestId('stat-mrr-value')).toHaveText(/^\$[\d,]+\.\d{2}$/);
   await expect(page.getByTestId('billing-plan-row').first()).toBeVisible();
   await expect(page.getByTestId('billing-trial-row').first()).toBeVisible();
+});
+
+test('the Overview shows the business: figures equal the database, the 30-day chart draws', async ({ page }) => {
+  const { client, businessId } = await owner1Api();
+  const { data, error } = await client.rpc('business_overview', { _business_id: businessId });
+  expect(error).toBeNull();
+  const o = data as { today: { transactions: number }; daily: { sales: number }[]; low_stock_count: number; top_products: { description: string }[] };
+  await signInThroughUi(page, demo.owner1.email, demo.owner1.password);
+  await page.goto('/dashboard');
+  const overview = page.getByTestId('business-overview');
+  await expect(overview.getByRole('heading', { name: 'Your business today' })).toBeVisible();
+  await expect(page.getByTestId('overview-transactions-value')).toHaveText(String(o.today.transactions));
+  const total30 = o.daily.reduce((a, d) => a + Number(d.sales), 0) / 100;
+  expect(total30).toBeGreaterThan(0);
+  await expect(page.getByTestId('overview-30-total')).toContainText(total30.toLocaleString('en-US', { style: 'currency', currency: 'USD' }));
+  await expect(page.getByTestId('overview-sales-chart').locator('svg .recharts-bar-rectangle').first()).toBeVisible();
+  await expect(page.getByRole('region', { name: `Low stock (${o.low_stock_count})` })).toBeVisible();
+  await expect(page.getByTestId('overview-top')).toContainText(o.top_products[0]!.description);
+  await expect(page.getByTestId('overview-waiting-count')).toHaveText('0');
+});
+
+test('reports: the sales chart draws, a breakdown by category exports the totals on screen, Z reports and insights load', async ({ page }) => {
+  await signInThroughUi(page, demo.owner1.email, demo.owner1.password);
+  await page.goto('/dashboard/reports');
+  await expect(page.getByTestId('reports-row').first()).toBeVisible();
+  await expect(page.getByTestId('reports-sales-chart').locator('svg .recharts-bar-rectangle').first()).toBeVisible();
+
+  await page.getByTestId('reports-tab-breakdown').click();
+  await page.getByTestId('reports-dimension').selectOption('category');
+  await expect(page.getByRole('heading', { name: 'Sales by category' })).toBeVisible();
+  const rows = page.getByTestId('report-breakdown-row');
+  await expect(rows.first()).toBeVisible();
+  const totals = page.getByTestId('report-breakdown-totals').locator('td');
+  const screenNet = Number((await totals.nth(4).textContent())?.trim());
+  expect(screenNet).toBeGreaterThan(0);
+  const download = page.waitForEvent('download');
+  await page.getByTestId('report-breakdown-export').click();
+  const csv = csvOf((await (await download).path())!);
+  const net = csv[0]!.indexOf('Net sales');
+  expect(csv.length - 1).toBe(await rows.count());
+  expect(csv.slice(1).reduce((a, r) => a + Math.round(Number(r[net]) * 100), 0)).toBe(Math.round(screenNet * 100));
+
+  await page.getByTestId('reports-tab-shifts').click();
+  await expect(page.getByTestId('report-shifts-row').first()).toBeVisible();
+  await expect(page.getByTestId('report-over-short-cashier-row')).toHaveCount(1);
+
+  await page.getByTestId('reports-tab-inventory').click();
+  await expect(page.getByTestId('report-valuation-row').first()).toBeVisible();
+  await expect(page.getByTestId('report-movements-row').first()).toBeVisible();
+
+  await page.getByTestId('reports-tab-insights').click();
+  await expect(page.getByTestId('insights-choose-store')).toBeVisible();
+  const store = page.getByTestId('reports-store');
+  await store.selectOption((await store.locator('option').nth(1).getAttribute('value')) ?? '');
+  await expect(page.getByTestId('report-reorder-row').first()).toBeVisible();
+  // Three weeks of demo history: too short to measure a forecast, so none is shown and the plan says so.
+  await expect(page.getByTestId('report-reorder-row').first()).toContainText('not shown');
+  await expect(page.getByTestId('report-slow').getByRole('heading', { name: 'Slow movers' })).toBeVisible();
 });
