@@ -95,7 +95,8 @@ export function CountsPage({ ctx }: { ctx: StoreContext }) {
               <Table.Header>
                 <Table.Row>
                   <Table.ColumnHeader>Item</Table.ColumnHeader>
-                  <Table.ColumnHeader>SKU</Table.ColumnHeader>
+                  {/* At phone width the SKU gives way, so the counted field stays on screen. */}
+                  <Table.ColumnHeader display={{ base: 'none', md: 'table-cell' }}>SKU</Table.ColumnHeader>
                   <Table.ColumnHeader>Counted</Table.ColumnHeader>
                 </Table.Row>
               </Table.Header>
@@ -105,7 +106,7 @@ export function CountsPage({ ctx }: { ctx: StoreContext }) {
                   return (
                     <Table.Row key={key}>
                       <Table.Cell>{itemLabel(r)}</Table.Cell>
-                      <Table.Cell fontFamily="mono">{r.sku}</Table.Cell>
+                      <Table.Cell fontFamily="mono" display={{ base: 'none', md: 'table-cell' }}>{r.sku}</Table.Cell>
                       <Table.Cell minW="28">
                         <Input size="sm" inputMode="decimal" aria-label={`Counted ${r.sku}${r.lot_number ? ` lot ${r.lot_number}` : ''}`}
                           value={entries[key] ?? ''} aria-invalid={Boolean(errors[key])}
