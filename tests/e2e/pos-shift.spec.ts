@@ -37,3 +37,29 @@ test('a manager takes cash out with a reason, reads the X report and closes the 
   expect(closed).toMatchObject({ expected_cash: 10250, counted_total: 10200, difference: -50 });
   expect(closed?.closed_at).toBeTruthy();
 });
+
+test('the register fits a 1024 x 768 touch screen and a 375 px phone: nothing sideways, actions and payment reachable', async ({ page }) => {
+  test.setTimeout(180_000);
+  const shop = await posShop();
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await signInThroughUi(page, shop.cashier.email, shop.cashier.password);
+  await openShift(page, '0');
+  await scan(page, '4006381333931');
+  await expect(page.getByTestId('cart-total')).toHaveText('$12.50');
+  for (const [width, height] of [[1024, 768], [375, 740]] as const) {
+    await page.setViewportSize({ width, height });
+    // The register itself never scrolls sideways (the cart table has its own scroll area). A string: no DOM typings here.
+    expect(await page.evaluate(`(() => { const el = document.querySelector('[data-testid="pos-till"]');
+      return el.scrollWidth - el.clientWidth; })()`)).toBeLessThanOrEqual(0);
+    for (const name of [/^Discount/, /^Customer/, /^Park Alt/, /^Parked/, /^Refund/, /^Shift/]) {
+      const button = page.getByRole('toolbar', { name: 'Register actions' }).getByRole('button', { name });
+      await button.scrollIntoViewIfNeeded();
+      await expect(button).toBeInViewport();
+    }
+    const amount = page.getByRole('textbox', { name: 'Amount tendered' });
+    await amount.scrollIntoViewIfNeeded();
+    await expect(amount).toBeInViewport();
+  }
+  await tender(page, 'Cash');
+  await expect(page.getByTestId('receipt-total')).toHaveText('$12.50');
+});

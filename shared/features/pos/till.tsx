@@ -286,7 +286,7 @@ export function Till(props: TillProps) {
   };
 
   return (
-    <Stack gap="3">
+    <Stack gap="3" data-testid="pos-till">
       <HStack justify="space-between" wrap="wrap">
         <Text color="fg.muted">{store.name} · {register.name} · shift opened {new Date(shift.opened_at).toLocaleTimeString()}</Text>
       </HStack>
