@@ -231,6 +231,22 @@ describe('money and stock invariants', () => {
     expect(await balance(downtown, w.f.variant)).toBe(before + 3);
   });
 
+  it('one refund naming a line twice (by id and by number) cannot refund more than was sold', async () => {
+    const s = await ownerSale([{ variant_id: w.f.variant, qty: 3 }]);
+    const line = s.lines[0]!;
+    const twice = [{ sale_line_id: line.id, qty: 2 }, { line_no: 1, qty: 2 }];
+    refused(await call(w.clients.owner, 'post_refund', { _payload: { id: randomUUID(), sale_id: s.id, lines: twice } }),
+      ['22023']);
+    // From the offline outbox it is kept, clamped to what was left and flagged.
+    const offline = await call(w.clients.owner, 'post_refund', { _payload: { id: randomUUID(), sale_id: s.id, offline: true,
+      lines: twice } });
+    expect(offline.code, offline.message).toBeUndefined();
+    expect(offline.data).toMatchObject({ total: line.line_total, review_reasons: ['over_refund:2'] });
+    const [{ qty } = { qty: '' }] = await w.rows<{ qty: string }>(
+      'select sum(qty)::text as qty from public.refund_lines where sale_line_id = $1', [line.id]);
+    expect(Number(qty)).toBe(3);
+  });
+
   it('a refund of a fraction, a negative or NaN quantity of an item sold by the piece is refused', async () => {
     const s = await ownerSale([{ variant_id: w.f.variant, qty: 2 }]);
     const line = s.lines[0]!;
