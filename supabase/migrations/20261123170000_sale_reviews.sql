@@ -20,6 +20,9 @@ alter table public.sale_reviews enable row level security;
 comment on table public.sale_reviews is
   'One review per flagged sale. Owners and managers of the store read; written only by public.review_sale.';
 create index sale_reviews_business_reviewed_idx on public.sale_reviews (business_id, reviewed_at desc);
+-- The foreign keys' indexes (deleting a sale or a user finds its reviews without a scan).
+create index sale_reviews_sale_business_idx on public.sale_reviews (sale_id, business_id);
+create index sale_reviews_reviewed_by_idx on public.sale_reviews (reviewed_by);
 
 revoke all on table public.sale_reviews from public, anon, authenticated;
 grant select on table public.sale_reviews to authenticated, service_role;
