@@ -410,7 +410,7 @@ comment on function public.report_shifts(uuid, date, date, uuid) is
 -- ---------------------------------------------------------------------------------------------------
 -- The dashboard's business overview (issue 14). Owners and managers: today against the same weekday last week
 -- (sales net of refunds, transactions, average basket, gross profit), 30 days of sales, the top five products
--- of those 30 days, low stock and lots expiring within 14 days. Cashiers: their own open (or last) shift only,
+-- of those 30 days (as rung up), low stock and lots expiring within 14 days. Cashiers: their own open (or last) shift only,
 -- without cost or profit. _today (default: each store's own local date) fixes the day for tests.
 create or replace function public.business_overview(_business_id uuid, _store_id uuid default null, _today date default null)
 returns jsonb
@@ -450,19 +450,25 @@ begin
                       where x.shift_id = v_shift.id and t.kind = 'cash')));
   end if;
 
-  with f as (
-    select * from private.report_facts(_business_id, v_today - 29, v_today, _store_id)
+  -- Sales, refunds and receipts per day from the maintained daily summary (ADR 0143); gross profit net of
+  -- refunds (tax share, restocked cost) needs the refund lines, so it comes from the line facts of the two days.
+  with day_figures as (
+    select d.day, sum(d.gross) as gross, sum(d.refunds) as refunds, sum(d.receipts) as transactions
+      from public.sales_daily d
+     where d.business_id = _business_id and (_store_id is null or d.store_id = _store_id)
+       and d.day between v_today - 29 and v_today
+     group by 1
   ),
-  day_figures as (
-    select f.local_day as day,
-           coalesce(sum(f.gross) filter (where f.kind = 'sale'), 0) as gross,
-           coalesce(-sum(f.gross) filter (where f.kind = 'refund'), 0) as refunds,
-           count(distinct f.sale_id) filter (where f.kind = 'sale') as transactions,
-           sum(f.gross - f.tax) - round(sum(f.cost)) as gross_profit
-      from f group by 1
+  gp as (
+    select f.local_day as day, sum(f.gross - f.tax) - round(sum(f.cost)) as gross_profit
+      from private.report_facts(_business_id, v_today - 7, v_today, _store_id) f
+     where f.local_day in (v_today, v_today - 7)
+     group by 1
   ),
   pick as (
-    select d.day, d.gross, d.refunds, d.transactions, d.gross_profit from day_figures d
+    select coalesce(d.day, gp.day) as day, coalesce(d.gross, 0) as gross, coalesce(d.refunds, 0) as refunds,
+           coalesce(d.transactions, 0) as transactions, coalesce(gp.gross_profit, 0) as gross_profit
+      from day_figures d full join gp on gp.day = d.day
   )
   select jsonb_build_object(
     'role', v_role,
@@ -482,10 +488,14 @@ begin
     'daily', (select jsonb_agg(jsonb_build_object('day', g.day, 'sales', coalesce(p.gross - p.refunds, 0)) order by g.day)
                 from (select v_today - 29 + k as day from generate_series(0, 29) as k) g
                 left join pick p on p.day = g.day),
+    -- As rung up (gross of refunds), like report_top_products, from the per-variant daily summary.
     'top_products', coalesce((select jsonb_agg(t order by t.revenue desc, t.variant_id) from (
-                       select f.variant_id, max(f.description) as description, sum(f.units) as units,
-                              sum(f.gross - f.tax) as revenue
-                         from f group by f.variant_id order by 4 desc, 1 limit 5) t), '[]'::jsonb),
+                       select v.variant_id, max(v.description) as description, sum(v.units) as units,
+                              sum(v.revenue) as revenue
+                         from public.sales_daily_variant v
+                        where v.business_id = _business_id and (_store_id is null or v.store_id = _store_id)
+                          and v.day between v_today - 29 and v_today
+                        group by v.variant_id order by 4 desc, 1 limit 5) t), '[]'::jsonb),
     'low_stock', coalesce((select jsonb_agg(t order by t.on_hand - t.reorder_point, t.sku) from (
                     select rp.store_id, rp.variant_id, v.sku, p.name as product_name, coalesce(sum(b.qty), 0) as on_hand,
                            rp.reorder_point

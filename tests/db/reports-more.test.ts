@@ -30,7 +30,8 @@ beforeAll(async () => {
   // A refund of one unit of a demo sale's first line, through the function the register uses.
   const [line] = await w.rows<{ sale_id: string; id: string }>(
     `select l.sale_id, l.id from public.sale_lines l join public.sales s on s.id = l.sale_id
-      where s.business_id = $1 and s.store_id = $2 and l.qty >= 1 order by s.occurred_at desc, l.line_no limit 1`,
+      where s.business_id = $1 and s.store_id = $2
+        and l.qty - coalesce((select sum(rl.qty) from public.refund_lines rl where rl.sale_line_id = l.id), 0) >= 1 order by s.occurred_at desc, l.line_no limit 1`,
     [w.businessA, downtown]);
   const { error } = await w.clients.owner.rpc('post_refund', {
     _payload: { id: crypto.randomUUID(), sale_id: line!.sale_id, lines: [{ sale_line_id: line!.id, qty: 1, disposition: 'restock' }] },
