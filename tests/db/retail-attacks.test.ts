@@ -95,6 +95,22 @@ describe('ids of another business or store in function parameters', () => {
     expect((res.data as { lines: { lot_id: string }[] }).lines[0]?.lot_id).toBe(w.f.lot);
   });
 
+  it('a replay with the id of another store\'s sale or refund reveals nothing', async () => {
+    const stolen = await call(w.clients.cashier, 'post_sale', { _payload: sale({ id: riversideSale }) });
+    refused(stolen, ['42501']);
+    expect(JSON.stringify(stolen.data ?? '')).not.toContain(riversideSale);
+    const [sold] = await w.rows<{ id: string; qty: number }>(
+      'select id, qty::float8 as qty from public.sale_lines where sale_id = $1 order by line_no limit 1', [riversideSale]);
+    const refund = await call(w.clients.owner, 'post_refund', { _payload: { id: randomUUID(), sale_id: riversideSale,
+      offline: true, lines: [{ sale_line_id: sold?.id, qty: sold?.qty, disposition: 'damaged' }] } });
+    expect(refund.code, refund.message).toBeUndefined();
+    const mine = await ownerSale([{ variant_id: w.f.variant, qty: 1 }]);
+    const replay = await call(w.clients.manager, 'post_refund', { _payload: { id: (refund.data as { id: string }).id,
+      sale_id: mine.id, lines: [{ line_no: 1, qty: 1 }] } });
+    refused(replay, ['42501']);
+    expect(JSON.stringify(replay.data ?? '')).not.toContain(riversideSale);
+  });
+
   it('post_sales reports another store\'s register as refused per sale and writes nothing for it', async () => {
     const payload = sale({ register_id: rs1, shift_id: null, offline: true });
     const res = await call(w.clients.cashier, 'post_sales', { _payloads: [payload] });
