@@ -104,9 +104,9 @@ describe('the trimmed Chakra theme', () => {
 
   it('drops recipes nobody renders and keeps the brand colour and fonts', () => {
     expect(system.hasRecipe('datePicker')).toBe(false);
-    // What the guard above would report if a screen started using Tabs without adding its recipe.
-    expect(recipeKeysOf(chakraExports().get('Tabs')!)).toContain('tabs');
-    expect(system.hasRecipe('tabs')).toBe(false);
+    // What the guard above would report if a screen started using Accordion without adding its recipe.
+    expect(recipeKeysOf(chakraExports().get('Accordion')!)).toContain('accordion');
+    expect(system.hasRecipe('accordion')).toBe(false);
     expect(system.token('fonts.body')).toContain('system-ui');
     expect(system.getGlobalCss()).toBeTruthy();
   });

@@ -116,3 +116,37 @@ test('reports: the sales chart draws, a breakdown by category exports the totals
   await expect(page.getByTestId('report-reorder-row').first()).toContainText('not shown');
   await expect(page.getByTestId('report-slow').getByRole('heading', { name: 'Slow movers' })).toBeVisible();
 });
+
+test('an owner reviews a sale an offline register kept at a stale price, and the review stays on record', async ({ page }) => {
+  const { client } = await owner1Api();
+  const { data: registers } = await client.from('registers').select('id, receipt_prefix').eq('receipt_prefix', 'DT2');
+  // 45 days back: outside the 30-day ranges the other report tests compare.
+  const occurredAt = new Date(Date.now() - 45 * 86_400_000).toISOString();
+  // An item the demo shop sells (the seeded sales hold items without lots).
+  const { data: sold } = await client.from('sale_lines').select('variant_id').limit(1);
+  const { data: variants } = await client.from('variants').select('id, price')
+    .eq('id', (sold as { variant_id: string }[])[0]!.variant_id);
+  const variant = variants?.[0] as { id: string; price: number } | undefined;
+  const { data: sale, error } = await client.rpc('post_sale', { _payload: {
+    id: crypto.randomUUID(), register_id: (registers as { id: string }[])[0]!.id, offline: true, occurred_at: occurredAt,
+    lines: [{ variant_id: variant!.id, qty: 1, unit_price: variant!.price + 1 }],
+    tenders: [{ kind: 'card', amount: 1 }],
+  } });
+  expect(error).toBeNull();
+  const receipt = (sale as { receipt_number: string }).receipt_number;
+
+  await signInThroughUi(page, demo.owner1.email, demo.owner1.password);
+  await page.goto('/dashboard/reports');
+  await page.getByTestId('reports-tab-flagged').click();
+  const card = page.getByTestId('flagged-sale').filter({ hasText: receipt });
+  await expect(card).toContainText('line 1: sold at a price the catalog no longer had');
+  await expect(card).toContainText('no open shift on the register');
+  await card.getByRole('button', { name: 'Mark reviewed' }).click();
+  await expect(card.getByText('Write what you found.')).toBeVisible();
+  await card.getByLabel('What you found').fill('Shelf label was out of date; price confirmed.');
+  await card.getByRole('button', { name: 'Mark reviewed' }).click();
+  await expect(page.getByTestId('flagged-sale').filter({ hasText: receipt })).toHaveCount(0);
+  await page.getByText('Show reviewed').click();
+  await expect(page.getByTestId('flagged-sale').filter({ hasText: receipt }))
+    .toContainText('Olivia Grocer on');
+});

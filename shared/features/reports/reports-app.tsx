@@ -6,6 +6,7 @@ import { useSupabase } from '../../lib/platform-context';
 import { fetchReportScope, fetchSalesAndProfit, reportRequestSchema, type Grain, type ProfitRow, type ReportScope, type SalesRow } from './reports-api';
 import { minorToDecimal, toCsv } from './reports-csv';
 import { BreakdownTab, InventoryTab, SellersTab, ShiftsTab, TaxesTab } from './report-tabs';
+import { FlaggedSalesTab } from './flagged-sales';
 import { InsightsTab } from './insights';
 
 // recharts only when a chart is drawn (ADR 0144).
@@ -13,7 +14,7 @@ const SalesChart = lazy(() => import('./sales-chart'));
 
 const tabs = [
   ['sales', 'Sales'], ['breakdown', 'Breakdown'], ['sellers', 'Products'], ['inventory', 'Inventory'], ['shifts', 'Shifts'],
-  ['taxes', 'Taxes'], ['insights', 'Insights'],
+  ['taxes', 'Taxes'], ['insights', 'Insights'], ['flagged', 'To review'],
 ] as const;
 type Tab = (typeof tabs)[number][0];
 
@@ -176,6 +177,7 @@ export function ReportsApp() {
             {value === 'shifts' && <ShiftsTab request={valid.data} storeName={storeName} />}
             {value === 'taxes' && <TaxesTab request={valid.data} storeName={storeName} />}
             {value === 'insights' && <InsightsTab request={valid.data} storeName={storeName} />}
+            {value === 'flagged' && <FlaggedSalesTab request={valid.data} storeName={storeName} />}
           </Tabs.Content>
         ))}
         <Tabs.Content value="sales">
