@@ -81,6 +81,30 @@ create index sales_daily_variant_store_business_idx on public.sales_daily_varian
 create index sales_daily_variant_variant_idx on public.sales_daily_variant (variant_id);
 
 -- ---------------------------------------------------------------------------------------------------
+-- The sales a rebuild covers: a whole business (_stores null) or the given (store, local day) pairs. A function
+-- rather than a temporary table, so plpgsql_check (supabase db lint) can check the statements that read it.
+create or replace function private.sales_summary_scope(_business_id uuid, _stores uuid[], _days date[])
+returns table (sale_id uuid, business_id uuid, store_id uuid, day date)
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select s.id, s.business_id, s.store_id, (s.occurred_at at time zone st.time_zone)::date
+    from public.sales s join public.stores st on st.id = s.store_id
+   where _stores is null and s.business_id = _business_id
+  union all
+  select s.id, s.business_id, s.store_id, k.day
+    from (select distinct u.store_id, u.day from unnest(_stores, _days) as u (store_id, day)
+           where u.store_id is not null and u.day is not null) k
+    join public.stores st on st.id = k.store_id
+    join public.sales s on s.store_id = k.store_id and s.business_id = st.business_id
+                       and s.occurred_at >= (k.day::timestamp at time zone st.time_zone)
+                       and s.occurred_at < ((k.day + 1)::timestamp at time zone st.time_zone)
+   where _stores is not null;
+$$;
+revoke all on function private.sales_summary_scope(uuid, uuid[], date[]) from public, anon, authenticated;
+
 -- Rebuild from the raw rows: a whole business (_stores null) or the given (store, day) pairs.
 create or replace function private.compute_sales_summaries(_business_id uuid, _stores uuid[] default null,
                                                            _days date[] default null)
@@ -90,41 +114,27 @@ security definer
 set search_path = ''
 as $$
 begin
-  create temporary table if not exists sales_summary_scope (sale_id uuid, business_id uuid, store_id uuid, day date)
-    on commit drop;
-  create temporary table if not exists sales_summary_keys (store_id uuid, day date) on commit drop;
-  truncate pg_temp.sales_summary_scope, pg_temp.sales_summary_keys;
   if _stores is null then
-    insert into pg_temp.sales_summary_scope
-    select s.id, s.business_id, s.store_id, (s.occurred_at at time zone st.time_zone)::date
-      from public.sales s join public.stores st on st.id = s.store_id
-     where s.business_id = _business_id;
     delete from public.sales_daily d where d.business_id = _business_id;
     delete from public.sales_daily_tax d where d.business_id = _business_id;
     delete from public.sales_daily_variant d where d.business_id = _business_id;
   else
-    insert into pg_temp.sales_summary_keys select distinct k.store_id, k.day from unnest(_stores, _days) as k (store_id, day)
-     where k.store_id is not null and k.day is not null;
-    insert into pg_temp.sales_summary_scope
-    select s.id, s.business_id, s.store_id, k.day
-      from pg_temp.sales_summary_keys k
-      join public.stores st on st.id = k.store_id
-      join public.sales s on s.store_id = k.store_id and s.business_id = st.business_id
-                         and s.occurred_at >= (k.day::timestamp at time zone st.time_zone)
-                         and s.occurred_at < ((k.day + 1)::timestamp at time zone st.time_zone);
-    delete from public.sales_daily d using pg_temp.sales_summary_keys k where d.store_id = k.store_id and d.day = k.day;
-    delete from public.sales_daily_tax d using pg_temp.sales_summary_keys k where d.store_id = k.store_id and d.day = k.day;
-    delete from public.sales_daily_variant d using pg_temp.sales_summary_keys k where d.store_id = k.store_id and d.day = k.day;
+    delete from public.sales_daily d using unnest(_stores, _days) as k (store_id, day)
+     where d.store_id = k.store_id and d.day = k.day;
+    delete from public.sales_daily_tax d using unnest(_stores, _days) as k (store_id, day)
+     where d.store_id = k.store_id and d.day = k.day;
+    delete from public.sales_daily_variant d using unnest(_stores, _days) as k (store_id, day)
+     where d.store_id = k.store_id and d.day = k.day;
   end if;
 
   insert into public.sales_daily (business_id, store_id, day, receipts, gross, discounts, tax)
   select x.business_id, x.store_id, x.day, count(*), sum(s.total), sum(s.discount_total), sum(s.tax_total)
-    from pg_temp.sales_summary_scope x join public.sales s on s.id = x.sale_id
+    from private.sales_summary_scope(_business_id, _stores, _days) x join public.sales s on s.id = x.sale_id
    group by 1, 2, 3;
   insert into public.sales_daily as d (business_id, store_id, day, lines, units, revenue, cost, lines_without_cost)
   select x.business_id, x.store_id, x.day, count(*), sum(l.qty), sum(l.line_total - l.tax_amount),
          sum(l.qty * coalesce(c.unit_cost, 0)), count(*) filter (where c.sale_line_id is null)
-    from pg_temp.sales_summary_scope x
+    from private.sales_summary_scope(_business_id, _stores, _days) x
     join public.sale_lines l on l.sale_id = x.sale_id and l.business_id = x.business_id
     left join public.sale_line_costs c on c.sale_line_id = l.id and c.business_id = l.business_id
    group by 1, 2, 3
@@ -133,7 +143,7 @@ begin
         lines_without_cost = excluded.lines_without_cost;
   insert into public.sales_daily_tax (business_id, store_id, day, tax_rate, lines, taxable, tax)
   select x.business_id, x.store_id, x.day, l.tax_rate, count(*), sum(l.line_total - l.tax_amount), sum(l.tax_amount)
-    from pg_temp.sales_summary_scope x
+    from private.sales_summary_scope(_business_id, _stores, _days) x
     join public.sale_lines l on l.sale_id = x.sale_id and l.business_id = x.business_id
    group by 1, 2, 3, 4;
   insert into public.sales_daily_variant (business_id, store_id, day, variant_id, description, lines, units, revenue,
@@ -141,7 +151,7 @@ begin
   select x.business_id, x.store_id, x.day, l.variant_id, max(l.description), count(*), sum(l.qty),
          sum(l.line_total - l.tax_amount), sum(l.qty * coalesce(c.unit_cost, 0)),
          count(*) filter (where c.sale_line_id is null)
-    from pg_temp.sales_summary_scope x
+    from private.sales_summary_scope(_business_id, _stores, _days) x
     join public.sale_lines l on l.sale_id = x.sale_id and l.business_id = x.business_id
     left join public.sale_line_costs c on c.sale_line_id = l.id and c.business_id = l.business_id
    group by 1, 2, 3, 4;
@@ -152,7 +162,7 @@ begin
     from public.refunds r join public.stores st on st.id = r.store_id
    where (_stores is null and r.business_id = _business_id)
       or (_stores is not null and exists (
-            select 1 from pg_temp.sales_summary_keys k
+            select 1 from unnest(_stores, _days) as k (store_id, day)
              where k.store_id = r.store_id
                and r.occurred_at >= (k.day::timestamp at time zone st.time_zone)
                and r.occurred_at < ((k.day + 1)::timestamp at time zone st.time_zone)))
