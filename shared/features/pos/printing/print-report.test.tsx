@@ -9,7 +9,7 @@ describe('PrintReportButton', { timeout: 30_000 }, () => {
     const during: boolean[] = [];
     const print = vi.spyOn(window, 'print').mockImplementation(() => void during.push(document.body.classList.contains('pos-printing-report')));
     render(<ChakraProvider value={defaultSystem}><div className="pos-report"><PrintReportButton kind="Z" /></div></ChakraProvider>);
-    await userEvent.click(screen.getByRole('button', { name: 'Print report' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Print Z report' }));
     expect(print).toHaveBeenCalledTimes(1);
     expect(during).toEqual([true]);
     expect(document.body.classList.contains('pos-printing-report')).toBe(false);

@@ -26,7 +26,7 @@ export function PrintReportButton({ kind }: { kind: 'X' | 'Z' }) {
   return (
     <>
       <style>{reportCss}</style>
-      <Button size="sm" variant="outline" mt="2" onClick={() => printReport()}>Print report</Button>
+      <Button size="sm" variant="outline" mt="2" onClick={() => printReport()}>Print {kind} report</Button>
     </>
   );
 }
