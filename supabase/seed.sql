@@ -482,6 +482,7 @@ declare
   v_sale record;
   v_transfer uuid;
   v_ticket uuid;
+  v_answered timestamptz;
   v_items uuid[];
 begin
   perform set_config('request.jwt.claims',
@@ -546,12 +547,20 @@ begin
   -- Support answers owner1's in-progress ticket: the thread, the bell and the email outbox show it.
   perform set_config('request.jwt.claims',
     '{"sub":"11111111-1111-4111-8111-111111111111","role":"authenticated"}', true);
-  select t.id into v_ticket from public.support_tickets t
+  select t.id, t.updated_at into v_ticket, v_answered from public.support_tickets t
    where t.user_id = '22222222-2222-4222-8222-222222222222' and t.status = 'in_progress' limit 1;
   if v_ticket is not null then
     perform public.admin_reply(v_ticket,
-      'Thanks Olivia, we found the cause: the scanner sends a tab after each code. Turn off "add suffix" in its '
-      'settings and it will work with the register. We will check back tomorrow.', 'pending_customer');
+      'Thanks Olivia, we are on it: the scanner sends a tab after each code. Turn off "add suffix" in its '
+      'settings and it will work with the register. We will check back tomorrow.');
+    -- The answer was given when the ticket last changed (days ago) and the team is still on it, so the list keeps
+    -- its order, dates and "In progress"; the replica role keeps the tickets' updated_at trigger from stamping now().
+    perform set_config('session_replication_role', 'replica', true);
+    update public.ticket_replies r set created_at = v_answered where r.ticket_id = v_ticket;
+    update public.support_tickets t
+       set status = 'in_progress', last_reply_at = v_answered, waiting_since = v_answered, updated_at = v_answered
+     where t.id = v_ticket;
+    perform set_config('session_replication_role', 'origin', true);
   end if;
   perform set_config('request.jwt.claims', '', true);
 end;

@@ -21,7 +21,8 @@ export default function SalesChart({ data, name, testId }: { data: ChartPoint[];
   });
   return (
     <Chart.Root maxH="14rem" chart={chart} data-testid={testId} aria-hidden>
-      <BarChart responsive data={chart.data}>
+      {/* No keyboard layer: the chart is a picture (aria-hidden), and a focusable svg inside it breaks aria-hidden-focus. */}
+      <BarChart responsive accessibilityLayer={false} data={chart.data}>
         <CartesianGrid stroke={chart.color('border')} vertical={false} />
         <XAxis axisLine={false} tickLine={false} dataKey={chart.key('label')} tickFormatter={(v: string) => v.slice(5)} />
         <YAxis axisLine={false} tickLine={false} width={56} tickFormatter={(v: number) => minorToDecimal(v * 100).replace(/\.00$/, '')} />
