@@ -1,3 +1,5 @@
+import { formatMinor as formatMoneyMinor, parseMinor as parseMoneyMinor } from '../../lib/money';
+
 /**
  * The cart's arithmetic, the same as post_sale's (supabase/migrations/20261122140000_pos.sql): integers in minor
  * units, per-line rounding half away from zero, tax on top or included per store. The server recomputes and is the
@@ -78,20 +80,17 @@ export function setQty(lines: CartLine[], variantId: string, qty: number): CartL
     : lines.map((line) => (line.item.variantId === variantId ? { ...line, qty } : line));
 }
 
-/** Money in minor units as the store's currency, e.g. "$12.50". */
+/** Money in minor units as the store's currency, e.g. "$12.50" (shared/lib/money.ts). */
 export function formatMinor(amount: number, currency: string): string {
-  const fmt = new Intl.NumberFormat(undefined, { style: 'currency', currency });
-  const digits = fmt.resolvedOptions().maximumFractionDigits ?? 2;
-  return fmt.format(amount / 10 ** digits);
+  return formatMoneyMinor(amount, currency);
 }
 
-/** "12.50" typed at the till into minor units (1250); null when it is not an amount. */
+/**
+ * "12.50" or "12,50" typed at the till into minor units (1250); null when it is not an amount of the store's
+ * currency (more decimals than it has are refused rather than cut off).
+ */
 export function parseMinor(text: string, currency: string): number | null {
-  const digits = new Intl.NumberFormat(undefined, { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  const match = /^\s*(\d{1,9})(?:[.,](\d*))?\s*$/.exec(text);
-  if (!match) return null;
-  const fraction = (match[2] ?? '').slice(0, digits).padEnd(digits, '0');
-  return Number(match[1]) * 10 ** digits + Number(fraction || '0');
+  return parseMoneyMinor(text, currency, { decimalComma: true, maxWholeDigits: 9 });
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -26,6 +26,9 @@ describe('cart arithmetic (the same as post_sale)', () => {
     expect(parseMinor('12.5', 'USD')).toBe(1250);
     expect(parseMinor('1000', 'JPY')).toBe(1000);
     expect(parseMinor('abc', 'USD')).toBeNull();
+    expect(parseMinor('12,5', 'EUR')).toBe(1250);
+    expect(parseMinor('12.505', 'USD')).toBeNull(); // refused, no longer cut to 12.50
+    expect(parseMinor('1.255', 'KWD')).toBe(1255);
   });
 });
 
