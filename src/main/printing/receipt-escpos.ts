@@ -1,4 +1,5 @@
 import type { PrintableReceipt } from '../../ipc-contract';
+import { minorToPlain } from '../../../shared/lib/money';
 import { EscPosBuilder, isPrintable } from './escpos';
 
 /**
@@ -17,10 +18,10 @@ export interface ReceiptJobOptions {
 /** Amounts with the currency symbol when the printer's code page has it ($, €, £), else with the ISO code. */
 export function moneyFormatter(currency: string, locale?: string): (minor: number) => string {
   const symbol = new Intl.NumberFormat(locale, { style: 'currency', currency });
-  const digits = symbol.resolvedOptions().maximumFractionDigits ?? 2;
   const fmt = isPrintable(symbol.format(0)) ? symbol : new Intl.NumberFormat(locale, { style: 'currency', currency, currencyDisplay: 'code' });
-  // Intl puts narrow no-break spaces in some locales; the printer's code page has the plain one.
-  return (minor) => fmt.format(minor / 10 ** digits).replace(/[\u202f\u00a0]/g, ' ');
+  // The exact decimal in the currency's digits (shared/lib/money.ts). Intl puts narrow no-break spaces in some
+  // locales; the printer's code page has the plain one.
+  return (minor) => fmt.format(minorToPlain(minor, currency) as `${number}`).replace(/[\u202f\u00a0]/g, ' ');
 }
 
 /** left and right on one line of `width` characters; the left side is cut when both do not fit. */
