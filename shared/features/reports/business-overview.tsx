@@ -3,6 +3,7 @@ import { Alert, Badge, Box, Heading, HStack, List, NativeSelect, SimpleGrid, Sta
 import { Link as RouterLink } from 'react-router-dom';
 import { LoadingText } from '../../components/loading-text';
 import { formatDateTime } from '../../lib/format';
+import { formatMinor } from '../../lib/money';
 import { useSupabase } from '../../lib/platform-context';
 import {
   changeAgainst, fetchOverview, fetchOverviewBusinesses, type CashierOverview, type DayFigures, type ManagerOverview,
@@ -13,10 +14,8 @@ import { countWaitingSales } from './waiting-sales';
 // recharts is loaded only when the chart is drawn (ADR 0144).
 const SalesChart = lazy(() => import('./sales-chart'));
 
-const moneyIn = (currency: string) => {
-  const format = new Intl.NumberFormat('en-US', { style: 'currency', currency });
-  return (minor: number) => format.format(minor / 100);
-};
+// In the currency's own digits (JPY has none, KWD three): shared/lib/money.ts.
+const moneyIn = (currency: string) => (minor: number) => formatMinor(minor, currency, 'en-US');
 
 function Card({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
   return (
@@ -80,7 +79,7 @@ export function ManagerOverviewView({ overview: o, currency }: { overview: Manag
       <Card label="Sales, last 30 days" testId="overview-chart">
         <Text fontSize="sm" color="fg.muted" data-testid="overview-30-total">Total {money(total30)}, net of refunds</Text>
         <Suspense fallback={<LoadingText label="Loading chart..." />}>
-          <SalesChart data={o.daily.map((d) => ({ label: d.day, value: d.sales }))} name="Sales" testId="overview-sales-chart" />
+          <SalesChart data={o.daily.map((d) => ({ label: d.day, value: d.sales }))} name="Sales" testId="overview-sales-chart" currency={currency} />
         </Suspense>
       </Card>
       <SimpleGrid columns={{ base: 1, lg: 3 }} gap="4">

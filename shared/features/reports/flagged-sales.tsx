@@ -71,7 +71,7 @@ export function FlaggedSalesTab({ request }: TabProps) {
               <Box as="li" key={sale.sale_id} borderWidth="1px" rounded="lg" p="3" bg="bg" data-testid="flagged-sale">
                 <HStack justify="space-between" flexWrap="wrap" gap="2">
                   <Text fontWeight="semibold">
-                    {sale.receipt_number} · {sale.store_name} · {minorToDecimal(sale.total)} {sale.currency}
+                    {sale.receipt_number} · {sale.store_name} · {minorToDecimal(sale.total, sale.currency)} {sale.currency}
                   </Text>
                   {sale.reviewed_at ? <Badge colorPalette="green">Reviewed</Badge> : <Badge colorPalette="orange">To review</Badge>}
                 </HStack>

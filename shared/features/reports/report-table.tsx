@@ -1,6 +1,7 @@
-import type { ReactNode } from 'react';
+import { createContext, useContext, type ReactNode } from 'react';
 import { Button, HStack, Heading, Stack, Table, Text } from '@chakra-ui/react';
 import { LuDownload } from 'react-icons/lu';
+import type { Currency } from '../../lib/money';
 import { minorToDecimal, toCsv, type CsvCell } from './reports-csv';
 
 export type ColumnKind = 'text' | 'money' | 'number' | 'percent';
@@ -13,17 +14,23 @@ export interface Column<T> {
   total?: boolean;
 }
 
-const show = (kind: ColumnKind, v: string | number | null | undefined): string => {
+/**
+ * The currency of the figures a report screen shows: the chosen store's, or the one every store of the business
+ * uses; null (two decimals) when the stores differ. Provided once by the reports screen for every table.
+ */
+export const ReportCurrency = createContext<Currency>(null);
+
+const show = (kind: ColumnKind, v: string | number | null | undefined, currency: Currency): string => {
   if (v === null || v === undefined || v === '') return '—';
   if (typeof v === 'string') return v;
-  if (kind === 'money') return minorToDecimal(v);
+  if (kind === 'money') return minorToDecimal(v, currency);
   if (kind === 'percent') return `${(v * 100).toFixed(1)} %`;
   return Number.isInteger(v) ? String(v) : v.toFixed(3).replace(/0+$/, '').replace(/\.$/, '');
 };
 
-const csvValue = (kind: ColumnKind, v: string | number | null | undefined): CsvCell => {
+const csvValue = (kind: ColumnKind, v: string | number | null | undefined, currency: Currency): CsvCell => {
   if (v === null || v === undefined) return '';
-  if (typeof v === 'number' && kind === 'money') return minorToDecimal(v);
+  if (typeof v === 'number' && kind === 'money') return minorToDecimal(v, currency);
   return v;
 };
 
@@ -36,9 +43,9 @@ export function downloadCsv(fileName: string, csv: string) {
   URL.revokeObjectURL(url);
 }
 
-/** The CSV of a report table: the same columns and values as the screen, money with two decimals. */
-export function tableCsv<T>(columns: Column<T>[], rows: T[]): string {
-  return toCsv(columns.map((c) => c.header), rows.map((r) => columns.map((c) => csvValue(c.kind, c.value(r)))));
+/** The CSV of a report table: the same columns and values as the screen, money in the currency's digits. */
+export function tableCsv<T>(columns: Column<T>[], rows: T[], currency: Currency = null): string {
+  return toCsv(columns.map((c) => c.header), rows.map((r) => columns.map((c) => csvValue(c.kind, c.value(r), currency))));
 }
 
 /**
@@ -54,6 +61,7 @@ export function ReportTable<T>({ id, title, columns, rows, fileName, note, empty
   note?: ReactNode;
   empty?: string;
 }) {
+  const currency = useContext(ReportCurrency);
   const hasTotals = columns.some((c) => c.total);
   const totalOf = (c: Column<T>) => rows.reduce((a, r) => a + (Number(c.value(r)) || 0), 0);
   return (
@@ -61,7 +69,7 @@ export function ReportTable<T>({ id, title, columns, rows, fileName, note, empty
       <HStack justify="space-between" wrap="wrap">
         <Heading as="h2" size="md">{title}</Heading>
         <Button className="no-print" variant="outline" size="xs" disabled={rows.length === 0}
-          onClick={() => downloadCsv(fileName, tableCsv(columns, rows))} data-testid={`report-${id}-export`}>
+          onClick={() => downloadCsv(fileName, tableCsv(columns, rows, currency))} data-testid={`report-${id}-export`}>
           <LuDownload aria-hidden /> CSV
         </Button>
       </HStack>
@@ -76,7 +84,7 @@ export function ReportTable<T>({ id, title, columns, rows, fileName, note, empty
             <Table.Body>
               {rows.map((r, i) => (
                 <Table.Row key={i} data-testid={`report-${id}-row`}>
-                  {columns.map((c) => <Table.Cell key={c.header} textAlign={c.kind === 'text' ? 'start' : 'end'}>{show(c.kind, c.value(r))}</Table.Cell>)}
+                  {columns.map((c) => <Table.Cell key={c.header} textAlign={c.kind === 'text' ? 'start' : 'end'}>{show(c.kind, c.value(r), currency)}</Table.Cell>)}
                 </Table.Row>
               ))}
             </Table.Body>
@@ -85,7 +93,7 @@ export function ReportTable<T>({ id, title, columns, rows, fileName, note, empty
                 <Table.Row fontWeight="semibold" data-testid={`report-${id}-totals`}>
                   {columns.map((c, i) => (
                     <Table.Cell key={c.header} textAlign={c.kind === 'text' ? 'start' : 'end'}>
-                      {c.total ? show(c.kind, totalOf(c)) : i === 0 ? 'Total' : ''}
+                      {c.total ? show(c.kind, totalOf(c), currency) : i === 0 ? 'Total' : ''}
                     </Table.Cell>
                   ))}
                 </Table.Row>

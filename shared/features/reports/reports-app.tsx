@@ -2,9 +2,11 @@ import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { Alert, Button, Field, Heading, HStack, Input, NativeSelect, Stack, Table, Tabs, Text } from '@chakra-ui/react';
 import { LuDownload, LuPrinter } from 'react-icons/lu';
 import { LoadingText } from '../../components/loading-text';
+import { commonCurrency } from '../../lib/money';
 import { useSupabase } from '../../lib/platform-context';
 import { fetchReportScope, fetchSalesAndProfit, reportRequestSchema, type Grain, type ProfitRow, type ReportScope, type SalesRow } from './reports-api';
 import { minorToDecimal, toCsv } from './reports-csv';
+import { ReportCurrency } from './report-table';
 import { BreakdownTab, InventoryTab, SellersTab, ShiftsTab, TaxesTab } from './report-tabs';
 import { FlaggedSalesTab } from './flagged-sales';
 import { InsightsTab } from './insights';
@@ -78,6 +80,9 @@ export function ReportsApp() {
 
   const stores = useMemo(() => scope?.stores.filter((s) => s.business_id === businessId) ?? [], [scope, businessId]);
   const storeName = (id: string) => stores.find((s) => s.id === id)?.name ?? 'Unknown store';
+  const currencyOf = (id: string) => stores.find((s) => s.id === id)?.currency ?? null;
+  // Totals and the chart add rows up: the chosen store's currency, or the one every store of the business uses.
+  const totalsCurrency = storeId ? currencyOf(storeId) : commonCurrency(stores.map((s) => s.currency));
   const profitOf = (row: SalesRow) => loaded?.profit.find((p) => p.period === row.period && p.store_id === row.store_id);
   const rows = useMemo(() => (loaded?.key === key ? loaded.sales : []), [loaded, key]);
   const storeLabel = storeId ? storeName(storeId) : 'All stores';
@@ -97,9 +102,10 @@ export function ReportsApp() {
       ['Period', 'Store', 'Receipts', 'Units', 'Gross', 'Discounts', 'Tax', 'Net', 'Refunds', 'Cost', 'Profit', 'Margin'],
       rows.map((r) => {
         const p = profitOf(r);
-        return [r.period, storeName(r.store_id), r.receipts, r.units, minorToDecimal(r.gross), minorToDecimal(r.discounts),
-          minorToDecimal(r.tax), minorToDecimal(r.net), minorToDecimal(r.refunds), p ? minorToDecimal(p.cost) : '',
-          p ? minorToDecimal(p.profit) : '', p?.margin ?? ''];
+        const c = currencyOf(r.store_id);
+        return [r.period, storeName(r.store_id), r.receipts, r.units, minorToDecimal(r.gross, c), minorToDecimal(r.discounts, c),
+          minorToDecimal(r.tax, c), minorToDecimal(r.net, c), minorToDecimal(r.refunds, c), p ? minorToDecimal(p.cost, c) : '',
+          p ? minorToDecimal(p.profit, c) : '', p?.margin ?? ''];
       }),
     );
     const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
@@ -165,7 +171,7 @@ export function ReportsApp() {
       </HStack>
       <Text className="print-only" fontSize="sm">{scope.businesses.find((b) => b.id === businessId)?.name} · {storeLabel} · {from} to {to}</Text>
       {!valid.success && <Text color="fg.error">{valid.error.issues[0]?.message ?? 'Check the filters.'}</Text>}
-      <Tabs.Root value={tab} onValueChange={(e) => setTab(e.value as Tab)} variant="line" lazyMount unmountOnExit>
+      <ReportCurrency.Provider value={totalsCurrency}><Tabs.Root value={tab} onValueChange={(e) => setTab(e.value as Tab)} variant="line" lazyMount unmountOnExit>
         <Tabs.List className="no-print" overflowX="auto">
           {tabs.map(([value, label]) => <Tabs.Trigger key={value} value={value} data-testid={`reports-tab-${value}`}>{label}</Tabs.Trigger>)}
         </Tabs.List>
@@ -185,7 +191,7 @@ export function ReportsApp() {
       {valid.success && loaded?.key !== key && <LoadingText label="Loading figures..." />}
       {loaded?.key === key && !loaded.error && rows.length > 0 && (
         <Suspense fallback={<LoadingText label="Loading chart..." />}>
-          <SalesChart data={chartPoints} name="Sales net of refunds" testId="reports-sales-chart" />
+          <SalesChart data={chartPoints} name="Sales net of refunds" testId="reports-sales-chart" currency={totalsCurrency} />
         </Suspense>
       )}
       {loaded?.key === key && loaded.error && <Alert.Root status="error"><Alert.Title>{loaded.error}</Alert.Title></Alert.Root>}
@@ -207,11 +213,11 @@ export function ReportsApp() {
                     <Table.Cell>{r.period}</Table.Cell>
                     <Table.Cell>{storeName(r.store_id)}</Table.Cell>
                     <Table.Cell textAlign="end">{r.receipts}</Table.Cell>
-                    <Table.Cell textAlign="end">{minorToDecimal(r.gross)}</Table.Cell>
-                    <Table.Cell textAlign="end">{minorToDecimal(r.tax)}</Table.Cell>
-                    <Table.Cell textAlign="end">{minorToDecimal(r.net)}</Table.Cell>
-                    <Table.Cell textAlign="end">{minorToDecimal(r.refunds)}</Table.Cell>
-                    <Table.Cell textAlign="end">{p ? minorToDecimal(p.profit) : '—'}</Table.Cell>
+                    <Table.Cell textAlign="end">{minorToDecimal(r.gross, currencyOf(r.store_id))}</Table.Cell>
+                    <Table.Cell textAlign="end">{minorToDecimal(r.tax, currencyOf(r.store_id))}</Table.Cell>
+                    <Table.Cell textAlign="end">{minorToDecimal(r.net, currencyOf(r.store_id))}</Table.Cell>
+                    <Table.Cell textAlign="end">{minorToDecimal(r.refunds, currencyOf(r.store_id))}</Table.Cell>
+                    <Table.Cell textAlign="end">{p ? minorToDecimal(p.profit, currencyOf(r.store_id)) : '—'}</Table.Cell>
                     <Table.Cell textAlign="end">{p?.margin == null ? '—' : `${(p.margin * 100).toFixed(1)} %`}</Table.Cell>
                   </Table.Row>
                 );
@@ -221,11 +227,11 @@ export function ReportsApp() {
               <Table.Row fontWeight="semibold" data-testid="reports-totals">
                 <Table.Cell colSpan={2}>Total</Table.Cell>
                 <Table.Cell textAlign="end">{totals.receipts}</Table.Cell>
-                <Table.Cell textAlign="end" data-testid="reports-total-gross">{minorToDecimal(totals.gross)}</Table.Cell>
-                <Table.Cell textAlign="end">{minorToDecimal(totals.tax)}</Table.Cell>
-                <Table.Cell textAlign="end">{minorToDecimal(totals.net)}</Table.Cell>
-                <Table.Cell textAlign="end">{minorToDecimal(totals.refunds)}</Table.Cell>
-                <Table.Cell textAlign="end">{minorToDecimal(profitTotal)}</Table.Cell>
+                <Table.Cell textAlign="end" data-testid="reports-total-gross">{minorToDecimal(totals.gross, totalsCurrency)}</Table.Cell>
+                <Table.Cell textAlign="end">{minorToDecimal(totals.tax, totalsCurrency)}</Table.Cell>
+                <Table.Cell textAlign="end">{minorToDecimal(totals.net, totalsCurrency)}</Table.Cell>
+                <Table.Cell textAlign="end">{minorToDecimal(totals.refunds, totalsCurrency)}</Table.Cell>
+                <Table.Cell textAlign="end">{minorToDecimal(profitTotal, totalsCurrency)}</Table.Cell>
                 <Table.Cell textAlign="end">{totals.net ? `${((profitTotal / totals.net) * 100).toFixed(1)} %` : '—'}</Table.Cell>
               </Table.Row>
             </Table.Footer>
@@ -235,7 +241,7 @@ export function ReportsApp() {
       <Text color="fg.muted" fontSize="sm">Amounts in the store currency; net is without tax; profit is net minus the cost recorded on each sale line.</Text>
       </Stack>
         </Tabs.Content>
-      </Tabs.Root>
+      </Tabs.Root></ReportCurrency.Provider>
     </Stack>
   );
 }

@@ -17,5 +17,8 @@ describe('toCsv', () => {
   it('writes money from minor units with two decimals', () => {
     expect(minorToDecimal(123456)).toBe('1234.56');
     expect(minorToDecimal(-5)).toBe('-0.05');
+    expect(minorToDecimal(125000, 'JPY')).toBe('125000');
+    expect(minorToDecimal(-1250, 'KWD')).toBe('-1.250');
+    expect(minorToDecimal(2 ** 31 + 1, 'EUR')).toBe('21474836.49');
   });
 });

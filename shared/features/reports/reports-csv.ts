@@ -1,3 +1,5 @@
+import { minorToPlain, type Currency } from '../../lib/money';
+
 /**
  * CSV for report exports (RFC 4180: comma separated, CRLF, quotes doubled). A cell that a spreadsheet would read
  * as a formula (starting with = + - @, tab or carriage return) is prefixed with an apostrophe, so a product name
@@ -16,5 +18,8 @@ export function toCsv(headers: readonly string[], rows: readonly (readonly CsvCe
   return [headers, ...rows].map((row) => row.map(cell).join(',')).join('\r\n') + '\r\n';
 }
 
-/** Minor units to a decimal string with two places (the reports' money columns). */
-export const minorToDecimal = (minor: number): string => (minor / 100).toFixed(2);
+/**
+ * Minor units to a decimal string in the currency's digits (the reports' money columns; shared/lib/money.ts).
+ * Without a currency (a total over stores in different currencies): two places.
+ */
+export const minorToDecimal = (minor: number, currency: Currency = null): string => minorToPlain(minor, currency);
