@@ -1,6 +1,9 @@
+import { currencyDigits } from '../../lib/money';
+
 /**
  * Notes and coins in minor units for counting the drawer at the close (close_shift takes {"minor units": count}).
- * Currencies without a list count in whole units of the currency and its common fractions.
+ * Currencies without a list count in whole units of the currency and its common fractions, scaled by the
+ * currency's minor digits (100 units is 10000 minor units in EUR, 100 in ISK, 100000 in KWD).
  */
 const DENOMINATIONS: Record<string, number[]> = {
   USD: [10000, 5000, 2000, 1000, 500, 100, 25, 10, 5, 1],
@@ -12,7 +15,11 @@ const DENOMINATIONS: Record<string, number[]> = {
 };
 
 export function denominationsFor(currency: string): number[] {
-  return DENOMINATIONS[currency.toUpperCase()] ?? [10000, 5000, 2000, 1000, 500, 100, 50, 20, 10, 5, 1];
+  const known = DENOMINATIONS[currency.toUpperCase()];
+  if (known) return known;
+  const unit = 10 ** currencyDigits(currency);
+  const fractions = [50, 20, 10, 5, 1].map((hundredths) => (hundredths * unit) / 100).filter(Number.isInteger);
+  return [...[100, 50, 20, 10, 5, 1].map((units) => units * unit), ...fractions];
 }
 
 /** Counts typed per denomination ("" or not a whole number counts as none) into close_shift's object. */

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Badge, Button, HStack, IconButton, Input, Stack, Text } from '@chakra-ui/react';
 import { addTender, changeDue, formatMinor, parseMinor, tenderState, type Tender, type TenderKind } from './cart';
 import { SHORTCUTS } from './shortcuts';
+import { amountExample } from '../../lib/money';
 
 /**
  * Split tenders: type an amount (empty: what remains) and add it as cash, card or other. Cash may be more than
@@ -23,7 +24,7 @@ export function TenderPanel({ total, currency, tenders, onChange, inputRef, disa
 
   const add = (kind: TenderKind) => {
     if (text.trim() && given === null) {
-      setError('Enter an amount like 12.50');
+      setError(`Enter an amount like ${amountExample(currency)}`);
       return;
     }
     const next = addTender(total, tenders, kind, given);
