@@ -1,4 +1,5 @@
 import { Box, Button, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react';
+import { minorToPlain } from '../../lib/money';
 import type { CatalogHit } from './catalog-api';
 import { BarcodeSvg } from './barcode-svg';
 
@@ -21,7 +22,7 @@ export function LabelsSheet({ items, onClose }: { items: CatalogHit[]; onClose: 
             <Text fontSize="sm" fontWeight="medium" truncate>
               {item.product_name} {[item.option1, item.option2, item.option3].filter(Boolean).join(' / ')}
             </Text>
-            <Text fontSize="lg" fontWeight="bold">{(Number(item.price) / 100).toFixed(2)}</Text>
+            <Text fontSize="lg" fontWeight="bold">{minorToPlain(item.price, null)}</Text>
             {item.barcode ? <BarcodeSvg code={item.barcode} /> : <Text fontSize="xs" color="fg.muted">No barcode ({item.sku})</Text>}
           </Box>
         ))}

@@ -20,7 +20,7 @@ export async function fetchProductDetail(supabase: StorewiseClient, productId: s
     ids.length ? supabase.from('barcodes').select('*').in('variant_id', ids).order('created_at') : Promise.resolve({ data: [], error: null }),
     ids.length ? supabase.from('store_prices').select('*').in('variant_id', ids) : Promise.resolve({ data: [], error: null }),
     withCosts && ids.length ? supabase.from('variant_costs').select('variant_id, cost').in('variant_id', ids) : Promise.resolve({ data: [], error: null }),
-    supabase.from('stores').select('id, name').eq('business_id', product.business_id).is('archived_at', null).order('name'),
+    supabase.from('stores').select('id, name, currency').eq('business_id', product.business_id).is('archived_at', null).order('name'),
     supabase.from('categories').select('id, name').eq('business_id', product.business_id).order('name'),
   ]);
   return {

@@ -80,4 +80,21 @@ describe('product edit forms', { timeout: 30_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Set price' }));
     await waitFor(() => expect(onSubmit).toHaveBeenCalledWith({ storeId: 's1', variantId: 'v2', price: '9.99' }));
   });
+
+  it('StorePriceForm checks the price in the chosen store\'s currency digits', async () => {
+    const onSubmit = vi.fn(async () => undefined);
+    renderUi(<StorePriceForm stores={[{ id: 's1', name: 'Tokyo', currency: 'JPY' }, { id: 's2', name: 'Kuwait City', currency: 'KWD' }]}
+      variants={[{ id: 'v1', label: 'S' }]} onSubmit={onSubmit} />);
+    const user = userEvent.setup();
+    const price = screen.getByRole('textbox', { name: 'Store price' });
+    await user.type(price, '12.50');
+    await user.click(screen.getByRole('button', { name: 'Set price' }));
+    expect(await screen.findByText('Enter a price such as 1250 (not negative)')).toBeVisible();
+    expect(onSubmit).not.toHaveBeenCalled();
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Store' }), 's2');
+    await user.clear(price);
+    await user.type(price, '1.250');
+    await user.click(screen.getByRole('button', { name: 'Set price' }));
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledWith({ storeId: 's2', variantId: 'v1', price: '1.250' }));
+  });
 });

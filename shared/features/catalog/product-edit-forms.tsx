@@ -5,7 +5,7 @@ import { Controller, useForm, useWatch } from 'react-hook-form';
 import { FormField } from '../../components/form-field';
 import { checkBarcode } from './barcode-check';
 import {
-  productEditSchema, storePriceSchema, variantEditSchema, type ProductEditValues, type StorePriceValues, type VariantEditValues,
+  productEditSchema, storePriceSchemaFor, variantEditSchema, type ProductEditValues, type StorePriceValues, type VariantEditValues,
 } from './product-schema';
 
 /** A product's details: name, brand, category, unit, tax rate and the stock and lot switches. */
@@ -123,10 +123,12 @@ export function BarcodeAdder({ label, onAdd }: { label: string; onAdd: (code: st
 
 /** A store's own price for one of the product's variants. */
 export function StorePriceForm({ stores, variants, onSubmit }: {
-  stores: { id: string; name: string }[]; variants: { id: string; label: string }[]; onSubmit: (values: StorePriceValues) => Promise<void>;
+  stores: { id: string; name: string; currency?: string }[]; variants: { id: string; label: string }[]; onSubmit: (values: StorePriceValues) => Promise<void>;
 }) {
   const { register, handleSubmit, formState, reset } = useForm<StorePriceValues>({
-    resolver: zodResolver(storePriceSchema),
+    // The price is checked against the chosen store's currency (JPY has no decimals, KWD three).
+    resolver: (values, context, options) =>
+      zodResolver(storePriceSchemaFor(stores.find((s) => s.id === values.storeId)?.currency ?? null))(values, context, options),
     defaultValues: { storeId: stores[0]?.id ?? '', variantId: variants.length === 1 ? variants[0]?.id ?? '' : '', price: '' },
   });
   const errors = formState.errors;

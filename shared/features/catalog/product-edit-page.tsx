@@ -49,6 +49,8 @@ export function ProductEditPage({ business }: { business: CatalogWorkspace }) {
     const v = variants.find((x) => x.id === id);
     return v ? `${optionsOf(v)} (${v.sku})` : 'Variant';
   };
+  // A store's own price is in that store's currency; the variants' base prices have none recorded (two decimals).
+  const currencyOf = (storeId: string) => stores.find((s) => s.id === storeId)?.currency ?? null;
 
   return (
     <Stack gap="6">
@@ -124,7 +126,7 @@ export function ProductEditPage({ business }: { business: CatalogWorkspace }) {
                   <Table.Row key={`${p.store_id}-${p.variant_id}`} data-testid="store-price">
                     <Table.Cell>{stores.find((s) => s.id === p.store_id)?.name ?? 'Store'}</Table.Cell>
                     <Table.Cell>{variantLabel(p.variant_id)}</Table.Cell>
-                    <Table.Cell textAlign="end">{formatPlain(p.price)}</Table.Cell>
+                    <Table.Cell textAlign="end">{formatPlain(p.price, currencyOf(p.store_id))}</Table.Cell>
                     <Table.Cell textAlign="end">
                       {canEdit && (
                         <Button size="xs" variant="ghost" onClick={() => void run('Removing', () => removeStorePrice(supabase, p.store_id, p.variant_id), 'Store price removed')}>
@@ -141,7 +143,7 @@ export function ProductEditPage({ business }: { business: CatalogWorkspace }) {
         {canEdit && stores.length > 0 && (
           <StorePriceForm stores={stores} variants={variants.filter((v) => !v.archived_at).map((v) => ({ id: v.id, label: variantLabel(v.id) }))}
             onSubmit={(values) => run('Setting the price', () => setStorePrice(supabase, product.business_id, values.storeId, values.variantId,
-              toMinorUnits(values.price) ?? 0), 'Store price set')} />
+              toMinorUnits(values.price, currencyOf(values.storeId)) ?? 0), 'Store price set')} />
         )}
       </Stack>
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { amountExample, type Currency } from '../../lib/money';
 import { toMinorUnits } from './variant-grid';
 
 /** The product form; the same bounds as supabase/migrations/20261122120000_catalog.sql. */
@@ -38,10 +39,11 @@ export const variantEditSchema = z.object({
 });
 export type VariantEditValues = z.infer<typeof variantEditSchema>;
 
-/** A store's own price for a variant. */
-export const storePriceSchema = z.object({
+/** A store's own price for a variant, in the digits of that store's currency (none known: two decimals). */
+export const storePriceSchemaFor = (currency: Currency) => z.object({
   storeId: z.string().min(1, 'Choose a store'),
   variantId: z.string().min(1, 'Choose a variant'),
-  price: z.string().refine((v) => toMinorUnits(v) !== null, 'Enter a price such as 12.50 (not negative)'),
+  price: z.string().refine((v) => toMinorUnits(v, currency) !== null, `Enter a price such as ${amountExample(currency)} (not negative)`),
 });
+export const storePriceSchema = storePriceSchemaFor(null);
 export type StorePriceValues = z.infer<typeof storePriceSchema>;

@@ -4,6 +4,7 @@ import { Link as RouterLink } from 'react-router-dom';
 import { LoadError } from '../../components/load-error';
 import { LoadingText } from '../../components/loading-text';
 import { notify } from '../../components/toaster';
+import { minorToPlain } from '../../lib/money';
 import { useSupabase } from '../../lib/platform-context';
 import { catalogCsv, fetchCatalogExport } from './catalog-export';
 import { CatalogError, createProduct, searchCatalog, type CatalogHit, type CatalogWorkspace, type NewProduct } from './catalog-api';
@@ -162,7 +163,7 @@ export function ProductsPage({ business }: { business: CatalogWorkspace }) {
                   <Table.Cell fontFamily="mono">{row.sku}</Table.Cell>
                   <Table.Cell fontFamily="mono">{row.barcode ?? '-'}</Table.Cell>
                   {/* Minor units: the store currency applies at the till; shown here with two decimals. */}
-                  <Table.Cell textAlign="end">{(Number(row.price) / 100).toFixed(2)}</Table.Cell>
+                  <Table.Cell textAlign="end">{minorToPlain(row.price, null)}</Table.Cell>
                 </Table.Row>
               ))}
             </Table.Body>

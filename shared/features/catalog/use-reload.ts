@@ -1,3 +1,4 @@
+import { minorToPlain, type Currency } from '../../lib/money';
 import { useKeyedLoad, type LoadState } from '../../lib/use-keyed-load';
 
 export type ReloadState<T> = LoadState<T>;
@@ -10,5 +11,5 @@ export function useReload<T>(key: string, load: () => Promise<T>): [ReloadState<
   return useKeyedLoad(key, load, 'Catalog', true);
 }
 
-/** Minor units as a plain decimal with two places ("1250" -> "12.50"). */
-export const formatPlain = (minor: number | string) => (Number(minor) / 100).toFixed(2);
+/** Minor units as a plain decimal in the currency's digits ("1250" -> "12.50"); two places without a currency. */
+export const formatPlain = (minor: number | string, currency: Currency = null) => minorToPlain(minor, currency);

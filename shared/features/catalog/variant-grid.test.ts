@@ -31,5 +31,9 @@ describe('variant grid', () => {
     expect(toMinorUnits('0')).toBe(0);
     expect(toMinorUnits('-1')).toBeNull();
     expect(toMinorUnits('1.005')).toBeNull();
+    expect(toMinorUnits('1250', 'JPY')).toBe(1250);
+    expect(toMinorUnits('12.5', 'JPY')).toBeNull();
+    expect(toMinorUnits('1.005', 'KWD')).toBe(1005);
+    expect(toMinorUnits('0.29')).toBe(29);
   });
 });

@@ -1,3 +1,5 @@
+import { formatMinor, parseMinor, type Currency } from '../../lib/money';
+
 /**
  * The variant grid generator: option values (size x colour x ...) multiplied out into one variant per
  * combination, each with a suggested SKU. Pure, so the form and its tests share it.
@@ -51,15 +53,15 @@ export function generateGrid(productName: string, options: OptionInput[]): GridV
   });
 }
 
-/** "12.50" -> 1250 minor units; null when it is not a non-negative amount with at most 2 decimals. */
-export function toMinorUnits(text: string): number | null {
-  const t = text.trim();
-  if (!/^\d{1,9}(\.\d{1,2})?$/.test(t)) return null;
-  const [whole = '0', fraction = ''] = t.split('.');
-  return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+/**
+ * "12.50" -> 1250 minor units; null when it is not a non-negative amount with at most the currency's decimals
+ * (shared/lib/money.ts). Without a currency (the variants' base prices): two decimals.
+ */
+export function toMinorUnits(text: string, currency: Currency = null): number | null {
+  return parseMinor(text, currency, { maxWholeDigits: 9 });
 }
 
 /** Minor units as money in the store's currency. */
 export function formatMoney(minor: number, currency: string): string {
-  return new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(minor / 100);
+  return formatMinor(minor, currency);
 }
