@@ -1,20 +1,21 @@
 import { z } from 'zod';
+import { minorToPlain, parseMinor, type Currency } from '../../lib/money';
 
 /**
  * The inventory forms' rules, the same as the database's (20261122120000_catalog.sql and the inventory
  * functions), so a mistake is named next to its field before anything is sent. The database checks again.
  */
 
-/** "12.50" -> 1250 minor units; null unless a non-negative amount with at most 2 decimals. */
-export function parseMoney(text: string): number | null {
-  const t = text.trim();
-  if (!/^\d{1,9}(\.\d{1,2})?$/.test(t)) return null;
-  const [whole = '0', fraction = ''] = t.split('.');
-  return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+/**
+ * "12.50" -> 1250 minor units; null unless a non-negative amount with at most the currency's decimals
+ * (shared/lib/money.ts); two decimals without a currency.
+ */
+export function parseMoney(text: string, currency: Currency = null): number | null {
+  return parseMinor(text, currency, { maxWholeDigits: 9 });
 }
 
-/** Minor units as a plain decimal (the till's currency is the store's). */
-export const money = (minor: number | string | null | undefined) => (Number(minor ?? 0) / 100).toFixed(2);
+/** Minor units as a plain decimal in the currency's digits (the till's currency is the store's). */
+export const money = (minor: number | string | null | undefined, currency: Currency = null) => minorToPlain(minor ?? 0, currency);
 
 /** A quantity as typed: null when it is not a number >= 0 with at most 3 decimals (whole for items by the piece). */
 export function parseQty(text: string, unit: string): number | null {
@@ -55,6 +56,10 @@ export const purchaseOrderSchema = z.object({
   })).min(1, 'Add at least one item'),
 });
 export type PurchaseOrderValues = z.infer<typeof purchaseOrderSchema>;
+
+/** A draft's lines as edited on its page: the same rules as a new order's lines. */
+export const draftLinesSchema = z.object({ lines: purchaseOrderSchema.shape.lines });
+export type DraftLinesValues = z.infer<typeof draftLinesSchema>;
 
 /** Receiving an order: per line what arrived now (blank: nothing), with lot and expiry where the item needs them. */
 export const receiveSchema = z.object({
