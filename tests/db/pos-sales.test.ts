@@ -165,6 +165,91 @@ describe('post_sale', () => {
   });
 });
 
+/** The Downtown store's summary row for today (the store's local day), as numbers. */
+async function today(store: string) {
+  const [row] = await w.rows<{ receipts: number; lines: number; units: number; gross: number }>(
+    `select receipts::int as receipts, lines::int as lines, units::float8 as units, gross::int as gross
+       from public.sales_daily
+      where store_id = $1 and day = (now() at time zone (select time_zone from public.stores where id = $1))::date`, [store]);
+  return row ?? { receipts: 0, lines: 0, units: 0, gross: 0 };
+}
+
+describe('post_sale writes in one statement per table what it wrote line by line (20261124100000_pos_speed)', () => {
+  it('one ledger row, balance change and stock.sale entry per item and lot; each line its cost; summaries once', async () => {
+    const before = await today(downtown);
+    const payload = sale({ offline: true, tenders: [{ kind: 'card', amount: 0 }], lines: [
+      { variant_id: w.f.variant, qty: 1 }, { variant_id: w.f.lotVariant, qty: 1, lot_id: w.f.lot },
+      { variant_id: w.f.variant, qty: 2 }, { variant_id: w.f.kgVariant, qty: 0.5 }] });
+    const { sale: s, error } = await post(w.clients.cashier, payload);
+    expect(error).toBeNull();
+    expect(s?.review_reasons).toEqual(['tenders_mismatch']);
+    expect(s?.lines.map((l) => Number(l.qty))).toEqual([1, 1, 2, 0.5]);
+
+    const ledger = await w.rows<{ id: number; variant_id: string; lot_id: string | null; qty: number; unit_cost: number | null }>(
+      `select id::int as id, variant_id, lot_id, qty::float8 as qty, unit_cost::int as unit_cost
+         from public.stock_movements where reference_id = $1 and kind = 'sale'`, [payload.id]);
+    const byVariant = new Map(ledger.map((m) => [m.variant_id, m]));
+    expect(ledger).toHaveLength(3);
+    expect(byVariant.get(w.f.variant)).toMatchObject({ qty: -3, lot_id: null, unit_cost: 600 });
+    expect(byVariant.get(w.f.lotVariant)).toMatchObject({ qty: -1, lot_id: w.f.lot, unit_cost: 0 });
+    expect(byVariant.get(w.f.kgVariant)).toMatchObject({ qty: -0.5, lot_id: null });
+
+    // The trail: one entry per ledger row, by the cashier, with the balance after it (nothing else moved since).
+    const trail = await w.rows<{ entity_id: string; actor_id: string; actor_label: string | null; after: Record<string, unknown> }>(
+      `select entity_id, actor_id, actor_label, after from public.activity
+        where kind = 'stock.sale' and after ->> 'reference_id' = $1`, [payload.id]);
+    expect(trail).toHaveLength(3);
+    for (const entry of trail) {
+      const moved = byVariant.get(entry.entity_id);
+      expect(entry.actor_id).toBe(w.userIds.cashier);
+      expect(entry.actor_label).toBeTruthy();
+      expect(Number(entry.after.movement_id)).toBe(moved?.id);
+      expect(Number(entry.after.qty)).toBe(moved?.qty);
+      const [balance] = await w.rows<{ qty: number }>(
+        `select qty::float8 as qty from public.stock_balances
+          where store_id = $1 and variant_id = $2 and lot_id is not distinct from $3::uuid`, [downtown, entry.entity_id, moved?.lot_id ?? null]);
+      expect(Number(entry.after.balance)).toBe(balance?.qty);
+    }
+
+    expect(await w.rows(`select l.line_no, c.unit_cost::int as cost from public.sale_lines l
+                           left join public.sale_line_costs c on c.sale_line_id = l.id
+                          where l.sale_id = $1 order by l.line_no`, [payload.id]))
+      .toEqual([{ line_no: 1, cost: 600 }, { line_no: 2, cost: 0 }, { line_no: 3, cost: 600 }, { line_no: 4, cost: 0 }]);
+    const after = await today(downtown);
+    expect(after.receipts - before.receipts).toBe(1);
+    expect(after.lines - before.lines).toBe(4);
+    expect(after.units - before.units).toBeCloseTo(4.5, 6);
+    expect(after.gross - before.gross).toBe(s?.total);
+  });
+
+  it('stock taken below zero is flagged after the other reasons and the sale counts once in the summaries', async () => {
+    const [onHand] = await w.rows<{ qty: number }>(
+      `select coalesce(sum(qty), 0)::float8 as qty from public.stock_balances where store_id = $1 and variant_id = $2`,
+      [downtown, w.f.variant2]);
+    const before = await today(downtown);
+    const payload = sale({ offline: true, tenders: [{ kind: 'card', amount: 0 }],
+      lines: [{ variant_id: w.f.variant2, qty: Math.max(0, onHand?.qty ?? 0) + 2 }] });
+    const { sale: s, error } = await post(w.clients.cashier, payload);
+    expect(error).toBeNull();
+    expect(s?.review_reasons).toEqual(['tenders_mismatch', `negative_stock:${w.f.variant2}`]);
+    expect(s?.flagged_for_review).toBe(true);
+    const after = await today(downtown);
+    expect(after.receipts - before.receipts).toBe(1);
+    expect(after.gross - before.gross).toBe(s?.total);
+  });
+
+  it('a member of a suspended business cannot post; once restored the same member can', async () => {
+    await w.rows('update public.businesses set suspended_at = now() where id = $1', [w.businessA]);
+    try {
+      const refused = await post(w.clients.cashier, sale());
+      expect(refused.error?.code).toBe('42501');
+    } finally {
+      await w.rows('update public.businesses set suspended_at = null where id = $1', [w.businessA]);
+    }
+    expect((await post(w.clients.cashier, sale())).error).toBeNull();
+  });
+});
+
 describe('pos_catalog', () => {
   it('gives the register store prices, taxes and barcodes, never a cost, and only for stores the caller may use', async () => {
     const { data, error } = await w.clients.cashier.rpc('pos_catalog', { _store_id: downtown });

@@ -91,15 +91,20 @@ export type BatchResult = { status: 'done'; results: SendResult[] } | { status: 
 export interface SyncOptions {
   /** Sends consecutive sales together (post_sales, at most 50): far fewer round trips for a long outbox. */
   sendBatch?: (entries: OutboxEntry[]) => Promise<BatchResult>;
+  /** Sales a batch starts with (default 50, the most post_sales takes); halved while the server asks to retry. */
   batchSize?: number;
 }
+
+/** The most sales post_sales takes in one call (supabase/migrations: post_sales). */
+export const MAX_BATCH = 50;
 
 /**
  * Sends the waiting entries in order. Stops at the first one that must be retried, so a later sale never overtakes
  * an earlier one (within a batch the server posts in order too). An entry the server rejects outright (a 4xx: it
  * never will accept it, e.g. the cashier lost access) stays in the outbox with its error for a manager, and sync
  * continues with the next: the outbox never drops a sale by itself. Consecutive sales go in batches when the
- * caller can send them so; refunds always go one at a time, after the sales before them.
+ * caller can send them so; refunds always go one at a time, after the sales before them. The outbox is read once
+ * per pass and a batch's outcomes are written in one IndexedDB transaction (not one per sale).
  */
 export async function syncOutbox(
   db: PosDatabase,
@@ -110,27 +115,37 @@ export async function syncOutbox(
   let sent = 0;
   let rejected = 0;
   let batching = Boolean(options.sendBatch);
-  let size = Math.max(1, options.batchSize ?? 20);
+  let size = Math.min(MAX_BATCH, Math.max(1, options.batchSize ?? MAX_BATCH));
   const entries = (await pendingEntries(db)).filter((entry) => {
     if (!entry.lastError?.startsWith('rejected:')) return true;
     rejected += 1;
     return false;
   });
-  /** Records one entry's outcome; false when sync must stop here. */
-  const settle = async (entry: OutboxEntry, outcome: SendResult): Promise<boolean> => {
-    if (outcome.status === 'done') {
-      await db.delete('outbox', entry.id);
-      sent += 1;
-      onSent?.(entry, outcome.result);
-      return true;
+  /** Records the outcomes of consecutive entries together; false when sync must stop after them. */
+  const settle = async (outcomes: [OutboxEntry, SendResult][]): Promise<boolean> => {
+    let go = true;
+    const tx = db.transaction('outbox', 'readwrite');
+    const writes: Promise<unknown>[] = [];
+    for (const [entry, outcome] of outcomes) {
+      if (outcome.status === 'done') {
+        writes.push(tx.store.delete(entry.id));
+        continue;
+      }
+      const prefix = outcome.status === 'rejected' ? 'rejected: ' : '';
+      writes.push(tx.store.put({ ...entry, attempts: entry.attempts + 1, lastError: prefix + outcome.error }));
+      if (outcome.status === 'retry') go = false;
     }
-    const prefix = outcome.status === 'rejected' ? 'rejected: ' : '';
-    await db.put('outbox', { ...entry, attempts: entry.attempts + 1, lastError: prefix + outcome.error });
-    if (outcome.status === 'rejected') {
-      rejected += 1;
-      return true;
+    await Promise.all([...writes, tx.done]);
+    // Counted once the transaction committed: an entry is "sent" only when it has left the outbox.
+    for (const [entry, outcome] of outcomes) {
+      if (outcome.status === 'done') {
+        sent += 1;
+        onSent?.(entry, outcome.result);
+      } else if (outcome.status === 'rejected') {
+        rejected += 1;
+      }
     }
-    return false;
+    return go;
   };
   for (let i = 0; i < entries.length;) {
     const entry = entries[i] as OutboxEntry;
@@ -150,18 +165,16 @@ export async function syncOutbox(
           size = Math.max(1, Math.floor(batch.length / 2));
           continue;
         }
-        let go = true;
-        for (const [k, e] of batch.entries()) {
-          go = (await settle(e, outcome.results[k] ?? { status: 'retry', error: 'no answer for this sale' })) && go;
-        }
+        const go = await settle(batch.map((e, k) => [e, outcome.results[k] ?? { status: 'retry', error: 'no answer for this sale' }]));
         if (!go) break;
         i = end;
         continue;
       }
     }
-    if (!(await settle(entry, await send(entry)))) break;
+    if (!(await settle([[entry, await send(entry)]]))) break;
     i += 1;
   }
+  // Counted in the store: a sale made while this pass ran waits too.
   return { sent, waiting: await pendingCount(db), rejected };
 }
 

@@ -245,4 +245,24 @@ describe('outbox in batches (post_sales)', () => {
     expect(single).toEqual(['a', 'b', 'c']);
     db.close();
   });
+
+  it('a long outbox goes in calls of 50 (the most post_sales takes), in order, each sale once, reported as it leaves', async () => {
+    const db = await openPosDb(`batch-long-${Math.random()}`);
+    const ids = Array.from({ length: 120 }, (_, i) => `s${i}`);
+    for (const id of ids) await enqueueSale(db, { id });
+    const sizes: number[] = [];
+    const sentIds: string[] = [];
+    const result = await syncOutbox(db, async () => ({ status: 'retry', error: 'not expected' }), (e) => sentIds.push(e.id), {
+      sendBatch: async (entries) => {
+        sizes.push(entries.length);
+        return { status: 'done', results: entries.map((): SendResult => ({ status: 'done', result: null })) };
+      },
+      batchSize: 500,
+    });
+    expect(result).toEqual({ sent: 120, waiting: 0, rejected: 0 });
+    expect(sizes).toEqual([50, 50, 20]);
+    expect(sentIds).toEqual(ids);
+    expect(await pendingEntries(db)).toEqual([]);
+    db.close();
+  });
 });
