@@ -540,5 +540,7 @@ export async function seedRetail(
     }),
   );
   await timed('retail: summaries', () => db.query('select private.refresh_sales_summaries($1)', [business]));
+  // The search's word dictionary (ADR 0152): its triggers did not run in replica mode.
+  await timed('retail: catalog words', () => db.query('select private.refresh_catalog_words($1)', [business]));
   return { businessId: business, variants: options.variants, sales, saleLines, refunds };
 }

@@ -1573,6 +1573,93 @@ export type Database = {
           },
         ];
       };
+      sales_monthly_variant: {
+        Row: {
+          business_id: string;
+          cost: number;
+          days: number;
+          month: string;
+          revenue: number;
+          revenue_bound: number;
+          store_id: string;
+          units: number;
+          variant_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          business_id: string;
+          cost?: number;
+          days?: number;
+          month: string;
+          revenue?: number;
+          revenue_bound?: number;
+          store_id: string;
+          units?: number;
+          variant_id: string;
+        };
+        Update: {
+          business_id?: string;
+          cost?: number;
+          days?: number;
+          month?: string;
+          revenue?: number;
+          revenue_bound?: number;
+          store_id?: string;
+          units?: number;
+          variant_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "sales_monthly_variant_store_id_business_id_fkey";
+            columns: ["store_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "stores";
+            referencedColumns: ["id", "business_id"];
+          },
+        ];
+      };
+      sales_monthly_variant_business: {
+        Row: {
+          business_id: string;
+          cost: number;
+          days: number;
+          month: string;
+          revenue: number;
+          revenue_bound: number;
+          units: number;
+          variant_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          business_id: string;
+          cost?: number;
+          days?: number;
+          month: string;
+          revenue?: number;
+          revenue_bound?: number;
+          units?: number;
+          variant_id: string;
+        };
+        Update: {
+          business_id?: string;
+          cost?: number;
+          days?: number;
+          month?: string;
+          revenue?: number;
+          revenue_bound?: number;
+          units?: number;
+          variant_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "sales_monthly_variant_business_business_id_fkey";
+            columns: ["business_id"];
+            isOneToOne: false;
+            referencedRelation: "businesses";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
       shifts: {
         Row: {
           business_id: string;
@@ -2600,6 +2687,10 @@ export type Database = {
         }[];
       };
       device_label: { Args: { _user_agent: string }; Returns: string };
+      edit_purchase_order_draft: {
+        Args: { _lines: Json; _purchase_order_id: string };
+        Returns: number;
+      };
       email_purchase_order: {
         Args: { _purchase_order_id: string };
         Returns: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countLines, sheetKey } from './count-logic';
+import { countLines, countPayload, foundLotRow, sheetKey } from './count-logic';
 import type { SheetRow } from './transfers-api';
 
 const row = (over: Record<string, unknown>): SheetRow => ({
@@ -16,5 +16,29 @@ describe('count lines', () => {
     });
     expect(lines.map((l) => [l.key, l.expected, l.counted, l.variance])).toEqual([['v1|', 10, 7, -3], ['v2|', 2.5, 2.75, 0.25]]);
     expect(errors).toEqual({ 'v3|l1': 'Enter a whole number of pieces' });
+  });
+});
+
+describe('a lot found on the shelf', () => {
+  const found = foundLotRow({ variant_id: 'v9', product_name: 'Drops', sku: 'DROPS', option1: '', option2: '', option3: '', unit: 'each' },
+    ' LOT-7 ', '2031-01-31');
+
+  it('has its own key per lot number, expects nothing and must be counted above zero', () => {
+    expect(sheetKey(found)).toBe('v9|new:LOT-7');
+    expect(countLines([found], {}).errors).toEqual({ 'v9|new:LOT-7': 'Enter how many of this lot you found' });
+    expect(countLines([found], { 'v9|new:LOT-7': '0' }).errors).toEqual({ 'v9|new:LOT-7': 'Enter how many of this lot you found' });
+    const { lines } = countLines([found], { 'v9|new:LOT-7': '4' });
+    expect(lines.map((l) => [l.expected, l.counted, l.variance])).toEqual([[0, 4, 4]]);
+  });
+
+  it('is posted by lot number and expiry, a lot on record by its id', () => {
+    const held = row({ variant_id: 'v3', lot_id: 'l1', has_lots: true, lot_number: 'A', on_hand: 2 });
+    const noExpiry = foundLotRow({ ...found, variant_id: 'v8' }, 'LOT-8', '');
+    const { lines } = countLines([held, found, noExpiry], { 'v3|l1': '2', 'v9|new:LOT-7': '4', 'v8|new:LOT-8': '1' });
+    expect(countPayload(lines)).toEqual([
+      { variant_id: 'v3', lot_id: 'l1', counted: 2 },
+      { variant_id: 'v9', lot_number: 'LOT-7', expires_on: '2031-01-31', counted: 4 },
+      { variant_id: 'v8', lot_number: 'LOT-8', counted: 1 },
+    ]);
   });
 });

@@ -3,23 +3,26 @@ import { Alert, Badge, Button, HStack, Input, Stack, Table, Text } from '@chakra
 import { LoadingText } from '../../components/loading-text';
 import { notify } from '../../components/toaster';
 import { useSupabase } from '../../lib/platform-context';
-import { countLines, sheetKey } from './count-logic';
+import { countLines, countPayload, sheetKey, type CountRow } from './count-logic';
+import { FoundLotForm } from './found-lot-form';
 import { failure } from './inventory-api';
 import type { StoreContext } from './store-context';
-import { fetchSheet, postCount, type CountResult, type SheetRow } from './transfers-api';
+import { fetchSheet, postCount, type CountResult } from './transfers-api';
 import { VariantPicker } from './variant-picker';
 
-const itemLabel = (r: SheetRow) =>
-  [r.product_name, r.option1, r.option2, r.option3].filter(Boolean).join(' / ') + (r.lot_number ? `, lot ${r.lot_number}` : '');
+const itemLabel = (r: CountRow) =>
+  [r.product_name, r.option1, r.option2, r.option3].filter(Boolean).join(' / ') + (r.lot_number ? `, lot ${r.lot_number}` : '')
+  + (r.found ? ` (found${r.expires_on ? `, expires ${r.expires_on}` : ''})` : '');
 const signed = (n: number) => (n > 0 ? `+${n}` : String(n));
 
 /**
  * A stock count: the whole store or chosen items; type what is on the shelf (blank: not counted), review the
- * variance against the ledger, then post. Lot-tracked items are counted per lot held in the store.
+ * variance against the ledger, then post. Lot-tracked items are counted per lot held in the store; a lot found on
+ * the shelf that the store holds nothing of gets its own line (posting creates the lot).
  */
 export function CountsPage({ ctx }: { ctx: StoreContext }) {
   const supabase = useSupabase();
-  const [sheet, setSheet] = useState<SheetRow[] | null>(null);
+  const [sheet, setSheet] = useState<CountRow[] | null>(null);
   const [loading, setLoading] = useState(false);
   const [entries, setEntries] = useState<Record<string, string>>({});
   const [reviewing, setReviewing] = useState(false);
@@ -44,7 +47,7 @@ export function CountsPage({ ctx }: { ctx: StoreContext }) {
   const post = async () => {
     setPosting(true);
     try {
-      const result = await postCount(supabase, ctx.store.id, lines.map((l) => ({ variant_id: l.row.variant_id, lot_id: l.row.lot_id, counted: l.counted })));
+      const result = await postCount(supabase, ctx.store.id, countPayload(lines));
       setPosted(result);
       notify.success('Count posted', `${result.filter((r) => Number(r.delta) !== 0).length} item(s) corrected`);
       setSheet(null);
@@ -90,6 +93,13 @@ export function CountsPage({ ctx }: { ctx: StoreContext }) {
             }}>Discard</Button>
           </HStack>
           <VariantPicker businessId={ctx.businessId} label="Add an item to count" onPick={(hit) => void load([hit.variant_id])} />
+          <FoundLotForm businessId={ctx.businessId} onAdd={(row) => {
+            if (sheet.some((s) => s.variant_id === row.variant_id && s.lot_number === row.lot_number)) {
+              notify.error('Already on the sheet', `Lot ${row.lot_number ?? ''} of ${row.sku} is already a line of this count: count it there.`);
+              return;
+            }
+            setSheet([...sheet, row]);
+          }} />
           <Table.ScrollArea borderWidth="1px" rounded="md" maxH="70vh">
             <Table.Root size="sm" aria-label="Count sheet" stickyHeader>
               <Table.Header>

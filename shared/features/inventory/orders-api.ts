@@ -1,7 +1,9 @@
 import type { Database } from '../../lib/database.types';
 import type { StorewiseClient } from '../../lib/supabase-client';
 import { unwrap } from './inventory-api';
-import { parseMoney, parseQty, type PurchaseOrderValues, type ReceiveValues, type SupplierValues } from './inventory-schemas';
+import {
+  parseMoney, parseQty, type DraftLinesValues, type PurchaseOrderValues, type ReceiveValues, type SupplierValues,
+} from './inventory-schemas';
 
 type Tables = Database['public']['Tables'];
 export type Supplier = Tables['suppliers']['Row'];
@@ -85,16 +87,24 @@ export async function fetchPurchaseOrder(supabase: StorewiseClient, id: string) 
 /** The short number printed on the order and in the supplier's email (as email_purchase_order writes it). */
 export const orderNumber = (id: string) => id.replace(/-/g, '').slice(0, 8).toUpperCase();
 
+/** Lines as the order functions take them: a blank cost means "the line's or the average cost". */
+const orderLines = (lines: PurchaseOrderValues['lines']) => lines.map((l) => ({
+  variant_id: l.variantId, qty: parseQty(l.qty, l.unit),
+  ...(l.unitCost.trim() ? { unit_cost: parseMoney(l.unitCost) } : {}),
+}));
+
 export async function createPurchaseOrder(supabase: StorewiseClient, storeId: string, values: PurchaseOrderValues): Promise<string> {
   return unwrap(await supabase.rpc('create_purchase_order', {
     _store_id: storeId, _supplier_id: values.supplierId,
-    _lines: values.lines.map((l) => ({
-      variant_id: l.variantId, qty: parseQty(l.qty, l.unit),
-      ...(l.unitCost.trim() ? { unit_cost: parseMoney(l.unitCost) } : {}),
-    })),
+    _lines: orderLines(values.lines),
     ...(values.notes ? { _notes: values.notes } : {}),
     ...(values.expectedOn ? { _expected_on: values.expectedOn } : {}),
   }));
+}
+
+/** Replaces a draft's lines (quantities, costs, removed and added items) in one audited call; returns the line count. */
+export async function saveDraftLines(supabase: StorewiseClient, id: string, values: DraftLinesValues): Promise<number> {
+  return unwrap(await supabase.rpc('edit_purchase_order_draft', { _purchase_order_id: id, _lines: orderLines(values.lines) }));
 }
 
 export async function setOrderStatus(supabase: StorewiseClient, id: string, status: 'ordered' | 'closed') {

@@ -3,9 +3,12 @@ import { Badge, Box, Button, Heading, HStack, Link, Stack, Table, Text } from '@
 import { Link as RouterLink, useNavigate, useParams } from 'react-router-dom';
 import { notify } from '../../components/toaster';
 import { useSupabase } from '../../lib/platform-context';
+import { DraftLinesForm } from './draft-lines-form';
 import { failure } from './inventory-api';
 import { money } from './inventory-schemas';
-import { deleteDraft, emailOrder, fetchPurchaseOrder, orderNumber, receiveOrder, setOrderStatus, STATUS_LABEL } from './orders-api';
+import {
+  deleteDraft, emailOrder, fetchPurchaseOrder, orderNumber, receiveOrder, saveDraftLines, setOrderStatus, STATUS_LABEL,
+} from './orders-api';
 import { ReceiveForm } from './receive-form';
 import type { StoreContext } from './store-context';
 import { Loaded, useLoad } from './use-load';
@@ -14,12 +17,13 @@ import { Loaded, useLoad } from './use-load';
 const PRINT_CSS = '@media print { body * { visibility: hidden; } .po-print, .po-print * { visibility: visible; } '
   + '.po-print { position: absolute; inset: 0; padding: 1cm; } .no-print { display: none !important; } }';
 
-/** One purchase order: its lines, and what its status allows (order, print, email, receive, close). */
+/** One purchase order: its lines, and what its status allows (edit a draft's lines, order, print, email, receive, close). */
 export function PurchaseOrderPage({ ctx }: { ctx: StoreContext }) {
   const supabase = useSupabase();
   const navigate = useNavigate();
   const { orderId = '' } = useParams();
   const [receiving, setReceiving] = useState(false);
+  const [editing, setEditing] = useState(false);
   const [busy, setBusy] = useState(false);
   const [state, reload] = useLoad(orderId, () => fetchPurchaseOrder(supabase, orderId));
 
@@ -91,9 +95,30 @@ export function PurchaseOrderPage({ ctx }: { ctx: StoreContext }) {
                 <Text textAlign="end" fontWeight="medium">Total {money(total)}</Text>
               </Stack>
             </Box>
-            <HStack className="no-print" gap="2" wrap="wrap">
+            {editing && order.status === 'draft' && (
+              <Box className="no-print">
+                <DraftLinesForm businessId={ctx.businessId} onCancel={() => setEditing(false)}
+                  initial={lines.map((l) => {
+                    const label = labels.get(l.variant_id);
+                    return { variantId: l.variant_id, label: `${label?.label ?? 'Item'} (${label?.sku ?? ''})`,
+                      unit: label?.unit ?? 'each', qty: String(Number(l.qty_ordered)), unitCost: money(l.unit_cost) };
+                  })}
+                  onSubmit={async (values) => {
+                    try {
+                      const count = await saveDraftLines(supabase, order.id, values);
+                      notify.success('Draft saved', `${count} line${count === 1 ? '' : 's'} on the order.`);
+                      setEditing(false);
+                      reload();
+                    } catch (error) {
+                      notify.error('Lines not saved', failure(error));
+                    }
+                  }} />
+              </Box>
+            )}
+            <HStack className="no-print" gap="2" wrap="wrap" hidden={editing}>
               {order.status === 'draft' && (
                 <>
+                  <Button variant="outline" disabled={busy} onClick={() => setEditing(true)}>Edit lines</Button>
                   <Button disabled={busy} onClick={() => void act('Ordering', () => setOrderStatus(supabase, order.id, 'ordered'), 'Marked as ordered')}>
                     Mark ordered
                   </Button>

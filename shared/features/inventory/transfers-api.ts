@@ -45,6 +45,16 @@ export async function receiveTransfer(supabase: StorewiseClient, transferId: str
 export type CountResult = Database['public']['Functions']['post_count']['Returns'][number];
 
 /** Posts counted quantities; the database writes counted minus on hand (under lock) as 'count' movements. */
-export async function postCount(supabase: StorewiseClient, storeId: string, lines: { variant_id: string; lot_id: string | null; counted: number }[]) {
+// A type, not an interface: supabase-js's Json accepts only types with an implicit index signature.
+export type CountPostLine = {
+  variant_id: string;
+  counted: number;
+  /** A lot on record; or, for a lot found on the shelf, its number and expiry (post_count creates it). */
+  lot_id?: string | null;
+  lot_number?: string;
+  expires_on?: string;
+};
+
+export async function postCount(supabase: StorewiseClient, storeId: string, lines: CountPostLine[]) {
   return (unwrap(await supabase.rpc('post_count', { _store_id: storeId, _lines: lines })) ?? []) as CountResult[];
 }
