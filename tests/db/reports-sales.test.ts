@@ -150,7 +150,12 @@ describe('report_profit, report_taxes, report_top_products', () => {
       [w.businessA, from, to],
     );
     expect(best.rows.map((r) => Number(r.revenue))).toEqual(expected.slice(0, 5).map((e) => e.revenue));
-    expect(worst.rows.map((r) => Number(r.revenue))).toEqual(expected.map((e) => e.revenue).reverse().slice(0, 5));
+    // Worst: variants on sale that did not sell at all come first (ADR 0151, revenue 0), then the lowest revenue.
+    const unsold = worst.rows.findIndex((r) => expected.some((e) => e.variant_id === r.variant_id));
+    const firstSold = unsold === -1 ? worst.rows.length : unsold;
+    expect(worst.rows.slice(0, firstSold).every((r) => Number(r.revenue) === 0)).toBe(true);
+    expect(worst.rows.slice(firstSold).map((r) => Number(r.revenue)))
+      .toEqual(expected.map((e) => e.revenue).reverse().slice(0, 5 - firstSold));
   });
 
   it.each(['report_sales', 'report_profit', 'report_top_products', 'report_taxes'])(

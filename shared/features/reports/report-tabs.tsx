@@ -117,7 +117,8 @@ export function SellersTab({ request, storeName }: TabProps) {
                 { header: 'Units', kind: 'number', value: (r) => r.units, total: true },
                 { header: 'Revenue ex tax', kind: 'money', value: (r) => r.revenue, total: true },
                 { header: 'Profit', kind: 'money', value: (r) => r.profit, total: true },
-              ]} />
+              ]}
+              note={worst ? 'Products on sale (in stock in the store, or not stock-tracked) that did not sell at all in the range come first, then the lowest revenue.' : undefined} />
             <ReportTable id="sell-through" title="Sell-through" rows={d.sellThrough} columns={through} fileName={file('sell-through', request)}
               note="Sell-through = units sold net of refunds / (sold + on hand at the end of the range, from the stock ledger)." />
           </SimpleGrid>
