@@ -92,7 +92,7 @@ describe.each(tables)('%s', (table) => {
     const match: Record<string, string> = { business_id: w.businessA };
     if (name === 'manager' && readers[table].scope === 'store') match.store_id = riverside;
     const managerMayDeleteAll = name === 'manager'
-      && ['categories', 'products', 'variants', 'barcodes', 'suppliers', 'purchase_order_lines'].includes(table);
+      && ['categories', 'products', 'variants', 'barcodes', 'suppliers'].includes(table);
     if (managerMayDeleteAll) return; // covered by the owner/manager write tests below
     await w.clients[name].from(table).delete().match(match);
     expect(await rowsOfA(table)).toEqual(before);
@@ -214,13 +214,26 @@ describe('updates', () => {
       expect(await rowsOfA(table)).toEqual(before);
     });
 
-  it.each(['barcodes', 'lots', 'transfers', 'transfer_lines', 'stock_movements', 'stock_balances'] as const)(
+  it.each(['barcodes', 'lots', 'purchase_order_lines', 'transfers', 'transfer_lines', 'stock_movements', 'stock_balances'] as const)(
     '%s: even the owner cannot update it through the API', async (table) => {
       const before = await rowsOfA(table);
       const { error } = await w.clients.owner.from(table).update(patches[table]).match({ business_id: w.businessA });
       expect(error?.code).toBe('42501');
       expect(await rowsOfA(table)).toEqual(before);
     });
+
+  it('purchase order lines change only through edit_purchase_order_draft (audited): owners, managers in their stores', async () => {
+    const before = await rowsOfA('purchase_order_lines');
+    expect((await w.clients.owner.from('purchase_order_lines').delete().eq('purchase_order_id', w.f.poDowntown)).error?.code).toBe('42501');
+    expect(await rowsOfA('purchase_order_lines')).toEqual(before);
+    const edit = (name: Who, po: string) => w.clients[name].rpc('edit_purchase_order_draft', {
+      _purchase_order_id: po, _lines: [{ variant_id: w.f.variant, qty: 10, unit_cost: 700 }],
+    });
+    for (const name of ['anon', 'cashier', 'other', 'admin'] as const) expect((await edit(name, w.f.poDowntown)).error?.code).toBe('42501');
+    expect((await edit('manager', w.f.poRiverside)).error?.code).toBe('42501');
+    expect((await edit('manager', w.f.poDowntown)).error).toBeNull();
+    expect((await edit('owner', w.f.poRiverside)).error).toBeNull();
+  });
 
   it('the ledger refuses update and delete even to the database owner', async () => {
     await expect(w.rows('update public.stock_movements set qty = 1 where business_id = $1', [w.businessA]))
