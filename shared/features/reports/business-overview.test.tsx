@@ -63,6 +63,14 @@ describe('ManagerOverviewView', { timeout: 30_000 }, () => {
     expect(profit).toHaveTextContent('-20 %');
   });
 
+  it('shows amounts in the currency\'s own digits (yen have none, dinars three)', () => {
+    const { unmount } = wrap(<ManagerOverviewView overview={overview} currency="JPY" />);
+    expect(screen.getByRole('region', { name: "Today's sales" })).toHaveTextContent('¥125,000');
+    unmount();
+    wrap(<ManagerOverviewView overview={overview} currency="KWD" />);
+    expect(screen.getByRole('region', { name: "Today's sales" })).toHaveTextContent(/KWD\s125\.000/);
+  });
+
   it('charts 30 days and totals them; lists top products, low stock and no expiring lot', async () => {
     wrap(<ManagerOverviewView overview={overview} currency="USD" />);
     expect(await screen.findByTestId('chart-stub')).toHaveTextContent('30 bars');
