@@ -35,6 +35,7 @@ export function createDesktopPlatform(bridge: StorewiseBridge, supabase: Supabas
     // Silent and network receipt printing through main (docs/adr/0132).
     printing: {
       print: (receipt, options) => bridge.printing.printReceipt(receipt, options),
+      printSlip: (slip, options) => bridge.printing.printSlip(slip, options),
       listPrinters: () => bridge.printing.listPrinters(),
       getSettings: () => bridge.printing.getSettings(),
       saveSettings: (settings) => bridge.printing.saveSettings(settings),

@@ -5,7 +5,7 @@
  * Types only from shared/: this file is compiled into main, preload (sandboxed, bundled) and renderer.
  */
 import { z } from 'zod';
-import type { AuthDeepLink, PrintableReceipt, PrinterSettings, SupabaseConfig } from '../shared/platform/platform';
+import type { AuthDeepLink, PrintableReceipt, PrintableSlip, PrinterSettings, SupabaseConfig } from '../shared/platform/platform';
 
 export const IPC = {
   sessionGet: 'storewise:session:get',
@@ -19,6 +19,8 @@ export const IPC = {
   authDeepLink: 'storewise:auth:deep-link',
   /** Print one receipt (a structured receipt, never bytes or a host: main takes the printer from its settings). */
   printReceipt: 'storewise:printing:print-receipt',
+  /** Print a shift report or refund slip (structured, like a receipt). */
+  printSlip: 'storewise:printing:print-slip',
   printersList: 'storewise:printing:list',
   printerSettingsGet: 'storewise:printing:settings-get',
   printerSettingsSet: 'storewise:printing:settings-set',
@@ -86,12 +88,24 @@ export const printerSettingsSchema = z.strictObject({
 }) satisfies z.ZodType<PrinterSettings>;
 
 export const printReceiptArgs = z.tuple([printableReceiptSchema, z.strictObject({ openDrawer: z.boolean() })]);
+
+export const printableSlipSchema = z.strictObject({
+  title: printText(60),
+  storeName: printText(200).nullable(),
+  currency: z.string().regex(/^[A-Z]{3}$/),
+  occurredAt: z.iso.datetime({ offset: true }),
+  rows: z.array(z.strictObject({ label: printText(80), amount: minor.nullable(), text: printText(200).nullable(), bold: z.boolean() }))
+    .max(100),
+  barcode: z.string().regex(/^[\x20-\x7e]{1,40}$/).nullable(),
+  footer: printText(500).nullable(),
+}) satisfies z.ZodType<PrintableSlip>;
+export const printSlipArgs = z.tuple([printableSlipSchema, z.strictObject({ openDrawer: z.boolean() })]);
 export const printerSettingsSetArgs = z.tuple([printerSettingsSchema]);
 
 /** What main answers on appConfig: the Supabase project, or why there is none (shown to the user). */
 export type AppConfigResult = { ok: true; config: SupabaseConfig } | { ok: false; message: string };
 
-export type { AuthDeepLink, PrintableReceipt, PrinterSettings };
+export type { AuthDeepLink, PrintableReceipt, PrintableSlip, PrinterSettings };
 export type { PrintOutcome } from '../shared/platform/platform';
 
 /**

@@ -41,6 +41,22 @@ export interface PrintableReceipt {
   pending: boolean;
 }
 
+/**
+ * A slip that is not a sale's receipt (docs/adr/0150): a shift's X or Z report, a refund. A title, rows of a label
+ * and either an amount in minor units (formatted by the printing side, like the receipt's) or a short text, and an
+ * optional CODE128 barcode (a refund prints the original receipt's number).
+ */
+export interface PrintableSlip {
+  title: string;
+  storeName: string | null;
+  currency: string;
+  /** ISO date-time the slip is about (the report's moment, the refund's). */
+  occurredAt: string;
+  rows: { label: string; amount: number | null; text: string | null; bold: boolean }[];
+  barcode: string | null;
+  footer: string | null;
+}
+
 export type PrintErrorCode = 'refused' | 'timeout' | 'unreachable' | 'host-not-allowed' | 'no-printer' | 'out-of-paper' | 'failed';
 export type PrintOutcome = { ok: true; via: 'network' | 'system' | 'dialog' } | { ok: false; code: PrintErrorCode; message: string };
 
@@ -59,6 +75,8 @@ export interface PrinterSettings {
 /** Receipt printing where the platform has more than the browser's window.print() (the desktop). */
 export interface ReceiptPrinting {
   print(receipt: PrintableReceipt, options: { openDrawer: boolean }): Promise<PrintOutcome>;
+  /** A report or refund slip the same way (the drawer opens for a refund paid out in cash, where set so). */
+  printSlip?(slip: PrintableSlip, options: { openDrawer: boolean }): Promise<PrintOutcome>;
   listPrinters(): Promise<{ name: string; displayName: string }[]>;
   getSettings(): Promise<PrinterSettings>;
   saveSettings(settings: PrinterSettings): Promise<{ ok: true } | { ok: false; message: string }>;

@@ -3,6 +3,7 @@ import {
   type AppConfigResult,
   type AuthDeepLink,
   type PrintableReceipt,
+  type PrintableSlip,
   type PrinterSettings,
   type PrintOutcome,
   type RendererIpc,
@@ -50,6 +51,8 @@ export function createStorewiseApi(ipc: RendererIpc) {
     printing: {
       printReceipt: (receipt: PrintableReceipt, options: { openDrawer: boolean }) =>
         ipc.invoke(IPC.printReceipt, receipt, options) as Promise<PrintOutcome>,
+      printSlip: (slip: PrintableSlip, options: { openDrawer: boolean }) =>
+        ipc.invoke(IPC.printSlip, slip, options) as Promise<PrintOutcome>,
       listPrinters: () => ipc.invoke(IPC.printersList) as Promise<{ name: string; displayName: string }[]>,
       getSettings: () => ipc.invoke(IPC.printerSettingsGet) as Promise<PrinterSettings>,
       saveSettings: (settings: PrinterSettings) =>

@@ -9,7 +9,7 @@
 import { once } from 'node:events';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { IPC, type PrintableReceipt, type PrinterSettings, type PrintOutcome } from '../../src/ipc-contract';
+import { IPC, type PrintableReceipt, type PrintableSlip, type PrinterSettings, type PrintOutcome } from '../../src/ipc-contract';
 import { registerIpcHandlers, type InvokeEventLike } from '../../src/main/ipc-handlers';
 import { sendToNetworkPrinter } from '../../src/main/printing/network-printer';
 import { createPrintService } from '../../src/main/printing/print-service';
@@ -93,7 +93,9 @@ function register(managedPort: number, settings: Partial<PrinterSettings> = {}, 
   });
   const print = async (receipt: unknown, options: unknown = { openDrawer: true }) =>
     (await handlers.get(IPC.printReceipt)?.(APP_FRAME, receipt, options)) as PrintOutcome;
-  return { print, handlers };
+  const printSlip = async (slip: unknown, options: unknown = { openDrawer: false }) =>
+    (await handlers.get(IPC.printSlip)?.(APP_FRAME, slip, options)) as PrintOutcome;
+  return { print, printSlip, handlers };
 }
 
 const receipt: PrintableReceipt = {
@@ -208,6 +210,63 @@ describe('network receipt printer (ESC/POS over TCP)', () => {
     await expect(print({ ...receipt, host: '8.8.8.8', port: 9100 })).rejects.toThrow(/invalid payload/);
     await expect(print(receipt, { openDrawer: true, host: '8.8.8.8' })).rejects.toThrow(/invalid payload/);
     await expect(print({ ...receipt, receiptNumber: 'DT1\x1b' })).rejects.toThrow(/invalid payload/);
+    expect(printer.jobs).toEqual([]);
+  });
+
+  it('prints a Z report and a cash refund slip (docs/adr/0150): rows, the refunded receipt as CODE128, cut, drawer only for the refund', async () => {
+    const printer = await fakePrinter();
+    const { printSlip } = register(printer.port);
+    const z: PrintableSlip = {
+      title: 'Z report', storeName: 'Fresh Corner', currency: 'USD', occurredAt: '2026-11-22T22:00:00.000Z',
+      rows: [{ label: 'Register', amount: null, text: 'Front', bold: false },
+        { label: 'Cash expected', amount: 25000, text: null, bold: true },
+        { label: 'Cash counted', amount: 24500, text: null, bold: false },
+        { label: 'Difference \x1bp\x00', amount: -500, text: null, bold: true }],
+      barcode: null, footer: null,
+    };
+    const job = printer.nextJob();
+    expect(await printSlip(z)).toEqual({ ok: true, via: 'network' });
+    const report = await job;
+    const text = report.toString('latin1');
+    expect(text).toContain('Z report\n');
+    expect(text).toMatch(/Register +Front\n/);
+    expect(text).toMatch(/Cash expected +\$250\.00\n/);
+    expect(text).toMatch(/Difference {2}p +-\$5\.00\n/);
+    expect(count(report, GS_V)).toBe(1);
+    // The label's ESC p arrived as spaces, and a report opens no drawer.
+    expect(count(report, ESC_P)).toBe(0);
+
+    const refund: PrintableSlip = {
+      title: 'Refund', storeName: 'Fresh Corner', currency: 'USD', occurredAt: '2026-11-22T19:00:00.000Z',
+      rows: [{ label: 'Original receipt', amount: null, text: 'DT1-000042', bold: false },
+        { label: '1 x Tea leaves', amount: -1400, text: null, bold: false },
+        { label: 'Paid back by Cash', amount: 1400, text: null, bold: true }],
+      barcode: 'DT1-000042', footer: 'Saved offline: syncs when the connection returns',
+    };
+    const job2 = printer.nextJob();
+    expect(await printSlip(refund, { openDrawer: true })).toEqual({ ok: true, via: 'network' });
+    const bytes = await job2;
+    const refundText = bytes.toString('latin1');
+    expect(refundText).toMatch(/1 x Tea leaves +-\$14\.00\n/);
+    expect(refundText).toContain('Saved offline: syncs when the connection returns\n');
+    const at = { barcode: bytes.indexOf(Buffer.from(barcode)), cut: bytes.indexOf(Buffer.from([...GS_V, 66, 3])),
+      kick: bytes.indexOf(Buffer.from([...ESC_P, 0, 25, 250])) };
+    expect(at.barcode).toBeGreaterThan(refundText.indexOf('Paid back by Cash'));
+    expect(at.cut).toBeGreaterThan(at.barcode);
+    expect(at.kick).toBeGreaterThan(at.cut);
+    expect(count(bytes, ESC_P)).toBe(1);
+  });
+
+  it('the slip call takes a structured slip only: bytes, a host, extra fields or a control character in the barcode are refused', async () => {
+    const printer = await fakePrinter();
+    const { printSlip } = register(printer.port);
+    const slip: PrintableSlip = { title: 'X report', storeName: null, currency: 'USD', occurredAt: '2026-11-22T19:00:00.000Z',
+      rows: [], barcode: null, footer: null };
+    await expect(printSlip(Uint8Array.from([0x1b, 0x70, 0, 25, 250]))).rejects.toThrow(/invalid payload/);
+    await expect(printSlip({ ...slip, host: '8.8.8.8' })).rejects.toThrow(/invalid payload/);
+    await expect(printSlip({ ...slip, rows: [{ label: 'x', amount: 1, text: null, bold: false, raw: [27] }] })).rejects.toThrow(/invalid payload/);
+    await expect(printSlip({ ...slip, barcode: 'DT1\x1b' })).rejects.toThrow(/invalid payload/);
+    await expect(printSlip(slip, { openDrawer: true, port: 9100 })).rejects.toThrow(/invalid payload/);
     expect(printer.jobs).toEqual([]);
   });
 });

@@ -55,6 +55,7 @@ function installFakeBridge({ config, persistenceWarning }: BridgeOptions) {
     app: { version: async () => '0.0.0-e2e', config: async () => ({ ok: true as const, config }) },
     printing: {
       printReceipt: async () => ({ ok: true as const, via: 'dialog' as const }),
+      printSlip: async () => ({ ok: true as const, via: 'dialog' as const }),
       listPrinters: async () => [],
       getSettings: async () => ({ mode: 'dialog' as const, deviceName: null, network: null, openDrawerOnCash: true, columns: 48 as const }),
       saveSettings: async () => ({ ok: true as const }),

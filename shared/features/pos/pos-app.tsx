@@ -98,7 +98,7 @@ export function PosApp() {
         <NativeSelect.Indicator />
       </NativeSelect.Root>
       {register && store && shift === undefined && <LoadingText />}
-      {closed && store && <ShiftReport figures={closed} currency={store.currency} kind="Z" />}
+      {closed && store && <ShiftReport figures={closed} currency={store.currency} kind="Z" storeName={store.name} registerName={register?.name ?? null} />}
       {register && store && shift === null && (
         <OpenShiftForm currency={store.currency} onOpen={async (float) => {
           try {

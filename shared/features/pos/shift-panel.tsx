@@ -1,13 +1,18 @@
 import { useEffect, useState } from 'react';
 import { Box, Button, Grid, HStack, Input, NativeSelect, Stack, Table, Text } from '@chakra-ui/react';
+import { usePlatform } from '../../lib/platform-context';
 import type { StorewiseClient } from '../../lib/supabase-client';
 import { formatMinor, parseMinor } from './cart';
 import { countedObject, countedTotal, denominationsFor } from './denominations';
 import { cashInOut, shiftHistory, xReport, type PosShift, type ShiftFigures, type ShiftRow } from './pos-api';
 import { PrintReportButton } from './printing/print-report';
+import { printSlip, shiftReportSlip } from './printing/print-slip';
 
 /** The figures of an X (open shift) or Z (closed) report. */
-export function ShiftReport({ figures, currency, kind }: { figures: ShiftFigures; currency: string; kind: 'X' | 'Z' }) {
+export function ShiftReport({ figures, currency, kind, storeName = null, registerName = null }: {
+  figures: ShiftFigures; currency: string; kind: 'X' | 'Z'; storeName?: string | null; registerName?: string | null;
+}) {
+  const platform = usePlatform();
   const money = (n: number | null | undefined) => (n === null || n === undefined ? '–' : formatMinor(Number(n), currency));
   const rows: [string, string][] = [
     ['Opened', new Date(figures.opened_at).toLocaleString()],
@@ -31,7 +36,8 @@ export function ShiftReport({ figures, currency, kind }: { figures: ShiftFigures
         <HStack key={label} justify="space-between"><Text>{label}</Text>
           <Text data-testid={label === 'Difference' ? 'shift-difference' : undefined}>{value}</Text></HStack>
       ))}
-      <PrintReportButton kind={kind} />
+      <PrintReportButton kind={kind}
+        onPrint={() => printSlip(platform, shiftReportSlip(figures, kind, currency, storeName, registerName), { openDrawer: false })} />
     </Box>
   );
 }
@@ -41,10 +47,13 @@ export function ShiftReport({ figures, currency, kind }: { figures: ShiftFigures
  * denomination (expected vs counted and the difference are recorded by close_shift, which returns the Z report),
  * and for owners and managers the store's shift history.
  */
-export function ShiftPanel({ supabase, shift, storeId, currency, role, waiting, onClose, onDone }: {
+export function ShiftPanel({ supabase, shift, storeId, storeName = null, registerName = null, currency, role, waiting, onClose, onDone }: {
   supabase: StorewiseClient;
   shift: PosShift;
   storeId: string;
+  /** Printed at the top of the X report. */
+  storeName?: string | null;
+  registerName?: string | null;
   currency: string;
   role: string;
   waiting: number;
@@ -110,7 +119,7 @@ export function ShiftPanel({ supabase, shift, storeId, currency, role, waiting, 
         <Button variant="outline" onClick={() => void run(async () => setX(await xReport(supabase, shift.id)))}>X report</Button>
         <Button variant="outline" onClick={() => setClosing(!closing)} aria-expanded={closing}>Close shift…</Button>
       </HStack>
-      {x && <ShiftReport figures={x} currency={currency} kind="X" />}
+      {x && <ShiftReport figures={x} currency={currency} kind="X" storeName={storeName} registerName={registerName} />}
       {closing && (
         <Stack as="form" gap="2" aria-label="Count the drawer" onSubmit={(e) => {
           e.preventDefault();

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Badge, Box, Button, Flex, HStack, IconButton, Input, Stack, Table, Text } from '@chakra-ui/react';
 import type { StorewiseClient } from '../../lib/supabase-client';
+import type { PrintableSlip } from '../../platform/platform';
 import {
   addItem, cartTotals, discountLimitPercent, formatMinor, lineFigures, maxDiscountPercent, priceCart, setQty, tenderState,
   type CatalogItem, type Discount, type Tender,
@@ -10,6 +11,8 @@ import { DiscountPanel } from './discount-panel';
 import { ManagerApproval } from './manager-approval';
 import { getMeta, listParked, parkCart, resumeParked, setMeta, type ParkedCart, type PosDatabase } from './outbox';
 import type { PosRegister, PosShift, PosStore, RefundableSale, ShiftFigures } from './pos-api';
+import { refundSlip } from './printing/print-slip';
+import { SlipView } from './printing/slip-view';
 import { Receipt, type ReceiptData } from './receipt';
 import { RefundPanel, type RefundRequest } from './refund-panel';
 import { createScanDetector } from './scanner';
@@ -65,6 +68,7 @@ export function Till(props: TillProps) {
   const [query, setQuery] = useState('');
   const [receipt, setReceipt] = useState<ReceiptData | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const [refunded, setRefunded] = useState<{ slip: PrintableSlip; cash: boolean } | null>(null);
   const [parked, setParked] = useState<ParkedCart[]>([]);
   const searchRef = useRef<HTMLInputElement | null>(null);
   const tenderRef = useRef<HTMLInputElement | null>(null);
@@ -86,6 +90,7 @@ export function Till(props: TillProps) {
     setCart(next);
     setTenders([]);
     setReceipt(null);
+    setRefunded(null);
   }, []);
 
   const byCode = useMemo(() => {
@@ -276,8 +281,9 @@ export function Till(props: TillProps) {
       }) })));
     setPanel(null);
     setNotice(`Refund ${money(r.total)} to ${r.tenderKind}${pending || !online ? ' queued (flagged for the manager)' : ''}`);
-    // Refund receipt: the printing/ feature (another engineer) prints it from here.
-  }, [db, enqueue, money, online, register.id, shift.id]);
+    // The refund receipt, on screen with its print button (the drawer opens for cash paid back).
+    setRefunded({ slip: refundSlip(r, store.currency, store.name, pending || !online), cash: r.tenderKind === 'cash' });
+  }, [db, enqueue, money, online, register.id, shift.id, store.currency, store.name]);
 
   const applyDiscount = (target: string, discount: Discount | undefined) => {
     updateCart((c) => (target === 'cart' ? { ...c, cartDiscount: discount }
@@ -322,6 +328,12 @@ export function Till(props: TillProps) {
             )}
           </Box>
           {notice && <Text color="fg.warning" role="status">{notice}</Text>}
+          {refunded && (
+            <Stack gap="1" align="start">
+              <SlipView slip={refunded.slip} openDrawer={refunded.cash} />
+              <Button size="sm" variant="ghost" onClick={() => setRefunded(null)}>Dismiss the refund receipt</Button>
+            </Stack>
+          )}
           <Table.ScrollArea tabIndex={0}>
             <Table.Root size="sm" aria-label="Cart">
               <Table.Header><Table.Row><Table.ColumnHeader>Item</Table.ColumnHeader><Table.ColumnHeader>Qty</Table.ColumnHeader>
@@ -393,7 +405,8 @@ export function Till(props: TillProps) {
               online={online} findLocal={findLocal} onRefund={refund} onClose={() => setPanel(null)} />
           )}
           {panel === 'shift' && (
-            <ShiftPanel supabase={supabase} shift={shift} storeId={store.id} currency={store.currency} role={role} waiting={waiting}
+            <ShiftPanel supabase={supabase} shift={shift} storeId={store.id} storeName={store.name} registerName={register.name}
+              currency={store.currency} role={role} waiting={waiting}
               onClose={props.onClose} onDone={() => setPanel(null)} />
           )}
           {receipt ? (

@@ -1,7 +1,8 @@
-import type { PrintableReceipt, PrinterSettings, PrintOutcome } from '../../ipc-contract';
+import type { PrintableReceipt, PrintableSlip, PrinterSettings, PrintOutcome } from '../../ipc-contract';
 import { checkPrinterTarget, isAllowedPrinterSetting, type LookupAll, type PrinterTarget } from './lan-address';
 import type { RawPrintRequest, RawPrintResult } from './network-printer';
-import { receiptJob } from './receipt-escpos';
+import { receiptJob, type ReceiptJobOptions } from './receipt-escpos';
+import { slipJob } from './slip-escpos';
 
 /**
  * What the bridge's printing calls do, with Electron and the network passed in (tested with fakes and a fake TCP
@@ -31,7 +32,10 @@ export interface PrintServiceDeps {
 export function createPrintService(deps: PrintServiceDeps) {
   const log = deps.log ?? ((message: string) => console.warn(message));
 
-  async function printNetwork(receipt: PrintableReceipt, settings: PrinterSettings, openDrawer: boolean): Promise<PrintOutcome> {
+  /** The ESC/POS bytes of one document (a receipt, a report or refund slip) for this device's printer. */
+  type Job = (options: ReceiptJobOptions) => Uint8Array;
+
+  async function printNetwork(job: Job, settings: PrinterSettings, openDrawer: boolean): Promise<PrintOutcome> {
     const target = settings.network ?? deps.managed;
     if (!target) return { ok: false, code: 'no-printer', message: 'No network receipt printer is set up on this computer.' };
     const label = `${target.host}:${target.port}`;
@@ -40,7 +44,7 @@ export function createPrintService(deps: PrintServiceDeps) {
       log(`Storewise: refused to print to ${label}`);
       return { ok: false, code: 'host-not-allowed', message: checked.message };
     }
-    const data = receiptJob(receipt, { columns: settings.columns, openDrawer: openDrawer && settings.openDrawerOnCash });
+    const data = job({ columns: settings.columns, openDrawer: openDrawer && settings.openDrawerOnCash });
     const result = await deps.sendRaw({ address: checked.address, port: target.port, label, data });
     if (!result.ok) log(`Storewise: receipt printer ${label}: ${result.code}`);
     return result.ok ? { ok: true, via: 'network' } : result;
@@ -57,9 +61,9 @@ export function createPrintService(deps: PrintServiceDeps) {
     return result.ok ? { ok: true, via: 'system' } : { ok: false, code: 'failed', message: `Printing to ${chosen.displayName} failed: ${result.reason}.` };
   }
 
-  async function printOnce(receipt: PrintableReceipt, options: { openDrawer: boolean }): Promise<PrintOutcome> {
+  async function printOnce(job: Job, options: { openDrawer: boolean }): Promise<PrintOutcome> {
     const settings = await deps.loadSettings();
-    if (settings.mode === 'network') return printNetwork(receipt, settings, options.openDrawer);
+    if (settings.mode === 'network') return printNetwork(job, settings, options.openDrawer);
     if (settings.mode === 'system') return printSystem(settings);
     const result = await deps.printPage({ silent: false });
     // Cancelling the dialog is the cashier's choice, not an error worth a red message.
@@ -70,14 +74,22 @@ export function createPrintService(deps: PrintServiceDeps) {
   // One job at a time: two quick clicks must not interleave two receipts on one printer.
   let queue: Promise<unknown> = Promise.resolve();
 
+  function enqueue(job: Job, options: { openDrawer: boolean }): Promise<PrintOutcome> {
+    const done = queue.then(() => printOnce(job, options)).catch((error: unknown): PrintOutcome => {
+      log(`Storewise: printing failed: ${error instanceof Error ? error.name : 'error'}`);
+      return { ok: false, code: 'failed', message: 'Printing failed. Try again.' };
+    });
+    queue = done;
+    return done;
+  }
+
   return {
     print(receipt: PrintableReceipt, options: { openDrawer: boolean }): Promise<PrintOutcome> {
-      const job = queue.then(() => printOnce(receipt, options)).catch((error: unknown): PrintOutcome => {
-        log(`Storewise: printing failed: ${error instanceof Error ? error.name : 'error'}`);
-        return { ok: false, code: 'failed', message: 'Printing failed. Try again.' };
-      });
-      queue = job;
-      return job;
+      return enqueue((job) => receiptJob(receipt, job), options);
+    },
+    /** A shift report or refund slip: ESC/POS on a network printer; otherwise the page (its print CSS shows the slip). */
+    printSlip(slip: PrintableSlip, options: { openDrawer: boolean }): Promise<PrintOutcome> {
+      return enqueue((job) => slipJob(slip, job), options);
     },
     async listPrinters(): Promise<SystemPrinter[]> {
       return deps.listPrinters();

@@ -1,9 +1,12 @@
-import { Button } from '@chakra-ui/react';
+import { useState } from 'react';
+import { Button, Text } from '@chakra-ui/react';
+import type { PrintResult } from './print-receipt';
 
 /**
- * Prints one shift report (X or Z) on its own through the print dialog, on the web and the desktop alike: while
- * printing, the body carries a class under which only the report (.pos-report) is visible. Reports go to an office
- * printer or the receipt printer's system driver; the raw ESC/POS path is for receipts (docs/adr/0132).
+ * Prints one shift report (X or Z) or refund slip on its own through the print dialog, on the web and the desktop
+ * alike: while printing, the body carries a class under which only the slip (.pos-report) is visible. On the desktop
+ * the caller may pass onPrint to go through the bridge instead (print-slip.ts: ESC/POS to a network receipt printer,
+ * docs/adr/0150).
  */
 const reportCss = `@media print {
   body.pos-printing-report * { visibility: hidden !important; }
@@ -22,11 +25,33 @@ export function printReport(browserPrint: () => void = () => window.print()) {
   }
 }
 
-export function PrintReportButton({ kind }: { kind: 'X' | 'Z' }) {
+export function PrintReportButton({ kind, label, onPrint }: {
+  kind: 'X' | 'Z' | 'refund';
+  /** The button's text (default "Print X report" / "Print Z report" / "Print refund receipt"). */
+  label?: string;
+  onPrint?: () => Promise<PrintResult>;
+}) {
+  const [result, setResult] = useState<PrintResult | null>(null);
+  const [busy, setBusy] = useState(false);
+  const print = async () => {
+    if (!onPrint) {
+      printReport();
+      return;
+    }
+    setBusy(true);
+    try {
+      setResult(await onPrint());
+    } finally {
+      setBusy(false);
+    }
+  };
   return (
     <>
       <style>{reportCss}</style>
-      <Button size="sm" variant="outline" mt="2" onClick={() => printReport()}>Print {kind} report</Button>
+      <Button size="sm" variant="outline" mt="2" loading={busy} onClick={() => void print()}>
+        {label ?? (kind === 'refund' ? 'Print refund receipt' : `Print ${kind} report`)}
+      </Button>
+      {result && !result.ok && <Text role="alert" color="fg.error">{result.message}</Text>}
     </>
   );
 }
