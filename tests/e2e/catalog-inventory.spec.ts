@@ -181,3 +181,76 @@ test('an owner creates a product, orders and receives it, transfers, counts, and
   expect(header).toBe('product_name,unit,category,brand,option_name,option_value,sku,price,barcode');
   await context.close();
 });
+
+test('an owner edits a draft purchase order\'s lines, and counts a lot found on the shelf that the store did not hold', async ({ page }) => {
+  test.setTimeout(180_000);
+  const { owner, businessId } = await growthShop();
+  const admin = await adminClient();
+  const insert = async (table: string, row: Record<string, unknown>) => {
+    const { data, error } = await admin.from(table).insert(row).select('id').single();
+    if (error) throw new Error(error.message);
+    return (data as { id: string }).id;
+  };
+  const soap = await insert('products', { business_id: businessId, name: 'E2E Soap' });
+  const soapVariant = await insert('variants', { business_id: businessId, product_id: soap, sku: 'E2ESOAP', price: 300 });
+  const drops = await insert('products', { business_id: businessId, name: 'E2E Drops', has_lots: true, requires_expiry: true });
+  await insert('variants', { business_id: businessId, product_id: drops, sku: 'E2EDROPS', price: 900 });
+  const supplier = await insert('suppliers', { business_id: businessId, name: 'E2E Drops Supply' });
+  const north = await admin.from('stores').select('id').eq('business_id', businessId).eq('name', 'North').single();
+  if (north.error) throw new Error(north.error.message);
+  const po = await insert('purchase_orders', { business_id: businessId, store_id: (north.data as { id: string }).id, supplier_id: supplier });
+  await insert('purchase_order_lines', { business_id: businessId, purchase_order_id: po, variant_id: soapVariant, qty_ordered: 5, unit_cost: 200 });
+  await signInThroughUi(page, owner.email, owner.password);
+
+  // The draft: 5 soap at 2.00 becomes 8 at 2.50, plus 3 drops at 1.20; then the soap is removed.
+  await page.goto(`/dashboard/inventory/purchase-orders/${po}`);
+  await expect(page.getByTestId('po-status')).toHaveText('Draft');
+  await page.getByRole('button', { name: 'Edit lines' }).click();
+  const form = page.getByRole('form', { name: 'Edit draft lines' });
+  await form.getByRole('textbox', { name: 'Quantity of E2E Soap (E2ESOAP)' }).fill('8');
+  await form.getByRole('textbox', { name: 'Unit cost of E2E Soap (E2ESOAP)' }).fill('2.50');
+  await form.getByRole('searchbox', { name: 'Add an item to the draft' }).fill('E2EDROPS');
+  await form.getByRole('button', { name: 'Add E2EDROPS' }).click();
+  await form.getByRole('textbox', { name: 'Quantity of E2E Drops (E2EDROPS)' }).fill('1.5');
+  await form.getByRole('button', { name: 'Save lines' }).click();
+  await expect(form.getByText('Enter a whole number of pieces')).toBeVisible();
+  await form.getByRole('textbox', { name: 'Quantity of E2E Drops (E2EDROPS)' }).fill('3');
+  await form.getByRole('textbox', { name: 'Unit cost of E2E Drops (E2EDROPS)' }).fill('1.20');
+  await form.getByRole('button', { name: 'Save lines' }).click();
+  await expect(form).toHaveCount(0);
+  await expect(page.getByTestId('po-line')).toHaveCount(2);
+  await expect(page.getByTestId('po-sheet')).toContainText('Total 23.60');
+  await page.getByRole('button', { name: 'Edit lines' }).click();
+  await form.getByRole('button', { name: 'Remove E2E Soap (E2ESOAP)' }).click();
+  await form.getByRole('button', { name: 'Save lines' }).click();
+  await expect(page.getByTestId('po-line')).toHaveCount(1);
+  await expect(page.getByTestId('po-sheet')).toContainText('Total 3.60');
+  const trail = await admin.from('activity').select('kind').eq('business_id', businessId).eq('kind', 'purchase_order.lines_edited');
+  expect(trail.data).toHaveLength(2);
+
+  // A count in North: the drops are not on record there, so the sheet has no line; a found lot gets one.
+  await page.goto('/dashboard/inventory');
+  await chooseStore(page, 'North');
+  await tab(page, 'Counts').click();
+  await page.getByRole('searchbox', { name: 'Add an item to count' }).fill('E2EDROPS');
+  await page.getByRole('button', { name: 'Add E2EDROPS' }).click();
+  await expect(page.getByText('0 lines on the sheet; 0 counted.')).toBeVisible();
+  const found = page.getByRole('group', { name: 'Found a lot' });
+  await found.getByRole('searchbox', { name: 'Item of the found lot' }).fill('E2EDROPS');
+  await found.getByRole('button', { name: 'Add E2EDROPS' }).click();
+  await found.getByRole('textbox', { name: /^Lot number/ }).fill('FOUND-7');
+  await found.getByLabel('Expiry date').fill('2031-01-31');
+  await found.getByRole('button', { name: 'Add lot to the count' }).click();
+  await page.getByRole('textbox', { name: 'Counted E2EDROPS lot FOUND-7' }).fill('4');
+  await page.getByRole('button', { name: 'Review variance' }).click();
+  await expect(page.getByTestId('variance')).toHaveText('+4');
+  await page.getByRole('button', { name: 'Post count' }).click();
+  await expect(page.getByTestId('count-posted')).toContainText('Net change +4');
+
+  // The next count sheet holds the lot, with its expiry on record.
+  await page.getByRole('searchbox', { name: 'Add an item to count' }).fill('E2EDROPS');
+  await page.getByRole('button', { name: 'Add E2EDROPS' }).click();
+  await expect(page.getByRole('textbox', { name: 'Counted E2EDROPS lot FOUND-7' })).toBeVisible();
+  const lot = await admin.from('lots').select('lot_number, expires_on').eq('business_id', businessId);
+  expect(lot.data).toEqual([{ lot_number: 'FOUND-7', expires_on: '2031-01-31' }]);
+});
