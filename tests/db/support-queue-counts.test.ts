@@ -2,8 +2,9 @@
  * The admin support queue's maintained counts and paging (docs/adr/0154): private.support_queue_counts equals
  * count(*) per (status, priority, waiting_on) after seed:large's bulk load, single and multi-row inserts, status,
  * priority and waiting changes through the desk functions and plain updates, deletes (direct and cascading from
- * auth.users) and truncate; admin_list_tickets' total equals count(*) for every filter, and its pages (walked from
- * either end of the queue index) join up into the full queue order.
+ * auth.users) and truncate; admin_list_tickets' total equals count(*) for every filter, its pages (walked from
+ * either end of the queue index) join up into the full queue order, and searches under filters (read from the search
+ * rows' copies of the queue columns) match the tickets' own columns.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb } from '../../supabase/local/db/open-db';
@@ -158,6 +159,34 @@ describe('support_queue_counts', () => {
       }
       expect(paged.slice(0, 100), label).toEqual((expected?.ids ?? []).slice(0, 100));
     }
+    // Searches read the queue columns from the search rows: after the status changes above they must still match
+    // the tickets' own.
+    for (const search of ['queue test', 'barcode', 'shop1']) {
+      for (const filter of filters.slice(0, 8)) {
+        const found = await asAdmin((tx) =>
+          tx.query<{ id: string; total_count: number }>(
+            `select id::text, total_count from public.admin_list_tickets(_search => $4, _status => $1, _priority => $2,
+                                                                          _waiting_on => $3, _limit => 100)`,
+            [filter._status ?? null, filter._priority ?? null, filter._waiting_on ?? null, search],
+          ));
+        const [expected] = await rows<{ n: number; ids: string[] | null }>(
+          `select count(*)::int as n, array_agg(t.id::text order by t.queue_rank, t.waiting_since, t.id) as ids
+             from public.support_tickets t
+             join public.profiles p on p.id = t.user_id
+            where (t.subject ilike '%' || $4 || '%' or t.owner_email ilike '%' || $4 || '%' or p.full_name ilike '%' || $4 || '%')
+              and ($1::text is null or t.status = $1 or ($1 = 'active' and t.status not in ('resolved', 'closed')))
+              and ($2::text is null or t.priority = $2)
+              and ($3::text is null or (t.waiting_on = $3 and t.status not in ('resolved', 'closed')))`,
+          [filter._status ?? null, filter._priority ?? null, filter._waiting_on ?? null, search],
+        );
+        const label = `${search} ${JSON.stringify(filter)}`;
+        expect(found.rows.map((r) => r.id), label).toEqual(expected?.ids ?? []);
+        expect(found.rows.every((r) => r.total_count === expected?.n), label).toBe(true);
+      }
+    }
+    const [some] = await rows<{ n: number }>(`select count(*)::int as n from public.support_tickets where subject ilike '%queue test%'`);
+    expect(some?.n).toBeGreaterThan(0);
+
     const past = await asAdmin((tx) => tx.query('select * from public.admin_list_tickets(_offset => 100000)'));
     expect(past.rows).toEqual([]);
   });
