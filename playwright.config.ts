@@ -15,7 +15,8 @@ export default defineConfig({
   outputDir: 'test-results',
   use: {
     baseURL: e2e.webUrl,
-    trace: 'retain-on-failure',
+    // Recording a trace costs every test CPU; CI keeps only its text output, so it records none.
+    trace: process.env.CI ? 'off' : 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: { executablePath, args: CHROMIUM_ARGS },
   },

@@ -34,6 +34,9 @@ export default defineConfig({
           hookTimeout: 120_000,
           // Each file starts its own stack on free ports; two at a time fits 2 cores.
           maxWorkers: 2,
+          // Migrations and seed are applied once per run, into template folders every file copies.
+          globalSetup: ['tests/helpers/integration-templates.ts'],
+          setupFiles: ['tests/helpers/integration-env.ts'],
         },
       },
       {

@@ -72,23 +72,43 @@ function isAlive(pid: number): boolean {
 // new test database (instead of initdb + migrations each time). Removed when the process exits.
 const templates = new Map<string, Promise<string>>();
 
+/**
+ * Prepared folders built once for a whole test run (the integration project's global setup) and shared by
+ * every test process, as JSON { [templateKey]: folder }: each file then skips migrations and seed.
+ */
+export const SHARED_TEMPLATES_ENV = 'STOREWISE_PGLITE_TEMPLATES';
+
+export function templateKey(options: PrepareOptions): string {
+  return JSON.stringify([options.migrationsDir ?? migrationsDir, options.seedFile ?? seedFile, options.seed !== false]);
+}
+
+/** Builds a prepared folder (migrations and seed applied, cleanly closed) under a new temporary name. */
+export async function buildTemplate(options: PrepareOptions): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), `storewise-template-${process.pid}-`));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  const db = await openPgliteDb({ dataDir: dir, location: 'memory' });
+  try {
+    await prepareDatabase(db, options);
+  } finally {
+    // A clean close (checkpoint) leaves a folder that opens without recovery.
+    await db.close();
+  }
+  return dir;
+}
+
+function sharedTemplate(key: string): string | undefined {
+  const shared = process.env[SHARED_TEMPLATES_ENV];
+  if (!shared) return undefined;
+  return (JSON.parse(shared) as Record<string, string>)[key];
+}
+
 function templateFor(options: PrepareOptions): Promise<string> {
-  const key = JSON.stringify([options.migrationsDir ?? migrationsDir, options.seedFile ?? seedFile, options.seed !== false]);
+  const key = templateKey(options);
   let template = templates.get(key);
   if (!template) {
-    template = (async () => {
-      sweepStaleFolders();
-      const dir = mkdtempSync(join(tmpdir(), `storewise-template-${process.pid}-`));
-      process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-      const db = await openPgliteDb({ dataDir: dir, location: 'memory' });
-      try {
-        await prepareDatabase(db, options);
-      } finally {
-        // A clean close (checkpoint) leaves a folder that opens without recovery.
-        await db.close();
-      }
-      return dir;
-    })();
+    const shared = sharedTemplate(key);
+    if (!shared) sweepStaleFolders();
+    template = shared ? Promise.resolve(shared) : buildTemplate(options);
     templates.set(key, template);
     // A failed preparation must not poison later attempts.
     template.catch(() => templates.delete(key));
