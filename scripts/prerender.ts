@@ -4,6 +4,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'vite';
+import { pruneStyleTags } from './prerender-css';
 
 /**
  * Prerenders the public routes into real HTML after the browser build (docs/adr/0090). It builds
@@ -76,6 +77,19 @@ export async function prerenderSite({ root, outDir, siteUrl, keepManifest }: Pre
   }
 }
 
+/**
+ * Marks the server's `<style data-emotion>` tags as already placed (`data-s`, docs/adr/0153). Emotion's browser
+ * cache otherwise moves every server style tag to the end of <head> when it is created, although they are
+ * there already: each move removes and re-adds a style sheet, and the browser recalculates the whole page's
+ * style. The cache still adopts the tags (it reads the names of every `data-emotion="css ..."` tag) and
+ * Global still finds its own by name, so nothing is inserted twice.
+ */
+function adoptInPlace(styleTags: string): string {
+  const marked = styleTags.replace(/<style data-emotion="/g, '<style data-s="" data-emotion="');
+  if (styleTags.includes('<style') && !marked.includes('data-s=""')) throw new Error('emotion wrote style tags in an unknown form');
+  return marked;
+}
+
 async function writePages(entry: ServerEntry, outDir: string, siteUrl: string) {
   const template = await readFile(join(outDir, 'index.html'), 'utf8');
   const manifestPath = join(outDir, '.vite', 'manifest.json');
@@ -107,7 +121,9 @@ async function writePages(entry: ServerEntry, outDir: string, siteUrl: string) {
       .replace(/<link rel="modulepreload" crossorigin href=/g, '<link rel="modulepreload" crossorigin fetchpriority="low" href=')
       .replace(/<title>[^<]*<\/title>\s*/, '')
       .replace(/<meta name="description"[^>]*>\s*/, '')
-      .replace('</head>', `  ${entry.headTags(page, siteUrl)}\n    ${styleTags}\n  </head>`)
+      // The style tags end <head>, with nothing after them: emotion's browser cache appends the server's
+      // component styles tag to <head> when it adopts it, which leaves the last child where it is (docs/adr/0153).
+      .replace('</head>', `  ${entry.headTags(page, siteUrl)}\n    ${page.interactive ? adoptInPlace(styleTags) : pruneStyleTags(styleTags, html)}</head>`)
       .replace(
         '<div id="root"></div>',
         page.interactive

@@ -6,15 +6,20 @@ const container = document.getElementById('root')!;
 const configLater = loadSupabaseConfig();
 const startApp = () => void import('./start').then((module) => module.start(container, configLater));
 
-/** The prerendered page's own chunks (its screen and their imports), fetched alongside the app's. */
+/**
+ * The prerendered page's own chunks (its screen and their imports), fetched alongside the app's. Put before
+ * the server's style tags, which end <head>: emotion re-inserts its tags where they are, and a style tag it has
+ * to move makes the browser recalculate the whole page's style (docs/adr/0153).
+ */
 function preloadPageChunks() {
+  const firstStyle = document.head.querySelector('style');
   for (const href of container.dataset.preload?.split(' ') ?? []) {
     if (!href) continue;
     const link = document.createElement('link');
     link.rel = 'modulepreload';
     link.crossOrigin = '';
     link.href = href;
-    document.head.append(link);
+    document.head.insertBefore(link, firstStyle);
   }
 }
 

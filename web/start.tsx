@@ -16,13 +16,16 @@ const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /**
  * The app's modules. On a prerendered page they are evaluated one group per task (docs/adr/0091): React,
- * then Chakra with the theme (createSystem, the largest single piece), then the app, so no evaluation blocks
+ * then Chakra with the theme's configuration, then createSystem (the largest single piece), then the app, so no evaluation blocks
  * the main thread for long while the visitor is already reading the page. Their files were preloaded by
  * web/main.tsx, so the steps do not wait for the network. Pages rendered in the browser load them at once.
  */
 async function loadApp(stepwise: boolean): Promise<AppModules> {
   if (stepwise) {
     await import('react-dom/client');
+    await nextTask();
+    // Chakra's modules and the app's configuration, then createSystem on its own (docs/adr/0153).
+    await import('../shared/app/theme-config');
     await nextTask();
     await import('../shared/app/theme');
     await nextTask();

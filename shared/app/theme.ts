@@ -1,116 +1,25 @@
-import { createSystem, defaultBaseConfig, defineConfig } from '@chakra-ui/react';
-import {
-  alertSlotRecipe,
-  animationStyles,
-  avatarSlotRecipe,
-  badgeRecipe,
-  breakpoints,
-  buttonRecipe,
-  cardSlotRecipe,
-  checkboxSlotRecipe,
-  checkmarkRecipe,
-  codeRecipe,
-  containerRecipe,
-  cssVarsPrefix,
-  cssVarsRoot,
-  dataListSlotRecipe,
-  dialogSlotRecipe,
-  drawerSlotRecipe,
-  fieldSlotRecipe,
-  globalCss,
-  headingRecipe,
-  iconRecipe,
-  inputAddonRecipe,
-  inputRecipe,
-  keyframes,
-  layerStyles,
-  linkRecipe,
-  listSlotRecipe,
-  markRecipe,
-  menuSlotRecipe,
-  nativeSelectSlotRecipe,
-  progressSlotRecipe,
-  semanticTokens,
-  separatorRecipe,
-  skeletonRecipe,
-  spinnerRecipe,
-  statSlotRecipe,
-  switchSlotRecipe,
-  tableSlotRecipe,
-  tabsSlotRecipe,
-  textareaRecipe,
-  textStyles,
-  toastSlotRecipe,
-  tokens,
-} from '@chakra-ui/react/theme';
+import { createSystem, defaultBaseConfig, type SystemContext } from '@chakra-ui/react';
+import { brand, chakraTheme } from './theme-config';
+
+export { palettes, recipes, slotRecipes } from './theme-config';
 
 /**
- * Only the recipes of the Chakra components the app renders. Chakra's `defaultConfig` carries all ~80
- * (date pickers, color pickers, carousels...), which cost the landing page about 20 KB gzip (docs/adr/0044).
- * A component whose recipe is missing renders unstyled without any warning, so theme.test.ts scans every
- * Chakra import of shared/, web/ and renderer/ and fails when one needs a recipe that is not listed here.
+ * Chakra's styling engine for the app: the base configuration (conditions and style properties), Chakra's
+ * theme trimmed to what the app uses, and the brand (shared/app/theme-config.ts, docs/adr/0044, 0153).
  */
-export const recipes = {
-  badge: badgeRecipe,
-  button: buttonRecipe,
-  checkmark: checkmarkRecipe,
-  code: codeRecipe,
-  container: containerRecipe,
-  heading: headingRecipe,
-  icon: iconRecipe,
-  input: inputRecipe,
-  inputAddon: inputAddonRecipe,
-  link: linkRecipe,
-  mark: markRecipe,
-  separator: separatorRecipe,
-  skeleton: skeletonRecipe,
-  spinner: spinnerRecipe,
-  textarea: textareaRecipe,
-};
+const chakraSystem = createSystem(defaultBaseConfig, chakraTheme, brand);
 
-export const slotRecipes = {
-  alert: alertSlotRecipe,
-  avatar: avatarSlotRecipe,
-  card: cardSlotRecipe,
-  checkbox: checkboxSlotRecipe,
-  dataList: dataListSlotRecipe,
-  dialog: dialogSlotRecipe,
-  drawer: drawerSlotRecipe,
-  field: fieldSlotRecipe,
-  list: listSlotRecipe,
-  menu: menuSlotRecipe,
-  nativeSelect: nativeSelectSlotRecipe,
-  progress: progressSlotRecipe,
-  stat: statSlotRecipe,
-  switch: switchSlotRecipe,
-  table: tableSlotRecipe,
-  tabs: tabsSlotRecipe,
-  toast: toastSlotRecipe,
-};
+/**
+ * A prerendered page (docs/adr/0090) arrives with ChakraProvider's two global styles (the layer order and the
+ * preflight, global CSS and token variables) as `<style data-emotion="css-global ...">` tags, written from
+ * this same system at build time. Given them again, emotion's Global would serialise the ~40 KB style object
+ * once more to find its tag by name and then move the tag in <head>, and every move of a style sheet makes the
+ * browser recalculate the style of the whole page (docs/adr/0153). The tags stay for the page's life, also
+ * when the app renders other screens in their place, so on such a page the provider is given nothing to add.
+ * Elsewhere (the server, app.html, the desktop) the system is Chakra's as is.
+ */
+const prerenderedGlobalStyles = typeof document !== 'undefined' && document.querySelector('style[data-emotion^="css-global "]') !== null;
 
-// Chakra's default theme (tokens, semantic tokens, styles, global CSS) minus the recipes nobody uses.
-const chakraTheme = defineConfig({
-  preflight: true,
-  cssVarsPrefix,
-  cssVarsRoot,
-  globalCss,
-  theme: { breakpoints, keyframes, tokens, semanticTokens, recipes, slotRecipes, textStyles, layerStyles, animationStyles },
-});
-
-// Local system fonts only: the desktop app must work offline, so no web fonts are fetched.
-const brand = defineConfig({
-  // Blue is the brand: its solid shade (blue.600) keeps white text above the 4.5:1 contrast of WCAG AA.
-  globalCss: {
-    html: { colorPalette: 'blue', scrollBehavior: 'smooth', _motionReduce: { scrollBehavior: 'auto' } },
-  },
-  theme: {
-    tokens: {
-      fonts: {
-        heading: { value: "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif" },
-        body: { value: "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif" },
-      },
-    },
-  },
-});
-
-export const system = createSystem(defaultBaseConfig, chakraTheme, brand);
+export const system: SystemContext = prerenderedGlobalStyles
+  ? { ...chakraSystem, _global: [], layers: { ...chakraSystem.layers, atRule: '' } }
+  : chakraSystem;
