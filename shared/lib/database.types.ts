@@ -1664,6 +1664,7 @@ export type Database = {
         Row: {
           business_id: string;
           cashier_id: string | null;
+          close_id: string | null;
           closed_at: string | null;
           closed_by: string | null;
           counted: Json | null;
@@ -1680,6 +1681,7 @@ export type Database = {
         Insert: {
           business_id: string;
           cashier_id?: string | null;
+          close_id?: string | null;
           closed_at?: string | null;
           closed_by?: string | null;
           counted?: Json | null;
@@ -1695,6 +1697,7 @@ export type Database = {
         Update: {
           business_id?: string;
           cashier_id?: string | null;
+          close_id?: string | null;
           closed_at?: string | null;
           closed_by?: string | null;
           counted?: Json | null;
@@ -2562,15 +2565,27 @@ export type Database = {
           user_id: string;
         }[];
       };
-      cash_in_out: {
-        Args: {
-          _amount: number;
-          _kind: string;
-          _reason: string;
-          _shift_id: string;
-        };
-        Returns: string;
-      };
+      cash_in_out:
+        | {
+            Args: {
+              _amount: number;
+              _at: string;
+              _id: string;
+              _kind: string;
+              _reason: string;
+              _shift_id: string;
+            };
+            Returns: string;
+          }
+        | {
+            Args: {
+              _amount: number;
+              _kind: string;
+              _reason: string;
+              _shift_id: string;
+            };
+            Returns: string;
+          };
       choose_plan: {
         Args: { _plan_name: string };
         Returns: {
@@ -2603,10 +2618,17 @@ export type Database = {
           to_email: string;
         }[];
       };
-      close_shift: {
-        Args: { _counted: Json; _shift_id: string };
-        Returns: Json;
-      };
+      close_shift:
+        | { Args: { _counted: Json; _shift_id: string }; Returns: Json }
+        | {
+            Args: {
+              _close_id: string;
+              _closed_at: string;
+              _counted: Json;
+              _shift_id: string;
+            };
+            Returns: Json;
+          };
       count_sheet: {
         Args: { _store_id: string; _variant_ids?: string[] };
         Returns: {
@@ -2623,6 +2645,16 @@ export type Database = {
           unit: string;
           variant_id: string;
         }[];
+      };
+      create_customer: {
+        Args: {
+          _business_id: string;
+          _email: string;
+          _id: string;
+          _name: string;
+          _phone: string;
+        };
+        Returns: Json;
       };
       create_invitation: {
         Args: {
