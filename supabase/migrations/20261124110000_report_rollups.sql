@@ -278,41 +278,49 @@ begin
     v_first := _to + 1;
     v_after := _to + 1;
   end if;
+  -- Per variant (a lateral join): each part is an index range on (variant, month) or (variant, day), whatever
+  -- the number of variants (a plan over the whole table would evaluate the policy on every row).
   return query
-    select x.variant_id, sum(x.revenue), sum(x.units), sum(x.cost)
-      from (
-        select m.variant_id, m.revenue::numeric as revenue, m.units, m.cost
+    select v.id, sum(x.revenue), sum(x.units), sum(x.cost)
+      from (select distinct u.id from unnest(_variants) as u (id)) v
+      cross join lateral (
+        select m.revenue::numeric as revenue, m.units, m.cost
           from public.sales_monthly_variant_business m
-         where _all and m.variant_id = any (_variants) and m.business_id = _business_id
+         where _all and m.variant_id = v.id and m.business_id = _business_id
            and m.month >= v_first and m.month < v_after
         union all
-        select m.variant_id, m.revenue, m.units, m.cost
+        select m.revenue, m.units, m.cost
           from public.sales_monthly_variant m
-         where not _all and m.variant_id = any (_variants) and m.business_id = _business_id
+         where not _all and m.variant_id = v.id and m.business_id = _business_id
            and (_store_id is null or m.store_id = _store_id)
            and m.month >= v_first and m.month < v_after
         union all
-        select d.variant_id, d.revenue, d.units, d.cost
+        select d.revenue, d.units, d.cost
           from public.sales_daily_variant d
-         where d.variant_id = any (_variants) and d.business_id = _business_id
+         where d.variant_id = v.id and d.business_id = _business_id
            and (_store_id is null or d.store_id = _store_id)
            and d.day >= _from and d.day < v_first
         union all
-        select d.variant_id, d.revenue, d.units, d.cost
+        select d.revenue, d.units, d.cost
           from public.sales_daily_variant d
-         where d.variant_id = any (_variants) and d.business_id = _business_id
+         where d.variant_id = v.id and d.business_id = _business_id
            and (_store_id is null or d.store_id = _store_id)
            and d.day >= greatest(_from, v_after) and d.day <= _to
       ) x
-     group by 1;
+     group by v.id;
 end;
 $$;
 
--- The _limit best sellers by revenue (ties by variant id), exact, without summing every variant of the range:
--- 1. seed: the _limit rows of highest revenue_bound of each (month, store) cell covering the range (an index range);
+-- The _limit best sellers by revenue (ties by variant id), exact, without summing every variant of the range.
+-- Cells: the months covering the range, per visible store unless the all-stores table serves the caller.
+-- 1. seed: the _limit rows of highest revenue_bound of each cell (an index range each);
 -- 2. theta: the _limit-th highest exact revenue among the seed;
--- 3. any variant whose exact revenue reaches theta has revenue_bound >= theta / cells in at least one cell (its
---    bounds sum to at least its revenue), so the candidates are those index ranges; rank them exactly.
+-- 3. a variant whose revenue reaches theta has bounds summing to at least theta over its cells, so at least one
+--    cell with revenue_bound >= theta / cells: those index ranges are the candidates;
+-- 4. candidates whose bounds summed over the range's cells (one index range per variant) stay under theta are
+--    dropped; the rest are summed exactly over the range and ranked.
+-- (A threshold-algorithm walk down the sorted cells was tried: on the generated year, where a single line of an
+-- expensive item outweighs most monthly totals of a store, it had to read thousands of rows per cell.)
 create or replace function private.top_sellers(_business_id uuid, _from date, _to date, _store_id uuid, _limit int)
 returns table (variant_id uuid, revenue numeric, units numeric, cost numeric)
 language plpgsql
@@ -323,8 +331,9 @@ as $$
 #variable_conflict use_column
 declare
   v_all boolean := _store_id is null and _business_id in (select private.my_full_access_business_ids());
-  v_months date[] := array(select generate_series(date_trunc('month', _from::timestamp), date_trunc('month', _to::timestamp),
-                                                  interval '1 month')::date);
+  v_first date := date_trunc('month', _from::timestamp)::date;
+  v_last date := date_trunc('month', _to::timestamp)::date;
+  v_months date[] := array(select generate_series(v_first::timestamp, v_last::timestamp, interval '1 month')::date);
   -- Per-store cells: the stores whose rows the caller can read (all when full access), or the one asked for.
   v_stores uuid[] := case when v_all then null else array(
                        select st.id from public.stores st
@@ -349,22 +358,33 @@ begin
                                           where m.store_id = s.id and m.month = mo.month and m.business_id = _business_id
                                           order by m.revenue_bound desc limit _limit) r);
   end if;
-  select coalesce(min(t.revenue), 0) into v_theta
+  select min(t.revenue) into v_theta
     from (select t.revenue from private.seller_totals(_business_id, _from, _to, _store_id, v_all, v_seed) t
            order by t.revenue desc limit _limit) t
    having count(*) >= _limit;
   -- revenue_bound x cells >= theta, written on the indexed column (revenue_bound is whole minor units).
   v_min := ceil(coalesce(v_theta, 0) / v_cells)::bigint;
   if v_all then
-    v_candidates := array(select distinct m.variant_id from unnest(v_months) as mo (month)
-                           join public.sales_monthly_variant_business m
-                             on m.business_id = _business_id and m.month = mo.month
-                            and m.revenue_bound >= v_min);
+    v_candidates := array(
+      select c.id
+        from (select distinct m.variant_id as id from unnest(v_months) as mo (month)
+                join public.sales_monthly_variant_business m
+                  on m.business_id = _business_id and m.month = mo.month and m.revenue_bound >= v_min) c
+       where v_theta is null
+          or (select sum(m.revenue_bound) from public.sales_monthly_variant_business m
+               where m.variant_id = c.id and m.business_id = _business_id
+                 and m.month between v_first and v_last) >= v_theta);
   else
-    v_candidates := array(select distinct m.variant_id from unnest(v_months) as mo (month) cross join unnest(v_stores) as s (id)
-                           join public.sales_monthly_variant m
-                             on m.store_id = s.id and m.month = mo.month and m.business_id = _business_id
-                            and m.revenue_bound >= v_min);
+    v_candidates := array(
+      select c.id
+        from (select distinct m.variant_id as id from unnest(v_months) as mo (month) cross join unnest(v_stores) as s (id)
+                join public.sales_monthly_variant m
+                  on m.store_id = s.id and m.month = mo.month and m.business_id = _business_id
+                 and m.revenue_bound >= v_min) c
+       where v_theta is null
+          or (select sum(m.revenue_bound) from public.sales_monthly_variant m
+               where m.variant_id = c.id and m.business_id = _business_id and m.store_id = any (v_stores)
+                 and m.month between v_first and v_last) >= v_theta);
   end if;
   return query
     select t.variant_id, t.revenue, t.units, t.cost
