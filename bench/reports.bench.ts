@@ -3,7 +3,7 @@
  * and worst sellers, taxes, the breakdowns by store, staff, category and tender, sell-through, slow movers,
  * inventory valuation, stock movements, Z reports and business_overview (owner and cashier) — over a month, a
  * quarter and a year, as the owner (every store) and as a manager (two stores), with row level security on (a
- * request's role and claims). STOREWISE_BENCH_ONLY=text runs only the cases whose name contains the text. Target: p95 under 500 ms on PGlite, 200 ms on PostgreSQL,
+ * request's role and claims). STOREWISE_BENCH_ONLY=regexp runs only the cases whose name matches. Target: p95 under 500 ms on PGlite, 200 ms on PostgreSQL,
  * at 1,000,000 sale lines. Data: bench/lib/retail-bench.ts (the full seed:large folder, or a scaled set).
  *
  *   npm run seed:large -- --users 0 --data-dir /tmp/large && STOREWISE_BENCH_DATA_DIR=/tmp/large npm run bench -- reports
@@ -67,9 +67,16 @@ async function main(): Promise<void> {
       ['dashboard overview, cashier (own shift)', as(cashier)('select public.business_overview($1)', [business])],
     ];
     const only = process.env.STOREWISE_BENCH_ONLY;
-    const chosen = only ? cases.filter(([name]) => name.includes(only)) : cases;
+    const chosen = only ? cases.filter(([name]) => new RegExp(only).test(name)) : cases;
     let met = 0;
-    for (const [name, fn] of chosen) if (await measureCase(name, fn, target, ITERATIONS)) met += 1;
+    for (const [name, fn] of chosen) {
+      try {
+        if (await measureCase(name, fn, target, ITERATIONS)) met += 1;
+      } catch (error) {
+        // A statement timeout after the warm-up (the API roles' limit): a result too, go on with the other cases.
+        console.log(`${name.padEnd(48)} FAILED: ${error instanceof Error ? error.message : String(error)}  (target ${target} ms)`);
+      }
+    }
     console.log(`${met} of ${chosen.length} report cases within the p95 target on ${db.kind}`);
     if (met < chosen.length) process.exitCode = 1;
   } finally {
