@@ -2,14 +2,22 @@ import { useEffect, useState } from 'react';
 import { Button, HStack, Input, Stack, Text } from '@chakra-ui/react';
 import type { StorewiseClient } from '../../lib/supabase-client';
 import { formatMinor } from './cart';
-import { createCustomer, customerHistory, findCustomers, type Customer, type SaleSummary } from './pos-api';
+import { customerHistory, findCustomers, sendSale, type Customer, type SaleSummary } from './pos-api';
 
-/** Find a customer by name, phone or email, or create one at the counter, and attach them to the sale. */
-export function CustomerPanel({ supabase, businessId, currency, current, onAttach, onClose }: {
+type Enqueue = (kind: 'customer', payload: Record<string, unknown> & { id: string }) => Promise<void>;
+
+/**
+ * Find a customer by name, phone or email, or create one at the counter, and attach them to the sale. The new
+ * customer's id is made here (ADR 0155): online it is saved at once; offline (or when the save must be retried) it
+ * is queued in the outbox ahead of the sale that names it and attached to the sale straight away.
+ */
+export function CustomerPanel({ supabase, businessId, currency, current, online, enqueue, onAttach, onClose }: {
   supabase: StorewiseClient;
   businessId: string;
   currency: string;
   current: Customer | null | undefined;
+  online: boolean;
+  enqueue: Enqueue;
   onAttach: (customer: Customer | null) => void;
   onClose: () => void;
 }) {
@@ -22,12 +30,13 @@ export function CustomerPanel({ supabase, businessId, currency, current, onAttac
 
   useEffect(() => {
     let stale = false;
+    if (!online) return undefined;
     const timer = setTimeout(() => {
       findCustomers(supabase, businessId, query).then((rows) => { if (!stale) setFound(rows); },
         (e: unknown) => { if (!stale) setError(e instanceof Error ? e.message : String(e)); });
     }, 150);
     return () => { stale = true; clearTimeout(timer); };
-  }, [supabase, businessId, query]);
+  }, [supabase, businessId, query, online]);
 
   useEffect(() => {
     if (!current) return;
@@ -38,10 +47,30 @@ export function CustomerPanel({ supabase, businessId, currency, current, onAttac
 
   const create = async () => {
     setError(null);
+    const made: Customer = { id: crypto.randomUUID(), name: draft.name.trim(), phone: draft.phone.trim() || null, email: draft.email.trim() || null };
+    const payload = { ...made, business_id: businessId };
+    // The database's rules (entity_name, phone_number, email_address), checked here too: a customer queued
+    // offline must not be refused when it syncs.
+    const problem = made.name.length < 2 || made.name.length > 100 ? 'A name has 2 to 100 characters'
+      : made.phone && (made.phone.length < 10 || made.phone.length > 20) ? 'A phone number has 10 to 20 characters'
+        : made.email && (made.email.length > 255 || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(made.email)) ? 'Enter a valid email'
+          : null;
+    if (problem) {
+      setError(problem);
+      return;
+    }
     try {
-      const made = await createCustomer(supabase, businessId, {
-        name: draft.name.trim(), phone: draft.phone.trim() || null, email: draft.email.trim() || null,
-      });
+      if (online) {
+        const sent = await sendSale(supabase, { id: made.id, seq: 0, kind: 'customer', payload, createdAt: new Date().toISOString(), attempts: 0 });
+        if (sent.status === 'rejected') throw new Error(sent.error);
+        if (sent.status === 'done') {
+          onAttach(made);
+          setCreating(false);
+          return;
+        }
+      }
+      // Offline, or the save must be retried: the same id goes through the outbox (a retry writes it once).
+      await enqueue('customer', payload);
       onAttach(made);
       setCreating(false);
     } catch (e) {
@@ -75,8 +104,9 @@ export function CustomerPanel({ supabase, businessId, currency, current, onAttac
         <>
           <Input aria-label="Find a customer" placeholder="Name, phone or email" value={query} autoFocus
             onChange={(e) => setQuery(e.target.value)} />
+          {!online && <Text fontSize="sm" color="fg.muted">Offline: finding customers needs a connection. A new customer is saved on this register and synced later.</Text>}
           <Stack gap="1" role="listbox" aria-label="Customers found">
-            {found.map((c) => (
+            {(online ? found : []).map((c) => (
               <Button key={c.id} variant="ghost" justifyContent="space-between" role="option" aria-selected={current?.id === c.id}
                 onClick={() => onAttach(c)}>
                 <Text truncate>{c.name}</Text><Text color="fg.muted" truncate>{c.phone ?? c.email ?? ''}</Text>

@@ -7,14 +7,19 @@ import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
  * outbox only after the server has answered with the sale. IndexedDB survives reloads, crashes and restarts (on
  * the web the register asks navigator.storage.persist() so the browser does not evict it).
  */
-export type OutboxKind = 'sale' | 'refund';
+/**
+ * One ordered queue for everything the register does offline (ADR 0155): a customer added at the counter before
+ * the sale that names them, cash in and out, and the shift's close after the shift's sales. Each carries its
+ * client-generated id, the server's idempotency key for that write.
+ */
+export type OutboxKind = 'sale' | 'refund' | 'customer' | 'cash' | 'close';
 
 export interface OutboxEntry {
   /** The sale's uuid (post_sale payload.id). */
   id: string;
   /** Order of creation on this device. */
   seq: number;
-  /** A sale (post_sale) or a refund (post_refund): one queue, so a refund of a sale made offline follows it. */
+  /** post_sale, post_refund, create_customer, cash_in_out or close_shift: one queue, so each follows what it needs. */
   kind: OutboxKind;
   payload: Record<string, unknown>;
   createdAt: string;
@@ -184,6 +189,11 @@ export async function getMeta<T>(db: PosDatabase, key: string): Promise<T | unde
 
 export async function setMeta(db: PosDatabase, key: string, value: unknown): Promise<void> {
   await db.put('meta', { key, value });
+}
+
+/** The entry with this id while it waits (or was refused and stays, lastError 'rejected: ...'), else undefined. */
+export async function queuedEntry(db: PosDatabase, id: string): Promise<OutboxEntry | undefined> {
+  return db.get('outbox', id);
 }
 
 /** The ids of the sales still waiting: a refund of one of them is queued behind it and flagged as such. */

@@ -35,10 +35,6 @@ export async function openShift(supabase: StorewiseClient, registerId: string, o
   return unwrap(await supabase.rpc('open_shift', { _register_id: registerId, _opening_float: openingFloat })) as unknown as PosShift;
 }
 
-export async function closeShift(supabase: StorewiseClient, shiftId: string, counted: Record<string, number>) {
-  return unwrap(await supabase.rpc('close_shift', { _shift_id: shiftId, _counted: counted })) as Record<string, unknown>;
-}
-
 /** Brings the device's catalog copy up to date (full, else by delta: catalog-sync.ts). */
 export async function syncCatalog(supabase: StorewiseClient, storeId: string, copy: CatalogCopy | null | undefined) {
   return refreshCatalog(copy, async ({ after, since }) => unwrap(await supabase.rpc('pos_catalog', {
@@ -87,11 +83,25 @@ export async function sendSales(supabase: StorewiseClient, entries: OutboxEntry[
   }
 }
 
+/** The idempotent write of each kind of entry (ADR 0155): the entry's id is the server's key for it. */
+function callEntry(supabase: StorewiseClient, entry: OutboxEntry) {
+  const p = entry.payload;
+  switch (entry.kind) {
+    case 'customer':
+      return supabase.rpc('create_customer', { _id: p.id, _business_id: p.business_id, _name: p.name, _phone: p.phone, _email: p.email } as never);
+    case 'cash':
+      return supabase.rpc('cash_in_out', { _id: p.id, _shift_id: p.shift_id, _kind: p.kind, _amount: p.amount, _reason: p.reason, _at: p.at } as never);
+    case 'close':
+      return supabase.rpc('close_shift', { _shift_id: p.shift_id, _counted: p.counted, _close_id: p.id, _closed_at: p.closed_at } as never);
+    default:
+      return supabase.rpc(entry.kind === 'refund' ? 'post_refund' : 'post_sale', { _payload: payloadOf(entry) as never });
+  }
+}
+
+/** Sends one outbox entry of any kind (also used online first for a customer or cash, queued when it must retry). */
 export async function sendSale(supabase: StorewiseClient, entry: OutboxEntry): Promise<SendResult> {
   try {
-    const payload = payloadOf(entry);
-    const fn = entry.kind === 'refund' ? 'post_refund' : 'post_sale';
-    const { data, error, status } = await supabase.rpc(fn, { _payload: payload as never });
+    const { data, error, status } = await callEntry(supabase, entry);
     if (!error) return { status: 'done', result: data };
     if (status === 0 || status >= 500 || status === 401) return { status: 'retry', error: error.message };
     return { status: 'rejected', error: error.message };
@@ -107,10 +117,6 @@ export interface ShiftFigures {
   sales_count: number; sales_total: number; discount_total: number; tax_total: number; flagged_count: number;
   tenders: Record<string, number>; refunds_count: number; refunds_total: number; cash_in: number; cash_out: number;
   expected_cash: number; counted: Record<string, number> | null; counted_total: number | null; difference: number | null;
-}
-
-export async function cashInOut(supabase: StorewiseClient, shiftId: string, kind: 'in' | 'out', amount: number, reason: string) {
-  return unwrap(await supabase.rpc('cash_in_out', { _shift_id: shiftId, _kind: kind, _amount: amount, _reason: reason }));
 }
 
 export async function xReport(supabase: StorewiseClient, shiftId: string): Promise<ShiftFigures> {
@@ -145,11 +151,6 @@ export async function findCustomers(supabase: StorewiseClient, businessId: strin
   if (q.length < 2) return [];
   return unwrap(await supabase.from('customers').select('id, name, phone, email').eq('business_id', businessId)
     .or(`name.ilike.*${q}*,phone.ilike.*${q}*,email.ilike.*${q}*`).order('name').limit(10)) as Customer[];
-}
-
-export async function createCustomer(supabase: StorewiseClient, businessId: string, c: Omit<Customer, 'id'>): Promise<Customer> {
-  return unwrap(await supabase.from('customers').insert({ business_id: businessId, name: c.name, phone: c.phone, email: c.email })
-    .select('id, name, phone, email').single()) as Customer;
 }
 
 export interface SaleSummary { id: string; receipt_number: string; occurred_at: string; total: number; store_id: string }

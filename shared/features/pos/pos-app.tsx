@@ -4,8 +4,8 @@ import { LoadingText } from '../../components/loading-text';
 import { useSupabase } from '../../lib/platform-context';
 import { parseMinor, type CatalogItem } from './cart';
 import type { CatalogCopy } from './catalog-sync';
-import { getMeta, setMeta, waitingSaleIds } from './outbox';
-import { closeShift, fetchCurrentShift, fetchRoles, fetchStoresAndRegisters, openShift, syncCatalog, type PosRegister, type PosShift,
+import { getMeta, queuedEntry, setMeta, waitingSaleIds } from './outbox';
+import { fetchCurrentShift, fetchRoles, fetchStoresAndRegisters, openShift, syncCatalog, zReport, type PosRegister, type PosShift,
   type PosStore, type ShiftFigures } from './pos-api';
 import { ShiftReport } from './shift-panel';
 import { Till } from './till';
@@ -26,6 +26,8 @@ export function PosApp() {
   const [catalog, setCatalog] = useState<CatalogItem[]>([]);
   const [roles, setRoles] = useState<Record<string, string>>({});
   const [closed, setClosed] = useState<ShiftFigures | null>(null);
+  // A close still in the outbox (ADR 0155): its figures come from the server once it has synced.
+  const [closePending, setClosePending] = useState<{ shiftId: string; closeId: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   // Offline first: the copy kept on this device shows at once, then the server's answer replaces it (a request
@@ -74,6 +76,20 @@ export function PosApp() {
     return () => { stale = true; };
   }, [db, supabase, register, setShift]);
 
+  // Once the outbox has drained, the queued close has reached the server: its Z report can be shown and printed.
+  useEffect(() => {
+    if (!db || !closePending || outbox.waiting > 0) return;
+    let stale = false;
+    void (async () => {
+      if (await queuedEntry(db, closePending.closeId)) return;
+      const z = await zReport(supabase, closePending.shiftId).catch(() => null);
+      if (stale || !z) return;
+      setClosed(z);
+      setClosePending(null);
+    })();
+    return () => { stale = true; };
+  }, [db, supabase, closePending, outbox.waiting]);
+
   if (!setup) return <LoadingText />;
   return (
     <Stack gap="4">
@@ -98,10 +114,18 @@ export function PosApp() {
         <NativeSelect.Indicator />
       </NativeSelect.Root>
       {register && store && shift === undefined && <LoadingText />}
+      {closePending && (
+        <Text color="fg.warning" role="status" data-testid="close-pending">
+          Shift closed on this register. The expected cash and the difference are computed when the register is back
+          online; the Z report can be printed after the close has synced.
+        </Text>
+      )}
       {closed && store && <ShiftReport figures={closed} currency={store.currency} kind="Z" storeName={store.name} registerName={register?.name ?? null} />}
       {register && store && shift === null && (
         <OpenShiftForm currency={store.currency} onOpen={async (float) => {
           try {
+            // A close still queued goes first: the register has one open shift at a time.
+            await outbox.sync();
             const opened = await openShift(supabase, register.id, float);
             setShift(opened);
             setClosed(null);
@@ -121,10 +145,16 @@ export function PosApp() {
             return next;
           }}
           onClose={async (counted) => {
-            const z = await closeShift(supabase, shift.id, counted) as unknown as ShiftFigures;
-            setClosed(z);
+            // Queued behind the shift's sales, refunds and cash (ADR 0155), with the register's id and time for it.
+            const closeId = crypto.randomUUID();
+            await outbox.add('close', { id: closeId, shift_id: shift.id, counted, closed_at: new Date().toISOString() });
             setShift(null);
+            setClosed(null);
             await setMeta(db, `shift:${register.id}`, null);
+            await outbox.sync();
+            const z = (await queuedEntry(db, closeId)) ? null : await zReport(supabase, shift.id).catch(() => null);
+            if (z) setClosed(z);
+            else setClosePending({ shiftId: shift.id, closeId });
             return z;
           }} />
       )}

@@ -4,7 +4,7 @@ import { usePlatform } from '../../lib/platform-context';
 import type { StorewiseClient } from '../../lib/supabase-client';
 import { formatMinor, parseMinor } from './cart';
 import { countedObject, countedTotal, denominationsFor } from './denominations';
-import { cashInOut, shiftHistory, xReport, type PosShift, type ShiftFigures, type ShiftRow } from './pos-api';
+import { sendSale, shiftHistory, xReport, type PosShift, type ShiftFigures, type ShiftRow } from './pos-api';
 import { PrintReportButton } from './printing/print-report';
 import { printSlip, shiftReportSlip } from './printing/print-slip';
 
@@ -47,7 +47,8 @@ export function ShiftReport({ figures, currency, kind, storeName = null, registe
  * denomination (expected vs counted and the difference are recorded by close_shift, which returns the Z report),
  * and for owners and managers the store's shift history.
  */
-export function ShiftPanel({ supabase, shift, storeId, storeName = null, registerName = null, currency, role, waiting, onClose, onDone }: {
+export function ShiftPanel({ supabase, shift, storeId, storeName = null, registerName = null, currency, role, waiting, online, enqueue,
+  onClose, onDone }: {
   supabase: StorewiseClient;
   shift: PosShift;
   storeId: string;
@@ -57,6 +58,10 @@ export function ShiftPanel({ supabase, shift, storeId, storeName = null, registe
   currency: string;
   role: string;
   waiting: number;
+  online: boolean;
+  /** Queues cash in or out when it cannot be recorded now (offline): it syncs in order with the sales (ADR 0155). */
+  enqueue: (kind: 'cash', payload: Record<string, unknown> & { id: string }) => Promise<void>;
+  /** Queues the close behind the shift's sales; the Z figures when it synced at once, else null. */
   onClose: (counted: Record<string, number>) => Promise<ShiftFigures | null>;
   onDone: () => void;
 }) {
@@ -91,8 +96,15 @@ export function ShiftPanel({ supabase, shift, storeId, storeName = null, registe
     const minor = parseMinor(amount, currency);
     if (minor === null || minor <= 0) throw new Error('Enter an amount above zero');
     if (!reason.trim()) throw new Error('Give a reason');
-    await cashInOut(supabase, shift.id, kind, minor, reason.trim());
-    setMessage(`Cash ${kind} ${money(minor)} recorded`);
+    // The movement's id and time are the register's: online it is recorded at once, otherwise (or when the
+    // answer was lost) the same id is queued and the server writes it once.
+    const payload = { id: crypto.randomUUID(), shift_id: shift.id, kind, amount: minor, reason: reason.trim(), at: new Date().toISOString() };
+    const sent = online
+      ? await sendSale(supabase, { id: payload.id, seq: 0, kind: 'cash', payload, createdAt: payload.at, attempts: 0 })
+      : null;
+    if (sent?.status === 'rejected') throw new Error(sent.error);
+    if (sent?.status !== 'done') await enqueue('cash', payload);
+    setMessage(`Cash ${kind} ${money(minor)} ${sent?.status === 'done' ? 'recorded' : 'saved on this register: it syncs when back online'}`);
     setAmount('');
     setReason('');
   });
@@ -137,8 +149,13 @@ export function ShiftPanel({ supabase, shift, storeId, storeName = null, registe
           </Grid>
           <Text>Counted <span data-testid="counted-total">{money(total)}</span>
             {x ? ` · expected ${money(x.expected_cash)} · difference ${money(total - x.expected_cash)}` : ''}</Text>
-          {waiting > 0 && <Text color="fg.warning" role="status">{waiting} waiting to sync: the close waits until they have synced.</Text>}
-          <Button type="submit" disabled={waiting > 0}>Close shift with this count</Button>
+          {(waiting > 0 || !online) && (
+            <Text color="fg.warning" role="status">
+              {online ? `${waiting} waiting to sync: the close is sent after them.` : 'Offline: the close is saved on this register.'}
+              {' '}The expected cash and the difference are computed when the register is back online.
+            </Text>
+          )}
+          <Button type="submit">Close shift with this count</Button>
         </Stack>
       )}
       {message && <Text role="status">{message}</Text>}

@@ -9,7 +9,7 @@ import {
 import { CustomerPanel } from './customer-panel';
 import { DiscountPanel } from './discount-panel';
 import { ManagerApproval } from './manager-approval';
-import { getMeta, listParked, parkCart, resumeParked, setMeta, type ParkedCart, type PosDatabase } from './outbox';
+import { getMeta, listParked, parkCart, resumeParked, setMeta, type OutboxKind, type ParkedCart, type PosDatabase } from './outbox';
 import type { PosRegister, PosShift, PosStore, RefundableSale, ShiftFigures } from './pos-api';
 import { refundSlip } from './printing/print-slip';
 import { SlipView } from './printing/slip-view';
@@ -39,7 +39,7 @@ export interface TillProps {
   online: boolean;
   waiting: number;
   isWaiting: (saleId: string) => Promise<boolean>;
-  enqueue: (kind: 'sale' | 'refund', payload: Payload) => Promise<void>;
+  enqueue: (kind: OutboxKind, payload: Payload) => Promise<void>;
   nextSeq: () => Promise<number>;
   onClose: (counted: Record<string, number>) => Promise<ShiftFigures | null>;
 }
@@ -385,7 +385,7 @@ export function Till(props: TillProps) {
           )}
           {panel === 'customer' && (
             <CustomerPanel supabase={supabase} businessId={store.business_id} currency={store.currency} current={cart.customer}
-              onAttach={(customer) => setCart((c) => ({ ...c, customer }))} onClose={() => setPanel(null)} />
+              online={online} enqueue={enqueue} onAttach={(customer) => setCart((c) => ({ ...c, customer }))} onClose={() => setPanel(null)} />
           )}
           {panel === 'parked' && (
             <Stack gap="2" borderWidth="1px" rounded="md" p="3" role="group" aria-label="Parked carts">
@@ -406,7 +406,7 @@ export function Till(props: TillProps) {
           )}
           {panel === 'shift' && (
             <ShiftPanel supabase={supabase} shift={shift} storeId={store.id} storeName={store.name} registerName={register.name}
-              currency={store.currency} role={role} waiting={waiting}
+              currency={store.currency} role={role} waiting={waiting} online={online} enqueue={enqueue}
               onClose={props.onClose} onDone={() => setPanel(null)} />
           )}
           {receipt ? (

@@ -11,7 +11,10 @@ export function useOutbox(supabase: StorewiseClient) {
   const [db, setDb] = useState<PosDatabase | null>(null);
   const [waiting, setWaiting] = useState(0);
   const [online, setOnline] = useState(() => (typeof navigator === 'undefined' ? true : navigator.onLine));
-  const syncing = useRef(false);
+  // The pass in flight; a sync asked for meanwhile runs one more pass after it and is awaited with it, so a
+  // caller (the shift's close) can wait until what it just queued has been tried.
+  const running = useRef<Promise<void> | null>(null);
+  const again = useRef(false);
 
   useEffect(() => {
     let opened: PosDatabase | null = null;
@@ -25,17 +28,23 @@ export function useOutbox(supabase: StorewiseClient) {
     return () => opened?.close();
   }, []);
 
-  const sync = useCallback(async () => {
-    if (!db || syncing.current) return;
-    syncing.current = true;
-    try {
-      const result = await syncOutbox(db, (entry) => sendSale(supabase, entry), undefined,
-        { sendBatch: (entries) => sendSales(supabase, entries) });
-      setWaiting(result.waiting);
-      setOnline(result.waiting === 0 || result.sent > 0 ? navigator.onLine : false);
-    } finally {
-      syncing.current = false;
+  const sync = useCallback(async (): Promise<void> => {
+    if (!db) return;
+    if (running.current) {
+      again.current = true;
+      return running.current;
     }
+    const pass = (async () => {
+      do {
+        again.current = false;
+        const result = await syncOutbox(db, (entry) => sendSale(supabase, entry), undefined,
+          { sendBatch: (entries) => sendSales(supabase, entries) });
+        setWaiting(result.waiting);
+        setOnline(result.waiting === 0 || result.sent > 0 ? navigator.onLine : false);
+      } while (again.current);
+    })().finally(() => { running.current = null; });
+    running.current = pass;
+    return pass;
   }, [db, supabase]);
 
   useEffect(() => {
