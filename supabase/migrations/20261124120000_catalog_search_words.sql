@@ -170,8 +170,8 @@ select private.refresh_catalog_words();
 -- characters) is corrected against the business's dictionary: the word itself when the catalog has it, else
 -- up to 5 words it begins or resembles (trigram similarity above pg_trgm.similarity_threshold, 0.3 by default).
 -- Every typed word must then be matched by one of its corrections, in the name or the brand. The products come
--- from the trigram index for the typed word whose corrections the fewest products hold; the others are checked
--- on those rows only. Scored by the similarity of the whole name to the query, as before.
+-- from the name's trigram index (the brand's when none has it in its name) for the typed word whose corrections
+-- the fewest products hold; the others are checked on those rows only. Scored by the similarity of the whole name to the query, as before.
 -- The caller checks membership of _business_id (search_catalog does).
 create or replace function private.catalog_typo_matches(_business_id uuid, _query text)
 returns table (variant_id uuid, score real)
@@ -187,6 +187,9 @@ declare
   v_held bigint;
   v_least bigint;
   v_driver text[];
+  v_word text;
+  v_found bigint := 0;
+  v_n bigint;
   v_patterns text[] := '{}';
 begin
   if cardinality(v_tokens) = 0 or cardinality(v_tokens) > 8 then
@@ -211,16 +214,34 @@ begin
     v_patterns := v_patterns || ('(' || array_to_string(v_words, '|') || ')');
     if v_least is null or v_held < v_least then
       v_least := v_held;
-      v_driver := array(select '%' || w || '%' from unnest(v_words) as w);
+      v_driver := v_words;
     end if;
   end loop;
-  return query
-    select v.id, extensions.similarity(p.name, _query)::real
-      from public.products p
-      join public.variants v on v.product_id = p.id
-     where p.business_id = _business_id
-       and (p.name ilike any (v_driver) or p.brand ilike any (v_driver))
-       and concat_ws(' ', p.name, p.brand) operator(pg_catalog.~*) all (v_patterns);
+  -- One plain ILIKE per driving word, so the name's trigram index serves each (an OR with the brand, or
+  -- ILIKE ANY (array), made PGlite's planner scan the whole table). A product found twice is merged by the caller.
+  foreach v_word in array v_driver loop
+    return query
+      select v.id, extensions.similarity(p.name, _query)::real
+        from public.products p
+        join public.variants v on v.product_id = p.id
+       where p.business_id = _business_id
+         and p.name ilike '%' || v_word || '%'
+         and concat_ws(' ', p.name, p.brand) operator(pg_catalog.~*) all (v_patterns);
+    get diagnostics v_n = row_count;
+    v_found := v_found + v_n;
+  end loop;
+  -- The driving words are only in brands: the brand's trigram index, only then.
+  if v_found = 0 then
+    foreach v_word in array v_driver loop
+      return query
+        select v.id, extensions.similarity(p.name, _query)::real
+          from public.products p
+          join public.variants v on v.product_id = p.id
+         where p.business_id = _business_id
+           and p.brand ilike '%' || v_word || '%'
+           and concat_ws(' ', p.name, p.brand) operator(pg_catalog.~*) all (v_patterns);
+    end loop;
+  end if;
 end;
 $$;
 revoke all on function private.catalog_typo_matches(uuid, text) from public, anon, authenticated;
