@@ -129,7 +129,9 @@ async function measure(siteUrl: string) {
     for (const path of PAGES) {
       const runs: Result[] = [];
       for (let run = 0; run < RUNS; run += 1) {
-        const result = await lighthouse(`${siteUrl}${path}`, { port: chromium.port, output: 'json', logLevel: 'error' });
+        // On a loaded machine Chromium now and then loses a trace (NO_NAVSTART): that run is repeated, once.
+        let result = await lighthouse(`${siteUrl}${path}`, { port: chromium.port, output: 'json', logLevel: 'error' });
+        if (result?.lhr.runtimeError) result = await lighthouse(`${siteUrl}${path}`, { port: chromium.port, output: 'json', logLevel: 'error' });
         if (!result) throw new Error(`Lighthouse returned nothing for ${path}`);
         if (result.lhr.runtimeError) throw new Error(`${path}: ${result.lhr.runtimeError.message}`);
         runs.push(result.lhr);
