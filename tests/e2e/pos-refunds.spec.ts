@@ -69,6 +69,14 @@ test('a cashier gives a discount above the limit a manager approves, splits card
   await refundApproval.getByLabel('Manager password').fill(shop.manager.password);
   await refundApproval.getByRole('button', { name: 'Approve' }).click();
   await expect(page.getByText('Refund $10.00 to card')).toBeVisible();
+  // The refund receipt (ADR 0150): the line back, the total paid out to the card, printed alone through the browser.
+  const slip = page.getByTestId('refund-slip');
+  await expect(slip).toContainText('Original receipt');
+  await expect(slip).toContainText('1 x Scan Soap');
+  await expect(slip).toContainText('Paid back by Card$10.00');
+  await page.evaluate('window.__printed = []; window.print = () => { window.__printed.push(document.body.className); }');
+  await slip.getByRole('button', { name: 'Print refund receipt' }).click();
+  expect(await page.evaluate('window.__printed')).toEqual([expect.stringContaining('pos-printing-report')]);
   await expect.poll(async () => (await shop.refunds()).length).toBe(1);
   const [refund] = await shop.refunds();
   expect(refund).toMatchObject({ total: 1000, tender_kind: 'card', review_reasons: [] });
