@@ -111,8 +111,14 @@ test('offline, a cashier adds a customer and sells to them, takes cash out and c
   await expect(page.getByRole('button', { name: 'Open shift' })).toBeVisible();
   expect(await shop.sales()).toHaveLength(0);
 
-  // Back online: customer, sale, cash and close sync in order; the Z report shows the difference.
+  // A reload while the server is still unreachable keeps the close (and the message), not the shift.
   await page.context().setOffline(false);
+  await page.reload();
+  await expect(page.getByTestId('close-pending')).toBeVisible();
+  await expect(page.getByTestId('pos-waiting')).toHaveText('4 waiting');
+  await expect(page.getByRole('button', { name: 'Open shift' })).toBeVisible();
+
+  // Back online: customer, sale, cash and close sync in order; the Z report shows the difference.
   await page.unroute('**/rest/v1/**');
   await page.evaluate(`window.dispatchEvent(new Event('online'))`);
   await expect(page.getByTestId('pos-waiting')).toHaveText('0 waiting');

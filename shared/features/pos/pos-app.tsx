@@ -56,8 +56,16 @@ export function PosApp() {
     void getMeta<PosShift | null>(db, `shift:${register.id}`).then((cached) => cached && setShift(cached));
     // The catalog: the device's copy at once, then brought up to date by delta (catalog-sync.ts).
     const copyKey = `catalogCopy:${register.store_id}`;
+    // A close still queued on this device (ADR 0155) wins over the server's "open" until it has synced.
+    const pendingKey = `closePending:${register.id}`;
+    void getMeta<{ shiftId: string; closeId: string }>(db, pendingKey).then((p) => p && setClosePending(p));
     fetchCurrentShift(supabase, register.id).then(
-      (s) => { setShift(s); void setMeta(db, `shift:${register.id}`, s); },
+      async (fetched) => {
+        const p = await getMeta<{ shiftId: string; closeId: string }>(db, pendingKey);
+        const s = p && fetched?.id === p.shiftId && (await queuedEntry(db, p.closeId)) ? null : fetched;
+        setShift(s);
+        void setMeta(db, `shift:${register.id}`, s);
+      },
       async () => setShift((await getMeta<PosShift | null>(db, `shift:${register.id}`)) ?? null),
     );
     let stale = false;
@@ -86,9 +94,10 @@ export function PosApp() {
       if (stale || !z) return;
       setClosed(z);
       setClosePending(null);
+      if (registerId) await setMeta(db, `closePending:${registerId}`, null);
     })();
     return () => { stale = true; };
-  }, [db, supabase, closePending, outbox.waiting]);
+  }, [db, supabase, closePending, outbox.waiting, registerId]);
 
   if (!setup) return <LoadingText />;
   return (
@@ -148,13 +157,19 @@ export function PosApp() {
             // Queued behind the shift's sales, refunds and cash (ADR 0155), with the register's id and time for it.
             const closeId = crypto.randomUUID();
             await outbox.add('close', { id: closeId, shift_id: shift.id, counted, closed_at: new Date().toISOString() });
+            const pending = { shiftId: shift.id, closeId };
+            await setMeta(db, `closePending:${register.id}`, pending);
             setShift(null);
             setClosed(null);
             await setMeta(db, `shift:${register.id}`, null);
             await outbox.sync();
             const z = (await queuedEntry(db, closeId)) ? null : await zReport(supabase, shift.id).catch(() => null);
-            if (z) setClosed(z);
-            else setClosePending({ shiftId: shift.id, closeId });
+            if (z) {
+              setClosed(z);
+              await setMeta(db, `closePending:${register.id}`, null);
+            } else {
+              setClosePending(pending);
+            }
             return z;
           }} />
       )}
