@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { createGateway } from './gateway/gateway-app';
 import { defaultAuthConfig, desktopOrigin, type AuthConfig } from './config';
 import { openDb, type OpenedDb, type OpenDbOptions } from './db/open-db';
+import { startAutoAnalyze } from './db/auto-analyze';
 import { deriveApiKeys, type ApiKeys } from './keys/api-keys';
 import { loadJwtSecret } from './keys/jwt-secret';
 import { RateLimiter } from './auth/rate-limiter';
@@ -89,6 +90,8 @@ export async function startLocalStack(options: StackOptions = {}): Promise<Runni
     servers.push(inbox.server);
     // Emails the database queues (support desk, docs/adr/0120).
     const outbox = options.outboxRelay === false ? { stop: async () => {} } : startOutboxRelay(db, mailer, siteUrl);
+    // PGlite has no autovacuum: the stack analyzes changed tables as autovacuum would (auto-analyze.ts).
+    const analyzer = startAutoAnalyze(db);
     let stopped: Promise<void> | undefined;
     return {
       ...keys,
@@ -102,6 +105,7 @@ export async function startLocalStack(options: StackOptions = {}): Promise<Runni
         stopped ??= (async () => {
           await Promise.all(servers.map(close));
           await outbox.stop();
+          await analyzer.stop();
           // The inbox writes in the background; what is still pending goes to disk now.
           await mailbox.flush();
           await db.close();
