@@ -28,7 +28,7 @@ describe('preload api', () => {
         ['links', ['openExternal']],
         ['auth', ['onDeepLink']],
         ['app', ['version', 'config']],
-        ['printing', ['printReceipt', 'listPrinters', 'getSettings', 'saveSettings']],
+        ['printing', ['printReceipt', 'printSlip', 'listPrinters', 'getSettings', 'saveSettings']],
       ]),
     );
   });
@@ -42,6 +42,7 @@ describe('preload api', () => {
     await api.links.openExternal('https://storewise.app');
     expect(await api.app.version()).toBe('9.9.9');
     await api.printing.printReceipt({ receiptNumber: 'DT1-000001' } as never, { openDrawer: true });
+    await api.printing.printSlip({ title: 'Z report' } as never, { openDrawer: false });
     expect(calls).toEqual([
       [IPC.sessionSet, 'sb-x-auth-token', 'v'],
       [IPC.sessionGet, 'sb-x-auth-token'],
@@ -49,6 +50,7 @@ describe('preload api', () => {
       [IPC.openExternal, 'https://storewise.app'],
       [IPC.appVersion],
       [IPC.printReceipt, { receiptNumber: 'DT1-000001' }, { openDrawer: true }],
+      [IPC.printSlip, { title: 'Z report' }, { openDrawer: false }],
     ]);
   });
 
