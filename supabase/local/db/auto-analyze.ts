@@ -1,4 +1,5 @@
 import type { Db } from './types';
+import { startPeriodicTask, type PeriodicTask } from '../periodic-task';
 
 /*
  * PGlite has no autovacuum, so nothing ever runs ANALYZE: the planner keeps the statistics of the empty tables the
@@ -31,22 +32,8 @@ export async function analyzeChangedTables(db: Db): Promise<string[]> {
 }
 
 /** Runs analyzeChangedTables every intervalMs on a PGlite database (nothing on PostgreSQL) until stopped. */
-export function startAutoAnalyze(db: Db, intervalMs = 60_000, log = console.error) {
+export function startAutoAnalyze(db: Db, intervalMs = 60_000, log = console.error): PeriodicTask {
   if (db.kind !== 'pglite') return { stop: async () => {} };
-  let running: Promise<unknown> = Promise.resolve();
-  let stopped = false;
-  const timer = setInterval(() => {
-    if (stopped) return;
-    running = running
-      .then(() => analyzeChangedTables(db))
-      .catch((error: unknown) => log(`Storewise: analyze failed: ${(error as { code?: string }).code ?? 'error'}`));
-  }, intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startPeriodicTask(() => analyzeChangedTables(db), intervalMs, (error) =>
+    log(`Storewise: analyze failed: ${(error as { code?: string }).code ?? 'error'}`));
 }

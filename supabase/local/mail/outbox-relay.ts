@@ -1,4 +1,5 @@
 import type { Db } from '../db/types';
+import { startPeriodicTask, type PeriodicTask } from '../periodic-task';
 import type { Mailer } from './mailer';
 import type { OutgoingMail } from './mailbox';
 import { renderOutboxEmail, type OutboxRowLike } from '../../functions/_shared/outbox-email';
@@ -61,21 +62,7 @@ export async function drainOutbox(db: Db, mailer: Mailer, siteUrl: string, optio
 }
 
 /** Polls the outbox every intervalMs until stopped; a failed round is logged (no addresses) and retried. */
-export function startOutboxRelay(db: Db, mailer: Mailer, siteUrl: string, intervalMs = 500, log = console.error) {
-  let running: Promise<unknown> = Promise.resolve();
-  let stopped = false;
-  const timer = setInterval(() => {
-    if (stopped) return;
-    running = running
-      .then(() => drainOutbox(db, mailer, siteUrl))
-      .catch((error: unknown) => log(`Storewise: email outbox failed: ${(error as { code?: string }).code ?? 'error'}`));
-  }, intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+export function startOutboxRelay(db: Db, mailer: Mailer, siteUrl: string, intervalMs = 500, log = console.error): PeriodicTask {
+  return startPeriodicTask(() => drainOutbox(db, mailer, siteUrl), intervalMs, (error) =>
+    log(`Storewise: email outbox failed: ${(error as { code?: string }).code ?? 'error'}`));
 }
