@@ -540,6 +540,8 @@ export async function seedRetail(
     }),
   );
   await timed('retail: summaries', () => db.query('select private.refresh_sales_summaries($1)', [business]));
+  // Stock movements per day and inventory value per category (ADR 0162): their triggers did not run either.
+  await timed('retail: stock summaries', () => db.query('select private.refresh_stock_summaries($1)', [business]));
   // The search's word dictionary (ADR 0152): its triggers did not run in replica mode.
   await timed('retail: catalog words', () => db.query('select private.refresh_catalog_words($1)', [business]));
   return { businessId: business, variants: options.variants, sales, saleLines, refunds };

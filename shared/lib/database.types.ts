@@ -404,6 +404,55 @@ export type Database = {
         };
         Relationships: [];
       };
+      inventory_value: {
+        Row: {
+          business_id: string;
+          category_id: string;
+          cost_value: number;
+          retail_value: number;
+          store_id: string;
+          units: number;
+          variants: number;
+          variants_without_cost: number;
+        };
+        ComputedFields: never;
+        Insert: {
+          business_id: string;
+          category_id: string;
+          cost_value?: number;
+          retail_value?: number;
+          store_id: string;
+          units?: number;
+          variants?: number;
+          variants_without_cost?: number;
+        };
+        Update: {
+          business_id?: string;
+          category_id?: string;
+          cost_value?: number;
+          retail_value?: number;
+          store_id?: string;
+          units?: number;
+          variants?: number;
+          variants_without_cost?: number;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "inventory_value_business_id_fkey";
+            columns: ["business_id"];
+            isOneToOne: false;
+            referencedRelation: "businesses";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "inventory_value_store_id_fkey";
+            columns: ["store_id"];
+            isOneToOne: false;
+            referencedRelation: "stores";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
       invitations: {
         Row: {
           accepted_at: string | null;
@@ -1867,6 +1916,55 @@ export type Database = {
             columns: ["variant_id"];
             isOneToOne: false;
             referencedRelation: "variants";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
+      stock_movements_daily: {
+        Row: {
+          business_id: string;
+          cost_value: number;
+          day: string;
+          kind: string;
+          movements: number;
+          store_id: string;
+          units_in: number;
+          units_out: number;
+        };
+        ComputedFields: never;
+        Insert: {
+          business_id: string;
+          cost_value?: number;
+          day: string;
+          kind: string;
+          movements?: number;
+          store_id: string;
+          units_in?: number;
+          units_out?: number;
+        };
+        Update: {
+          business_id?: string;
+          cost_value?: number;
+          day?: string;
+          kind?: string;
+          movements?: number;
+          store_id?: string;
+          units_in?: number;
+          units_out?: number;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "stock_movements_daily_business_id_fkey";
+            columns: ["business_id"];
+            isOneToOne: false;
+            referencedRelation: "businesses";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "stock_movements_daily_store_id_fkey";
+            columns: ["store_id"];
+            isOneToOne: false;
+            referencedRelation: "stores";
             referencedColumns: ["id"];
           },
         ];

@@ -1,0 +1,263 @@
+/**
+ * The stock summaries of 20261125100000_report_stock_shift_speed.sql (ADR 0162) equal an independent computation
+ * from the raw ledger and balances: on the demo history (backfilled), and after what writes them — online sales,
+ * offline sales synced late, back-dated sales, restocked and damaged refunds (late and offline too), receipts at a
+ * new cost (the moving average changes), a balance counted down to zero, stock by lot, store prices set, changed
+ * and removed, a variant's price, a product's category, a deleted category, a removed cost and a store's new time
+ * zone. report_inventory_valuation and report_stock_movements, which read them, still return what the raw
+ * queries they replaced return; a cashier reads no summary row.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDb } from '../../supabase/local/db/open-db';
+import type { Db, JwtClaims } from '../../supabase/local/db/types';
+
+const OWNER1 = '22222222-2222-4222-8222-222222222222';
+const DOWNTOWN = '5a000000-0000-4000-8000-000000000001';
+const RIVERSIDE = '5a000000-0000-4000-8000-000000000002';
+
+let db: Db;
+let business: string;
+const owner: JwtClaims = { role: 'authenticated', sub: OWNER1, aud: 'authenticated' };
+const asOwner = <T = Record<string, unknown>>(sql: string, params: unknown[] = []) =>
+  db.asRequest({ role: 'authenticated', claims: owner, readOnly: false, method: 'POST' }, (tx) => tx.query<T>(sql, params));
+
+// Written apart from the migration: movements grouped by each store's local day of occurred_at.
+const rawMovements = `
+  select m.store_id, (m.occurred_at at time zone st.time_zone)::date as day, m.kind, count(*) as movements,
+         coalesce(sum(case when m.qty > 0 then m.qty end), 0) as units_in,
+         coalesce(sum(case when m.qty < 0 then -m.qty end), 0) as units_out,
+         sum(m.qty * coalesce(m.unit_cost, 0)) as cost_value
+    from public.stock_movements m join public.stores st on st.id = m.store_id
+   group by 1, 2, 3`;
+const summaryMovements = `
+  select store_id, day, kind, movements, units_in, units_out, cost_value from public.stock_movements_daily`;
+// Per store and category over the (store, variant) pairs whose balances (all lots) do not sum to zero.
+const rawValue = `
+  select pair.store_id, coalesce(p.category_id, '00000000-0000-0000-0000-000000000000'::uuid) as category_id,
+         count(*) as variants, sum(pair.qty) as units, sum(pair.qty * coalesce(vc.cost, 0)) as cost_value,
+         sum(pair.qty * coalesce(sp.price, v.price)) as retail_value,
+         sum(case when vc.variant_id is null then 1 else 0 end) as variants_without_cost
+    from (select store_id, variant_id, sum(qty) as qty from public.stock_balances group by 1, 2) pair
+    join public.variants v on v.id = pair.variant_id
+    join public.products p on p.id = v.product_id
+    left join public.variant_costs vc on vc.variant_id = v.id
+    left join public.store_prices sp on sp.store_id = pair.store_id and sp.variant_id = v.id
+   where pair.qty <> 0
+   group by 1, 2`;
+const summaryValue = `
+  select store_id, category_id, variants, units, cost_value, retail_value, variants_without_cost
+    from public.inventory_value where variants <> 0`;
+
+/** Rows in one set and not the other, both ways, and summary rows left with a value but no pair: [] when equal. */
+async function differences(): Promise<{ table: string; rows: unknown[] }[]> {
+  const out: { table: string; rows: unknown[] }[] = [];
+  for (const [table, raw, summary] of [
+    ['stock_movements_daily', rawMovements, summaryMovements],
+    ['inventory_value', rawValue, summaryValue],
+  ] as const) {
+    const rows = (await db.query(
+      `(select 'missing' as side, * from (${raw}) r except select 'missing', * from (${summary}) s)
+       union all
+       (select 'extra', * from (${summary}) s except select 'extra', * from (${raw}) r)`)).rows;
+    if (rows.length > 0) out.push({ table, rows });
+  }
+  const stray = (await db.query(`select * from public.inventory_value
+    where variants = 0 and (units <> 0 or cost_value <> 0 or retail_value <> 0 or variants_without_cost <> 0)`)).rows;
+  if (stray.length > 0) out.push({ table: 'inventory_value (no pairs)', rows: stray });
+  return out;
+}
+
+async function items(n: number): Promise<{ id: string; price: number; rate: string; product: string }[]> {
+  return (await db.query<{ id: string; price: number; rate: string; product: string }>(
+    `select v.id, coalesce(sp.price, v.price)::int as price, coalesce(p.tax_rate, st.default_tax_rate)::text as rate,
+            p.id as product
+       from public.variants v join public.products p on p.id = v.product_id
+       join public.stores st on st.id = $1
+       left join public.store_prices sp on sp.variant_id = v.id and sp.store_id = st.id
+      where v.business_id = $2 and not p.has_lots and p.unit = 'each' and p.track_stock and p.category_id is not null
+      order by v.sku limit $3`, [DOWNTOWN, business, n])).rows;
+}
+
+async function openRegister(store: string, prefix: string): Promise<{ register: string; shift: string }> {
+  const [reg] = (await db.query<{ id: string }>(
+    `insert into public.registers (business_id, store_id, name, receipt_prefix) values ($1, $2, $3, $4) returning id`,
+    [business, store, `Stock ${prefix}`, prefix])).rows;
+  const shift = (await asOwner<{ s: { id: string } }>('select public.open_shift($1, 0) as s', [reg?.id])).rows[0]?.s.id ?? '';
+  return { register: reg?.id ?? '', shift };
+}
+
+async function postSale(at: { register: string; shift: string }, lines: { variant_id: string; qty: number }[],
+  extra: Record<string, unknown> = {}): Promise<{ id: string; lines: { id: string }[] }> {
+  const payload = { id: randomUUID(), register_id: at.register, shift_id: at.shift, lines, tenders: [{ kind: 'card', amount: 0 }],
+    offline: true, ...extra };
+  const sale = (await asOwner<{ s: { id: string } }>('select public.post_sale($1::jsonb) as s', [JSON.stringify(payload)])).rows[0]?.s;
+  const saleLines = (await db.query<{ id: string }>('select id from public.sale_lines where sale_id = $1 order by line_no', [sale?.id])).rows;
+  return { id: sale?.id ?? '', lines: saleLines };
+}
+
+const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
+
+beforeAll(async () => {
+  db = await openDb({ memory: true });
+  business = (await db.query<{ id: string }>('select id from public.businesses where owner_id = $1', [OWNER1])).rows[0]?.id ?? '';
+}, 300_000);
+
+afterAll(async () => {
+  await db?.close();
+});
+
+describe('maintained stock summaries', () => {
+  it('equal the raw computation on the demo history (backfilled by the migration)', async () => {
+    const [{ m = 0, v = 0 } = {}] = (await db.query<{ m: number; v: number }>(
+      `select (select count(*) from public.stock_movements_daily where business_id = $1)::int as m,
+              (select count(*) from public.inventory_value where business_id = $1)::int as v`, [business])).rows;
+    expect(m).toBeGreaterThan(10);
+    expect(v).toBeGreaterThan(2);
+    expect(await differences()).toEqual([]);
+  });
+
+  it('stay equal after online, late offline and back-dated sales and their refunds', async () => {
+    const downtown = await openRegister(DOWNTOWN, 'STK1');
+    const riverside = await openRegister(RIVERSIDE, 'STK2');
+    const [a, b, c] = await items(3);
+    if (!a || !b || !c) throw new Error('the demo catalog has no plain items');
+    const [{ total = 0 } = {}] = (await db.query<{ total: number }>(
+      `select sum(q * p + round(q * p * r / 100))::int as total from unnest($1::int[], $2::int[], $3::numeric[]) as x (q, p, r)`,
+      [[2, 1], [a.price, b.price], [a.rate, b.rate]])).rows;
+    const online = await postSale(downtown, [{ variant_id: a.id, qty: 2 }, { variant_id: b.id, qty: 1 }],
+      { offline: false, tenders: [{ kind: 'card', amount: total }] });
+    expect(online.lines).toHaveLength(2);
+    await postSale(downtown, [{ variant_id: c.id, qty: 3 }], { occurred_at: new Date(Date.now() - 5 * 3_600_000).toISOString() });
+    const backDated = await postSale(riverside, [{ variant_id: a.id, qty: 1 }, { variant_id: c.id, qty: 4 }],
+      { occurred_at: daysAgo(40) });
+    expect(await differences()).toEqual([]);
+
+    const refund = (payload: Record<string, unknown>) =>
+      asOwner('select public.post_refund($1::jsonb)', [JSON.stringify({ id: randomUUID(), ...payload })]);
+    await refund({ sale_id: online.id, lines: [{ sale_line_id: online.lines[0]?.id, qty: 1, disposition: 'restock' }] });
+    await refund({ sale_id: backDated.id, occurred_at: daysAgo(30), offline: true,
+      lines: [{ sale_line_id: backDated.lines[1]?.id, qty: 2, disposition: 'damaged' }] });
+    await refund({ sale_id: backDated.id, occurred_at: daysAgo(29), offline: true,
+      lines: [{ sale_line_id: backDated.lines[0]?.id, qty: 1, disposition: 'restock' }] });
+    const [{ kinds = 0 } = {}] = (await db.query<{ kinds: number }>(
+      `select count(distinct kind)::int as kinds from public.stock_movements where reference_id in
+         (select id from public.refunds where sale_id = any ($1::uuid[])) or reference_id = any ($1::uuid[])`,
+      [[online.id, backDated.id]])).rows;
+    expect(kinds).toBe(2);
+    expect(await differences()).toEqual([]);
+  });
+
+  it('stay equal after receipts at a new cost, a count to zero, lots, prices, categories and costs changing', async () => {
+    const [a, b, c] = await items(3);
+    if (!a || !b || !c) throw new Error('the demo catalog has no plain items');
+    // A receipt at another cost (moving average), back-dated; one for a variant the store never had.
+    await asOwner('select public.receive_stock($1, $2, 12, 777, null, null, $3)', [DOWNTOWN, a.id, daysAgo(3)]);
+    expect(await differences()).toEqual([]);
+    // Down to zero: the pair leaves the count.
+    const [{ qty = '0' } = {}] = (await db.query<{ qty: string }>(
+      'select coalesce(sum(qty), 0)::text as qty from public.stock_balances where store_id = $1 and variant_id = $2', [RIVERSIDE, b.id])).rows;
+    if (Number(qty) !== 0) await asOwner(`select public.adjust_stock($1, $2, $3, 'correction')`, [RIVERSIDE, b.id, -Number(qty)]);
+    expect(await differences()).toEqual([]);
+    await asOwner(`select public.adjust_stock($1, $2, 2, 'found')`, [RIVERSIDE, b.id]);
+    expect(await differences()).toEqual([]);
+
+    // A product tracked by lot: two lots received, one sold down.
+    const [lotted] = (await db.query<{ id: string }>(
+      `select v.id from public.variants v join public.products p on p.id = v.product_id
+        where v.business_id = $1 and p.has_lots order by v.sku limit 1`, [business])).rows;
+    if (lotted) {
+      await asOwner(`select public.receive_stock($1, $2, 5, 300, 'STK-LOT-1', current_date + 20)`, [DOWNTOWN, lotted.id]);
+      await asOwner(`select public.receive_stock($1, $2, 3, 360, 'STK-LOT-2', current_date + 40)`, [DOWNTOWN, lotted.id]);
+      expect(await differences()).toEqual([]);
+    }
+
+    // Store prices set, changed and removed; the variant's own price; the moving cost; a category.
+    await db.query(`insert into public.store_prices (business_id, store_id, variant_id, price) values ($1, $2, $3, 1234)
+                    on conflict (store_id, variant_id) do update set price = 1234`, [business, RIVERSIDE, c.id]);
+    expect(await differences()).toEqual([]);
+    await db.query('update public.store_prices set price = price + 101 where variant_id = $1', [c.id]);
+    expect(await differences()).toEqual([]);
+    await db.query('delete from public.store_prices where store_id = $1 and variant_id = $2', [RIVERSIDE, c.id]);
+    await db.query('update public.variants set price = price + 50 where id = any ($1::uuid[])', [[a.id, b.id, c.id]]);
+    expect(await differences()).toEqual([]);
+    await db.query('update public.variant_costs set cost = cost + 7 where variant_id = $1', [b.id]);
+    await db.query('delete from public.variant_costs where variant_id = $1', [c.id]);
+    expect(await differences()).toEqual([]);
+    await db.query('insert into public.variant_costs (variant_id, business_id, cost) values ($1, $2, 99)', [c.id, business]);
+    expect(await differences()).toEqual([]);
+
+    const [category] = (await db.query<{ id: string }>(
+      `insert into public.categories (business_id, name) values ($1, 'Stock summary test') returning id`, [business])).rows;
+    await db.query('update public.products set category_id = $1 where id = $2', [category?.id, a.product]);
+    expect(await differences()).toEqual([]);
+    await db.query('delete from public.categories where id = $1', [category?.id]);
+    const [{ cat = 'x' } = {}] = (await db.query<{ cat: string | null }>('select category_id as cat from public.products where id = $1', [a.product])).rows;
+    expect(cat).toBeNull();
+    expect(await differences()).toEqual([]);
+  });
+
+  it('stay equal after a store changes time zone', async () => {
+    await db.query(`update public.stores set time_zone = 'Asia/Tokyo' where id = $1`, [RIVERSIDE]);
+    expect(await differences()).toEqual([]);
+    await db.query(`update public.stores set time_zone = 'America/New_York' where id = $1`, [RIVERSIDE]);
+    expect(await differences()).toEqual([]);
+  });
+
+  it('give report_inventory_valuation and report_stock_movements the figures of the raw queries they replaced', async () => {
+    const valuationRaw = `
+      with oh as (select b.store_id, b.variant_id, sum(b.qty) as qty from public.stock_balances b
+                   where b.business_id = $1 and ($2::uuid is null or b.store_id = $2) group by 1, 2 having sum(b.qty) <> 0)
+      select oh.store_id, coalesce(c.name::text, 'Uncategorised') as category, count(*)::bigint as variants, sum(oh.qty) as units,
+             round(sum(oh.qty * coalesce(vc.cost, 0)))::bigint as cost_value,
+             round(sum(oh.qty * coalesce(sp.price, v.price)))::bigint as retail_value,
+             count(*) filter (where vc.variant_id is null)::bigint as variants_without_cost
+        from oh join public.variants v on v.id = oh.variant_id join public.products p on p.id = v.product_id
+        left join public.categories c on c.id = p.category_id left join public.variant_costs vc on vc.variant_id = oh.variant_id
+        left join public.store_prices sp on sp.store_id = oh.store_id and sp.variant_id = oh.variant_id
+       group by 1, 2 order by 1, 2`;
+    for (const store of [null, RIVERSIDE]) {
+      const report = (await asOwner('select * from public.report_inventory_valuation($1, $2)', [business, store])).rows;
+      const raw = (await db.query(valuationRaw, [business, store])).rows;
+      expect(raw.length).toBeGreaterThan(1);
+      expect(report).toEqual(raw);
+    }
+    const movementsRaw = `
+      select date_trunc($4, (m.occurred_at at time zone st.time_zone)::date)::date as period, m.store_id, m.kind,
+             count(*)::bigint as movements, coalesce(sum(m.qty) filter (where m.qty > 0), 0) as units_in,
+             coalesce(-sum(m.qty) filter (where m.qty < 0), 0) as units_out,
+             round(sum(m.qty * coalesce(m.unit_cost, 0)))::bigint as cost_value
+        from public.stock_movements m join public.stores st on st.id = m.store_id
+       where m.business_id = $1 and ($5::uuid is null or m.store_id = $5)
+         and m.occurred_at >= ($2::date::timestamp at time zone st.time_zone)
+         and m.occurred_at < (($3::date + 1)::timestamp at time zone st.time_zone)
+       group by 1, 2, 3 order by 1, 2, 3`;
+    const [range] = (await db.query<{ from: string; to: string }>(
+      `select (current_date - 420)::text as from, (current_date + 1)::text as to`)).rows;
+    for (const [grain, store] of [['day', null], ['week', null], ['month', null], ['day', RIVERSIDE]] as const) {
+      const report = (await asOwner('select * from public.report_stock_movements($1, $2, $3, $4, $5)',
+        [business, range?.from, range?.to, grain, store])).rows;
+      const raw = (await db.query(movementsRaw, [business, range?.from, range?.to, grain, store])).rows;
+      expect(raw.length).toBeGreaterThan(1);
+      expect(report).toEqual(raw);
+    }
+  });
+
+  it('are not readable by a cashier', async () => {
+    const cashier = randomUUID();
+    await db.query(
+      `insert into auth.users (instance_id, id, aud, role, email, raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
+       values ('00000000-0000-0000-0000-000000000000', $1, 'authenticated', 'authenticated', 'stock-summary-cashier@example.com',
+               '{}'::jsonb, '{"full_name": "Stock Cashier"}'::jsonb, now(), now())`, [cashier]);
+    await db.query(`insert into public.business_members (business_id, user_id, role, all_stores) values ($1, $2, 'cashier', true)`,
+      [business, cashier]);
+    const claims: JwtClaims = { role: 'authenticated', sub: cashier, aud: 'authenticated' };
+    const seen = await db.asRequest({ role: 'authenticated', claims, readOnly: true, method: 'GET' }, (tx) =>
+      tx.query<{ n: number }>(`select (select count(*) from public.stock_movements_daily)::int
+                                  + (select count(*) from public.inventory_value)::int as n`));
+    expect(seen.rows[0]?.n).toBe(0);
+    const [{ n = 0 } = {}] = (await db.query<{ n: number }>(
+      'select count(*)::int as n from public.inventory_value where business_id = $1', [business])).rows;
+    expect(n).toBeGreaterThan(0);
+  });
+});
