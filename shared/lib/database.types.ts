@@ -1521,6 +1521,57 @@ export type Database = {
           },
         ];
       };
+      sales_daily_breakdown: {
+        Row: {
+          business_id: string;
+          cost: number;
+          day: string;
+          dimension: string;
+          gross: number;
+          key: string;
+          receipts: number;
+          refunds: number;
+          store_id: string;
+          tax: number;
+          units: number;
+        };
+        ComputedFields: never;
+        Insert: {
+          business_id: string;
+          cost?: number;
+          day: string;
+          dimension: string;
+          gross?: number;
+          key: string;
+          receipts?: number;
+          refunds?: number;
+          store_id: string;
+          tax?: number;
+          units?: number;
+        };
+        Update: {
+          business_id?: string;
+          cost?: number;
+          day?: string;
+          dimension?: string;
+          gross?: number;
+          key?: string;
+          receipts?: number;
+          refunds?: number;
+          store_id?: string;
+          tax?: number;
+          units?: number;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "sales_daily_breakdown_store_id_business_id_fkey";
+            columns: ["store_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "stores";
+            referencedColumns: ["id", "business_id"];
+          },
+        ];
+      };
       sales_daily_tax: {
         Row: {
           business_id: string;
@@ -1722,8 +1773,10 @@ export type Database = {
           expected_cash: number | null;
           id: string;
           opened_at: string;
+          opened_in_conflict: boolean;
           opening_float: number;
           register_id: string;
+          review_reasons: string[];
           store_id: string;
         };
         ComputedFields: never;
@@ -1739,8 +1792,10 @@ export type Database = {
           expected_cash?: number | null;
           id?: string;
           opened_at?: string;
+          opened_in_conflict?: boolean;
           opening_float?: number;
           register_id: string;
+          review_reasons?: string[];
           store_id: string;
         };
         Update: {
@@ -1755,8 +1810,10 @@ export type Database = {
           expected_cash?: number | null;
           id?: string;
           opened_at?: string;
+          opened_in_conflict?: boolean;
           opening_float?: number;
           register_id?: string;
+          review_reasons?: string[];
           store_id?: string;
         };
         Relationships: [
@@ -2927,10 +2984,21 @@ export type Database = {
           type: string;
         }[];
       };
-      open_shift: {
-        Args: { _opening_float?: number; _register_id: string };
-        Returns: Json;
-      };
+      open_shift:
+        | {
+            Args: {
+              _id: string;
+              _offline: boolean;
+              _opened_at: string;
+              _opening_float: number;
+              _register_id: string;
+            };
+            Returns: Json;
+          }
+        | {
+            Args: { _opening_float?: number; _register_id: string };
+            Returns: Json;
+          };
       plan_catalog: {
         Args: Record<PropertyKey, never>;
         Returns: {
@@ -2961,6 +3029,18 @@ export type Database = {
           unit: string;
           variant_id: string;
         }[];
+      };
+      pos_outbox_review: {
+        Args: {
+          _action: string;
+          _author_id: string;
+          _entry_id: string;
+          _error: string;
+          _kind: string;
+          _reason: string;
+          _store_id: string;
+        };
+        Returns: undefined;
       };
       post_count: {
         Args: { _lines: Json; _occurred_at?: string; _store_id: string };

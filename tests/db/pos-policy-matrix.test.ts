@@ -147,7 +147,7 @@ describe('customers', () => {
 });
 
 describe('functions', () => {
-  it.each(['open_shift', 'post_sale', 'post_refund', 'close_shift', 'x_report', 'approve_discount'])(
+  it.each(['open_shift', 'post_sale', 'post_refund', 'close_shift', 'x_report', 'approve_discount', 'pos_outbox_review'])(
     'anon cannot call %s', async (fn) => {
       const { error } = await w.clients.anon.rpc(fn, {});
       expect(error).not.toBeNull();

@@ -2,6 +2,8 @@ import { useEffect, useState } from 'react';
 import { Button, HStack, Input, Stack, Text } from '@chakra-ui/react';
 import type { StorewiseClient } from '../../lib/supabase-client';
 import { formatMinor } from './cart';
+import { findCustomersOffline, rememberCustomer } from './customers-cache';
+import type { PosDatabase } from './outbox';
 import { customerHistory, findCustomers, sendSale, type Customer, type SaleSummary } from './pos-api';
 
 type Enqueue = (kind: 'customer', payload: Record<string, unknown> & { id: string }) => Promise<void>;
@@ -9,10 +11,13 @@ type Enqueue = (kind: 'customer', payload: Record<string, unknown> & { id: strin
 /**
  * Find a customer by name, phone or email, or create one at the counter, and attach them to the sale. The new
  * customer's id is made here (ADR 0155): online it is saved at once; offline (or when the save must be retried) it
- * is queued in the outbox ahead of the sale that names it and attached to the sale straight away.
+ * is queued in the outbox ahead of the sale that names it and attached to the sale straight away. Finding works
+ * offline from the device's copy of the customers (customers-cache.ts, ADR 0165), which also holds those added here.
  */
-export function CustomerPanel({ supabase, businessId, currency, current, online, enqueue, onAttach, onClose }: {
+export function CustomerPanel({ supabase, db, businessId, currency, current, online, enqueue, onAttach, onClose }: {
   supabase: StorewiseClient;
+  /** The register's database: its copy of the customers answers when the server cannot. */
+  db?: PosDatabase;
   businessId: string;
   currency: string;
   current: Customer | null | undefined;
@@ -30,20 +35,27 @@ export function CustomerPanel({ supabase, businessId, currency, current, online,
 
   useEffect(() => {
     let stale = false;
-    if (!online) return undefined;
     const timer = setTimeout(() => {
+      // The device's copy answers at once (and alone offline); online, the server's answer replaces it.
+      const local = db ? findCustomersOffline(db, businessId, query) : Promise.resolve([]);
+      void local.then((rows) => { if (!stale && (!online || rows.length > 0)) setFound(rows); });
+      if (!online) return;
       findCustomers(supabase, businessId, query).then((rows) => { if (!stale) setFound(rows); },
-        (e: unknown) => { if (!stale) setError(e instanceof Error ? e.message : String(e)); });
+        async (e: unknown) => {
+          if (stale) return;
+          if (db) setFound(await local);
+          else setError(e instanceof Error ? e.message : String(e));
+        });
     }, 150);
     return () => { stale = true; clearTimeout(timer); };
-  }, [supabase, businessId, query, online]);
+  }, [supabase, db, businessId, query, online]);
 
   useEffect(() => {
-    if (!current) return;
+    if (!current || !online) return;
     let stale = false;
     customerHistory(supabase, current.id).then((rows) => { if (!stale) setHistory(rows); }, () => { if (!stale) setHistory([]); });
     return () => { stale = true; };
-  }, [supabase, current]);
+  }, [supabase, current, online]);
 
   const create = async () => {
     setError(null);
@@ -64,6 +76,7 @@ export function CustomerPanel({ supabase, businessId, currency, current, online,
         const sent = await sendSale(supabase, { id: made.id, seq: 0, kind: 'customer', payload, createdAt: new Date().toISOString(), attempts: 0 });
         if (sent.status === 'rejected') throw new Error(sent.error);
         if (sent.status === 'done') {
+          if (db) await rememberCustomer(db, businessId, made);
           onAttach(made);
           setCreating(false);
           return;
@@ -71,6 +84,7 @@ export function CustomerPanel({ supabase, businessId, currency, current, online,
       }
       // Offline, or the save must be retried: the same id goes through the outbox (a retry writes it once).
       await enqueue('customer', payload);
+      if (db) await rememberCustomer(db, businessId, made);
       onAttach(made);
       setCreating(false);
     } catch (e) {
@@ -88,7 +102,7 @@ export function CustomerPanel({ supabase, businessId, currency, current, online,
           </HStack>
           <Text color="fg.muted" fontSize="sm">{[current.phone, current.email].filter(Boolean).join(' · ')}</Text>
           <Text fontSize="sm" fontWeight="semibold">Purchase history</Text>
-          {history === null ? <Text fontSize="sm">Loading…</Text> : history.length === 0 ? <Text fontSize="sm">No purchases yet.</Text> : (
+          {history === null ? <Text fontSize="sm">{online ? 'Loading…' : 'Purchase history needs a connection.'}</Text> : history.length === 0 ? <Text fontSize="sm">No purchases yet.</Text> : (
             <Stack gap="0" as="ul" listStyleType="none" aria-label="Purchase history">
               {history.map((s) => (
                 <HStack as="li" key={s.id} justify="space-between" fontSize="sm">
@@ -104,9 +118,13 @@ export function CustomerPanel({ supabase, businessId, currency, current, online,
         <>
           <Input aria-label="Find a customer" placeholder="Name, phone or email" value={query} autoFocus
             onChange={(e) => setQuery(e.target.value)} />
-          {!online && <Text fontSize="sm" color="fg.muted">Offline: finding customers needs a connection. A new customer is saved on this register and synced later.</Text>}
+          {!online && (
+            <Text fontSize="sm" color="fg.muted" data-testid="customers-offline">
+              Offline: searching the customers saved on this register. A new customer is saved here and synced later.
+            </Text>
+          )}
           <Stack gap="1" role="listbox" aria-label="Customers found">
-            {(online ? found : []).map((c) => (
+            {found.map((c) => (
               <Button key={c.id} variant="ghost" justifyContent="space-between" role="option" aria-selected={current?.id === c.id}
                 onClick={() => onAttach(c)}>
                 <Text truncate>{c.name}</Text><Text color="fg.muted" truncate>{c.phone ?? c.email ?? ''}</Text>

@@ -12,15 +12,23 @@ import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
  * the sale that names them, cash in and out, and the shift's close after the shift's sales. Each carries its
  * client-generated id, the server's idempotency key for that write.
  */
-export type OutboxKind = 'sale' | 'refund' | 'customer' | 'cash' | 'close';
+export type OutboxKind = 'sale' | 'refund' | 'customer' | 'cash' | 'close' | 'open';
+
+/**
+ * Who made an entry at the counter (ADR 0165). The outbox belongs to the device and its register, but each entry
+ * is sent only under its author's own sign-in, so the server attributes it to them and checks their role then.
+ */
+export interface OutboxAuthor { id: string; label: string }
 
 export interface OutboxEntry {
   /** The sale's uuid (post_sale payload.id). */
   id: string;
   /** Order of creation on this device. */
   seq: number;
-  /** post_sale, post_refund, create_customer, cash_in_out or close_shift: one queue, so each follows what it needs. */
+  /** post_sale, post_refund, create_customer, cash_in_out, close_shift or open_shift: one queue, so each follows what it needs. */
   kind: OutboxKind;
+  /** Who made it; entries written before ADR 0165 have none and are sent by whoever is signed in. */
+  author?: OutboxAuthor;
   payload: Record<string, unknown>;
   createdAt: string;
   attempts: number;
@@ -68,11 +76,13 @@ export function enqueueSale(db: PosDatabase, payload: Record<string, unknown> & 
 }
 
 /** Adds a sale or refund to the outbox behind everything already waiting. */
-export async function enqueue(db: PosDatabase, kind: OutboxKind, payload: Record<string, unknown> & { id: string }): Promise<OutboxEntry> {
+export async function enqueue(db: PosDatabase, kind: OutboxKind, payload: Record<string, unknown> & { id: string },
+  author?: OutboxAuthor | null): Promise<OutboxEntry> {
   const tx = db.transaction('outbox', 'readwrite');
   const last = await tx.store.index('bySeq').openCursor(null, 'prev');
   const entry: OutboxEntry = {
     id: payload.id, seq: (last?.value.seq ?? 0) + 1, kind, payload, createdAt: new Date().toISOString(), attempts: 0,
+    ...(author ? { author } : {}),
   };
   await tx.store.put(entry);
   await tx.done;
@@ -98,7 +108,22 @@ export interface SyncOptions {
   sendBatch?: (entries: OutboxEntry[]) => Promise<BatchResult>;
   /** Sales a batch starts with (default 50, the most post_sales takes); halved while the server asks to retry. */
   batchSize?: number;
+  /**
+   * The signed-in user's id (null: nobody). When given, an entry made by someone else stops the pass (ADR 0165):
+   * it is never sent under another person's sign-in, and nothing behind it overtakes it.
+   */
+  signedIn?: string | null;
 }
+
+/** Entries waiting for their author to sign in again on this register. */
+export interface HeldEntries { count: number; authors: string[] }
+
+/** An entry another person made, which the signed-in user must not send (undefined: no check asked). */
+export const heldFor = (entry: OutboxEntry, signedIn: string | null | undefined) =>
+  signedIn !== undefined && Boolean(entry.author) && entry.author?.id !== signedIn;
+
+/** Whether an entry was refused by the server and waits for a manager (it is skipped by sync until retried). */
+export const isRefused = (entry: OutboxEntry) => Boolean(entry.lastError?.startsWith('rejected:'));
 
 /** The most sales post_sales takes in one call (supabase/migrations: post_sales). */
 export const MAX_BATCH = 50;
@@ -116,16 +141,24 @@ export async function syncOutbox(
   send: (entry: OutboxEntry) => Promise<SendResult>,
   onSent?: (entry: OutboxEntry, result: unknown) => void,
   options: SyncOptions = {},
-): Promise<{ sent: number; waiting: number; rejected: number }> {
+): Promise<{ sent: number; waiting: number; rejected: number; held?: HeldEntries }> {
   let sent = 0;
   let rejected = 0;
   let batching = Boolean(options.sendBatch);
   let size = Math.min(MAX_BATCH, Math.max(1, options.batchSize ?? MAX_BATCH));
-  const entries = (await pendingEntries(db)).filter((entry) => {
-    if (!entry.lastError?.startsWith('rejected:')) return true;
+  const all = (await pendingEntries(db)).filter((entry) => {
+    if (!isRefused(entry)) return true;
     rejected += 1;
     return false;
   });
+  // Another person's entry ends what this sign-in may send: it and everything behind it wait (order is kept).
+  const firstHeld = all.findIndex((entry) => heldFor(entry, options.signedIn));
+  const entries = firstHeld < 0 ? all : all.slice(0, firstHeld);
+  const heldRest = firstHeld < 0 ? [] : all.slice(firstHeld);
+  const held = heldRest.length === 0 ? undefined : {
+    count: heldRest.length,
+    authors: [...new Set(heldRest.filter((e) => heldFor(e, options.signedIn)).map((e) => e.author?.label ?? ''))],
+  };
   /** Records the outcomes of consecutive entries together; false when sync must stop after them. */
   const settle = async (outcomes: [OutboxEntry, SendResult][]): Promise<boolean> => {
     let go = true;
@@ -180,7 +213,34 @@ export async function syncOutbox(
     i += 1;
   }
   // Counted in the store: a sale made while this pass ran waits too.
-  return { sent, waiting: await pendingCount(db), rejected };
+  return { sent, waiting: await pendingCount(db), rejected, ...(held ? { held } : {}) };
+}
+
+/** The entries the server refused, oldest first: shown to the register with their reasons (refused-entries.tsx). */
+export async function refusedEntries(db: PosDatabase): Promise<OutboxEntry[]> {
+  return (await pendingEntries(db)).filter(isRefused);
+}
+
+/** A manager's retry: the entry goes back in its place in the queue, its refusal cleared (sent again next pass). */
+export async function retryEntry(db: PosDatabase, id: string): Promise<OutboxEntry | undefined> {
+  const tx = db.transaction('outbox', 'readwrite');
+  const entry = await tx.store.get(id);
+  if (entry && isRefused(entry)) {
+    const { lastError: _refusal, ...rest } = entry;
+    await tx.store.put({ ...rest, attempts: entry.attempts });
+  }
+  await tx.done;
+  return entry;
+}
+
+/** A manager's discard of a refused entry (the reason is recorded on the server first). Never drops a waiting one. */
+export async function discardEntry(db: PosDatabase, id: string): Promise<boolean> {
+  const tx = db.transaction('outbox', 'readwrite');
+  const entry = await tx.store.get(id);
+  const refused = Boolean(entry && isRefused(entry));
+  if (refused) await tx.store.delete(id);
+  await tx.done;
+  return refused;
 }
 
 export async function getMeta<T>(db: PosDatabase, key: string): Promise<T | undefined> {

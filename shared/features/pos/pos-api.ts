@@ -93,6 +93,10 @@ function callEntry(supabase: StorewiseClient, entry: OutboxEntry) {
       return supabase.rpc('cash_in_out', { _id: p.id, _shift_id: p.shift_id, _kind: p.kind, _amount: p.amount, _reason: p.reason, _at: p.at } as never);
     case 'close':
       return supabase.rpc('close_shift', { _shift_id: p.shift_id, _counted: p.counted, _close_id: p.id, _closed_at: p.closed_at } as never);
+    case 'open':
+      // From the outbox the open was made offline: a second open shift on the register is flagged, not refused (ADR 0165).
+      return supabase.rpc('open_shift', { _id: p.id, _register_id: p.register_id, _opening_float: p.opening_float, _opened_at: p.opened_at,
+        _offline: p.offline !== false } as never);
     default:
       return supabase.rpc(entry.kind === 'refund' ? 'post_refund' : 'post_sale', { _payload: payloadOf(entry) as never });
   }
@@ -130,12 +134,14 @@ export async function zReport(supabase: StorewiseClient, shiftId: string): Promi
 export interface ShiftRow {
   id: string; register_id: string; opened_at: string; closed_at: string | null; opening_float: number;
   expected_cash: number | null; counted_total: number | null; difference: number | null;
+  /** Opened offline while another shift was open on the register (ADR 0165): for the manager to reconcile. */
+  opened_in_conflict?: boolean;
 }
 
 /** The store's last shifts, newest first (owners and managers: the history; RLS decides what a cashier sees). */
 export async function shiftHistory(supabase: StorewiseClient, storeId: string): Promise<ShiftRow[]> {
   return unwrap(await supabase.from('shifts')
-    .select('id, register_id, opened_at, closed_at, opening_float, expected_cash, counted_total, difference')
+    .select('id, register_id, opened_at, closed_at, opening_float, expected_cash, counted_total, difference, opened_in_conflict')
     .eq('store_id', storeId).order('opened_at', { ascending: false }).limit(30)) as ShiftRow[];
 }
 

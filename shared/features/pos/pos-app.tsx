@@ -5,9 +5,12 @@ import { useSupabase } from '../../lib/platform-context';
 import { parseMinor, type CatalogItem } from './cart';
 import type { CatalogCopy } from './catalog-sync';
 import { getMeta, queuedEntry, setMeta, waitingSaleIds } from './outbox';
-import { fetchCurrentShift, fetchRoles, fetchStoresAndRegisters, openShift, syncCatalog, zReport, type PosRegister, type PosShift,
+import { fetchCurrentShift, fetchRoles, fetchStoresAndRegisters, syncCatalog, zReport, type PosRegister, type PosShift,
   type PosStore, type ShiftFigures } from './pos-api';
 import { ShiftReport } from './shift-panel';
+import { dropOtherCustomerCopies, refreshCustomerCopy } from './customers-cache';
+import { RefusedEntries } from './refused-entries';
+import { keepQueuedShift, openShiftAnywhere } from './shift-open';
 import { Till } from './till';
 import { useOutbox } from './use-outbox';
 import { PrinterSettingsButton } from './printing/printer-settings';
@@ -42,7 +45,12 @@ export function PosApp() {
     void getMeta<string>(db, 'register').then((id) => id && setRegisterId(id));
     // The role sets the discount limit shown at the till (the database enforces it either way).
     void getMeta<Record<string, string>>(db, 'roles').then((cached) => cached && setRoles((current) => ({ ...cached, ...current })));
-    fetchRoles(supabase).then((r) => { setRoles(r); void setMeta(db, 'roles', r); }, () => undefined);
+    fetchRoles(supabase).then((r) => {
+      setRoles(r);
+      void setMeta(db, 'roles', r);
+      // The device keeps customers only of businesses the signed-in person belongs to (ADR 0165).
+      void dropOtherCustomerCopies(db, Object.keys(r));
+    }, () => undefined);
   }, [db, supabase]);
 
   const register = setup?.registers.find((r) => r.id === registerId);
@@ -62,7 +70,8 @@ export function PosApp() {
     fetchCurrentShift(supabase, register.id).then(
       async (fetched) => {
         const p = await getMeta<{ shiftId: string; closeId: string }>(db, pendingKey);
-        const s = p && fetched?.id === p.shiftId && (await queuedEntry(db, p.closeId)) ? null : fetched;
+        // A shift opened here whose open still waits in the outbox stays open (ADR 0165).
+        const s = p && fetched?.id === p.shiftId && (await queuedEntry(db, p.closeId)) ? null : await keepQueuedShift(db, register.id, fetched);
         setShift(s);
         void setMeta(db, `shift:${register.id}`, s);
       },
@@ -83,6 +92,12 @@ export function PosApp() {
     })();
     return () => { stale = true; };
   }, [db, supabase, register, setShift]);
+
+  // The business's customers, copied for finding them offline (customers-cache.ts); offline the copy stays as is.
+  const businessId = store?.business_id;
+  useEffect(() => {
+    if (db && businessId) void refreshCustomerCopy(supabase, db, businessId).catch(() => undefined);
+  }, [db, supabase, businessId]);
 
   // Once the outbox has drained, the queued close has reached the server: its Z report can be shown and printed.
   useEffect(() => {
@@ -107,10 +122,21 @@ export function PosApp() {
         <HStack>
           <Badge colorPalette={outbox.online ? 'green' : 'red'} data-testid="pos-status">{outbox.online ? 'Online' : 'Offline'}</Badge>
           <Badge data-testid="pos-waiting">{outbox.waiting} waiting</Badge>
+          {outbox.refused > 0 && <Badge colorPalette="red" data-testid="pos-refused">{outbox.refused} refused</Badge>}
           <PrinterSettingsButton />
         </HStack>
       </HStack>
       {error && <Text color="fg.error" role="alert">{error}</Text>}
+      {outbox.held && (
+        <Text color="fg.warning" role="status" data-testid="pos-held">
+          {outbox.held.count} waiting for {outbox.held.authors.join(', ')} to sign in on this register: what a person made
+          offline is sent only under their own sign-in.
+        </Text>
+      )}
+      {db && store && (
+        <RefusedEntries supabase={supabase} db={db} storeId={store.id} currency={store.currency}
+          role={roles[store.business_id] ?? 'cashier'} refusedCount={outbox.refused} onChanged={outbox.refresh} />
+      )}
       <NativeSelect.Root maxW="sm">
         <NativeSelect.Field aria-label="Register" value={registerId} onChange={(e) => setRegisterId(e.target.value)}>
           <option value="">Choose a register</option>
@@ -135,7 +161,11 @@ export function PosApp() {
           try {
             // A close still queued goes first: the register has one open shift at a time.
             await outbox.sync();
-            const opened = await openShift(supabase, register.id, float);
+            if (!db) return;
+            // Offline the open is queued ahead of the shift's sales and the till opens at once (ADR 0165).
+            const { shift: opened } = await openShiftAnywhere({ supabase, db, register, openingFloat: float, online: outbox.online,
+              enqueue: outbox.add });
+            setError(null);
             setShift(opened);
             setClosed(null);
             if (db) await setMeta(db, `shift:${register.id}`, opened);

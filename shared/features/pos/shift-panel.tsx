@@ -173,7 +173,14 @@ export function ShiftPanel({ supabase, shift, storeId, storeName = null, registe
               <Table.Body>
                 {history.map((h) => (
                   <Table.Row key={h.id}>
-                    <Table.Cell>{new Date(h.opened_at).toLocaleString()}</Table.Cell>
+                    <Table.Cell>
+                      {new Date(h.opened_at).toLocaleString()}
+                      {h.opened_in_conflict && (
+                        <Text fontSize="xs" color="fg.warning" data-testid="shift-conflict">
+                          Opened offline while another shift was open: check both
+                        </Text>
+                      )}
+                    </Table.Cell>
                     <Table.Cell>{h.closed_at ? new Date(h.closed_at).toLocaleString() : 'open'}</Table.Cell>
                     <Table.Cell textAlign="end">{h.expected_cash === null ? '–' : money(Number(h.expected_cash))}</Table.Cell>
                     <Table.Cell textAlign="end">{h.counted_total === null ? '–' : money(Number(h.counted_total))}</Table.Cell>

@@ -384,7 +384,7 @@ export function Till(props: TillProps) {
               onApproved={(id, percent) => { setCart((c) => ({ ...c, approval: { id, percent, at: Date.now() } })); setPanel(null); setNotice('Discount approved'); }} />
           )}
           {panel === 'customer' && (
-            <CustomerPanel supabase={supabase} businessId={store.business_id} currency={store.currency} current={cart.customer}
+            <CustomerPanel supabase={supabase} db={db} businessId={store.business_id} currency={store.currency} current={cart.customer}
               online={online} enqueue={enqueue} onAttach={(customer) => setCart((c) => ({ ...c, customer }))} onClose={() => setPanel(null)} />
           )}
           {panel === 'parked' && (
