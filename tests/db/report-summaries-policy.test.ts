@@ -10,7 +10,7 @@ import { downtown, riverside, startCatalogWorld, who, type CatalogWorld } from '
 
 let w: CatalogWorld;
 let since: string;
-const tables = ['sales_daily', 'sales_daily_tax', 'sales_daily_variant'] as const;
+const tables = ['sales_daily', 'sales_daily_tax', 'sales_daily_variant', 'sales_daily_breakdown'] as const;
 
 beforeAll(async () => {
   w = await startCatalogWorld();

@@ -1,0 +1,349 @@
+/**
+ * The breakdown summary of migration 20261125110000 (ADR 0163) equals an independent computation from the raw
+ * sales, lines, costs, tenders and refunds: on the demo history (backfilled), after online, late offline,
+ * back-dated and near-midnight sales, partial restocked and damaged refunds (late and offline too), and after a
+ * sale is deleted, a store changes time zone, a product changes category, a sale loses its cashier, a refund its
+ * member, and a rebuild. report_sales_by reads it and gives the raw figures per key; a manager gets their store
+ * only and a cashier no row. Sell-through and slow movers (rewritten onto the summaries, the balances and
+ * per-store ledger reads) return exactly what the definitions of ADR 0144 compute from the raw rows, for best and
+ * worst, one store and all, small and large pages and a past range.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDb } from '../../supabase/local/db/open-db';
+import type { Db, JwtClaims } from '../../supabase/local/db/types';
+
+const OWNER1 = '22222222-2222-4222-8222-222222222222';
+const DOWNTOWN = '5a000000-0000-4000-8000-000000000001';
+const RIVERSIDE = '5a000000-0000-4000-8000-000000000002';
+
+let db: Db;
+let business: string;
+const owner: JwtClaims = { role: 'authenticated', sub: OWNER1, aud: 'authenticated' };
+const manager: JwtClaims = { role: 'authenticated', sub: randomUUID(), aud: 'authenticated' };
+const cashier: JwtClaims = { role: 'authenticated', sub: randomUUID(), aud: 'authenticated' };
+const as = <T = Record<string, unknown>>(claims: JwtClaims, sql: string, params: unknown[] = []) =>
+  db.asRequest({ role: 'authenticated', claims, readOnly: false, method: 'POST' }, (tx) => tx.query<T>(sql, params));
+
+// The raw computation, written apart from the migration's: every sale line and refund line under its store,
+// member and category, every tender and refund total under its kind, on its own local day.
+const rawBreakdown = `
+  with sl as (
+    select s.store_id, (s.occurred_at at time zone st.time_zone)::date as day, s.id as sale_id, s.cashier_id,
+           p.category_id, l.qty, l.line_total, l.tax_amount, round(l.qty * coalesce(c.unit_cost, 0)) as cost
+      from public.sale_lines l
+      join public.sales s on s.id = l.sale_id
+      join public.stores st on st.id = s.store_id
+      join public.variants v on v.id = l.variant_id
+      join public.products p on p.id = v.product_id
+      left join public.sale_line_costs c on c.sale_line_id = l.id
+  ), rl as (
+    select r.store_id, (r.occurred_at at time zone st.time_zone)::date as day, r.actor_id, p.category_id, x.qty,
+           x.amount, case when l.line_total = 0 then 0 else round(x.amount::numeric * l.tax_amount / l.line_total) end as tax,
+           case when x.disposition = 'restock' then round(x.qty * coalesce(c.unit_cost, 0)) else 0 end as cost
+      from public.refund_lines x
+      join public.refunds r on r.id = x.refund_id
+      join public.stores st on st.id = r.store_id
+      join public.sale_lines l on l.id = x.sale_line_id
+      join public.variants v on v.id = l.variant_id
+      join public.products p on p.id = v.product_id
+      left join public.sale_line_costs c on c.sale_line_id = l.id
+  ), f as (
+    select store_id, day, 'store' as dimension, store_id::text as key, sale_id, qty as units, line_total as gross,
+           0 as refunds, tax_amount as tax, cost from sl
+    union all
+    select store_id, day, 'staff', coalesce(cashier_id::text, ''), sale_id, qty, line_total, 0, tax_amount, cost from sl
+    union all
+    select store_id, day, 'category', coalesce(category_id::text, ''), sale_id, qty, line_total, 0, tax_amount, cost from sl
+    union all
+    select store_id, day, 'store', store_id::text, null, -qty, 0, amount, -tax, -cost from rl
+    union all
+    select store_id, day, 'staff', coalesce(actor_id::text, ''), null, -qty, 0, amount, -tax, -cost from rl
+    union all
+    select store_id, day, 'category', coalesce(category_id::text, ''), null, -qty, 0, amount, -tax, -cost from rl
+    union all
+    select s.store_id, (s.occurred_at at time zone st.time_zone)::date, 'tender', t.kind, s.id, 0, t.amount, 0, 0, 0
+      from public.sale_tenders t join public.sales s on s.id = t.sale_id join public.stores st on st.id = s.store_id
+    union all
+    select r.store_id, (r.occurred_at at time zone st.time_zone)::date, 'tender', r.tender_kind, null, 0, 0, r.total, 0, 0
+      from public.refunds r join public.stores st on st.id = r.store_id
+  )
+  select store_id, day, dimension, key, count(distinct sale_id)::bigint as receipts, sum(units)::numeric as units,
+         sum(gross)::bigint as gross, sum(refunds)::bigint as refunds, sum(tax)::bigint as tax, sum(cost)::bigint as cost
+    from f group by 1, 2, 3, 4`;
+const summaryBreakdown = `
+  select store_id, day, dimension, key, receipts, units, gross, refunds, tax, cost from public.sales_daily_breakdown`;
+
+/** Rows in one set and not the other, both ways: [] when the summary equals the raw computation. */
+async function differences(): Promise<unknown[]> {
+  return (await db.query(
+    `(select 'missing' as side, * from (${rawBreakdown}) r except select 'missing', * from (${summaryBreakdown}) s)
+     union all
+     (select 'extra', * from (${summaryBreakdown}) s except select 'extra', * from (${rawBreakdown}) r)`)).rows;
+}
+
+async function items(n: number): Promise<{ id: string; product: string }[]> {
+  return (await db.query<{ id: string; product: string }>(
+    `select v.id, v.product_id as product from public.variants v join public.products p on p.id = v.product_id
+      where v.business_id = $1 and not p.has_lots and p.unit = 'each' and p.track_stock
+      order by v.sku limit $2`, [business, n])).rows;
+}
+
+async function openRegister(store: string, prefix: string): Promise<{ register: string; shift: string }> {
+  const [reg] = (await db.query<{ id: string }>(
+    `insert into public.registers (business_id, store_id, name, receipt_prefix) values ($1, $2, $3, $4) returning id`,
+    [business, store, `Breakdown ${prefix}`, prefix])).rows;
+  const shift = (await as<{ s: { id: string } }>(owner, 'select public.open_shift($1, 0) as s', [reg?.id])).rows[0]?.s.id ?? '';
+  return { register: reg?.id ?? '', shift };
+}
+
+async function postSale(at: { register: string; shift: string }, lines: { variant_id: string; qty: number }[],
+  extra: Record<string, unknown> = {}): Promise<{ id: string; lines: { id: string }[] }> {
+  const payload = { id: randomUUID(), register_id: at.register, shift_id: at.shift, lines, tenders: [{ kind: 'cash', amount: 0 }],
+    offline: true, ...extra };
+  const sale = (await as<{ s: { id: string } }>(owner, 'select public.post_sale($1::jsonb) as s', [JSON.stringify(payload)])).rows[0]?.s;
+  const saleLines = (await db.query<{ id: string }>('select id from public.sale_lines where sale_id = $1 order by line_no', [sale?.id])).rows;
+  return { id: sale?.id ?? '', lines: saleLines };
+}
+
+const refund = (payload: Record<string, unknown>) =>
+  as(owner, 'select public.post_refund($1::jsonb)', [JSON.stringify({ id: randomUUID(), ...payload })]);
+
+async function addMember(claims: JwtClaims, role: string, allStores: boolean, email: string): Promise<void> {
+  await db.query(
+    `insert into auth.users (instance_id, id, aud, role, email, raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
+     values ('00000000-0000-0000-0000-000000000000', $1, 'authenticated', 'authenticated', $2, '{}'::jsonb,
+             '{"full_name": "Breakdown Member"}'::jsonb, now(), now())`, [claims.sub, email]);
+  await db.query(`insert into public.business_members (business_id, user_id, role, all_stores) values ($1, $2, $3, $4)`,
+    [business, claims.sub, role, allStores]);
+  if (!allStores) {
+    await db.query(`insert into public.member_store_access (business_id, user_id, store_id) values ($1, $2, $3)`,
+      [business, claims.sub, DOWNTOWN]);
+  }
+}
+
+beforeAll(async () => {
+  db = await openDb({ memory: true });
+  business = (await db.query<{ id: string }>('select id from public.businesses where owner_id = $1', [OWNER1])).rows[0]?.id ?? '';
+  await addMember(manager, 'manager', false, 'breakdown-manager@example.com');
+  await addMember(cashier, 'cashier', true, 'breakdown-cashier@example.com');
+}, 300_000);
+
+afterAll(async () => {
+  await db?.close();
+});
+
+describe('sales_daily_breakdown', () => {
+  it('equals the raw computation on the demo history (backfilled by the migration)', async () => {
+    const rows = (await db.query<{ dimension: string; n: number }>(
+      `select dimension, count(*)::int as n from public.sales_daily_breakdown where business_id = $1 group by 1 order by 1`,
+      [business])).rows;
+    expect(rows.map((r) => r.dimension)).toEqual(['category', 'staff', 'store', 'tender']);
+    expect(rows.every((r) => r.n > 10)).toBe(true);
+    expect(await differences()).toEqual([]);
+  });
+
+  it('stays equal after online, late offline, back-dated and near-midnight sales and their refunds', async () => {
+    const downtown = await openRegister(DOWNTOWN, 'BRK1');
+    const riverside = await openRegister(RIVERSIDE, 'BRK2');
+    const [a, b, c] = await items(3);
+    if (!a || !b || !c) throw new Error('the demo catalog has no plain items');
+    // Online with two tenders (cash and card); offline hours later; back-dated 40 days; 23:50 local time.
+    const online = await postSale(downtown, [{ variant_id: a.id, qty: 2 }, { variant_id: b.id, qty: 1 }],
+      { tenders: [{ kind: 'cash', amount: 0 }, { kind: 'card', amount: 0 }] });
+    await postSale(downtown, [{ variant_id: c.id, qty: 3 }], { occurred_at: new Date(Date.now() - 5 * 3_600_000).toISOString() });
+    const backDated = await postSale(riverside, [{ variant_id: a.id, qty: 1 }, { variant_id: a.id, qty: 1 }, { variant_id: c.id, qty: 4 }],
+      { occurred_at: new Date(Date.now() - 40 * 86_400_000).toISOString(), tenders: [{ kind: 'card', amount: 0 }] });
+    const [{ late = '' } = {}] = (await db.query<{ late: string }>(
+      `select ((current_date - 2 + time '23:50') at time zone 'America/New_York')::text as late`)).rows;
+    await postSale(riverside, [{ variant_id: b.id, qty: 1 }], { occurred_at: late });
+    expect(await differences()).toEqual([]);
+
+    // A partial restocked refund now; a late, back-dated damaged refund from an offline register; the rest.
+    await refund({ sale_id: online.id, lines: [{ sale_line_id: online.lines[0]?.id, qty: 1, disposition: 'restock' }] });
+    await refund({ sale_id: backDated.id, occurred_at: new Date(Date.now() - 30 * 86_400_000).toISOString(), offline: true,
+      lines: [{ sale_line_id: backDated.lines[2]?.id, qty: 2, disposition: 'damaged' }] });
+    await refund({ sale_id: online.id, lines: [{ sale_line_id: online.lines[0]?.id, qty: 1, disposition: 'restock' }] });
+    const [{ n = 0 } = {}] = (await db.query<{ n: number }>(
+      `select count(*)::int as n from public.refunds where sale_id = any ($1::uuid[])`, [[online.id, backDated.id]])).rows;
+    expect(n).toBe(3);
+    expect(await differences()).toEqual([]);
+  });
+
+  it('stays equal after a sale is deleted, a time zone, category, cashier or refunding member changes, and a rebuild', async () => {
+    const [victim] = (await db.query<{ id: string }>(
+      `select s.id from public.sales s where s.business_id = $1 and exists (select 1 from public.refunds r where r.sale_id = s.id)
+        limit 1`, [business])).rows;
+    expect(victim).toBeDefined();
+    await db.query('delete from public.sales where id = $1', [victim?.id]);
+    expect(await differences()).toEqual([]);
+
+    await db.query(`update public.stores set time_zone = 'Asia/Tokyo' where id = $1`, [RIVERSIDE]);
+    expect(await differences()).toEqual([]);
+    await db.query(`update public.stores set time_zone = 'America/New_York' where id = $1`, [RIVERSIDE]);
+    expect(await differences()).toEqual([]);
+
+    // The best-selling product (refunded lines too) moves to another category, then to none.
+    const [moved] = (await db.query<{ product: string; category: string }>(
+      `select v.product_id as product,
+              (select c.id from public.categories c where c.business_id = $1 and c.id is distinct from p.category_id
+                order by c.name limit 1) as category
+         from public.refund_lines rl join public.sale_lines l on l.id = rl.sale_line_id
+         join public.variants v on v.id = l.variant_id join public.products p on p.id = v.product_id
+        where rl.business_id = $1 limit 1`, [business])).rows;
+    expect(moved?.category).toBeTruthy();
+    await db.query('update public.products set category_id = $2 where id = $1', [moved?.product, moved?.category]);
+    expect(await differences()).toEqual([]);
+    await db.query('update public.products set category_id = null where id = $1', [moved?.product]);
+    expect(await differences()).toEqual([]);
+
+    // A member removed: their sales and refunds lose the name (on delete set null), here by hand.
+    await db.query(`update public.sales set cashier_id = null where id in (
+                      select id from public.sales where business_id = $1 order by occurred_at desc limit 3)`, [business]);
+    await db.query(`update public.refunds set actor_id = null where id in (
+                      select id from public.refunds where business_id = $1 order by occurred_at limit 1)`, [business]);
+    expect(await differences()).toEqual([]);
+
+    // A bulk load with triggers off (seed:large) ends with refresh_sales_summaries: it rebuilds this table too.
+    await db.query('delete from public.sales_daily_breakdown where business_id = $1', [business]);
+    await db.query('select private.refresh_sales_summaries($1)', [business]);
+    expect(await differences()).toEqual([]);
+  });
+
+  it('gives report_sales_by the raw figures per key, for the owner, a one-store manager and no cashier', async () => {
+    const from = new Date(Date.now() - 700 * 86_400_000).toISOString().slice(0, 10);
+    const to = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+    for (const dimension of ['store', 'staff', 'category', 'tender']) {
+      for (const [claims, stores] of [[owner, [DOWNTOWN, RIVERSIDE]], [manager, [DOWNTOWN]]] as const) {
+        const reported = (await as<Record<string, string | null>>(claims,
+          `select key, receipts::text, gross::text, refunds::text, tax::text, cost::text
+             from public.report_sales_by($1, $2, $3, $4) order by key nulls first`, [business, from, to, dimension])).rows;
+        const raw = (await db.query<Record<string, string | null>>(
+          `select nullif(key, '') as key, sum(receipts)::text as receipts, sum(gross)::text as gross,
+                  sum(refunds)::text as refunds,
+                  case when $2 = 'tender' then null else sum(tax)::text end as tax,
+                  case when $2 = 'tender' then null else sum(cost)::text end as cost
+             from (${rawBreakdown}) r where dimension = $2 and store_id = any ($1::uuid[])
+            group by 1 order by 1 nulls first`, [stores, dimension])).rows;
+        expect(reported.length).toBeGreaterThan(0);
+        expect(reported).toEqual(raw);
+      }
+    }
+    const [{ n = -1 } = {}] = (await as<{ n: number }>(cashier,
+      'select count(*)::int as n from public.sales_daily_breakdown')).rows;
+    expect(n).toBe(0);
+    const [{ stores = [] } = {}] = (await as<{ stores: string[] }>(manager,
+      'select array_agg(distinct store_id) as stores from public.sales_daily_breakdown')).rows;
+    expect(stores).toEqual([DOWNTOWN]);
+  });
+});
+
+// ADR 0144's definitions from the raw rows (the line facts and the whole ledger), as the functions computed them
+// before this migration. $1 business, $2 from, $3 to, $4 store or null, $5 worst, $6 limit.
+const rawSellThrough = `
+  with f as (
+    select s.store_id, l.variant_id, 'sale' as kind, (s.occurred_at at time zone st.time_zone)::date as local_day,
+           l.qty as units, l.line_total as gross, l.tax_amount as tax
+      from public.sales s join public.stores st on st.id = s.store_id join public.sale_lines l on l.sale_id = s.id
+     where s.business_id = $1 and ($4::uuid is null or s.store_id = $4)
+       and (s.occurred_at at time zone st.time_zone)::date between $2::date and $3::date
+    union all
+    select r.store_id, l.variant_id, 'refund', (r.occurred_at at time zone st.time_zone)::date, -x.qty, -x.amount,
+           -case when l.line_total = 0 then 0 else round(x.amount::numeric * l.tax_amount / l.line_total) end::bigint
+      from public.refunds r join public.stores st on st.id = r.store_id
+      join public.refund_lines x on x.refund_id = r.id join public.sale_lines l on l.id = x.sale_line_id
+     where r.business_id = $1 and ($4::uuid is null or r.store_id = $4)
+       and (r.occurred_at at time zone st.time_zone)::date between $2::date and $3::date
+  ), sold as (
+    select store_id, variant_id, sum(units) as units, sum(gross - tax)::bigint as revenue,
+           max(local_day) filter (where kind = 'sale') as last_day
+      from f group by 1, 2
+  ), stock as (
+    select m.store_id, m.variant_id, sum(m.qty) as qty
+      from public.stock_movements m join public.stores st on st.id = m.store_id
+     where m.business_id = $1 and ($4::uuid is null or m.store_id = $4)
+       and m.occurred_at < (($3::date + 1)::timestamp at time zone st.time_zone)
+     group by 1, 2
+  ), x as (
+    select coalesce(so.store_id, sk.store_id) as store_id, coalesce(so.variant_id, sk.variant_id) as variant_id,
+           coalesce(so.units, 0) as units, greatest(coalesce(sk.qty, 0), 0) as on_hand,
+           coalesce(so.revenue, 0) as revenue, so.last_day
+      from sold so full join stock sk on sk.store_id = so.store_id and sk.variant_id = so.variant_id
+  )
+  select x.store_id, x.variant_id, v.sku, x.units::text as units_sold, x.on_hand::text as on_hand_end,
+         (case when x.units + x.on_hand <= 0 then null
+               else round(greatest(x.units, 0) / (greatest(x.units, 0) + x.on_hand), 4) end)::text as sell_through,
+         x.revenue::text as revenue, x.last_day::text as last_sold_on
+    from x join public.variants v on v.id = x.variant_id
+   where x.units <> 0 or x.on_hand > 0
+   order by case when $5 then coalesce(case when x.units + x.on_hand <= 0 then null
+                                           else greatest(x.units, 0) / (greatest(x.units, 0) + x.on_hand) end, 0) end asc,
+            case when not $5 then case when x.units + x.on_hand <= 0 then null
+                                       else greatest(x.units, 0) / (greatest(x.units, 0) + x.on_hand) end end desc nulls last,
+            case when $5 then x.on_hand end desc, x.revenue desc, v.sku, x.store_id
+   limit $6`;
+
+// $1 business, $2 store or null, $3 days, $4 limit; the whole ledger of every pair on hand.
+const rawSlowMovers = `
+  with oh as (
+    select b.store_id, b.variant_id, sum(b.qty) as qty from public.stock_balances b
+     where b.business_id = $1 and ($2::uuid is null or b.store_id = $2) group by 1, 2 having sum(b.qty) > 0
+  ), mv as (
+    select oh.store_id, oh.variant_id, oh.qty,
+           coalesce(-(select sum(m.qty) from public.stock_movements m
+                       where m.store_id = oh.store_id and m.variant_id = oh.variant_id and m.kind in ('sale', 'refund')
+                         and m.occurred_at >= ((current_date - $3::int + 1)::timestamp at time zone st.time_zone)), 0) as sold,
+           ((select max(m.occurred_at) from public.stock_movements m
+              where m.store_id = oh.store_id and m.variant_id = oh.variant_id and m.kind = 'sale')
+             at time zone st.time_zone)::date as last_day
+      from oh join public.stores st on st.id = oh.store_id
+  )
+  select mv.store_id, mv.variant_id, v.sku, mv.qty::text as on_hand, mv.sold::text as units_sold,
+         round(greatest(mv.sold, 0) / (greatest(mv.sold, 0) + mv.qty), 4)::text as sell_through,
+         mv.last_day::text as last_sold_on, round(mv.qty * coalesce(vc.cost, 0))::text as cost_value
+    from mv join public.variants v on v.id = mv.variant_id left join public.variant_costs vc on vc.variant_id = mv.variant_id
+   where greatest(mv.sold, 0) / (greatest(mv.sold, 0) + mv.qty) <= 0.1
+   order by mv.sold > 0, mv.last_day nulls first, mv.qty * coalesce(vc.cost, 0) desc, v.sku, mv.store_id
+   limit $4`;
+
+describe('sell-through and slow movers read the summaries and balances', () => {
+  it('sell-through equals the raw definition: best and worst, one store and all, pages, a past range', async () => {
+    const [r] = (await db.query<{ last: string; month: string; past_from: string; past_to: string }>(
+      `select max(day)::text as last, (max(day) - 29)::text as month, (max(day) - 60)::text as past_from,
+              (max(day) - 20)::text as past_to
+         from public.sales_daily where business_id = $1`, [business])).rows;
+    if (!r) throw new Error('no demo sales');
+    let compared = 0;
+    for (const [from, to] of [[r.month, r.last], [r.past_from, r.past_to]]) {
+      for (const store of [null, DOWNTOWN]) {
+        for (const worst of [false, true]) {
+          for (const limit of [3, 500]) {
+            const reported = (await as<Record<string, string | null>>(owner,
+              `select store_id, variant_id, sku, units_sold::text, on_hand_end::text, sell_through::text, revenue::text,
+                      last_sold_on::text
+                 from public.report_sell_through($1, $2, $3, $4, $5, $6)`, [business, from, to, store, worst, limit])).rows;
+            const raw = (await db.query<Record<string, string | null>>(rawSellThrough,
+              [business, from, to, store, worst, limit])).rows;
+            expect(reported.length).toBeGreaterThan(0);
+            expect(reported).toEqual(raw);
+            compared += 1;
+          }
+        }
+      }
+    }
+    expect(compared).toBe(16);
+  });
+
+  it('slow movers equal the raw definition for one store and all, short and long windows', async () => {
+    for (const store of [null, DOWNTOWN]) {
+      for (const [days, limit] of [[7, 500], [30, 5], [365, 500]] as const) {
+        const reported = (await as<Record<string, string | null>>(owner,
+          `select store_id, variant_id, sku, on_hand::text, units_sold::text, sell_through::text, last_sold_on::text,
+                  cost_value::text
+             from public.report_slow_movers($1, $2, $3, 0.1, $4)`, [business, store, days, limit])).rows;
+        const raw = (await db.query<Record<string, string | null>>(rawSlowMovers, [business, store, days, limit])).rows;
+        expect(reported).toEqual(raw);
+      }
+    }
+  });
+});
