@@ -2,6 +2,7 @@ import { defineConfig, loadEnv } from 'vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { prerender } from './scripts/prerender';
+import { lazyChakraGlobalCss } from './scripts/prerender-lazy-global';
 
 const envDir = fileURLToPath(new URL('.', import.meta.url));
 
@@ -11,7 +12,7 @@ const envDir = fileURLToPath(new URL('.', import.meta.url));
 export default defineConfig(({ mode }) => ({
   root: fileURLToPath(new URL('./web', import.meta.url)),
   envDir,
-  plugins: [react(), prerender({ siteUrl: process.env.VITE_SITE_URL ?? loadEnv(mode, envDir, 'VITE_').VITE_SITE_URL })],
+  plugins: [react(), lazyChakraGlobalCss(), prerender({ siteUrl: process.env.VITE_SITE_URL ?? loadEnv(mode, envDir, 'VITE_').VITE_SITE_URL })],
   build: {
     // STOREWISE_WEB_OUT lets parallel local runs build side by side; the default is what npm start serves.
     outDir: fileURLToPath(new URL(process.env.STOREWISE_WEB_OUT ?? './dist/web', import.meta.url)),

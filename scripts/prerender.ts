@@ -77,16 +77,24 @@ export async function prerenderSite({ root, outDir, siteUrl, keepManifest }: Pre
   }
 }
 
+/** web/server-styles-cache.ts's attribute for the component styles tag (the Node project does not compile web/). */
+const SERVER_STYLES_ATTRIBUTE = 'data-server-styles';
+
 /**
- * Marks the server's `<style data-emotion>` tags as already placed (`data-s`, docs/adr/0153). Emotion's browser
- * cache otherwise moves every server style tag to the end of <head> when it is created, although they are
- * there already: each move removes and re-adds a style sheet, and the browser recalculates the whole page's
- * style. The cache still adopts the tags (it reads the names of every `data-emotion="css ..."` tag) and
- * Global still finds its own by name, so nothing is inserted twice.
+ * Keeps the server's `<style data-emotion>` tags where they are (docs/adr/0153, 0160). Emotion's browser cache
+ * moves every server style tag to the end of <head> when it is created and again when it adopts it, although
+ * they are there already: each move removes and re-adds a style sheet, and the browser recalculates the whole
+ * page's style. The global tags are marked as placed (`data-s`); the component styles tag (`css <names>`) is
+ * renamed, so no emotion cache adopts it, and the page's own cache (web/server-styles-cache.ts) reads the names
+ * from it: nothing is moved, nothing inserted twice.
  */
-function adoptInPlace(styleTags: string): string {
-  const marked = styleTags.replace(/<style data-emotion="/g, '<style data-s="" data-emotion="');
-  if (styleTags.includes('<style') && !marked.includes('data-s=""')) throw new Error('emotion wrote style tags in an unknown form');
+export function adoptInPlace(styleTags: string): string {
+  const marked = styleTags
+    .replace(/<style data-emotion="css /g, `<style ${SERVER_STYLES_ATTRIBUTE}="css `)
+    .replace(/<style data-emotion="/g, '<style data-s="" data-emotion="');
+  if (styleTags.includes('<style') && !marked.includes('data-s=""') && !marked.includes(SERVER_STYLES_ATTRIBUTE)) {
+    throw new Error('emotion wrote style tags in an unknown form');
+  }
   return marked;
 }
 

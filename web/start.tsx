@@ -2,13 +2,17 @@ import { StrictMode, startTransition, type ComponentType, type ReactNode } from 
 import { canHydrate } from '../shared/app/public-pages';
 import type { Platform, SupabaseConfig } from '../shared/platform/platform';
 import type { createRoot as CreateRoot, hydrateRoot as HydrateRoot } from 'react-dom/client';
+import type { CacheProvider as CacheProviderType } from '@emotion/react';
 import { createWebPlatform } from './platform';
+import type { serverStylesCache as ServerStylesCache } from './server-styles-cache';
 
 interface AppModules {
   createRoot: typeof CreateRoot;
   hydrateRoot: typeof HydrateRoot;
   App: ComponentType<{ platform: Platform; Router: ComponentType<{ children?: ReactNode }> }>;
   BrowserRouter: ComponentType<{ children?: ReactNode }>;
+  CacheProvider: typeof CacheProviderType;
+  serverStylesCache: typeof ServerStylesCache;
 }
 
 /** A turn for the browser (input, paint) before the next piece of work. */
@@ -32,7 +36,7 @@ async function loadApp(stepwise: boolean): Promise<AppModules> {
   }
   const [dom, app] = await Promise.all([import('react-dom/client'), import('./browser-app')]);
   if (stepwise) await nextTask();
-  return { createRoot: dom.createRoot, hydrateRoot: dom.hydrateRoot, App: app.App, BrowserRouter: app.BrowserRouter };
+  return { createRoot: dom.createRoot, hydrateRoot: dom.hydrateRoot, ...app };
 }
 
 /** Renders the product into #root, adopting the prerendered HTML when it was made for this path. */
@@ -41,16 +45,15 @@ export function start(container: HTMLElement, configLater: Promise<SupabaseConfi
   const hydrate = canHydrate(container.dataset.prerendered, window.location.pathname);
   const modulesLater = loadApp(hydrate);
   Promise.all([configLater, modulesLater]).then(
-    ([config, { createRoot, hydrateRoot, App, BrowserRouter }]) => {
-      const app = (
-        <StrictMode>
-          <App platform={createWebPlatform(config)} Router={BrowserRouter} />
-        </StrictMode>
-      );
+    ([config, { createRoot, hydrateRoot, App, BrowserRouter, CacheProvider, serverStylesCache }]) => {
+      const app = <App platform={createWebPlatform(config)} Router={BrowserRouter} />;
       // As a transition, hydration yields to the browser every few milliseconds instead of adopting the whole
-      // page in one task (docs/adr/0091); the page is already painted, so there is no hurry.
-      if (hydrate) startTransition(() => void hydrateRoot(container, app));
-      else createRoot(container).render(app);
+      // page in one task (docs/adr/0091); the page is already painted, so there is no hurry. Its emotion cache
+      // knows the server's styles without moving their tag (docs/adr/0160).
+      if (hydrate) {
+        const adopted = <StrictMode><CacheProvider value={serverStylesCache()}>{app}</CacheProvider></StrictMode>;
+        startTransition(() => void hydrateRoot(container, adopted));
+      } else createRoot(container).render(<StrictMode>{app}</StrictMode>);
     },
     async (error: unknown) => {
       const { createRoot } = await modulesLater;

@@ -20,6 +20,15 @@ const chakraSystem = createSystem(defaultBaseConfig, chakraTheme, brand);
  */
 const prerenderedGlobalStyles = typeof document !== 'undefined' && document.querySelector('style[data-emotion^="css-global "]') !== null;
 
+// Copied by property descriptors, not spread: in the browser build `_global` is a getter that computes the
+// global CSS on first read (scripts/prerender-lazy-global.ts, docs/adr/0160), and a spread would read it.
 export const system: SystemContext = prerenderedGlobalStyles
-  ? { ...chakraSystem, _global: [], layers: { ...chakraSystem.layers, atRule: '' } }
+  ? (Object.defineProperties(
+      {},
+      {
+        ...Object.getOwnPropertyDescriptors(chakraSystem),
+        _global: { value: [], enumerable: true },
+        layers: { value: { ...chakraSystem.layers, atRule: '' }, enumerable: true },
+      },
+    ) as SystemContext)
   : chakraSystem;

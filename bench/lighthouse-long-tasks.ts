@@ -1,0 +1,131 @@
+/**
+ * Where a public page's main-thread time goes (issue 16, docs/adr/0160): one Lighthouse run (mobile defaults)
+ * of each URL given, then every top-level task of its trace that took more than 10 ms of CPU, with its largest
+ * pieces (script evaluation by file, function calls, style recalculation, layout, parsing). Lantern counts
+ * each observed task four times over (4x CPU), so a task of 12.5 ms observed is 50 ms simulated, the point
+ * where total blocking time starts. Not a bench (no targets): a tool to find the task to split next.
+ *
+ * `npx tsx bench/lighthouse-long-tasks.ts -- http://127.0.0.1:PORT/ http://127.0.0.1:PORT/auth`
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import lighthouse from 'lighthouse';
+
+const CHROMIUM = process.env.STOREWISE_CHROMIUM ?? '/usr/bin/chromium';
+const LONG_MS = 10;
+
+interface TraceEvent {
+  name: string;
+  cat: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  /** Thread (CPU) time: unlike dur, not inflated while the thread waits for a core on a loaded machine. */
+  tdur?: number;
+  pid: number;
+  tid: number;
+  args?: { data?: { url?: string; functionName?: string; type?: string; stackTrace?: { url: string; functionName: string }[] } };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+const short = (url: string | undefined) => (url ? url.replace(/^https?:\/\/[^/]+/, '') || '/' : '');
+
+/** A readable name for one event inside a task. */
+function label(event: TraceEvent): string {
+  const data = event.args?.data;
+  if (event.name === 'EvaluateScript' || event.name === 'v8.compileModule' || event.name === 'v8.evaluateModule') return `${event.name} ${short(data?.url)}`;
+  if (event.name === 'FunctionCall') return `FunctionCall ${data?.functionName || '(anonymous)'} ${short(data?.url)}`;
+  if (event.name === 'TimerFire' || event.name === 'FireAnimationFrame' || event.name === 'EventDispatch') return `${event.name} ${data?.type ?? ''}`;
+  return event.name;
+}
+
+function longTasks(events: TraceEvent[]) {
+  const navigation = events.find((event) => event.name === 'navigationStart' && event.args?.data && 'documentLoaderURL' in event.args.data);
+  // The renderer's main thread (CrRendererMain), else the thread with the most top-level task time.
+  const allTasks = events.filter((event) => event.name === 'RunTask' && event.ph === 'X' && (event.dur ?? 0) > 0);
+  const byThread = new Map<string, number>();
+  for (const task of allTasks) byThread.set(`${task.pid}:${task.tid}`, (byThread.get(`${task.pid}:${task.tid}`) ?? 0) + (task.dur ?? 0));
+  const rendererMains = new Set(
+    events.filter((event) => event.name === 'thread_name' && (event.args as { name?: string } | undefined)?.name === 'CrRendererMain').map((event) => `${event.pid}:${event.tid}`),
+  );
+  const busiest = [...byThread.entries()].filter(([key]) => rendererMains.size === 0 || rendererMains.has(key)).sort((a, b) => b[1] - a[1]);
+  const mainKey = busiest[0]?.[0];
+  const origin = navigation?.ts ?? allTasks[0]?.ts ?? 0;
+  const onMain = events.filter((event) => `${event.pid}:${event.tid}` === mainKey && event.ph === 'X' && event.dur !== undefined);
+  const long = onMain.filter((event) => event.name === 'RunTask' && (event.tdur ?? event.dur ?? 0) / 1000 >= LONG_MS);
+  // Total blocking time counts the tasks after the first contentful paint.
+  const firstPaint = events.find((event) => event.name === 'firstContentfulPaint' && `${event.pid}:${event.tid}` === mainKey)?.ts ?? origin;
+  // A load-independent stand-in for total blocking time: each top-level task's CPU time x4, less 50 ms.
+  const blockingFromCpu = onMain
+    .filter((event) => event.name === 'RunTask' && event.ts >= firstPaint)
+    .reduce((sum, task) => sum + Math.max(0, ((task.tdur ?? task.dur ?? 0) / 1000) * 4 - 50), 0);
+  const tasks = long.map((task) => {
+    const end = task.ts + (task.dur ?? 0);
+    const inside = onMain.filter((event) => event !== task && event.ts >= task.ts && event.ts + (event.dur ?? 0) <= end);
+    const interesting = inside.filter((event) =>
+      /^(EvaluateScript|v8\.compileModule|v8\.evaluateModule|FunctionCall|UpdateLayoutTree|Layout|ParseHTML|ParseAuthorStyleSheet|TimerFire|FireAnimationFrame|EventDispatch|RunMicrotasks|Paint|PrePaint|Layerize|MajorGC|MinorGC|V8\.GC_SCAVENGER|BlinkGC\.AtomicPhase|v8\.compile|ScheduleStyleRecalculation|HitTest)$/.test(event.name),
+    );
+    const totals = new Map<string, number>();
+    for (const event of interesting) totals.set(label(event), (totals.get(label(event)) ?? 0) + (event.dur ?? 0) / 1000);
+    const parts = [...totals.entries()].sort((a, b) => b[1] - a[1]).slice(0, 6);
+    return { at: Math.round((task.ts - origin) / 1000), ms: +((task.dur ?? 0) / 1000).toFixed(1), cpuMs: +((task.tdur ?? 0) / 1000).toFixed(1), parts };
+  });
+  return { tasks, blockingFromCpu: Math.round(blockingFromCpu) };
+}
+
+async function main() {
+  const urls = process.argv.slice(2).filter((arg) => arg.startsWith('http'));
+  if (urls.length === 0) throw new Error('usage: lighthouse-long-tasks.ts URL...');
+  const port = await freePort();
+  const profile = mkdtempSync(join(tmpdir(), 'storewise-long-tasks-'));
+  const chromium = spawn(CHROMIUM, ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', `--remote-debugging-port=${port}`, `--user-data-dir=${profile}`, 'about:blank'], { stdio: 'ignore' });
+  try {
+    for (let waited = 0; ; waited += 1) {
+      try {
+        if ((await fetch(`http://127.0.0.1:${port}/json/version`)).ok) break;
+      } catch {
+        if (waited > 120) throw new Error('Chromium did not start');
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    }
+    for (const url of urls) {
+      const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
+      if (!result) throw new Error(`no result for ${url}`);
+      const { lhr, artifacts } = result;
+      const events = (artifacts as unknown as { Trace: { traceEvents: TraceEvent[] } }).Trace.traceEvents;
+      // STOREWISE_TRACE_DIR keeps each trace (open it in Chromium's Performance panel).
+      if (process.env.STOREWISE_TRACE_DIR) writeFileSync(join(process.env.STOREWISE_TRACE_DIR, `${new URL(url).port}${new URL(url).pathname.replace(/\//g, '_')}.json`), JSON.stringify({ traceEvents: events }));
+      const tbt = Math.round(lhr.audits['total-blocking-time']?.numericValue ?? Number.NaN);
+      const lcp = Math.round(lhr.audits['largest-contentful-paint']?.numericValue ?? Number.NaN);
+      console.log(`\n${url}: performance ${Math.round((lhr.categories.performance?.score ?? 0) * 100)}, LCP ${lcp} ms, TBT ${tbt} ms, benchmarkIndex ${lhr.environment.benchmarkIndex}`);
+      const { tasks, blockingFromCpu } = longTasks(events);
+      console.log(`  blocking time from CPU time (tasks after FCP, sum of 4 x CPU - 50 ms): ${blockingFromCpu} ms`);
+      for (const task of tasks) {
+        console.log(`  task at ${task.at} ms: ${task.ms} ms observed, ${task.cpuMs} ms CPU (${Math.round(task.cpuMs * 4)} ms at 4x)`);
+        for (const [name, ms] of task.parts) console.log(`      ${ms.toFixed(1)} ms  ${name}`);
+      }
+      const simulated = ((lhr.audits['long-tasks']?.details as { items?: { url: string; duration: number; startTime: number }[] } | undefined)?.items ?? []).map(
+        (item) => `${short(item.url)} ${Math.round(item.duration)} ms @${Math.round(item.startTime)}`,
+      );
+      console.log(`  Lighthouse long-tasks (simulated): ${simulated.join('; ')}`);
+    }
+  } finally {
+    chromium.kill('SIGTERM');
+    setTimeout(() => rmSync(profile, { recursive: true, force: true }), 500);
+  }
+}
+
+await main();
