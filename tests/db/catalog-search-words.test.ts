@@ -127,3 +127,53 @@ describe('typo-tolerant search through the dictionary', () => {
     expect(data).toEqual([]);
   });
 });
+
+describe('the typo step stops after the page (20261125120000, ADR 0164)', () => {
+  const two = (n: number) => String(n).padStart(2, '0');
+  const expected: string[] = [];
+  beforeAll(async () => {
+    // "Marlim" is corrected to "marlin" (similarity 0.56) and "marlen" (0.40): the closer word's products first.
+    for (let n = 1; n <= 12; n += 1) {
+      const id = await addProduct(`Marlin Tin ${two(n)}`, null, `MLT-${two(n)}`);
+      expected.push(`MLT-${two(n)}`);
+      if (n === 3 || n === 5) {
+        await w.rows(`insert into public.variants (business_id, product_id, sku, price, archived_at)
+                      values ($1, $2, $3, 500, $4)`, [w.businessA, id, `MLT-${two(n)}B`, n === 5 ? new Date().toISOString() : null]);
+        if (n === 3) expected.push('MLT-03B'); // the archived one (05B) is not listed
+      }
+    }
+    // Added in reverse name order, so the page's order is the ranking's, not the insertion's.
+    for (let n = 12; n >= 1; n -= 1) await addProduct(`Marlen Jar ${two(n)}`, null, `MLJ-${two(n)}`);
+    for (let n = 1; n <= 12; n += 1) expected.push(`MLJ-${two(n)}`);
+  });
+
+  const page = async (q: string, limit: number, offset: number) => {
+    const { data, error } = await w.clients.cashier.rpc('search_catalog', {
+      _business_id: w.businessA, _query: q, _limit: limit, _offset: offset });
+    expect(error).toBeNull();
+    return data as { sku: string; total_count: number }[];
+  };
+
+  it('ranks by the closeness of the corrected word, then by name and SKU, and counts every match', async () => {
+    const all = await page('Marlim', 200, 0);
+    expect(all.map((r) => r.sku)).toEqual(expected);
+    expect(all.every((r) => Number(r.total_count) === expected.length)).toBe(true);
+  });
+
+  it('every page is the same best matches the whole ranking has at its place, with the same total', async () => {
+    const seen: string[] = [];
+    for (let offset = 0; offset < expected.length + 4; offset += 4) {
+      const rows = await page('Marlim', 4, offset);
+      expect(rows.map((r) => r.sku)).toEqual(expected.slice(offset, offset + 4));
+      for (const r of rows) expect(Number(r.total_count)).toBe(expected.length);
+      seen.push(...rows.map((r) => r.sku));
+    }
+    expect(seen).toEqual(expected);
+    // A page that is neither the first nor ends at a product boundary: the two variants of product 03 split.
+    expect((await page('Marlim', 3, 2)).map((r) => r.sku)).toEqual(expected.slice(2, 5));
+  });
+
+  it('a page past the end of the typo matches is empty (not the exact step\'s, not another typo page)', async () => {
+    expect(await page('Marlim', 25, 100)).toEqual([]);
+  });
+});

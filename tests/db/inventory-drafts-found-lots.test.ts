@@ -116,6 +116,70 @@ describe('edit_purchase_order_draft', () => {
   });
 });
 
+describe('purchase order lines are written only by the audited functions (20261125120000, ADR 0164)', () => {
+  it('a direct insert of a line is refused, even into the owner\'s draft, and writes nothing', async () => {
+    const before = await linesOf(w.f.poDowntown);
+    for (const name of ['owner', 'manager'] as const) {
+      const { error } = await w.clients[name].from('purchase_order_lines').insert({
+        business_id: w.businessA, purchase_order_id: w.f.poDowntown, variant_id: w.f.variant2, qty_ordered: 3, unit_cost: 1,
+      });
+      expect(error?.code).toBe('42501');
+    }
+    expect(await linesOf(w.f.poDowntown)).toEqual(before);
+  });
+
+  it('create_reorder_purchase_order still drafts the order (as its owner), records its lines, and checks the caller', async () => {
+    const before = await activityCount('purchase_order.lines_added');
+    const { data: po, error } = await w.clients.manager.rpc('create_reorder_purchase_order', {
+      _store_id: downtown, _supplier_id: w.f.supplier, _lines: [{ variant_id: w.f.variant, qty: 4 }, { variant_id: w.f.kgVariant, qty: 1.5 }],
+    });
+    expect(error).toBeNull();
+    const [cost] = await w.rows<{ cost: string }>('select cost from public.variant_costs where variant_id = $1', [w.f.variant]);
+    const [kgCost] = await w.rows<{ cost: string }>('select cost from public.variant_costs where variant_id = $1', [w.f.kgVariant]);
+    expect(await linesOf(String(po))).toEqual(sorted([[w.f.variant, 4, Number(cost?.cost ?? 0)], [w.f.kgVariant, 1.5, Number(kgCost?.cost ?? 0)]]));
+    expect(await activityCount('purchase_order.lines_added')).toBe(before + 1);
+    const [entry] = await w.rows<{ actor_id: string; store_id: string; after: { source: string; lines: unknown[] } }>(
+      `select actor_id, store_id, after from public.activity where kind = 'purchase_order.lines_added' and entity_id = $1`, [po]);
+    expect(entry?.store_id).toBe(downtown);
+    expect(entry?.actor_id).toBe(w.userIds.manager);
+    expect(entry?.after.source).toBe('reorder');
+    expect(entry?.after.lines).toHaveLength(2);
+
+    // The checks the table's policies made are the function's own now.
+    const refusals = [
+      [w.clients.cashier, downtown, w.f.supplier, '42501'],
+      [w.clients.manager, riverside, w.f.supplier, '42501'],
+      [w.clients.other, downtown, w.f.supplier, '42501'],
+    ] as const;
+    const orders = async () => (await w.rows('select id from public.purchase_orders where business_id = $1', [w.businessA])).length;
+    const count = await orders();
+    for (const [client, store, supplier, code] of refusals) {
+      const res = await client.rpc('create_reorder_purchase_order', { _store_id: store, _supplier_id: supplier,
+        _lines: [{ variant_id: w.f.variant, qty: 1 }] });
+      expect(res.error?.code).toBe(code);
+    }
+    const twice = await w.clients.owner.rpc('create_reorder_purchase_order', { _store_id: downtown, _supplier_id: w.f.supplier,
+      _lines: [{ variant_id: w.f.variant, qty: 1 }, { variant_id: w.f.variant, qty: 2 }] });
+    expect(twice.error?.code).toBe('22023');
+    expect(twice.error?.message).toMatch(/twice/);
+    const fraction = await w.clients.owner.rpc('create_reorder_purchase_order', { _store_id: downtown, _supplier_id: w.f.supplier,
+      _lines: [{ variant_id: w.f.variant, qty: 1.5 }] });
+    expect(fraction.error?.code).toBe('22023');
+    expect(fraction.error?.message).toMatch(/line 1: .*whole number/);
+    expect(await orders()).toBe(count);
+  });
+
+  it('create_purchase_order records the new draft\'s lines too', async () => {
+    const before = await activityCount('purchase_order.lines_added');
+    const { data: po, error } = await w.clients.owner.rpc('create_purchase_order', {
+      _store_id: riverside, _supplier_id: w.f.supplier, _lines: [{ variant_id: w.f.variant2, qty: 6, unit_cost: 321 }],
+    });
+    expect(error).toBeNull();
+    expect(await linesOf(String(po))).toEqual([[w.f.variant2, 6, 321]]);
+    expect(await activityCount('purchase_order.lines_added')).toBe(before + 1);
+  });
+});
+
 describe('post_count with a lot found on the shelf', () => {
   const lotCount = async () => Number((await w.rows<{ n: string }>(
     'select count(*) as n from public.lots where variant_id = $1', [w.f.lotVariant]))[0]?.n);
