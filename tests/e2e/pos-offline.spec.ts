@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { posShop, scan, tender } from './support/pos-shop';
+import { openShift, posShop, scan, tender } from './support/pos-shop';
 import { signInThroughUi } from './support/sign-in';
 import { adminClient } from './support/users';
 
@@ -88,4 +88,48 @@ test('offline, a cashier opens a shift, finds a known customer and one added off
   expect(sales).toEqual([{ shift_id: shifts[0]?.id, customer_id: known.id, cashier_id: shop.cashier.id, total: 1250 }]);
   const omar = (await admin.from('customers').select('name').eq('business_id', shop.business).eq('email', 'omar@example.com')).data ?? [];
   expect(omar).toEqual([{ name: 'Omar Offline' }]);
+});
+
+test('a sale the server refuses is shown in plain words; a manager discards it with a reason, kept in the activity trail', async ({ page }) => {
+  test.setTimeout(150_000);
+  const shop = await posShop();
+  const admin = await adminClient();
+  await signInThroughUi(page, shop.cashier.email, shop.cashier.password);
+  await openShift(page, '0');
+
+  // Offline, the cashier sells; meanwhile the owner removes the cashier from the business.
+  await page.route('**/rest/v1/**', (route) => route.abort('internetdisconnected'));
+  await page.context().setOffline(true);
+  await expect(page.getByTestId('pos-status')).toHaveText('Offline');
+  await scan(page, '4006381333931');
+  await tender(page, 'Card');
+  await expect(page.getByTestId('pos-waiting')).toHaveText('1 waiting');
+  const removed = await admin.from('business_members').delete().eq('business_id', shop.business).eq('user_id', shop.cashier.id);
+  expect(removed.error).toBeNull();
+
+  // Back online: the server refuses the sale; the register says so instead of waiting silently.
+  await page.context().setOffline(false);
+  await page.unroute('**/rest/v1/**');
+  await page.evaluate(`window.dispatchEvent(new Event('online'))`);
+  await expect(page.getByTestId('pos-refused')).toHaveText('1 refused');
+  const refused = page.getByRole('region', { name: 'Refused by the server' });
+  await expect(refused.getByTestId('refusal')).toHaveText(/not allowed to do this/);
+  await expect(refused).toContainText(/by (Test Cashier|\S*cashier)/i);
+  await expect(refused.getByRole('button', { name: 'Discard' })).toHaveCount(0);
+  expect(await shop.sales()).toHaveLength(0);
+
+  // A manager signs in on the same register and discards it with a reason.
+  await page.getByRole('button', { name: 'Sign Out' }).click();
+  await signInThroughUi(page, shop.manager.email, shop.manager.password);
+  await page.goto('/dashboard/pos');
+  await expect(refused.getByTestId('refused-entry')).toHaveCount(1);
+  await refused.getByRole('textbox', { name: 'Reason for retrying or discarding' }).fill('Cashier left; sale rung up again');
+  await refused.getByRole('button', { name: 'Discard' }).click();
+  await expect(refused).toHaveCount(0);
+  await expect(page.getByTestId('pos-waiting')).toHaveText('0 waiting');
+  const trail = (await admin.from('activity').select('kind, actor_id, after').eq('business_id', shop.business)
+    .eq('kind', 'pos.outbox_discard')).data ?? [];
+  expect(trail).toEqual([{ kind: 'pos.outbox_discard', actor_id: shop.manager.id,
+    after: expect.objectContaining({ kind: 'sale', reason: 'Cashier left; sale rung up again', author_id: shop.cashier.id }) }]);
+  expect(await shop.sales()).toHaveLength(0);
 });
