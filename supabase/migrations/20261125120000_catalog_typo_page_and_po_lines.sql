@@ -24,8 +24,8 @@
 -- the word as typed, else similarity(word, typed word)). Candidates come from the name's trigram index for the
 -- driving word's corrections (the typed word whose corrections the fewest products hold), the brand's only when
 -- no name holds them. Returns the live variants (or all, _include_archived) of the first _offset + _limit
--- qualifying products by (score desc, name), plus the products tied with the last one: enough for the page
--- search_catalog cuts by (score desc, name, sku), since every qualifying product has at least one such variant.
+-- qualifying products by (score desc, name) that have such a variant, plus the products tied with the last one:
+-- enough for the page search_catalog cuts by (score desc, name, sku), as each of them has one variant or more.
 -- total is the number of such variants over all qualifying products (for the pager), the same on every row.
 -- The caller checks membership of _business_id (search_catalog does).
 create or replace function private.catalog_typo_page(
