@@ -116,6 +116,10 @@ begin
          sum(f.refunds), sum(f.tax), sum(f.cost)
     from facts f
    group by 1, 2, 3, 4, 5;
+  -- A whole business (seed:large's refresh, with triggers off) also rebuilds its monthly rows.
+  if _stores is null then
+    perform private.rebuild_breakdown_months(_business_id);
+  end if;
 end;
 $$;
 revoke all on function private.compute_sales_breakdown(uuid, uuid[], date[]) from public, anon, authenticated;
@@ -456,9 +460,6 @@ create trigger sales_breakdown_product after update on public.variants
   referencing old table as old_rows new table as new_rows
   for each statement execute function private.breakdown_variants_changed();
 
--- Backfill what exists (the demo history).
-select private.compute_sales_breakdown(b.id, null, null) from public.businesses b
- where exists (select 1 from public.sales s where s.business_id = b.id);
 
 -- Grants and policies: read-only, owners and managers in the stores they may use.
 revoke all on table public.sales_daily_breakdown from public, anon, authenticated;
@@ -468,6 +469,163 @@ create policy "sales_daily_breakdown: owners and managers read in their stores" 
   using ((business_id in (select private.my_full_access_business_ids())
           or store_id in (select private.my_listed_store_ids()))
          and business_id in (select private.my_business_ids(array['owner', 'manager'])));
+
+-- ---------------------------------------------------------------------------------------------------
+-- Monthly rollup of the breakdown (a year by category is ~44,000 daily rows at 10 stores and 12 categories; by
+-- month ~1,600): the exact sums of the daily rows of each (store, month, dimension, key), with the number of daily
+-- rows behind it. Maintained by statement triggers on sales_daily_breakdown (every write path of the daily rows goes
+-- through it) in the same transaction; rows whose days reach 0 are removed. Read and written as the daily table.
+create table public.sales_monthly_breakdown (
+  business_id uuid not null,
+  store_id uuid not null,
+  month date not null,
+  dimension text not null,
+  key text not null,
+  days bigint not null default 0,
+  receipts bigint not null default 0,
+  units numeric not null default 0,
+  gross bigint not null default 0,
+  refunds bigint not null default 0,
+  tax bigint not null default 0,
+  cost bigint not null default 0,
+  primary key (store_id, month, dimension, key),
+  foreign key (store_id, business_id) references public.stores (id, business_id) on delete cascade
+);
+alter table public.sales_monthly_breakdown enable row level security;
+comment on table public.sales_monthly_breakdown is
+  'Per store, month and dimension key: the sums of sales_daily_breakdown (days: its rows behind this one). '
+  'Maintained by triggers on sales_daily_breakdown (ADR 0163). Owners and managers read the stores they may use; '
+  'nobody writes through the API.';
+create index sales_monthly_breakdown_business_idx on public.sales_monthly_breakdown (business_id, dimension, month);
+create index sales_monthly_breakdown_store_business_idx on public.sales_monthly_breakdown (store_id, business_id);
+
+-- Signed deltas of the daily rows a statement changed (_sign 1: inserted or new; -1: deleted or old).
+create or replace function private.breakdown_months_changed()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if tg_op = 'INSERT' then
+    insert into public.sales_monthly_breakdown as m (business_id, store_id, month, dimension, key, days, receipts,
+                                                     units, gross, refunds, tax, cost)
+    select n.business_id, n.store_id, date_trunc('month', n.day::timestamp)::date, n.dimension, n.key, count(*),
+           sum(n.receipts), sum(n.units), sum(n.gross), sum(n.refunds), sum(n.tax), sum(n.cost)
+      from new_rows n group by 1, 2, 3, 4, 5
+    on conflict (store_id, month, dimension, key) do update
+      set days = m.days + excluded.days, receipts = m.receipts + excluded.receipts, units = m.units + excluded.units,
+          gross = m.gross + excluded.gross, refunds = m.refunds + excluded.refunds, tax = m.tax + excluded.tax,
+          cost = m.cost + excluded.cost;
+  else
+    -- Updates and deletions: subtract the old rows from existing monthly rows (a store being deleted may have
+    -- cascaded there first), add the new ones, drop rows left without days.
+    update public.sales_monthly_breakdown m
+       set days = m.days - g.days, receipts = m.receipts - g.receipts, units = m.units - g.units,
+           gross = m.gross - g.gross, refunds = m.refunds - g.refunds, tax = m.tax - g.tax, cost = m.cost - g.cost
+      from (select o.store_id, date_trunc('month', o.day::timestamp)::date as month, o.dimension, o.key,
+                   count(*) as days, sum(o.receipts) as receipts, sum(o.units) as units, sum(o.gross) as gross,
+                   sum(o.refunds) as refunds, sum(o.tax) as tax, sum(o.cost) as cost
+              from old_rows o group by 1, 2, 3, 4) g
+     where m.store_id = g.store_id and m.month = g.month and m.dimension = g.dimension and m.key = g.key;
+    if tg_op = 'UPDATE' then
+      insert into public.sales_monthly_breakdown as m (business_id, store_id, month, dimension, key, days, receipts,
+                                                       units, gross, refunds, tax, cost)
+      select n.business_id, n.store_id, date_trunc('month', n.day::timestamp)::date, n.dimension, n.key, count(*),
+             sum(n.receipts), sum(n.units), sum(n.gross), sum(n.refunds), sum(n.tax), sum(n.cost)
+        from new_rows n group by 1, 2, 3, 4, 5
+      on conflict (store_id, month, dimension, key) do update
+        set days = m.days + excluded.days, receipts = m.receipts + excluded.receipts, units = m.units + excluded.units,
+            gross = m.gross + excluded.gross, refunds = m.refunds + excluded.refunds, tax = m.tax + excluded.tax,
+            cost = m.cost + excluded.cost;
+    end if;
+    delete from public.sales_monthly_breakdown m
+     using (select distinct o.store_id, date_trunc('month', o.day::timestamp)::date as month, o.dimension, o.key
+              from old_rows o) k
+     where m.store_id = k.store_id and m.month = k.month and m.dimension = k.dimension and m.key = k.key
+       and m.days = 0;
+  end if;
+  return null;
+end;
+$$;
+
+-- A business's monthly rows from its daily rows (compute_sales_breakdown for a whole business, which also runs
+-- after a bulk load made with triggers off).
+create or replace function private.rebuild_breakdown_months(_business_id uuid)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  delete from public.sales_monthly_breakdown m where m.business_id = _business_id;
+  insert into public.sales_monthly_breakdown (business_id, store_id, month, dimension, key, days, receipts, units,
+                                              gross, refunds, tax, cost)
+  select d.business_id, d.store_id, date_trunc('month', d.day::timestamp)::date, d.dimension, d.key, count(*),
+         sum(d.receipts), sum(d.units), sum(d.gross), sum(d.refunds), sum(d.tax), sum(d.cost)
+    from public.sales_daily_breakdown d where d.business_id = _business_id
+   group by 1, 2, 3, 4, 5;
+end;
+$$;
+revoke all on function private.breakdown_months_changed(), private.rebuild_breakdown_months(uuid)
+  from public, anon, authenticated;
+
+create trigger breakdown_months_inserted after insert on public.sales_daily_breakdown
+  referencing new table as new_rows for each statement execute function private.breakdown_months_changed();
+create trigger breakdown_months_updated after update on public.sales_daily_breakdown
+  referencing old table as old_rows new table as new_rows
+  for each statement execute function private.breakdown_months_changed();
+create trigger breakdown_months_deleted after delete on public.sales_daily_breakdown
+  referencing old table as old_rows for each statement execute function private.breakdown_months_changed();
+
+-- Backfill what exists (the demo history): the daily rows, then the monthly ones from them.
+select private.compute_sales_breakdown(b.id, null, null) from public.businesses b
+ where exists (select 1 from public.sales s where s.business_id = b.id);
+
+revoke all on table public.sales_monthly_breakdown from public, anon, authenticated;
+grant select on table public.sales_monthly_breakdown to authenticated, service_role;
+create policy "sales_monthly_breakdown: owners and managers read in their stores" on public.sales_monthly_breakdown
+  for select to authenticated
+  using ((business_id in (select private.my_full_access_business_ids())
+          or store_id in (select private.my_listed_store_ids()))
+         and business_id in (select private.my_business_ids(array['owner', 'manager'])));
+
+-- The rows of a range: whole months inside it from the monthly rollup, the days at its ends from the daily rows.
+create or replace function private.breakdown_rows(_business_id uuid, _from date, _to date, _dimension text,
+                                                  _store_id uuid)
+returns table (key text, receipts bigint, units numeric, gross bigint, refunds bigint, tax bigint, cost bigint)
+language plpgsql
+stable
+security invoker
+set search_path = ''
+as $$
+#variable_conflict use_column
+declare
+  -- Whole months inside the range: [v_first, v_after); none when v_first >= v_after.
+  v_first date := case when date_trunc('month', _from::timestamp)::date = _from then _from
+                       else (date_trunc('month', _from::timestamp) + interval '1 month')::date end;
+  v_after date := date_trunc('month', (_to + 1)::timestamp)::date;
+begin
+  if v_first >= v_after then
+    v_first := _to + 1;
+    v_after := _to + 1;
+  end if;
+  return query
+    select m.key, m.receipts, m.units, m.gross, m.refunds, m.tax, m.cost
+      from public.sales_monthly_breakdown m
+     where m.business_id = _business_id and m.dimension = _dimension
+       and (_store_id is null or m.store_id = _store_id)
+       and m.month >= v_first and m.month < v_after
+    union all
+    select d.key, d.receipts, d.units, d.gross, d.refunds, d.tax, d.cost
+      from public.sales_daily_breakdown d
+     where d.business_id = _business_id and d.dimension = _dimension
+       and (_store_id is null or d.store_id = _store_id)
+       and ((d.day >= _from and d.day < v_first) or (d.day >= greatest(_from, v_after) and d.day <= _to));
+end;
+$$;
+revoke all on function private.breakdown_rows(uuid, date, date, text, uuid) from public, anon;
+grant execute on function private.breakdown_rows(uuid, date, date, text, uuid) to authenticated;
 
 -- ---------------------------------------------------------------------------------------------------
 -- Same signature, columns, labels and order as in 20261123150000; read from the breakdown summary.
@@ -491,10 +649,7 @@ begin
       select nullif(d.key, '') as key, sum(d.receipts)::bigint as receipts, sum(d.units) as units,
              sum(d.gross)::bigint as gross, sum(d.refunds)::bigint as refunds, sum(d.tax)::bigint as tax,
              (sum(d.gross) - sum(d.refunds) - sum(d.tax))::bigint as revenue, sum(d.cost)::bigint as cost
-        from public.sales_daily_breakdown d
-       where d.business_id = _business_id and d.dimension = _dimension
-         and (_store_id is null or d.store_id = _store_id)
-         and d.day between _from and _to
+        from private.breakdown_rows(_business_id, _from, _to, _dimension, _store_id) d
        group by d.key
     )
     select g.key,
@@ -651,19 +806,28 @@ begin
       select * from selling where _worst is false and coalesce(v_selling, 0) >= v_limit
       union all
       select * from everything where _worst is not false or coalesce(v_selling, 0) < v_limit
+    ),
+    -- The order's keys before the SKU: a row of the page has fewer than v_limit rows before it on them, so its
+    -- rank is at most v_limit; only those rows are joined to the catalog.
+    ranked as (
+      select x.*, case when x.units + x.on_hand <= 0 then null
+                       else greatest(x.units, 0) / (greatest(x.units, 0) + x.on_hand) end as ratio
+        from x
+       where x.units <> 0 or x.on_hand > 0
+    ),
+    page as (
+      select r.*, rank() over (order by case when _worst then coalesce(r.ratio, 0) end asc,
+                                        case when not _worst then r.ratio end desc nulls last,
+                                        case when _worst then r.on_hand end desc, r.revenue desc) as n
+        from ranked r
     )
-    select x.store_id, x.variant_id, v.sku, p.name, x.units, x.on_hand,
-           case when x.units + x.on_hand <= 0 then null
-                else round(greatest(x.units, 0) / (greatest(x.units, 0) + x.on_hand), 4) end,
-           x.revenue, x.last_day
-      from x
+    select x.store_id, x.variant_id, v.sku, p.name, x.units, x.on_hand, round(x.ratio, 4), x.revenue, x.last_day
+      from page x
       join public.variants v on v.id = x.variant_id
       join public.products p on p.id = v.product_id
-     where x.units <> 0 or x.on_hand > 0
-     order by case when _worst then coalesce(case when x.units + x.on_hand <= 0 then null
-                                                  else greatest(x.units, 0) / (greatest(x.units, 0) + x.on_hand) end, 0) end asc,
-              case when not _worst then case when x.units + x.on_hand <= 0 then null
-                                             else greatest(x.units, 0) / (greatest(x.units, 0) + x.on_hand) end end desc nulls last,
+     where x.n <= v_limit
+     order by case when _worst then coalesce(x.ratio, 0) end asc,
+              case when not _worst then x.ratio end desc nulls last,
               case when _worst then x.on_hand end desc, x.revenue desc, v.sku, x.store_id
      limit v_limit;
 end;
@@ -726,21 +890,27 @@ begin
     ),
     mv as (
       select oh.store_id, oh.variant_id, oh.qty, coalesce(w.sold, 0) as sold,
-             (l.last_at at time zone st.time_zone)::date as last_day
+             (l.last_at at time zone st.time_zone)::date as last_day, oh.qty * coalesce(vc.cost, 0) as value
         from oh
         join st on st.id = oh.store_id
         left join win w on w.store_id = oh.store_id and w.variant_id = oh.variant_id
         left join last l on l.store_id = oh.store_id and l.variant_id = oh.variant_id
+        left join public.variant_costs vc on vc.variant_id = oh.variant_id
+       where greatest(coalesce(w.sold, 0), 0) / (greatest(coalesce(w.sold, 0), 0) + oh.qty)
+             <= coalesce(_max_sell_through, 0.1)
+    ),
+    -- The order's keys before the SKU: only rows ranked within the page are joined to the catalog.
+    page as (
+      select mv.*, rank() over (order by mv.sold > 0, mv.last_day nulls first, mv.value desc) as n from mv
     )
     select mv.store_id, mv.variant_id, v.sku, p.name, mv.qty, mv.sold,
            round(greatest(mv.sold, 0) / (greatest(mv.sold, 0) + mv.qty), 4),
-           mv.last_day, (v_today - mv.last_day)::int, round(mv.qty * coalesce(vc.cost, 0))::bigint
-      from mv
+           mv.last_day, (v_today - mv.last_day)::int, round(mv.value)::bigint
+      from page mv
       join public.variants v on v.id = mv.variant_id
       join public.products p on p.id = v.product_id
-      left join public.variant_costs vc on vc.variant_id = mv.variant_id
-     where greatest(mv.sold, 0) / (greatest(mv.sold, 0) + mv.qty) <= coalesce(_max_sell_through, 0.1)
-     order by mv.sold > 0, mv.last_day nulls first, mv.qty * coalesce(vc.cost, 0) desc, v.sku, mv.store_id
+     where mv.n <= least(greatest(coalesce(_limit, 50), 1), 500)
+     order by mv.sold > 0, mv.last_day nulls first, mv.value desc, v.sku, mv.store_id
      limit least(greatest(coalesce(_limit, 50), 1), 500);
 end;
 $$;

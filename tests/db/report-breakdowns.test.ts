@@ -74,12 +74,26 @@ const rawBreakdown = `
 const summaryBreakdown = `
   select store_id, day, dimension, key, receipts, units, gross, refunds, tax, cost from public.sales_daily_breakdown`;
 
-/** Rows in one set and not the other, both ways: [] when the summary equals the raw computation. */
+// The monthly rollup: the raw daily rows summed per month, with the number of days behind each row.
+const rawMonthly = `
+  select store_id, date_trunc('month', day::timestamp)::date as month, dimension, key, count(*)::bigint as days,
+         sum(receipts)::bigint as receipts, sum(units) as units, sum(gross)::bigint as gross,
+         sum(refunds)::bigint as refunds, sum(tax)::bigint as tax, sum(cost)::bigint as cost
+    from (${rawBreakdown}) r group by 1, 2, 3, 4`;
+const summaryMonthly = `
+  select store_id, month, dimension, key, days, receipts, units, gross, refunds, tax, cost
+    from public.sales_monthly_breakdown`;
+
+/** Rows in one set and not the other, both ways: [] when the summaries equal the raw computation. */
 async function differences(): Promise<unknown[]> {
-  return (await db.query(
-    `(select 'missing' as side, * from (${rawBreakdown}) r except select 'missing', * from (${summaryBreakdown}) s)
-     union all
-     (select 'extra', * from (${summaryBreakdown}) s except select 'extra', * from (${rawBreakdown}) r)`)).rows;
+  const out: unknown[] = [];
+  for (const [raw, summary] of [[rawBreakdown, summaryBreakdown], [rawMonthly, summaryMonthly]]) {
+    out.push(...(await db.query(
+      `(select 'missing' as side, * from (${raw}) r except select 'missing', * from (${summary}) s)
+       union all
+       (select 'extra', * from (${summary}) s except select 'extra', * from (${raw}) r)`)).rows);
+  }
+  return out;
 }
 
 async function items(n: number): Promise<{ id: string; product: string }[]> {
@@ -135,11 +149,13 @@ afterAll(async () => {
 
 describe('sales_daily_breakdown', () => {
   it('equals the raw computation on the demo history (backfilled by the migration)', async () => {
-    const rows = (await db.query<{ dimension: string; n: number }>(
-      `select dimension, count(*)::int as n from public.sales_daily_breakdown where business_id = $1 group by 1 order by 1`,
-      [business])).rows;
-    expect(rows.map((r) => r.dimension)).toEqual(['category', 'staff', 'store', 'tender']);
-    expect(rows.every((r) => r.n > 10)).toBe(true);
+    for (const table of ['sales_daily_breakdown', 'sales_monthly_breakdown']) {
+      const rows = (await db.query<{ dimension: string; n: number }>(
+        `select dimension, count(*)::int as n from public.${table} where business_id = $1 group by 1 order by 1`,
+        [business])).rows;
+      expect(rows.map((r) => r.dimension)).toEqual(['category', 'staff', 'store', 'tender']);
+      expect(rows.every((r) => r.n > 1)).toBe(true);
+    }
     expect(await differences()).toEqual([]);
   });
 
@@ -211,30 +227,33 @@ describe('sales_daily_breakdown', () => {
   });
 
   it('gives report_sales_by the raw figures per key, for the owner, a one-store manager and no cashier', async () => {
-    const from = new Date(Date.now() - 700 * 86_400_000).toISOString().slice(0, 10);
-    const to = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
-    for (const dimension of ['store', 'staff', 'category', 'tender']) {
-      for (const [claims, stores] of [[owner, [DOWNTOWN, RIVERSIDE]], [manager, [DOWNTOWN]]] as const) {
-        const reported = (await as<Record<string, string | null>>(claims,
-          `select key, receipts::text, gross::text, refunds::text, tax::text, cost::text
-             from public.report_sales_by($1, $2, $3, $4) order by key nulls first`, [business, from, to, dimension])).rows;
-        const raw = (await db.query<Record<string, string | null>>(
-          `select nullif(key, '') as key, sum(receipts)::text as receipts, sum(gross)::text as gross,
-                  sum(refunds)::text as refunds,
-                  case when $2 = 'tender' then null else sum(tax)::text end as tax,
-                  case when $2 = 'tender' then null else sum(cost)::text end as cost
-             from (${rawBreakdown}) r where dimension = $2 and store_id = any ($1::uuid[])
-            group by 1 order by 1 nulls first`, [stores, dimension])).rows;
-        expect(reported.length).toBeGreaterThan(0);
-        expect(reported).toEqual(raw);
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    // Everything (whole months and the days at both ends), a range of partial months, a single day.
+    for (const [from, to] of [[day(-700), day(2)], [day(-45), day(-10)], [day(-3), day(-3)]] as const) {
+      for (const dimension of ['store', 'staff', 'category', 'tender']) {
+        for (const [claims, stores] of [[owner, [DOWNTOWN, RIVERSIDE]], [manager, [DOWNTOWN]]] as const) {
+          const reported = (await as<Record<string, string | null>>(claims,
+            `select key, receipts::text, gross::text, refunds::text, tax::text, cost::text
+               from public.report_sales_by($1, $2, $3, $4) order by key nulls first`, [business, from, to, dimension])).rows;
+          const raw = (await db.query<Record<string, string | null>>(
+            `select nullif(key, '') as key, sum(receipts)::text as receipts, sum(gross)::text as gross,
+                    sum(refunds)::text as refunds,
+                    case when $2 = 'tender' then null else sum(tax)::text end as tax,
+                    case when $2 = 'tender' then null else sum(cost)::text end as cost
+               from (${rawBreakdown}) r where dimension = $2 and store_id = any ($1::uuid[]) and day between $3 and $4
+              group by 1 order by 1 nulls first`, [stores, dimension, from, to])).rows;
+          expect(reported.length).toBeGreaterThan(0);
+          expect(reported).toEqual(raw);
+        }
       }
     }
-    const [{ n = -1 } = {}] = (await as<{ n: number }>(cashier,
-      'select count(*)::int as n from public.sales_daily_breakdown')).rows;
-    expect(n).toBe(0);
-    const [{ stores = [] } = {}] = (await as<{ stores: string[] }>(manager,
-      'select array_agg(distinct store_id) as stores from public.sales_daily_breakdown')).rows;
-    expect(stores).toEqual([DOWNTOWN]);
+    for (const table of ['sales_daily_breakdown', 'sales_monthly_breakdown']) {
+      const [{ n = -1 } = {}] = (await as<{ n: number }>(cashier, `select count(*)::int as n from public.${table}`)).rows;
+      expect(n).toBe(0);
+      const [{ stores = [] } = {}] = (await as<{ stores: string[] }>(manager,
+        `select array_agg(distinct store_id) as stores from public.${table}`)).rows;
+      expect(stores).toEqual([DOWNTOWN]);
+    }
   });
 });
 
