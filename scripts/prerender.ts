@@ -16,7 +16,7 @@ import { pruneStyleTags } from './prerender-css';
 /** What web/entry-server.tsx exports (typed here: the Node project does not compile JSX). */
 interface ServerEntry {
   publicPages: readonly { path: string; file: string; title: string; description: string; indexed: boolean; interactive: boolean }[];
-  renderPage: (path: string, withoutScripts: boolean) => Promise<{ html: string; styleTags: string }>;
+  renderPage: (path: string, withoutScripts: boolean, inert: boolean) => Promise<{ html: string; styleTags: string }>;
   headTags: (page: ServerEntry['publicPages'][number], siteUrl: string) => string;
   normalizeSiteUrl: (value: string | undefined) => string;
   robotsTxt: (siteUrl: string) => string;
@@ -38,6 +38,13 @@ const screenModules: Record<string, string> = {
   '/404': '../shared/features/not-found/not-found-page.tsx',
 };
 const screenModuleFor = (path: string) => screenModules[path] ?? '../shared/features/legal/legal-page.tsx';
+
+/**
+ * Prerendered pages without forms: not inert until they hydrate (docs/adr/0160). The auth shells stay inert (a
+ * form submitted natively would put the password in the URL); lifting inert from the landing's ~1000 elements
+ * cost a full style recalculation, for buttons that do nothing before hydration either way.
+ */
+const withoutForms = new Set(['/']);
 
 function chunkFiles(manifest: Record<string, ManifestChunk>, key: string, seen = new Set<string>()): string[] {
   const chunk = manifest[key];
@@ -110,7 +117,8 @@ async function writePages(entry: ServerEntry, outDir: string, siteUrl: string) {
   await writeFile(join(outDir, 'app.html'), template);
 
   for (const page of entry.publicPages) {
-    const { html, styleTags } = await entry.renderPage(page.path, !page.interactive);
+    const inert = !withoutForms.has(page.path);
+    const { html, styleTags } = await entry.renderPage(page.path, !page.interactive, inert);
     // The page's chunks are preloaded by web/main.tsx once the HTML has painted (docs/adr/0091): requested
     // from the head they would share the slow network with the first paint (and Lighthouse counts every
     // request started before the largest paint into it).
@@ -135,7 +143,7 @@ async function writePages(entry: ServerEntry, outDir: string, siteUrl: string) {
       .replace(
         '<div id="root"></div>',
         page.interactive
-          ? `<div id="root" data-prerendered="${page.path}" data-preload="${preloads.join(' ')}">${html}</div>`
+          ? `<div id="root" data-prerendered="${page.path}"${inert ? '' : ' data-inert="none"'} data-preload="${preloads.join(' ')}">${html}</div>`
           : `<div id="root">${html}</div>`,
       );
     if (document.includes('<div id="root"></div>') || !template.includes('<div id="root"></div>')) {

@@ -5,3 +5,4 @@ export { BrowserRouter } from 'react-router-dom';
 // Evaluated in the same step: the emotion cache a prerendered page hydrates with (docs/adr/0160).
 export { CacheProvider } from '@emotion/react';
 export { serverStylesCache } from './server-styles-cache';
+export { InertUntilHydrated } from '../shared/app/hydration-gate';

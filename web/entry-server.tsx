@@ -5,7 +5,7 @@ import { StrictMode, type ReactNode } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { StaticRouter } from 'react-router-dom';
 import { App } from '../shared/app/app';
-import { PrerenderedWithoutScripts } from '../shared/app/hydration-gate';
+import { InertUntilHydrated, PrerenderedWithoutScripts } from '../shared/app/hydration-gate';
 import { Prerendering } from '../shared/components/prerendered-parts';
 import type { StorewiseClient } from '../shared/lib/supabase-client';
 import type { Platform } from '../shared/platform/platform';
@@ -47,8 +47,10 @@ async function streamToString(stream: NodeJS.ReadableStream): Promise<string> {
 /**
  * The body HTML of one route and the <style> tags of exactly the CSS it uses (emotion's critical CSS).
  * `withoutScripts`: the page is sent without the app's scripts (docs/adr/0091), so it is not made inert.
+ * `inert`: false for a page without forms, which stays usable until it hydrates (docs/adr/0160); the browser
+ * learns it from `#root[data-inert]`.
  */
-export async function renderPage(path: string, withoutScripts = false): Promise<{ html: string; styleTags: string }> {
+export async function renderPage(path: string, withoutScripts = false, inert = true): Promise<{ html: string; styleTags: string }> {
   // A fresh cache per page, with the key of emotion's default browser cache ('css'), so the browser adopts
   // these <style> tags on hydration instead of inserting the same rules again.
   const cache = createCache({ key: 'css' });
@@ -62,7 +64,9 @@ export async function renderPage(path: string, withoutScripts = false): Promise<
       <CacheProvider value={cache}>
         <Prerendering.Provider value>
           <PrerenderedWithoutScripts.Provider value={withoutScripts}>
-            <App platform={serverPlatform} Router={Router} supabase={resolvedClient} />
+            <InertUntilHydrated.Provider value={inert}>
+              <App platform={serverPlatform} Router={Router} supabase={resolvedClient} />
+            </InertUntilHydrated.Provider>
           </PrerenderedWithoutScripts.Provider>
         </Prerendering.Provider>
       </CacheProvider>

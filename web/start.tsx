@@ -5,6 +5,7 @@ import type { createRoot as CreateRoot, hydrateRoot as HydrateRoot } from 'react
 import type { CacheProvider as CacheProviderType } from '@emotion/react';
 import { createWebPlatform } from './platform';
 import type { serverStylesCache as ServerStylesCache } from './server-styles-cache';
+import type { InertUntilHydrated as InertUntilHydratedType } from '../shared/app/hydration-gate';
 
 interface AppModules {
   createRoot: typeof CreateRoot;
@@ -13,6 +14,7 @@ interface AppModules {
   BrowserRouter: ComponentType<{ children?: ReactNode }>;
   CacheProvider: typeof CacheProviderType;
   serverStylesCache: typeof ServerStylesCache;
+  InertUntilHydrated: typeof InertUntilHydratedType;
 }
 
 /** A turn for the browser (input, paint) before the next piece of work. */
@@ -45,13 +47,19 @@ export function start(container: HTMLElement, configLater: Promise<SupabaseConfi
   const hydrate = canHydrate(container.dataset.prerendered, window.location.pathname);
   const modulesLater = loadApp(hydrate);
   Promise.all([configLater, modulesLater]).then(
-    ([config, { createRoot, hydrateRoot, App, BrowserRouter, CacheProvider, serverStylesCache }]) => {
+    ([config, { createRoot, hydrateRoot, App, BrowserRouter, CacheProvider, serverStylesCache, InertUntilHydrated }]) => {
       const app = <App platform={createWebPlatform(config)} Router={BrowserRouter} />;
       // As a transition, hydration yields to the browser every few milliseconds instead of adopting the whole
       // page in one task (docs/adr/0091); the page is already painted, so there is no hurry. Its emotion cache
-      // knows the server's styles without moving their tag (docs/adr/0160).
+      // knows the server's styles without moving their tag, and a page without forms was never inert (docs/adr/0160).
       if (hydrate) {
-        const adopted = <StrictMode><CacheProvider value={serverStylesCache()}>{app}</CacheProvider></StrictMode>;
+        const adopted = (
+          <StrictMode>
+            <CacheProvider value={serverStylesCache()}>
+              <InertUntilHydrated.Provider value={container.dataset.inert !== 'none'}>{app}</InertUntilHydrated.Provider>
+            </CacheProvider>
+          </StrictMode>
+        );
         startTransition(() => void hydrateRoot(container, adopted));
       } else createRoot(container).render(<StrictMode>{app}</StrictMode>);
     },

@@ -10,6 +10,13 @@ const subscribe = () => () => undefined;
 export const PrerenderedWithoutScripts = createContext(false);
 
 /**
+ * False on a prerendered page without forms (the landing, docs/adr/0160): before hydration its links and
+ * anchors work natively and its buttons do nothing, inert or not, while lifting `inert` from a whole page makes
+ * the browser recalculate the style of every element. The prerender and the hydrating browser give the same value.
+ */
+export const InertUntilHydrated = createContext(true);
+
+/**
  * Prerendered screens are painted before their JavaScript runs (docs/adr/0090). Until the screen has hydrated
  * it is `inert`: a click would be lost, and a sign-in form submitted natively would put the password in the
  * URL. The server snapshot (false) is what the prerender and the hydrating render see; the browser's own
@@ -22,8 +29,9 @@ export function HydrationGate({ children }: { children: ReactNode }) {
     () => false,
   );
   const withoutScripts = useContext(PrerenderedWithoutScripts);
+  const gated = useContext(InertUntilHydrated);
   return (
-    <Box display="contents" inert={!hydrated && !withoutScripts}>
+    <Box display="contents" inert={!hydrated && !withoutScripts && gated}>
       {children}
     </Box>
   );

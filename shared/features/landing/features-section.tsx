@@ -6,7 +6,7 @@ import {
 } from 'react-icons/lu';
 import { SectionHeading } from './section-heading';
 import { scrollToSection } from './sections';
-import { StaticHtml } from '../../components/prerendered-parts';
+import { HydratedControl, StaticHtml } from '../../components/prerendered-parts';
 
 const features: { title: string; text: string; icon: IconType }[] = [
   { title: 'AI-Powered Insights', text: 'Forecast demand and spot slow movers before they cost you.', icon: LuBrain },
@@ -48,12 +48,14 @@ export function FeaturesSection() {
           </SimpleGrid>
         </StaticHtml>
         <Stack direction={{ base: 'column', sm: 'row' }} justify="center" mt="10" gap="3">
-          <Button size="lg" onClick={() => scrollToSection('pricing')}>
-            Start Free Trial
-          </Button>
-          <Button size="lg" variant="outline" onClick={() => scrollToSection('about')}>
-            Schedule Demo
-          </Button>
+          <HydratedControl>
+            <Button size="lg" onClick={() => scrollToSection('pricing')}>
+              Start Free Trial
+            </Button>
+            <Button size="lg" variant="outline" onClick={() => scrollToSection('about')}>
+              Schedule Demo
+            </Button>
+          </HydratedControl>
         </Stack>
       </Container>
     </Box>

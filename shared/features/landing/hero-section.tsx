@@ -3,7 +3,7 @@ import { LuArrowRight, LuPlay } from 'react-icons/lu';
 import { Link as RouterLink } from 'react-router-dom';
 import { useAuth } from '../../lib/auth-provider';
 import { scrollToSection } from './sections';
-import { StaticHtml } from '../../components/prerendered-parts';
+import { HydratedControl, StaticHtml } from '../../components/prerendered-parts';
 
 const stats = [
   { value: '10K+', label: 'Active stores' },
@@ -42,9 +42,11 @@ export function HeroSection() {
                 </RouterLink>
               </Button>
             )}
-            <Button size="lg" variant="outline" onClick={() => scrollToSection('features')}>
-              <LuPlay aria-hidden="true" /> Watch Demo
-            </Button>
+            <HydratedControl>
+              <Button size="lg" variant="outline" onClick={() => scrollToSection('features')}>
+                <LuPlay aria-hidden="true" /> Watch Demo
+              </Button>
+            </HydratedControl>
           </Stack>
           <StaticHtml>
             <SimpleGrid as="dl" columns={3} gap={{ base: '4', md: '12' }} pt="6" width="full" maxW="xl">

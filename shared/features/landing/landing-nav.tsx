@@ -4,6 +4,7 @@ import { flushSync } from 'react-dom';
 import { LuMenu, LuX } from 'react-icons/lu';
 import { Link as RouterLink } from 'react-router-dom';
 import { BrandLogo } from '../../components/brand-logo';
+import { HydratedControl } from '../../components/prerendered-parts';
 import { useAuth } from '../../lib/auth-provider';
 import { SectionLink } from './section-link';
 import { landingSections } from './sections';
@@ -63,17 +64,19 @@ export function LandingNav() {
           <Box hideBelow="md" justifySelf="end">
             <AccountButtons direction="row" />
           </Box>
-          <IconButton
-            hideFrom="md"
-            justifySelf="end"
-            variant="ghost"
-            aria-label={menuOpen ? 'Close menu' : 'Open menu'}
-            aria-expanded={menuOpen}
-            aria-controls="mobile-menu"
-            onClick={() => setMenuOpen((open) => !open)}
-          >
-            {menuOpen ? <LuX /> : <LuMenu />}
-          </IconButton>
+          <HydratedControl>
+            <IconButton
+              hideFrom="md"
+              justifySelf="end"
+              variant="ghost"
+              aria-label={menuOpen ? 'Close menu' : 'Open menu'}
+              aria-expanded={menuOpen}
+              aria-controls="mobile-menu"
+              onClick={() => setMenuOpen((open) => !open)}
+            >
+              {menuOpen ? <LuX /> : <LuMenu />}
+            </IconButton>
+          </HydratedControl>
         </Grid>
       </Container>
       {menuOpen && (

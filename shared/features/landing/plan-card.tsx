@@ -2,7 +2,7 @@ import { Badge, Button, Card, Heading, HStack, List, Text } from '@chakra-ui/rea
 import { LuCheck } from 'react-icons/lu';
 import { Link as RouterLink } from 'react-router-dom';
 import type { PricingPlan } from './pricing-plans';
-import { StaticHtml } from '../../components/prerendered-parts';
+import { HydratedControl, StaticHtml } from '../../components/prerendered-parts';
 
 const dollars = (value: number) => `$${Number.isInteger(value) ? value : value.toFixed(2)}`;
 
@@ -86,15 +86,17 @@ export function PlanCard({ plan, onChoose, busy }: PlanCardProps) {
             <RouterLink to="/auth">Contact Sales</RouterLink>
           </Button>
         ) : (
-          <Button
-            width="full"
-            variant={plan.popular ? 'solid' : 'outline'}
-            onClick={onChoose}
-            loading={busy}
-            aria-label={`Get Started with the ${plan.name} plan`}
-          >
-            Get Started
-          </Button>
+          <HydratedControl>
+            <Button
+              width="full"
+              variant={plan.popular ? 'solid' : 'outline'}
+              onClick={onChoose}
+              loading={busy}
+              aria-label={`Get Started with the ${plan.name} plan`}
+            >
+              Get Started
+            </Button>
+          </HydratedControl>
         )}
       </Card.Footer>
     </Card.Root>
