@@ -3,9 +3,9 @@ import { Badge, Button, Heading, HStack, Input, NativeSelect, Stack, Text } from
 import { LoadingText } from '../../components/loading-text';
 import { useSupabase } from '../../lib/platform-context';
 import { parseMinor, type CatalogItem } from './cart';
-import type { CatalogCopy } from './catalog-sync';
+import { fetchCatalogPage, loadStoreCatalog } from './catalog-store';
 import { getMeta, queuedEntry, setMeta, waitingSaleIds } from './outbox';
-import { fetchCurrentShift, fetchRoles, fetchStoresAndRegisters, syncCatalog, zReport, type PosRegister, type PosShift,
+import { fetchCurrentShift, fetchRoles, fetchStoresAndRegisters, zReport, type PosRegister, type PosShift,
   type PosStore, type ShiftFigures } from './pos-api';
 import { ShiftReport } from './shift-panel';
 import { dropOtherCustomerCopies, refreshCustomerCopy } from './customers-cache';
@@ -62,7 +62,7 @@ export function PosApp() {
     if (!db || !register) return;
     void setMeta(db, 'register', register.id);
     void getMeta<PosShift | null>(db, `shift:${register.id}`).then((cached) => cached && setShift(cached));
-    // The catalog: the device's copy at once, then brought up to date by delta (catalog-sync.ts).
+    // The catalog: the device's copy at once, then brought up to date by delta (catalog-store.ts).
     const copyKey = `catalogCopy:${register.store_id}`;
     // A close still queued on this device (ADR 0155) wins over the server's "open" until it has synced.
     const pendingKey = `closePending:${register.id}`;
@@ -78,18 +78,10 @@ export function PosApp() {
       async () => setShift((await getMeta<PosShift | null>(db, `shift:${register.id}`)) ?? null),
     );
     let stale = false;
-    void (async () => {
-      const copy = await getMeta<CatalogCopy>(db, copyKey);
-      if (copy && !stale) setCatalog(copy.items);
-      try {
-        const fresh = await syncCatalog(supabase, register.store_id, copy);
-        if (stale) return;
-        setCatalog(fresh.copy.items);
-        await setMeta(db, copyKey, fresh.copy);
-      } catch {
-        // Offline: the copy it has is what it sells from.
-      }
-    })();
+    // The copy of the first version (one 25 MB record) is dropped: catalog-store.ts keeps it in chunks (ADR 0161).
+    void setMeta(db, copyKey, null);
+    void loadStoreCatalog({ storeId: register.store_id, fetchPage: (args) => fetchCatalogPage(supabase, register.store_id, args),
+      onItems: setCatalog, isStale: () => stale });
     return () => { stale = true; };
   }, [db, supabase, register, setShift]);
 

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Badge, Box, Button, Flex, HStack, IconButton, Input, Stack, Table, Text } from '@chakra-ui/react';
+import { Badge, Box, Button, Flex, HStack, Input, Stack, Table, Text } from '@chakra-ui/react';
 import type { StorewiseClient } from '../../lib/supabase-client';
 import type { PrintableSlip } from '../../platform/platform';
 import {
@@ -15,6 +15,8 @@ import { refundSlip } from './printing/print-slip';
 import { SlipView } from './printing/slip-view';
 import { Receipt, type ReceiptData } from './receipt';
 import { RefundPanel, type RefundRequest } from './refund-panel';
+import { CartRow } from './cart-row';
+import { indexCatalog, lookupCode, searchCatalog } from './catalog-search';
 import { createScanDetector } from './scanner';
 import { ShiftPanel } from './shift-panel';
 import { SHORTCUTS, shortcutOf, type ShortcutName } from './shortcuts';
@@ -93,14 +95,8 @@ export function Till(props: TillProps) {
     setRefunded(null);
   }, []);
 
-  const byCode = useMemo(() => {
-    const map = new Map<string, CatalogItem>();
-    for (const item of catalog) {
-      map.set(item.sku, item);
-      for (const code of item.barcodes) map.set(code, item);
-    }
-    return map;
-  }, [catalog]);
+  // Built once per catalog (catalog-store.ts builds it before handing the list over): scans and searches read it.
+  const index = useMemo(() => indexCatalog(catalog), [catalog]);
 
   const openRefund = useCallback((code: string) => {
     setRefundReceipt(code.toUpperCase());
@@ -109,7 +105,7 @@ export function Till(props: TillProps) {
 
   const addCode = useCallback((code: string) => {
     const trimmed = code.trim();
-    const item = byCode.get(trimmed) ?? byCode.get(trimmed.toUpperCase());
+    const item = lookupCode(index, trimmed);
     if (!item) {
       if (RECEIPT_RE.test(trimmed)) {
         openRefund(trimmed);
@@ -121,7 +117,7 @@ export function Till(props: TillProps) {
     setNotice(null);
     updateCart((c) => ({ ...c, entries: addItem(c.entries, item) }));
     return true;
-  }, [byCode, openRefund, updateCart]);
+  }, [index, openRefund, updateCart]);
 
   const addRef = useRef(addCode);
   useEffect(() => { addRef.current = addCode; }, [addCode]);
@@ -192,18 +188,37 @@ export function Till(props: TillProps) {
     return () => window.removeEventListener('keydown', onKey, true);
   }, []);
 
-  const hits = useMemo(() => {
-    const q = query.trim().toLowerCase();
-    if (q.length < 2) return [];
-    const found: CatalogItem[] = [];
-    for (const item of catalog) {
-      if (item.name.toLowerCase().includes(q) || item.sku.toLowerCase().startsWith(q) || item.barcodes.includes(q)) {
-        found.push(item);
-        if (found.length === 8) break;
-      }
-    }
-    return found;
-  }, [catalog, query]);
+  const hits = useMemo(() => searchCatalog(index, query), [index, query]);
+  const addOne = useCallback((item: CatalogItem) => updateCart((c) => ({ ...c, entries: addItem(c.entries, item) })), [updateCart]);
+  const changeQty = useCallback((variantId: string, qty: number) => updateCart((c) => ({ ...c, entries: setQty(c.entries, variantId, qty) })),
+    [updateCart]);
+  const discountOn = useCallback((variantId: string) => { setDiscountTarget(variantId); setPanel('discount'); }, []);
+
+  // The toolbar and the search results change with the cart's emptiness and the query, not with every scan.
+  const cartEmpty = cart.entries.length === 0;
+  const toolbar = useMemo(() => (
+    <HStack wrap="wrap" gap="2" role="toolbar" aria-label="Register actions">
+      <ShortcutButton name="discount" label="Discount" onClick={() => runRef.current('discount')} disabled={cartEmpty} />
+      <ShortcutButton name="customer" label="Customer" onClick={() => runRef.current('customer')} />
+      <ShortcutButton name="park" label="Park" onClick={() => runRef.current('park')} disabled={cartEmpty} />
+      <ShortcutButton name="resume" label={`Parked (${parked.length})`} onClick={() => runRef.current('resume')} />
+      <ShortcutButton name="refund" label="Refund" onClick={() => runRef.current('refund')} />
+      <ShortcutButton name="shift" label="Shift" onClick={() => runRef.current('shift')} />
+    </HStack>
+  ), [cartEmpty, parked.length]);
+  const results = useMemo(() => (
+    // data-query: the query these results are for (bench/register-browser.bench.ts waits for it).
+    <Stack gap="0" borderWidth={hits.length > 0 ? '1px' : '0'} rounded="md" mt={hits.length > 0 ? '1' : '0'}
+      role={hits.length > 0 ? 'listbox' : undefined} aria-label={hits.length > 0 ? 'Search results' : undefined}
+      data-testid="pos-search-results" data-query={query} data-hits={hits.length}>
+      {hits.map((item) => (
+        <Button key={item.variantId} variant="ghost" justifyContent="space-between" role="option" aria-selected={false}
+          onClick={() => { addOne(item); setQuery(''); }}>
+          <Text truncate>{item.name}</Text><Text>{money(item.price)}</Text>
+        </Button>
+      ))}
+    </Stack>
+  ), [hits, query, money, addOne]);
 
   const record = useCallback(async (paid: Tender[]) => {
     const seq = await nextSeq();
@@ -296,14 +311,7 @@ export function Till(props: TillProps) {
       <HStack justify="space-between" wrap="wrap">
         <Text color="fg.muted">{store.name} · {register.name} · shift opened {new Date(shift.opened_at).toLocaleTimeString()}</Text>
       </HStack>
-      <HStack wrap="wrap" gap="2" role="toolbar" aria-label="Register actions">
-        <ShortcutButton name="discount" label="Discount" onClick={() => run('discount')} disabled={cart.entries.length === 0} />
-        <ShortcutButton name="customer" label="Customer" onClick={() => run('customer')} />
-        <ShortcutButton name="park" label="Park" onClick={() => run('park')} disabled={cart.entries.length === 0} />
-        <ShortcutButton name="resume" label={`Parked (${parked.length})`} onClick={() => run('resume')} />
-        <ShortcutButton name="refund" label="Refund" onClick={() => run('refund')} />
-        <ShortcutButton name="shift" label="Shift" onClick={() => run('shift')} />
-      </HStack>
+      {toolbar}
       <Flex direction={{ base: 'column', lg: 'row' }} gap="4" align="stretch">
         <Stack gap="3" flex="3" minW="0">
           <Box position="relative">
@@ -313,19 +321,10 @@ export function Till(props: TillProps) {
               onKeyDown={(e) => {
                 if (e.key === 'Enter' && query.trim()) {
                   if (addCode(query)) setQuery('');
-                  else if (hits[0]) { const item = hits[0]; updateCart((c) => ({ ...c, entries: addItem(c.entries, item) })); setQuery(''); }
+                  else if (hits[0]) { addOne(hits[0]); setQuery(''); }
                 }
               }} />
-            {hits.length > 0 && (
-              <Stack gap="0" borderWidth="1px" rounded="md" mt="1" role="listbox" aria-label="Search results">
-                {hits.map((item) => (
-                  <Button key={item.variantId} variant="ghost" justifyContent="space-between" role="option" aria-selected={false}
-                    onClick={() => { updateCart((c) => ({ ...c, entries: addItem(c.entries, item) })); setQuery(''); }}>
-                    <Text truncate>{item.name}</Text><Text>{money(item.price)}</Text>
-                  </Button>
-                ))}
-              </Stack>
-            )}
+            {results}
           </Box>
           {notice && <Text color="fg.warning" role="status">{notice}</Text>}
           {refunded && (
@@ -341,24 +340,8 @@ export function Till(props: TillProps) {
               <Table.Body>
                 {lines.length === 0 && <Table.Row><Table.Cell colSpan={3}>Scan an item to start a sale.</Table.Cell></Table.Row>}
                 {lines.map((line) => (
-                  <Table.Row key={line.item.variantId}>
-                    <Table.Cell>
-                      <Text>{line.item.name}</Text>
-                      {line.discount > 0 && <Text fontSize="xs" color="fg.muted" data-testid="line-discount">−{money(line.discount)}</Text>}
-                    </Table.Cell>
-                    <Table.Cell>
-                      <HStack gap="1">
-                        <IconButton size={{ base: 'sm', md: 'md' }} variant="outline" aria-label={`One less ${line.item.name}`}
-                          onClick={() => updateCart((c) => ({ ...c, entries: setQty(c.entries, line.item.variantId, line.qty - 1) }))}>-</IconButton>
-                        <Text minW="8" textAlign="center" data-testid="cart-qty">{line.qty}</Text>
-                        <IconButton size={{ base: 'sm', md: 'md' }} variant="outline" aria-label={`One more ${line.item.name}`}
-                          onClick={() => updateCart((c) => ({ ...c, entries: setQty(c.entries, line.item.variantId, line.qty + 1) }))}>+</IconButton>
-                        <Button size={{ base: 'sm', md: 'md' }} variant="ghost" aria-label={`Discount on ${line.item.name}`}
-                          onClick={() => { setDiscountTarget(line.item.variantId); setPanel('discount'); }}>%</Button>
-                      </HStack>
-                    </Table.Cell>
-                    <Table.Cell textAlign="end">{money(lineFigures(line, store.tax_inclusive).total)}</Table.Cell>
-                  </Table.Row>
+                  <CartRow key={line.item.variantId} item={line.item} qty={line.qty} discount={line.discount}
+                    total={lineFigures(line, store.tax_inclusive).total} money={money} onQty={changeQty} onDiscount={discountOn} />
                 ))}
               </Table.Body>
             </Table.Root>

@@ -1,0 +1,42 @@
+import { memo } from 'react';
+import { Button, HStack, IconButton, Table, Text } from '@chakra-ui/react';
+import type { CatalogItem } from './cart';
+
+export interface CartRowProps {
+  item: CatalogItem;
+  qty: number;
+  /** Minor units off the line. */
+  discount: number;
+  /** The line's total in minor units. */
+  total: number;
+  money: (minor: number) => string;
+  onQty: (variantId: string, qty: number) => void;
+  onDiscount: (variantId: string) => void;
+}
+
+/**
+ * One line of the cart. Memoised on plain values (the item is the catalog's object, the callbacks are stable), so
+ * a scan renders the line it adds or changes, not every line of a long cart again (ADR 0161).
+ */
+export const CartRow = memo(function CartRow({ item, qty, discount, total, money, onQty, onDiscount }: CartRowProps) {
+  return (
+    <Table.Row>
+      <Table.Cell>
+        <Text>{item.name}</Text>
+        {discount > 0 && <Text fontSize="xs" color="fg.muted" data-testid="line-discount">−{money(discount)}</Text>}
+      </Table.Cell>
+      <Table.Cell>
+        <HStack gap="1">
+          <IconButton size={{ base: 'sm', md: 'md' }} variant="outline" aria-label={`One less ${item.name}`}
+            onClick={() => onQty(item.variantId, qty - 1)}>-</IconButton>
+          <Text minW="8" textAlign="center" data-testid="cart-qty">{qty}</Text>
+          <IconButton size={{ base: 'sm', md: 'md' }} variant="outline" aria-label={`One more ${item.name}`}
+            onClick={() => onQty(item.variantId, qty + 1)}>+</IconButton>
+          <Button size={{ base: 'sm', md: 'md' }} variant="ghost" aria-label={`Discount on ${item.name}`}
+            onClick={() => onDiscount(item.variantId)}>%</Button>
+        </HStack>
+      </Table.Cell>
+      <Table.Cell textAlign="end">{money(total)}</Table.Cell>
+    </Table.Row>
+  );
+});

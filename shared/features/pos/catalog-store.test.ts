@@ -1,0 +1,129 @@
+import 'fake-indexeddb/auto';
+import { describe, expect, it } from 'vitest';
+import type { CatalogRow } from './catalog-sync';
+import { CATALOG_PAGE, DELTA_OVERLAP_MS } from './catalog-sync';
+import { indexCatalog, lookupCode, patchIndex, searchCatalog } from './catalog-search';
+import { catalogItems, decodeChunk, deltaLoad, encodeChunk, fullLoad, loadStoreCatalog, openCatalogDb, readCatalog, streamBounds, type PageFetcher } from './catalog-store';
+
+/** A uuid-shaped id whose order is the number's (the server's keyset order). */
+const idOf = (n: number) => `${n.toString(16).padStart(8, '0')}-0000-4000-8000-000000000000`;
+const row = (n: number, extra: Partial<CatalogRow> = {}): CatalogRow => ({
+  variant_id: idOf(n), name: `Item ${n}`, sku: `SKU${n}`, barcodes: [`40${String(n).padStart(11, '0')}`], price: 100 + n,
+  tax_rate: 0, unit: 'each', archived: false, changed_at: '2026-11-20T10:00:00.000Z', ...extra });
+
+/** pos_catalog over a fixed list: keyset on the id for a full load, the rows changed after `since` for a delta. */
+function server(rows: () => CatalogRow[]) {
+  const asked: { after: string | null; since: string | null }[] = [];
+  const fetchPage: PageFetcher = async ({ after, since }) => {
+    asked.push({ after, since });
+    const all = rows().filter((r) => (since ? (r.changed_at ?? '') > since : !r.archived)).sort((a, b) => a.variant_id.localeCompare(b.variant_id));
+    return all.filter((r) => !after || r.variant_id > after).slice(0, CATALOG_PAGE);
+  };
+  return { fetchPage, asked };
+}
+
+let dbCount = 0;
+const freshDb = () => openCatalogDb(`catalog-test-${(dbCount += 1)}`);
+// Ids spread over the whole uuid space, so every parallel stream has pages to read.
+const spread = (count: number) => Array.from({ length: count }, (_, i) => row(Math.floor((i * 0xffff_ffff) / count)));
+
+describe('the register catalog on the device (chunks)', () => {
+  it('cuts the id space into equal stream ranges', () => {
+    expect(streamBounds(1)).toEqual([null]);
+    expect(streamBounds(4)).toEqual([null, '40000000-0000-0000-0000-000000000000', '80000000-0000-0000-0000-000000000000',
+      'c0000000-0000-0000-0000-000000000000']);
+  });
+
+  it('loads the whole catalog in parallel streams, each item once and in id order, and reads it back', async () => {
+    const rows = spread(2 * CATALOG_PAGE + 500);
+    const db = await freshDb();
+    const { fetchPage, asked } = server(() => rows);
+    const { copy, rows: read } = await fullLoad(db, 'store-1', fetchPage, 3);
+    const items = catalogItems(copy);
+    expect(read).toBe(rows.length);
+    expect(items.map((i) => i.variantId)).toEqual(rows.map((r) => r.variant_id));
+    // Three streams started together (after nothing and after the two bounds), then each went on by keyset.
+    expect(asked.slice(0, 3).map((a) => a.after)).toEqual(streamBounds(3));
+    const back = await readCatalog(db, 'store-1');
+    expect(back && catalogItems(back).map((i) => i.variantId)).toEqual(rows.map((r) => r.variant_id));
+    expect(await readCatalog(db, 'store-2')).toBeNull();
+  });
+
+  it('a delta rewrites only the chunks that hold changed items, drops archived ones and adds new ones', async () => {
+    // The newest change the full load sees is one row's; the delta re-reads that one (the overlap) and the changes.
+    let rows: CatalogRow[] = spread(2 * CATALOG_PAGE).map((r, i) => ({ ...r, changed_at: i === 5 ? '2026-11-20T10:00:00.000Z' : '2026-11-19T10:00:00.000Z' }));
+    const db = await freshDb();
+    const first = await fullLoad(db, 's', server(() => rows).fetchPage, 1);
+    const before = new Map(first.copy.chunks);
+    const [a, b] = [rows[10] as CatalogRow, rows[20] as CatalogRow];
+    rows = [...rows.map((r) => (r === a ? { ...r, price: 999, changed_at: '2026-11-21T09:00:00.000Z' }
+      : r === b ? { ...r, archived: true, changed_at: '2026-11-21T09:00:00.000Z' } : r)),
+    row(0xffff_fff0, { changed_at: '2026-11-21T09:30:00.000Z' })];
+    const { fetchPage, asked } = server(() => rows);
+    const next = await deltaLoad(db, first.copy, fetchPage);
+    expect(asked).toEqual([{ after: null, since: new Date(Date.parse('2026-11-20T10:00:00.000Z') - DELTA_OVERLAP_MS).toISOString() }]);
+    expect(next.rows).toBe(4);
+    expect(next.copy.since).toBe('2026-11-21T09:30:00.000Z');
+    const items = catalogItems(next.copy);
+    expect(items).toHaveLength(2 * CATALOG_PAGE);
+    expect(items.find((i) => i.variantId === a.variant_id)?.price).toBe(999);
+    expect(items.some((i) => i.variantId === b.variant_id)).toBe(false);
+    expect(items[items.length - 1]?.variantId).toBe(idOf(0xffff_fff0));
+    // The second page's chunk was not touched (the same array), the first was replaced.
+    const [firstChunk, secondChunk] = [...before.keys()];
+    expect(next.copy.chunks.get(secondChunk as number)).toBe(before.get(secondChunk as number));
+    expect(next.copy.chunks.get(firstChunk as number)).not.toBe(before.get(firstChunk as number));
+    const back = await readCatalog(db, 's');
+    expect(back && catalogItems(back).find((i) => i.variantId === a.variant_id)?.price).toBe(999);
+    expect(back && catalogItems(back)).toEqual(items);
+    // The in-memory index patched with the delta is the index of the new list.
+    const patched = patchIndex(indexCatalog(catalogItems(first.copy)), next.replaced, next.added);
+    expect(patched.items).toEqual(items);
+    expect(patched.names).toEqual(items.map((i) => i.name.toLowerCase()));
+    expect(lookupCode(patched, a.barcodes?.[0] ?? '')?.price).toBe(999);
+    expect(lookupCode(patched, b.barcodes?.[0] ?? '')).toBeUndefined();
+    expect(lookupCode(patched, `SKU${0xffff_fff0}`)?.variantId).toBe(idOf(0xffff_fff0));
+  });
+
+  it('stores a chunk by column and reads back the same items', () => {
+    const items = [{ variantId: 'a', name: 'Apples', sku: 'APL', barcodes: [], price: 399, taxRate: 8.875, unit: 'kg' as const },
+      { variantId: 'b', name: 'Tee', sku: 'TEE', barcodes: ['4006381333931', '2900000000017'], price: 1400, taxRate: 0, unit: 'each' as const }];
+    expect(decodeChunk(encodeChunk('s', 0, items))).toEqual(items);
+  });
+
+  it('shows the stored copy first, then the delta; offline it keeps the stored copy', async () => {
+    const rows = spread(50);
+    const db = await freshDb();
+    await fullLoad(db, 's', server(() => rows).fetchPage, 2);
+    const shown: number[] = [];
+    await loadStoreCatalog({ storeId: 's', db, isStale: () => false, onItems: (items) => shown.push(items.length),
+      fetchPage: async () => { throw new Error('Failed to fetch'); } });
+    expect(shown).toEqual([50]);
+  });
+});
+
+describe('catalog lookups in memory', () => {
+  const items = indexCatalog([
+    { variantId: 'a', name: 'Organic Yogurt 500 g', sku: 'YOG-500', barcodes: ['4006381333931'], price: 250, taxRate: 0, unit: 'each' },
+    { variantId: 'b', name: 'Greek yogurt', sku: 'GRK-1', barcodes: [], price: 300, taxRate: 0, unit: 'each' },
+    { variantId: 'c', name: 'Bread', sku: 'BRD', barcodes: ['5901234123457'], price: 200, taxRate: 0, unit: 'each' },
+  ]);
+
+  it('finds a scanned barcode or a SKU typed in lower case', () => {
+    expect(lookupCode(items, '5901234123457')?.variantId).toBe('c');
+    expect(lookupCode(items, ' grk-1 ')?.variantId).toBe('b');
+    expect(lookupCode(items, '123')).toBeUndefined();
+  });
+
+  it('searches names (any case, anywhere), SKU beginnings and barcodes, up to the limit', () => {
+    expect(searchCatalog(items, 'YOGURT').map((i) => i.variantId)).toEqual(['a', 'b']);
+    expect(searchCatalog(items, 'yogurt', 1).map((i) => i.variantId)).toEqual(['a']);
+    expect(searchCatalog(items, 'brd').map((i) => i.variantId)).toEqual(['c']);
+    expect(searchCatalog(items, '4006381333931').map((i) => i.variantId)).toEqual(['a']);
+    expect(searchCatalog(items, 'y')).toEqual([]);
+  });
+
+  it('builds the index once per list', () => {
+    expect(indexCatalog(items.items)).toBe(items);
+  });
+});
