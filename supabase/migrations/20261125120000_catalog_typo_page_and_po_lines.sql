@@ -8,7 +8,7 @@
 --    score and name (a string test per product, no trigram similarity of the names) and returns the variants of
 --    the first offset + limit products only (with ties), with the total counted apart. private.catalog_typo_page
 --    replaces private.catalog_typo_matches (kept for anything else calling it).
--- 2. A search by text is planned once per session instead of at every call (see private.catalog_search_text).
+-- 2. The text search is its own function, private.catalog_search_text (why: see its comment).
 -- 3. Purchase order lines are written only by security definer functions that check the caller's role and store
 --    and record the new draft in the activity trail: create_reorder_purchase_order becomes one (it inserted as its
 --    caller, under the table's policies), both record the new draft's lines (purchase_order.lines_added), and the
@@ -36,8 +36,6 @@ language plpgsql
 stable
 security definer
 set search_path = ''
--- Its statements are planned once per session, as private.catalog_search_text's (below).
-set plan_cache_mode = force_generic_plan
 as $$
 declare
   v_tokens text[] := private.catalog_words_of(_query);
@@ -159,16 +157,16 @@ comment on function private.catalog_typo_page(uuid, text, int, int, boolean) is
   'correction of every typed word, scored by how close the corrections are. Called by search_catalog only.';
 
 -- ---------------------------------------------------------------------------------------------------
--- 2. The searches by text plan once per session.
+-- 2. Why the searches by text cost 10+ ms over the request floor, and what was not changed (ADR 0164).
 --
--- search_catalog ran its search as one statement of ten table references (three exact steps, the typo step, the
--- page, the output). PL/pgSQL plans such a statement with the call's values (a custom plan) and keeps doing so
--- when the generic plan's estimate is no cheaper, which it never is here: every call planned it again, 10-13 ms
--- at load 10 for a statement that then ran in 1-3 ms (a SKU prefix, a barcode). The statement moves to
--- private.catalog_search_text with plan_cache_mode = force_generic_plan: planned once per session (per pooled
--- connection; PGlite's one), each index step's condition taking its value at run time (the barcode's and the SKU
--- range's btree keys, the name pattern's trigrams). Browsing (no text) stays in search_catalog with custom plans:
--- its incremental sort by name needs the constants (a generic plan of it read the whole catalog, 98 ms).
+-- search_catalog runs its search as one statement of ten table references (three exact steps, the typo step, the
+-- page, the output). PL/pgSQL plans such a statement with each call's values (a custom plan) and keeps doing so
+-- while the generic plan's estimate is no cheaper, which it never is here: every call plans it again, 10-13 ms at
+-- load 10 for a statement that then runs in 1-3 ms (a SKU prefix, a barcode) on PostgreSQL 15. A generic plan
+-- (plan_cache_mode = force_generic_plan) removed that there, but PGlite's planner (PostgreSQL 18) made a generic
+-- plan that filters every product by the name pattern instead of using its trigram index and hash-joins the
+-- whole variants table (a barcode search 110 ms at 20,000 variants): custom plans stay. The statement moves
+-- unchanged into private.catalog_search_text, so a later change of plan strategy redefines it alone.
 
 -- The text search of search_catalog, its statement unchanged except the typo step (private.catalog_typo_page,
 -- which returns only what the page needs and the total of its matches). Exact candidates (barcode, SKU prefix,
@@ -186,11 +184,10 @@ language plpgsql
 stable
 security definer
 set search_path = ''
-set plan_cache_mode = force_generic_plan
 as $$
 declare
   v_like text := replace(replace(replace(_q, '\', '\\'), '%', '\%'), '_', '\_');
-  -- SKU prefix as a range, so the (business_id, sku text_pattern_ops) index serves it in the generic plan.
+  -- SKU prefix as a range, so the (business_id, sku text_pattern_ops) index serves it even in a generic plan.
   v_sku text := upper(_q);
   v_sku_end text := left(upper(_q), -1) || chr(ascii(right(upper(_q), 1)) + 1);
 begin
