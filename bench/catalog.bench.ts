@@ -6,7 +6,6 @@
  * ledger. Targets: search p95 under 50 ms on PostgreSQL and 100 ms on PGlite; barcode lookup under 10 ms.
  * The typo cases go through the catalog's word dictionary (ADR 0152); its size is printed with the hit counts. The
  * typo step returns only what the page needs (ADR 0164): a later page of a common word's matches is measured too.
- * Searches by text plan once per session (ADR 0164), so the first runs of each case are the slowest.
  *
  *   STOREWISE_BENCH_DATA_DIR=/tmp/large npm run bench -- catalog   # a folder filled by seed:large (full size)
  *   npm run bench -- catalog                       # PGlite in memory: 100,000 variants x STOREWISE_BENCH_SCALE (1)
