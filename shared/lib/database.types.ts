@@ -1673,6 +1673,60 @@ export type Database = {
           },
         ];
       };
+      sales_monthly_breakdown: {
+        Row: {
+          business_id: string;
+          cost: number;
+          days: number;
+          dimension: string;
+          gross: number;
+          key: string;
+          month: string;
+          receipts: number;
+          refunds: number;
+          store_id: string;
+          tax: number;
+          units: number;
+        };
+        ComputedFields: never;
+        Insert: {
+          business_id: string;
+          cost?: number;
+          days?: number;
+          dimension: string;
+          gross?: number;
+          key: string;
+          month: string;
+          receipts?: number;
+          refunds?: number;
+          store_id: string;
+          tax?: number;
+          units?: number;
+        };
+        Update: {
+          business_id?: string;
+          cost?: number;
+          days?: number;
+          dimension?: string;
+          gross?: number;
+          key?: string;
+          month?: string;
+          receipts?: number;
+          refunds?: number;
+          store_id?: string;
+          tax?: number;
+          units?: number;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "sales_monthly_breakdown_store_id_business_id_fkey";
+            columns: ["store_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "stores";
+            referencedColumns: ["id", "business_id"];
+          },
+        ];
+      };
       sales_monthly_variant: {
         Row: {
           business_id: string;

@@ -922,9 +922,3 @@ $$;
 --   for 1 kept with two stores). With the store second, each check reads its stores' months only, from the index.
 create index if not exists sales_monthly_variant_variant_store_idx
   on public.sales_monthly_variant (variant_id, store_id, month) include (business_id, revenue_bound);
--- * Their statements filter on parameters that are null or not ("_store_id is null or store_id = _store_id"): after
---   five calls a session's cached generic plan covers both and, for the unsold walk, a hash anti join over the
---   whole range replaced the per-variant probes. Planned per call instead (the planning is a fraction of a ms).
-alter function private.worst_sellers(uuid, date, date, uuid, int) set plan_cache_mode = force_custom_plan;
-alter function private.top_sellers(uuid, date, date, uuid, int) set plan_cache_mode = force_custom_plan;
-alter function private.seller_totals(uuid, date, date, uuid, boolean, uuid[]) set plan_cache_mode = force_custom_plan;
