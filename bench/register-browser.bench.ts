@@ -263,7 +263,9 @@ async function measure(url: string, config: { url: string; anonKey: string }) {
     }
     await page.reload();
     const delta = await catalogReady(page, 120_000);
-    await page.waitForFunction(() => performance.getEntriesByName('pos-catalog-saved').length > 0, undefined, { timeout: 60_000 });
+    // The write after "ready" (absent from builds before ADR 0161: then n/a).
+    await page.waitForFunction(() => performance.getEntriesByName('pos-catalog-saved').length > 0, undefined, { timeout: 20_000 })
+      .catch(() => undefined);
     const [read, local, fetched, saved] = await page.evaluate(() => ['pos-catalog-read', 'pos-catalog-local', 'pos-catalog-delta-fetched',
       'pos-catalog-saved'].map((name) => performance.getEntriesByName(name)[0]?.startTime ?? Number.NaN));
     const after = (ms: number | undefined) => `${(((ms ?? Number.NaN) - (delta.ms - delta.sinceStartMs)) / 1000).toFixed(2)} s`;
