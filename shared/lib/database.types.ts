@@ -1814,6 +1814,74 @@ export type Database = {
           },
         ];
       };
+      shift_totals: {
+        Row: {
+          business_id: string;
+          card: number;
+          cash: number;
+          cash_in: number;
+          cash_out: number;
+          cash_refunds: number;
+          gross: number;
+          other: number;
+          refunds: number;
+          sales_count: number;
+          shift_id: string;
+          store_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          business_id: string;
+          card?: number;
+          cash?: number;
+          cash_in?: number;
+          cash_out?: number;
+          cash_refunds?: number;
+          gross?: number;
+          other?: number;
+          refunds?: number;
+          sales_count?: number;
+          shift_id: string;
+          store_id: string;
+        };
+        Update: {
+          business_id?: string;
+          card?: number;
+          cash?: number;
+          cash_in?: number;
+          cash_out?: number;
+          cash_refunds?: number;
+          gross?: number;
+          other?: number;
+          refunds?: number;
+          sales_count?: number;
+          shift_id?: string;
+          store_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "shift_totals_business_id_fkey";
+            columns: ["business_id"];
+            isOneToOne: false;
+            referencedRelation: "businesses";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "shift_totals_shift_id_fkey";
+            columns: ["shift_id"];
+            isOneToOne: true;
+            referencedRelation: "shifts";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "shift_totals_store_id_fkey";
+            columns: ["store_id"];
+            isOneToOne: false;
+            referencedRelation: "stores";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
       shifts: {
         Row: {
           business_id: string;

@@ -1,5 +1,5 @@
 /**
- * The stock summary tables of ADR 0162 (stock_movements_daily, inventory_value) cell by cell over HTTP with
+ * The summary tables of ADR 0162 (stock_movements_daily, inventory_value, shift_totals) cell by cell over HTTP with
  * supabase-js: owners read every store of their business, a manager of Downtown only Downtown, a cashier, another
  * business's owner, the platform admin and anon nothing of business A (the rows carry cost); nobody inserts,
  * updates or deletes through the API.
@@ -21,6 +21,7 @@ afterAll(async () => {
 const tables = [
   { table: 'stock_movements_daily', filter: `and day >= current_date - 14`, recent: true },
   { table: 'inventory_value', filter: '', recent: false },
+  { table: 'shift_totals', filter: '', recent: false },
 ] as const;
 
 describe.each(tables)('$table', ({ table, filter, recent }) => {
@@ -56,11 +57,13 @@ describe.each(tables)('$table', ({ table, filter, recent }) => {
   it.each(who)('%s cannot insert, update or delete', async (name) => {
     const snapshot = () => w.rows(`select * from public.${table} where business_id = $1 order by 1, 2, 3`, [w.businessA]);
     const before = await snapshot();
+    const shift = (await w.rows<{ id: string }>('select id from public.shifts where business_id = $1 limit 1', [w.businessA]))[0]?.id;
     const inserted = await w.actors[name].insert(table, table === 'inventory_value'
       ? { business_id: w.businessA, store_id: downtown, category_id: '00000000-0000-0000-0000-000000000001', units: 1 }
-      : { business_id: w.businessA, store_id: downtown, day: '2020-01-01', kind: 'receive', movements: 1 });
+      : table === 'shift_totals' ? { business_id: w.businessA, store_id: downtown, shift_id: shift, gross: 1 }
+        : { business_id: w.businessA, store_id: downtown, day: '2020-01-01', kind: 'receive', movements: 1 });
     expect(inserted.error?.code).toBe('42501');
-    await w.clients[name].from(table).update(table === 'inventory_value' ? { variants: 99 } : { movements: 99 })
+    await w.clients[name].from(table).update(table === 'inventory_value' ? { variants: 99 } : table === 'shift_totals' ? { gross: 99 } : { movements: 99 })
       .eq('business_id', w.businessA);
     await w.clients[name].from(table).delete().eq('business_id', w.businessA);
     expect(await snapshot()).toEqual(before);

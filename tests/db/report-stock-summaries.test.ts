@@ -4,8 +4,9 @@
  * offline sales synced late, back-dated sales, restocked and damaged refunds (late and offline too), receipts at a
  * new cost (the moving average changes), a balance counted down to zero, stock by lot, store prices set, changed
  * and removed, a variant's price, a product's category, a deleted category, a removed cost and a store's new time
- * zone. report_inventory_valuation and report_stock_movements, which read them, still return what the raw
- * queries they replaced return; a cashier reads no summary row.
+ * zone. The per-shift totals of the Z report likewise after sales (cash and card), refunds, cash in and out and
+ * a deleted sale. report_inventory_valuation and report_stock_movements, which read them, still return what the
+ * raw queries they replaced return; a cashier reads no summary row.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,6 +46,28 @@ const rawValue = `
     left join public.store_prices sp on sp.store_id = pair.store_id and sp.variant_id = v.id
    where pair.qty <> 0
    group by 1, 2`;
+// Per shift: its sales, their tenders by kind, its refunds (paid back in cash apart), cash in and out.
+const rawShifts = `
+  select sh.id as shift_id,
+         (select count(*) from public.sales x where x.shift_id = sh.id) as sales_count,
+         (select coalesce(sum(x.total), 0) from public.sales x where x.shift_id = sh.id) as gross,
+         (select coalesce(sum(t.amount), 0) from public.sale_tenders t join public.sales x on x.id = t.sale_id
+           where x.shift_id = sh.id and t.kind = 'cash') as cash,
+         (select coalesce(sum(t.amount), 0) from public.sale_tenders t join public.sales x on x.id = t.sale_id
+           where x.shift_id = sh.id and t.kind = 'card') as card,
+         (select coalesce(sum(t.amount), 0) from public.sale_tenders t join public.sales x on x.id = t.sale_id
+           where x.shift_id = sh.id and t.kind = 'other') as other,
+         (select coalesce(sum(r.total), 0) from public.refunds r where r.shift_id = sh.id) as refunds,
+         (select coalesce(sum(r.total), 0) from public.refunds r where r.shift_id = sh.id and r.tender_kind = 'cash') as cash_refunds,
+         (select coalesce(sum(m.amount), 0) from public.cash_movements m where m.shift_id = sh.id and m.kind = 'in') as cash_in,
+         (select coalesce(sum(m.amount), 0) from public.cash_movements m where m.shift_id = sh.id and m.kind = 'out') as cash_out
+    from public.shifts sh`;
+const summaryShifts = `
+  select sh.id as shift_id, coalesce(t.sales_count, 0) as sales_count, coalesce(t.gross, 0) as gross,
+         coalesce(t.cash, 0) as cash, coalesce(t.card, 0) as card, coalesce(t.other, 0) as other,
+         coalesce(t.refunds, 0) as refunds, coalesce(t.cash_refunds, 0) as cash_refunds,
+         coalesce(t.cash_in, 0) as cash_in, coalesce(t.cash_out, 0) as cash_out
+    from public.shifts sh left join public.shift_totals t on t.shift_id = sh.id`;
 const summaryValue = `
   select store_id, category_id, variants, units, cost_value, retail_value, variants_without_cost
     from public.inventory_value where variants <> 0`;
@@ -55,6 +78,7 @@ async function differences(): Promise<{ table: string; rows: unknown[] }[]> {
   for (const [table, raw, summary] of [
     ['stock_movements_daily', rawMovements, summaryMovements],
     ['inventory_value', rawValue, summaryValue],
+    ['shift_totals', rawShifts, summaryShifts],
   ] as const) {
     const rows = (await db.query(
       `(select 'missing' as side, * from (${raw}) r except select 'missing', * from (${summary}) s)
@@ -145,6 +169,22 @@ describe('maintained stock summaries', () => {
          (select id from public.refunds where sale_id = any ($1::uuid[])) or reference_id = any ($1::uuid[])`,
       [[online.id, backDated.id]])).rows;
     expect(kinds).toBe(2);
+    expect(await differences()).toEqual([]);
+
+    // Cash taken in and out of the drawer; a sale paid in cash and refunded; a sale deleted.
+    await asOwner(`select public.cash_in_out($1, 'in', 5000, 'Float top-up')`, [downtown.shift]);
+    await asOwner(`select public.cash_in_out($1, 'out', 1200, 'Milk for the staff room')`, [downtown.shift]);
+    const [{ cashTotal = 0 } = {}] = (await db.query<{ cashTotal: number }>(
+      `select (b + round(b * r / 100))::int as "cashTotal" from (select $1::int as b, $2::numeric as r) x`, [b.price, b.rate])).rows;
+    const cashSale = await postSale(downtown, [{ variant_id: b.id, qty: 1 }],
+      { offline: false, tenders: [{ kind: 'cash', amount: cashTotal }] });
+    await refund({ sale_id: cashSale.id, shift_id: downtown.shift, lines: [{ sale_line_id: cashSale.lines[0]?.id, qty: 1, disposition: 'restock' }] });
+    const [totals] = (await db.query<{ cash_in: number; cash_out: number; cash: number; refunds: number }>(
+      `select cash_in::int, cash_out::int, cash::int, refunds::int from public.shift_totals where shift_id = $1`,
+      [downtown.shift])).rows;
+    expect(totals).toMatchObject({ cash_in: 5000, cash_out: 1200, cash: cashTotal, refunds: cashTotal });
+    expect(await differences()).toEqual([]);
+    await db.query('delete from public.sales where id = $1', [backDated.id]);
     expect(await differences()).toEqual([]);
   });
 
@@ -254,7 +294,8 @@ describe('maintained stock summaries', () => {
     const claims: JwtClaims = { role: 'authenticated', sub: cashier, aud: 'authenticated' };
     const seen = await db.asRequest({ role: 'authenticated', claims, readOnly: true, method: 'GET' }, (tx) =>
       tx.query<{ n: number }>(`select (select count(*) from public.stock_movements_daily)::int
-                                  + (select count(*) from public.inventory_value)::int as n`));
+                                  + (select count(*) from public.inventory_value)::int
+                                  + (select count(*) from public.shift_totals)::int as n`));
     expect(seen.rows[0]?.n).toBe(0);
     const [{ n = 0 } = {}] = (await db.query<{ n: number }>(
       'select count(*)::int as n from public.inventory_value where business_id = $1', [business])).rows;
