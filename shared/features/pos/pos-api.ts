@@ -1,5 +1,4 @@
 import type { StorewiseClient } from '../../lib/supabase-client';
-import { refreshCatalog, type CatalogCopy, type CatalogRow } from './catalog-sync';
 import type { BatchResult, OutboxEntry, SendResult } from './outbox';
 
 export interface PosStore {
@@ -33,13 +32,6 @@ export async function fetchCurrentShift(supabase: StorewiseClient, registerId: s
 
 export async function openShift(supabase: StorewiseClient, registerId: string, openingFloat: number): Promise<PosShift> {
   return unwrap(await supabase.rpc('open_shift', { _register_id: registerId, _opening_float: openingFloat })) as unknown as PosShift;
-}
-
-/** Brings the device's catalog copy up to date (full, else by delta: catalog-sync.ts). */
-export async function syncCatalog(supabase: StorewiseClient, storeId: string, copy: CatalogCopy | null | undefined) {
-  return refreshCatalog(copy, async ({ after, since }) => unwrap(await supabase.rpc('pos_catalog', {
-    _store_id: storeId, ...(after ? { _after: after } : {}), ...(since ? { _since: since } : {}),
-  })) as unknown as CatalogRow[]);
 }
 
 /** The caller's role in each business (my_workspaces), for the discount limit shown at the till. */

@@ -4,7 +4,6 @@ import {
   addTender, allocate, cartTotals, changeDue, discountAmount, discountLimitPercent, lineFigures, maxDiscountPercent, priceCart,
   tenderState, type CartEntry, type CatalogItem,
 } from './cart';
-import { CATALOG_PAGE, DELTA_OVERLAP_MS, mergeCatalog, refreshCatalog, type CatalogRow } from './catalog-sync';
 import { countedObject, countedTotal } from './denominations';
 import {
   enqueue, enqueueSale, listParked, openPosDb, parkCart, pendingEntries, resumeParked, syncOutbox, waitingSaleIds,
@@ -165,39 +164,6 @@ describe('outbox: sales and refunds in one queue, parked carts', () => {
     expect(await listParked(again, 'reg-1')).toEqual([]);
     expect(await listParked(again, 'reg-2')).toHaveLength(1);
     again.close();
-  });
-});
-
-describe('catalog delta refresh', () => {
-  const row = (id: string, extra: Partial<CatalogRow> = {}): CatalogRow => ({
-    variant_id: id, name: `Item ${id}`, sku: id, barcodes: [], price: 100, tax_rate: 0, unit: 'each', archived: false,
-    changed_at: '2026-11-20T10:00:00.000Z', ...extra });
-
-  it('loads everything first, then asks only for changes since the newest seen (less an overlap) and merges them', async () => {
-    const asked: { after: string | null; since: string | null }[] = [];
-    const first = await refreshCatalog(null, async (args) => {
-      asked.push(args);
-      return args.after ? [row('z')] : Array.from({ length: CATALOG_PAGE }, (_, i) => row(String(i).padStart(4, '0')));
-    });
-    expect(first.mode).toBe('full');
-    expect(first.copy.items).toHaveLength(CATALOG_PAGE + 1);
-    expect(asked).toEqual([{ after: null, since: null }, { after: '0999', since: null }]);
-    asked.length = 0;
-    const next = await refreshCatalog(first.copy, async (args) => {
-      asked.push(args);
-      return [row('0001', { price: 250, changed_at: '2026-11-21T09:00:00.000Z' }), row('0002', { archived: true }), row('new')];
-    });
-    expect(asked).toEqual([{ after: null, since: new Date(Date.parse('2026-11-20T10:00:00.000Z') - DELTA_OVERLAP_MS).toISOString() }]);
-    expect(next).toMatchObject({ mode: 'delta', rows: 3 });
-    expect(next.copy.items).toHaveLength(CATALOG_PAGE + 1);
-    expect(next.copy.items.find((i) => i.variantId === '0001')?.price).toBe(250);
-    expect(next.copy.items.some((i) => i.variantId === '0002')).toBe(false);
-    expect(next.copy.since).toBe('2026-11-21T09:00:00.000Z');
-  });
-
-  it('a merge without rows is the same copy', () => {
-    const items = mergeCatalog([], [row('a')]);
-    expect(mergeCatalog(items, [])).toBe(items);
   });
 });
 
