@@ -301,4 +301,14 @@ describe('maintained stock summaries', () => {
       'select count(*)::int as n from public.inventory_value where business_id = $1', [business])).rows;
     expect(n).toBeGreaterThan(0);
   });
+
+  it('go with their business when it is deleted (the cascade reaches balances, sales and shifts in any order)', async () => {
+    await db.query('delete from public.businesses where id = $1', [business]);
+    const [{ n = -1 } = {}] = (await db.query<{ n: number }>(
+      `select (select count(*) from public.stock_movements_daily where business_id = $1)::int
+            + (select count(*) from public.inventory_value where business_id = $1)::int
+            + (select count(*) from public.shift_totals where business_id = $1)::int as n`, [business])).rows;
+    expect(n).toBe(0);
+    expect(await differences()).toEqual([]);
+  });
 });
