@@ -1,0 +1,25 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDb, type OpenedDb } from '../../supabase/local/db/open-db';
+
+let db: OpenedDb;
+
+beforeAll(async () => {
+  db = await openDb({ memory: true, seed: false });
+});
+
+afterAll(async () => {
+  await db?.close();
+});
+
+describe('report functions run without JIT (20261125150000)', () => {
+  it('every public report function and the overview set jit = off, so PostgreSQL never compiles their plans', async () => {
+    const { rows } = await db.query<{ name: string; config: string[] | null }>(
+      `select p.oid::regprocedure::text as name, p.proconfig as config
+         from pg_catalog.pg_proc p join pg_catalog.pg_namespace n on n.oid = p.pronamespace
+        where n.nspname = 'public' and (p.proname like 'report\\_%' or p.proname = 'business_overview')
+        order by 1`);
+    expect(rows.length).toBeGreaterThanOrEqual(11);
+    const withJit = rows.filter((row) => !(row.config ?? []).includes('jit=off')).map((row) => row.name);
+    expect(withJit).toEqual([]);
+  });
+});
