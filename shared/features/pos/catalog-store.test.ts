@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { CatalogRow } from './catalog-sync';
 import { CATALOG_PAGE, DELTA_OVERLAP_MS } from './catalog-sync';
 import { indexCatalog, lookupCode, patchIndex, searchCatalog } from './catalog-search';
-import { catalogItems, decodeChunk, deltaLoad, encodeChunk, fullLoad, loadStoreCatalog, openCatalogDb, readCatalog, streamBounds, type PageFetcher } from './catalog-store';
+import { catalogItems, decodeChunk, DELTA_PAGES_MAX, deltaLoad, encodeChunk, fullLoad, loadStoreCatalog, openCatalogDb, readCatalog, streamBounds, type PageFetcher } from './catalog-store';
 
 /** A uuid-shaped id whose order is the number's (the server's keyset order). */
 const idOf = (n: number) => `${n.toString(16).padStart(8, '0')}-0000-4000-8000-000000000000`;
@@ -61,6 +61,7 @@ describe('the register catalog on the device (chunks)', () => {
     row(0xffff_fff0, { changed_at: '2026-11-21T09:30:00.000Z' })];
     const { fetchPage, asked } = server(() => rows);
     const next = await deltaLoad(db, first.copy, fetchPage);
+    if (!next) throw new Error('a delta of four rows is loaded as a delta');
     expect(asked).toEqual([{ after: null, since: new Date(Date.parse('2026-11-20T10:00:00.000Z') - DELTA_OVERLAP_MS).toISOString() }]);
     expect(next.rows).toBe(4);
     expect(next.copy.since).toBe('2026-11-21T09:30:00.000Z');
@@ -99,6 +100,24 @@ describe('the register catalog on the device (chunks)', () => {
     await loadStoreCatalog({ storeId: 's', db, isStale: () => false, onItems: (items) => shown.push(items.length),
       fetchPage: async () => { throw new Error('Failed to fetch'); } });
     expect(shown).toEqual([50]);
+  });
+
+  it('a delta of more pages than DELTA_PAGES_MAX is given up for a full load, which still drops archived items', async () => {
+    // A bulk change stamped every row: the delta would re-read the whole catalog page by page.
+    let rows = spread((DELTA_PAGES_MAX + 2) * CATALOG_PAGE);
+    const db = await freshDb();
+    await fullLoad(db, 's', server(() => rows).fetchPage, 2);
+    rows = rows.map((r, i) => ({ ...r, price: 7, archived: i === 3, changed_at: '2026-11-21T09:00:00.000Z' }));
+    const { fetchPage, asked } = server(() => rows);
+    const shown: number[] = [];
+    await loadStoreCatalog({ storeId: 's', db, isStale: () => false, onItems: (items) => shown.push(items.length), fetchPage });
+    const deltaPages = asked.filter((a) => a.since !== null).length;
+    expect(deltaPages).toBe(DELTA_PAGES_MAX);
+    expect(asked.some((a) => a.since === null)).toBe(true);
+    expect(shown).toEqual([rows.length, rows.length - 1]);
+    const back = await readCatalog(db, 's');
+    expect(back && catalogItems(back).every((i) => i.price === 7)).toBe(true);
+    expect(back && catalogItems(back)).toHaveLength(rows.length - 1);
   });
 });
 
