@@ -2,7 +2,7 @@ import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { StorewiseClient } from '../../lib/supabase-client';
 import type { CatalogItem } from './cart';
 import { indexCatalog, patchIndex } from './catalog-search';
-import { CATALOG_COPY_VERSION, CATALOG_PAGE, DELTA_OVERLAP_MS, newestChange, toItem, type CatalogRow } from './catalog-sync';
+import { CATALOG_COPY_VERSION, CATALOG_PAGE, deltaStart, newestChange, toItem, type CatalogRow } from './catalog-sync';
 
 /**
  * The register's catalog on the device, in chunks (ADR 0161). A store's 100,000 items kept as one IndexedDB record
@@ -176,7 +176,7 @@ export const DELTA_PAGES_MAX = 5;
  * runs past DELTA_PAGES_MAX pages (the caller loads the whole catalog instead).
  */
 export async function fetchDelta(since: string | null, fetchPage: PageFetcher): Promise<CatalogRow[] | null> {
-  const from = since ? new Date(new Date(since).getTime() - DELTA_OVERLAP_MS).toISOString() : null;
+  const from = since ? deltaStart(since) : null;
   const rows: CatalogRow[] = [];
   for (let after: string | null = null, pages = 0; ;) {
     const page = await fetchPage({ after, since: from });

@@ -19,8 +19,11 @@ export interface CatalogRow {
 }
 
 export const CATALOG_COPY_VERSION = 1;
-/** How far back a delta reads before the newest change it saw (see above). */
+/** How far back a delta reads before the newest change it saw (see above); the customers' copy reads the same way. */
 export const DELTA_OVERLAP_MS = 5 * 60 * 1000;
+
+/** Where a delta starts reading: `since` (the newest change seen, in server time) less DELTA_OVERLAP_MS. */
+export const deltaStart = (since: string): string => new Date(Date.parse(since) - DELTA_OVERLAP_MS).toISOString();
 export const CATALOG_PAGE = 1000;
 
 export function toItem(row: CatalogRow): CatalogItem {
@@ -28,11 +31,16 @@ export function toItem(row: CatalogRow): CatalogItem {
     taxRate: Number(row.tax_rate), unit: row.unit === 'kg' ? 'kg' : 'each' };
 }
 
-const newest = (a: string | null, b: string | null | undefined) => (!b ? a : !a || b > a ? b : a);
-
-/** The newest changed_at among rows (ISO text compares in time order when the server sends one format). */
-export function newestChange(rows: CatalogRow[], since: string | null): string | null {
+/** The newest of `since` and the stamps, as ISO text (which compares in time order once in one format). */
+export function newestStamp(stamps: (string | null | undefined)[], since: string | null): string | null {
   let latest = since;
-  for (const row of rows) latest = newest(latest, row.changed_at ? new Date(row.changed_at).toISOString() : null);
+  for (const stamp of stamps) {
+    const at = stamp ? new Date(stamp).toISOString() : null;
+    if (at && (!latest || at > latest)) latest = at;
+  }
   return latest;
 }
+
+/** The newest changed_at among rows. */
+export const newestChange = (rows: CatalogRow[], since: string | null): string | null =>
+  newestStamp(rows.map((row) => row.changed_at), since);

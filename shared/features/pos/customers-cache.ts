@@ -1,4 +1,5 @@
 import type { StorewiseClient } from '../../lib/supabase-client';
+import { deltaStart, newestStamp } from './catalog-sync';
 import { getMeta, setMeta, type PosDatabase } from './outbox';
 import type { Customer } from './pos-api';
 
@@ -23,10 +24,10 @@ export interface CustomerRow extends Customer { updated_at: string }
 
 export const CUSTOMER_COPY_VERSION = 1;
 export const CUSTOMER_PAGE = 1000;
-/** A row updated in a transaction that committed after the last read but stamped before it is read again. */
-export const CUSTOMER_OVERLAP_MS = 5 * 60 * 1000;
 
 export const customerCopyKey = (businessId: string) => `customers:${businessId}`;
+/** Customers added on this register that the server's copy does not have yet. */
+const addedHereKey = (businessId: string) => `${customerCopyKey(businessId)}:local`;
 
 /** Reads one keyset page after (updated_at, id), oldest first. */
 export type CustomerPageFetcher = (after: { at: string; id: string } | null) => Promise<CustomerRow[]>;
@@ -46,10 +47,7 @@ export function mergeCustomers(items: Customer[], rows: Customer[]): Customer[] 
   return [...merged, ...changed.values()];
 }
 
-const newest = (rows: CustomerRow[], since: string | null) => rows.reduce<string | null>((latest, r) => {
-  const at = new Date(r.updated_at).toISOString();
-  return !latest || at > latest ? at : latest;
-}, since);
+const newest = (rows: CustomerRow[], since: string | null) => newestStamp(rows.map((r) => r.updated_at), since);
 
 async function readAll(fetchPage: CustomerPageFetcher, from: string | null): Promise<CustomerRow[]> {
   const rows: CustomerRow[] = [];
@@ -71,7 +69,7 @@ export async function refreshCustomers(copy: CustomerCopy | null | undefined, bu
   countServer: () => Promise<number>): Promise<{ copy: CustomerCopy; mode: 'full' | 'delta'; rows: number }> {
   const usable = copy && copy.businessId === businessId && copy.version === CUSTOMER_COPY_VERSION && copy.since;
   if (usable) {
-    const from = new Date(new Date(copy.since as string).getTime() - CUSTOMER_OVERLAP_MS).toISOString();
+    const from = deltaStart(copy.since as string);
     const rows = await readAll(fetchPage, from);
     const items = mergeCustomers(copy.items, rows);
     if (items.length === (await countServer())) {
@@ -123,28 +121,27 @@ export async function refreshCustomerCopy(supabase: StorewiseClient, db: PosData
   await setMeta(db, key, copy);
   // Customers added on this register stay searchable until the server's copy has them.
   const known = new Set(copy.items.map((c) => c.id));
-  const local = (await getMeta<Customer[]>(db, `${key}:local`)) ?? [];
-  await setMeta(db, `${key}:local`, local.filter((c) => !known.has(c.id)));
+  const local = (await getMeta<Customer[]>(db, addedHereKey(businessId))) ?? [];
+  await setMeta(db, addedHereKey(businessId), local.filter((c) => !known.has(c.id)));
   return copy;
 }
 
 /** A customer added at this register joins the search at once (found offline before it syncs). */
 export async function rememberCustomer(db: PosDatabase, businessId: string, customer: Customer): Promise<void> {
-  const key = `${customerCopyKey(businessId)}:local`;
+  const key = addedHereKey(businessId);
   await setMeta(db, key, mergeCustomers((await getMeta<Customer[]>(db, key)) ?? [], [customer]));
 }
 
 /** Searches the device's copy of a business's customers and those added here that have not synced. */
 export async function findCustomersOffline(db: PosDatabase, businessId: string, query: string): Promise<Customer[]> {
-  const key = customerCopyKey(businessId);
-  const copy = await getMeta<CustomerCopy>(db, key);
-  const local = (await getMeta<Customer[]>(db, `${key}:local`)) ?? [];
+  const copy = await getMeta<CustomerCopy>(db, customerCopyKey(businessId));
+  const local = (await getMeta<Customer[]>(db, addedHereKey(businessId))) ?? [];
   return searchCustomers(mergeCustomers(copy?.items ?? [], local), query);
 }
 
 /** Drops copies of businesses the signed-in person no longer belongs to (a shared device, another sign-in). */
 export async function dropOtherCustomerCopies(db: PosDatabase, businessIds: string[]): Promise<void> {
-  const keep = new Set(businessIds.flatMap((b) => [customerCopyKey(b), `${customerCopyKey(b)}:local`]));
+  const keep = new Set(businessIds.flatMap((b) => [customerCopyKey(b), addedHereKey(b)]));
   const tx = db.transaction('meta', 'readwrite');
   for (const key of await tx.store.getAllKeys()) {
     if (String(key).startsWith('customers:') && !keep.has(String(key))) await tx.store.delete(key);
