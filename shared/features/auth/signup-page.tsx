@@ -6,6 +6,7 @@ import { FormField } from '../../components/form-field';
 import { PasswordInput } from '../../components/password-input';
 import { notify } from '../../components/toaster';
 import { usePlatform, useSupabase } from '../../lib/platform-context';
+import { useRememberPlanFromQuery } from '../../lib/plan-from-query';
 import { registerOwner } from './auth-api';
 import { AuthLayout } from './auth-layout';
 import { RememberedPlanNote } from './remembered-plan-note';
@@ -27,6 +28,8 @@ export function SignupPage() {
   const supabase = useSupabase();
   const platform = usePlatform();
   const navigate = useNavigate();
+  // The landing's plan links arrive as /signup?plan=<name> (docs/adr/0167).
+  useRememberPlanFromQuery();
   const form = useForm<SignupInput, unknown, SignupValues>({
     resolver: zodResolver(signupSchema),
     defaultValues: emptySignup,

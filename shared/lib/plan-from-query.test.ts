@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { planFromQuery } from './plan-from-query';
+
+describe('planFromQuery (the landing links /signup?plan=<name>, docs/adr/0167)', () => {
+  it('reads each self-service plan', () => {
+    expect(planFromQuery('?plan=Starter')).toBe('Starter');
+    expect(planFromQuery('?plan=Growth')).toBe('Growth');
+    expect(planFromQuery('?utm_source=x&plan=Pro')).toBe('Pro');
+  });
+
+  it('rejects Enterprise, unknown or differently spelled names, and a missing plan', () => {
+    for (const search of ['?plan=Enterprise', '?plan=pro', '?plan=Pro%20', '?plan=', '?plan=__proto__', '', '?other=Pro']) {
+      expect(planFromQuery(search)).toBeNull();
+    }
+  });
+});
