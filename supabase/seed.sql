@@ -324,7 +324,7 @@ end;
 $$;
 
 -- ---------------------------------------------------------------------------------------------------
--- Point of sale (issue 13, helper H-pos). 21 days of trading at owner1's Downtown (two registers) and Riverside
+-- Point of sale (issue 13, helper H-pos). 21 days and today's morning of trading at owner1's Downtown (two registers) and Riverside
 -- (one): a closed shift per register per day, 6 to 13 sales per shift of 1 to 3 non-lot items, cash or card, a
 -- dozen customers; written set-based into the same tables post_sale writes, with a ledger row per line and the
 -- balances moved by the same sums (plus a restock receipt where a shop would otherwise have sold below zero).
@@ -348,14 +348,21 @@ begin
                  ('Fatima Zahra', '+1 555 010 1011', 'fatima.zahra@example.com'),
                  ('Noah Brown', null, 'noah.brown@example.com')) as c (name, phone, email);
 
+  -- Day 0 is today: a shift from 08:00 (or three hours ago, before 11:00) that closed a few minutes ago, so the
+  -- Overview's today-against-last-week cards have a day to compare. It is closed: a register in the demo has no
+  -- open shift, so the first thing a cashier does is open one.
   create temporary table seed_pos_shifts on commit drop as
   select gen_random_uuid() as id, r.id as register_id, r.store_id, r.receipt_prefix, d.day,
-         (current_date - d.day + time '08:00') at time zone 'America/New_York' as opened_at,
-         (current_date - d.day + time '20:00') at time zone 'America/New_York' as closed_at,
+         case when d.day = 0 then least(t.today + time '08:00', t.local_now - interval '3 hours')
+              else t.today - d.day + time '08:00' end at time zone 'America/New_York' as opened_at,
+         case when d.day = 0 then t.local_now - interval '5 minutes'
+              else t.today - d.day + time '20:00' end at time zone 'America/New_York' as closed_at,
          20000::bigint as opening_float,
-         6 + abs(hashtext(r.receipt_prefix || d.day)) % 8 as sales
+         case when d.day = 0 then 4 else 6 end + abs(hashtext(r.receipt_prefix || d.day)) % 8 as sales
     from public.registers r
-   cross join generate_series(1, 21) as d (day)
+   cross join (select (now() at time zone 'America/New_York')::date as today,
+                      now() at time zone 'America/New_York' as local_now) t
+   cross join generate_series(0, 21) as d (day)
    where r.business_id = v_business;
 
   create temporary table seed_pos_items on commit drop as
@@ -367,7 +374,8 @@ begin
 
   create temporary table seed_pos_sales on commit drop as
   select gen_random_uuid() as id, s.id as shift_id, s.register_id, s.store_id, s.receipt_prefix, k,
-         s.opened_at + make_interval(mins => 15 + (abs(hashtext(s.id::text || k)) % 700)) as occurred_at,
+         s.opened_at + make_interval(mins => 15 + (abs(hashtext(s.id::text || k))
+                                                    % (extract(epoch from s.closed_at - s.opened_at)::int / 60 - 20))) as occurred_at,
          case when abs(hashtext(s.id::text || k || 'c')) % 4 = 0
               then (select c.id from public.customers c where c.business_id = v_business
                      order by c.name offset abs(hashtext(s.id::text || k)) % 12 limit 1) end as customer_id,

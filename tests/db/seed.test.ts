@@ -113,6 +113,21 @@ describe('supabase/seed.sql', () => {
     expect(rows[0]?.future).toBe(0);
   });
 
+  it("shows today's trading at the demo shop: closed shifts with sales up to a few minutes ago, none open", async () => {
+    const { rows } = await db.query<Record<string, unknown>>(
+      `select (select count(*)::int from public.sales s join public.stores st on st.id = s.store_id
+                where (s.occurred_at at time zone st.time_zone)::date = (now() at time zone st.time_zone)::date) > 0
+                as sales_today,
+              (select count(*)::int from public.sales where occurred_at > now() or recorded_at > now()) as future_sales,
+              (select count(*)::int from public.shifts where closed_at is null) as open_shifts,
+              (select count(*)::int from public.shifts where closed_at > now() or opened_at > now()) as future_shifts,
+              (select count(*)::int from public.sales s join public.shifts sh on sh.id = s.shift_id
+                where s.occurred_at not between sh.opened_at and sh.closed_at) as sales_outside_their_shift`,
+    );
+    expect(rows[0]).toEqual({ sales_today: true, future_sales: 0, open_shifts: 0, future_shifts: 0,
+      sales_outside_their_shift: 0 });
+  });
+
   it('gives the admin overview the same figures', async () => {
     const overview = await db.asRequest(
       { role: 'authenticated', claims: { role: 'authenticated', sub: seedUsers.admin.id }, readOnly: true },
