@@ -4,13 +4,20 @@ import createEmotionServer from '@emotion/server/create-instance';
 import { StrictMode, type ReactNode } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { StaticRouter } from 'react-router-dom';
+import { ChakraProvider } from '@chakra-ui/react';
 import { App } from '../shared/app/app';
+import { system } from '../shared/app/theme';
+import { lightStyleTag } from '../shared/components/light/styles';
+import { plainNavigation } from '../shared/components/light/navigation';
+import { lightNotify } from '../shared/components/light/toaster';
+import { isLightPath, LightShell } from '../shared/features/auth/light-shell';
 import { InertUntilHydrated, PrerenderedWithoutScripts } from '../shared/app/hydration-gate';
 import { Prerendering } from '../shared/components/prerendered-parts';
 import type { StorewiseClient } from '../shared/lib/supabase-client';
 import type { Platform } from '../shared/platform/platform';
 
 export { publicPages } from '../shared/app/public-pages';
+export { isLightPath } from '../shared/features/auth/light-shell';
 export { headTags, normalizeSiteUrl, robotsTxt, sitemapXml } from './seo';
 
 /**
@@ -26,6 +33,13 @@ const serverClient = {
   auth: { onAuthStateChange: () => ({ data: { subscription: { unsubscribe: () => undefined } } }) },
 } as unknown as StorewiseClient;
 const resolvedClient = Object.assign(Promise.resolve(serverClient), { status: 'fulfilled', value: serverClient });
+
+// The light shell's services are only called from event handlers, which never run here.
+const lightServerServices = {
+  supabase: () => resolvedClient,
+  platform: () => Promise.resolve(serverPlatform),
+  notify: lightNotify,
+};
 
 const serverPlatform: Platform = {
   kind: 'web',
@@ -60,6 +74,17 @@ export async function renderPage(path: string, withoutScripts = false, inert = t
   // An error would otherwise only turn its boundary into a client-rendered hole: fail the build instead.
   const errors: unknown[] = [];
   const { prelude } = await prerenderToNodeStream(
+    isLightPath(path) ? (
+      // A light auth page (docs/adr/0168): its own components, hydrated by web/auth-entry.tsx. ChakraProvider
+      // adds nothing to the markup; it only writes the token and reset CSS the light stylesheet reads.
+      <StrictMode>
+        <CacheProvider value={cache}>
+          <ChakraProvider value={system}>
+            <LightShell path={path} services={lightServerServices} navigation={plainNavigation} />
+          </ChakraProvider>
+        </CacheProvider>
+      </StrictMode>
+    ) : (
     <StrictMode>
       <CacheProvider value={cache}>
         <Prerendering.Provider value>
@@ -70,13 +95,16 @@ export async function renderPage(path: string, withoutScripts = false, inert = t
           </PrerenderedWithoutScripts.Provider>
         </Prerendering.Provider>
       </CacheProvider>
-    </StrictMode>,
+    </StrictMode>
+    ),
     // Suspense boundaries (HydrateApart, docs/adr/0091) stay in place whatever their size: React would move a
     // large one to the end of the document behind an inline script, which the CSP refuses.
     { onError: (error) => void errors.push(error), progressiveChunkSize: Number.POSITIVE_INFINITY },
   );
   const html = await streamToString(prelude);
   if (errors.length > 0) throw new AggregateError(errors, `Prerendering ${path} failed`);
-  const styleTags = emotionServer.constructStyleTagsFromChunks(emotionServer.extractCriticalToChunks(html));
+  const emotionTags = emotionServer.constructStyleTagsFromChunks(emotionServer.extractCriticalToChunks(html));
+  // Pages drawn with light components (the auth shells, docs/adr/0168) carry light.css in their head.
+  const styleTags = html.includes('class="lt-') ? `${emotionTags}${lightStyleTag}` : emotionTags;
   return { html, styleTags };
 }

@@ -1,7 +1,9 @@
-import { Box, Card, Container, Heading, Link, Stack, Text } from '@chakra-ui/react';
 import type { ReactNode } from 'react';
-import { Link as RouterLink } from 'react-router-dom';
-import { BrandLogo } from '../../components/brand-logo';
+import { BrandMark } from '../../components/light/brand-mark';
+import { useNavigation } from '../../components/light/navigation';
+import { ensureLightStyles } from '../../components/light/styles';
+
+ensureLightStyles();
 
 interface AuthLayoutProps {
   title: string;
@@ -11,28 +13,32 @@ interface AuthLayoutProps {
   wide?: boolean;
 }
 
-/** The frame of every auth screen: brand link home, a titled card, and the page's one h1. */
+/**
+ * The frame of every auth screen: brand link home, a titled card, and the page's one h1. Plain elements with
+ * light.css's classes, no Chakra runtime (docs/adr/0168): the same markup as Chakra's Container, Card and
+ * Heading drew.
+ */
 export function AuthLayout({ title, subtitle, children, wide = false }: AuthLayoutProps) {
+  const { Link } = useNavigation();
   return (
-    <Box as="main" minH="100dvh" bg="bg.muted" py={{ base: '6', md: '12' }}>
-      <Container maxW={wide ? 'xl' : 'md'} px={{ base: '3', sm: '4' }}>
-        <Stack gap="6">
-          <Link asChild alignSelf="center" aria-label="Storewise home" rounded="md">
-            <RouterLink to="/">
-              <BrandLogo />
-            </RouterLink>
+    <main className="lt-main">
+      <div className="lt-container" data-wide={wide || undefined}>
+        <div className="lt-stack lt-gap-6">
+          <Link to="/" aria-label="Storewise home" className="lt-link lt-brand lt-self-center">
+            <span className="lt-row lt-gap-2">
+              <BrandMark />
+              <span className="lt-brand-name">Storewise</span>
+            </span>
           </Link>
-          <Card.Root variant="elevated">
-            <Card.Header>
-              <Heading as="h1" size="2xl">
-                {title}
-              </Heading>
-              {subtitle && <Text color="fg.muted">{subtitle}</Text>}
-            </Card.Header>
-            <Card.Body>{children}</Card.Body>
-          </Card.Root>
-        </Stack>
-      </Container>
-    </Box>
+          <div className="lt-card">
+            <div className="lt-card-header">
+              <h1 className="lt-heading">{title}</h1>
+              {subtitle && <p className="lt-muted">{subtitle}</p>}
+            </div>
+            <div className="lt-card-body">{children}</div>
+          </div>
+        </div>
+      </div>
+    </main>
   );
 }

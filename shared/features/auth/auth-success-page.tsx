@@ -2,7 +2,7 @@ import { Button, Stack, Text } from '@chakra-ui/react';
 import { useEffect } from 'react';
 import { LuCircleCheck } from 'react-icons/lu';
 import { useNavigate } from 'react-router-dom';
-import { AuthLayout } from './auth-layout';
+import { AuthLayout } from './spa-auth-layout';
 
 export const AUTH_SUCCESS_REDIRECT_MS = 3000;
 

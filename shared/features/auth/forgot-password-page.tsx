@@ -8,7 +8,7 @@ import { FormField } from '../../components/form-field';
 import { notify } from '../../components/toaster';
 import { usePlatform, useSupabase } from '../../lib/platform-context';
 import { requestPasswordReset } from './auth-api';
-import { AuthLayout } from './auth-layout';
+import { AuthLayout } from './spa-auth-layout';
 import { forgotPasswordSchema, type ForgotPasswordValues } from './password-schemas';
 
 function BackToSignIn() {

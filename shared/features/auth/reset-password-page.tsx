@@ -7,7 +7,7 @@ import { PasswordInput } from '../../components/password-input';
 import { notify } from '../../components/toaster';
 import { useSupabase } from '../../lib/platform-context';
 import { updatePassword } from './auth-api';
-import { AuthLayout } from './auth-layout';
+import { AuthLayout } from './spa-auth-layout';
 import { resetPasswordSchema, type ResetPasswordValues } from './password-schemas';
 import { useResetSession } from './use-reset-session';
 

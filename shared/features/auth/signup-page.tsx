@@ -8,7 +8,7 @@ import { notify } from '../../components/toaster';
 import { usePlatform, useSupabase } from '../../lib/platform-context';
 import { useRememberPlanFromQuery } from '../../lib/plan-from-query';
 import { registerOwner } from './auth-api';
-import { AuthLayout } from './auth-layout';
+import { AuthLayout } from './spa-auth-layout';
 import { RememberedPlanNote } from './remembered-plan-note';
 import { businessTypes, emptySignup, signupSchema, type SignupInput, type SignupValues } from './signup-schema';
 
