@@ -17,6 +17,7 @@ import { pruneStyleTags } from './prerender-css';
 interface ServerEntry {
   publicPages: readonly { path: string; file: string; title: string; description: string; indexed: boolean; interactive: boolean }[];
   renderPage: (path: string, withoutScripts: boolean, inert: boolean) => Promise<{ html: string; styleTags: string }>;
+  isLightPath: (path: string) => boolean;
   headTags: (page: ServerEntry['publicPages'][number], siteUrl: string) => string;
   normalizeSiteUrl: (value: string | undefined) => string;
   robotsTxt: (siteUrl: string) => string;
@@ -38,6 +39,18 @@ const screenModules: Record<string, string> = {
   '/404': '../shared/features/not-found/not-found-page.tsx',
 };
 const screenModuleFor = (path: string) => screenModules[path] ?? '../shared/features/legal/legal-page.tsx';
+
+/**
+ * A light auth page (docs/adr/0168) boots web/auth-entry.tsx instead of the app: its chunk and the two steps it
+ * imports (React's DOM renderer, the page) are the page's preloads; what it imports only when asked
+ * (supabase-js, the app after signing in) is not.
+ */
+const lightEntrySteps = ['../node_modules/react-dom/client.js', '../shared/features/auth/light-shell.tsx'];
+function lightEntryFiles(manifest: Record<string, ManifestChunk>): string[] {
+  const steps = lightEntrySteps.filter((key) => manifest['auth-entry.tsx']?.dynamicImports?.includes(key));
+  if (steps.length !== lightEntrySteps.length) throw new Error('The Vite manifest lacks auth-entry.tsx or its steps (web/main.tsx imports it)');
+  return [...chunkFiles(manifest, 'auth-entry.tsx'), ...steps.flatMap((key) => chunkFiles(manifest, key))];
+}
 
 /**
  * Prerendered pages without forms: not inert until they hydrate (docs/adr/0160). The auth shells stay inert (a
@@ -115,6 +128,7 @@ async function writePages(entry: ServerEntry, outDir: string, siteUrl: string) {
   const appFiles = (manifest['start.tsx']?.dynamicImports ?? []).flatMap((key) => chunkFiles(manifest, key));
   if (appFiles.length === 0) throw new Error('The Vite manifest has no dynamic imports for start.tsx');
   await writeFile(join(outDir, 'app.html'), template);
+  const lightFiles = lightEntryFiles(manifest);
 
   for (const page of entry.publicPages) {
     const inert = !withoutForms.has(page.path);
@@ -122,7 +136,8 @@ async function writePages(entry: ServerEntry, outDir: string, siteUrl: string) {
     // The page's chunks are preloaded by web/main.tsx once the HTML has painted (docs/adr/0091): requested
     // from the head they would share the slow network with the first paint (and Lighthouse counts every
     // request started before the largest paint into it).
-    const preloads = [...new Set([...appFiles, ...chunkFiles(manifest, screenModuleFor(page.path))])]
+    const light = entry.isLightPath(page.path);
+    const preloads = [...new Set(light ? lightFiles : [...appFiles, ...chunkFiles(manifest, screenModuleFor(page.path))])]
       .filter((file) => !entryFiles.has(file))
       .map((file) => `/${file}`);
     // The page is complete without its scripts: fetched at low priority they never compete with the HTML
@@ -143,7 +158,7 @@ async function writePages(entry: ServerEntry, outDir: string, siteUrl: string) {
       .replace(
         '<div id="root"></div>',
         page.interactive
-          ? `<div id="root" data-prerendered="${page.path}"${inert ? '' : ' data-inert="none"'} data-preload="${preloads.join(' ')}">${html}</div>`
+          ? `<div id="root" data-prerendered="${page.path}"${light ? ' data-light=""' : ''}${inert ? '' : ' data-inert="none"'} data-preload="${preloads.join(' ')}">${html}</div>`
           : `<div id="root">${html}</div>`,
       );
     if (document.includes('<div id="root"></div>') || !template.includes('<div id="root"></div>')) {

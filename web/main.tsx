@@ -4,7 +4,11 @@ import { loadSupabaseConfig } from './runtime-config';
 // The configuration is fetched at once; the app's JavaScript (React, Chakra, the screens) is a separate chunk.
 const container = document.getElementById('root')!;
 const configLater = loadSupabaseConfig();
-const startApp = () => void import('./start').then((module) => module.start(container, configLater));
+const startApp = () =>
+  // A light auth page (docs/adr/0168) boots without the app: React and its own components only.
+  container.dataset.light !== undefined
+    ? void import('./auth-entry').then((module) => module.startLight(container, configLater))
+    : void import('./start').then((module) => module.start(container, configLater));
 
 /**
  * The prerendered page's own chunks (its screen and their imports), fetched alongside the app's. Put before
