@@ -2148,6 +2148,52 @@ export type Database = {
           },
         ];
       };
+      stock_pairs: {
+        Row: {
+          business_id: string;
+          last_sale_at: string | null;
+          last_sale_day: string | null;
+          on_hand: number;
+          store_id: string;
+          value: number;
+          variant_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          business_id: string;
+          last_sale_at?: string | null;
+          last_sale_day?: string | null;
+          on_hand?: number;
+          store_id: string;
+          value?: number;
+          variant_id: string;
+        };
+        Update: {
+          business_id?: string;
+          last_sale_at?: string | null;
+          last_sale_day?: string | null;
+          on_hand?: number;
+          store_id?: string;
+          value?: number;
+          variant_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "stock_pairs_store_id_business_id_fkey";
+            columns: ["store_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "stores";
+            referencedColumns: ["id", "business_id"];
+          },
+          {
+            foreignKeyName: "stock_pairs_variant_id_business_id_fkey";
+            columns: ["variant_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "variants";
+            referencedColumns: ["id", "business_id"];
+          },
+        ];
+      };
       store_prices: {
         Row: {
           business_id: string;
