@@ -20,6 +20,12 @@ export interface PublicPage {
    * they are sent without the app's scripts, so nothing runs after their first paint (docs/adr/0091).
    */
   interactive: boolean;
+  /**
+   * A visitor's copy needs no JavaScript either (the landing: links, anchors, a native popover menu): the app
+   * starts on it only in a browser with a stored session, or with an auth server's answer in its address, and
+   * then hydrates it (docs/adr/0167). The prerender marks its root `data-start="signed-in"` for web/main.tsx.
+   */
+  staticForVisitors?: boolean;
 }
 
 export const siteName = 'Storewise';
@@ -40,6 +46,7 @@ export const landingPage: PublicPage = {
     'Inventory, point of sale, customers, teams and AI analytics for grocery, clothing, pharmacy, electronics and specialty shops. Plans from $9.99 a month with a 7-day free trial.',
   indexed: true,
   interactive: true,
+  staticForVisitors: true,
 };
 
 export const notFoundPage: PublicPage = {

@@ -2,7 +2,7 @@ import { act } from 'react';
 import { hydrateRoot, type Root } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { HydrateApart, HydratedControl, Prerendering, StaticHtml } from './prerendered-parts';
+import { HydrateApart, Prerendering, StaticHtml } from './prerendered-parts';
 
 // docs/adr/0091: a StaticHtml part keeps the server's HTML on hydration and never renders its children in the
 // browser; a HydrateApart part hydrates (its handlers work) without replacing the server's nodes.
@@ -66,55 +66,6 @@ describe('prerendered parts', () => {
     // The hydrated part works.
     await act(async () => container.querySelector('button')?.click());
     expect(onClick).toHaveBeenCalledTimes(1);
-  });
-
-  it('a control is inert in the server HTML and live once its part hydrates, the link beside it never inert (docs/adr/0160)', async () => {
-    const onClick = vi.fn();
-    const Part = () => (
-      <HydrateApart>
-        <a href="/signup">Get Started</a>
-        <HydratedControl>
-          <button type="button" onClick={onClick}>
-            Watch Demo
-          </button>
-        </HydratedControl>
-      </HydrateApart>
-    );
-    const html = renderToString(<Part />);
-    expect(html).toMatch(/<span style="display:contents" inert="">\s*<button/);
-    expect(html).not.toMatch(/inert[^>]*>\s*<a /);
-
-    const container = document.createElement('div');
-    container.innerHTML = html;
-    document.body.append(container);
-    const recoverable = vi.fn();
-    await act(async () => {
-      root = hydrateRoot(container, <Part />, { onRecoverableError: recoverable });
-    });
-    expect(recoverable).not.toHaveBeenCalled();
-    expect(container.querySelector('[inert]')).toBeNull();
-    await act(async () => container.querySelector('button')?.click());
-    expect(onClick).toHaveBeenCalledTimes(1);
-  });
-
-  it('a control rendered in the browser (no server HTML) is never inert', async () => {
-    const { createRoot } = await import('react-dom/client');
-    const container = document.createElement('div');
-    document.body.append(container);
-    const seen: boolean[] = [];
-    const observer = new MutationObserver(() => seen.push(container.querySelector('[inert]') !== null));
-    observer.observe(container, { subtree: true, childList: true, attributes: true });
-    await act(async () => {
-      root = createRoot(container);
-      root.render(
-        <HydratedControl>
-          <button type="button">Open menu</button>
-        </HydratedControl>,
-      );
-    });
-    observer.disconnect();
-    expect(container.querySelector('button')).not.toBeNull();
-    expect([...seen, container.querySelector('[inert]') !== null]).not.toContain(true);
   });
 
   it('a static part rendered in the browser (no server HTML) renders its children', async () => {

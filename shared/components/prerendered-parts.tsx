@@ -38,19 +38,3 @@ export function StaticHtml({ children }: { children: ReactNode }) {
   if (keep) return <div style={contents} suppressHydrationWarning dangerouslySetInnerHTML={keepServerHtml} />;
   return <div style={contents}>{children}</div>;
 }
-
-/**
- * A control of a prerendered page that only works once hydrated (a button with a click handler) on a page that
- * is otherwise usable before it hydrates (the landing, docs/adr/0160): inert until its part of the page has
- * hydrated, so the browser (and a test's click) waits instead of spending a click that nothing would handle.
- * Lifting `inert` from the control recalculates the style of the control alone; lifting it from the whole page
- * recalculated every element. Rendered in the browser (client-side navigation, the desktop) it is never inert.
- */
-export function HydratedControl({ children }: { children: ReactNode }) {
-  const hydrated = useSyncExternalStore(subscribe, () => true, () => false);
-  return (
-    <span style={contents} inert={!hydrated}>
-      {children}
-    </span>
-  );
-}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planFromQuery } from './plan-from-query';
+import { currentQuery, planFromQuery } from './plan-from-query';
 
 describe('planFromQuery (the landing links /signup?plan=<name>, docs/adr/0167)', () => {
   it('reads each self-service plan', () => {
@@ -12,5 +12,11 @@ describe('planFromQuery (the landing links /signup?plan=<name>, docs/adr/0167)',
     for (const search of ['?plan=Enterprise', '?plan=pro', '?plan=Pro%20', '?plan=', '?plan=__proto__', '', '?other=Pro']) {
       expect(planFromQuery(search)).toBeNull();
     }
+  });
+
+  it("finds the query in the URL, or in the desktop hash router's address", () => {
+    expect(currentQuery({ search: '?plan=Pro', hash: '' })).toBe('?plan=Pro');
+    expect(currentQuery({ search: '', hash: '#/signup?plan=Growth' })).toBe('?plan=Growth');
+    expect(currentQuery({ search: '', hash: '#pricing' })).toBe('');
   });
 });

@@ -1,5 +1,4 @@
 import { useEffect } from 'react';
-import { useLocation } from 'react-router-dom';
 import { z } from 'zod';
 import { selfServicePlanNames, setRememberedPlan, type SelfServicePlanName } from './remembered-plan';
 
@@ -13,15 +12,23 @@ export function planFromQuery(search: string): SelfServicePlanName | null {
 }
 
 /**
+ * The query of the current address: the URL's own, or inside the hash for the desktop app's hash router
+ * (`#/signup?plan=Pro`).
+ */
+export function currentQuery({ search, hash }: Pick<Location, 'search' | 'hash'>): string {
+  return search || (hash.includes('?') ? hash.slice(hash.indexOf('?')) : '');
+}
+
+/**
  * On /signup: remembers the plan a visitor picked on the landing's pricing section, which is now a plain link so
  * the landing needs no JavaScript (docs/adr/0167), exactly as the old click did (shared/lib/remembered-plan), so
  * the remembered-plan note and the trial offer after sign-in read it as before. In an effect: the prerendered
- * shell has no plan, and hydration must match it.
+ * shell has no plan, and hydration must match it. Reads the address itself rather than a router's location, so
+ * it works under react-router and on a page booted without it.
  */
 export function useRememberPlanFromQuery(): void {
-  const { search } = useLocation();
   useEffect(() => {
-    const plan = planFromQuery(search);
+    const plan = planFromQuery(currentQuery(window.location));
     if (plan) setRememberedPlan(plan);
-  }, [search]);
+  }, []);
 }

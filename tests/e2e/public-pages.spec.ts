@@ -67,12 +67,12 @@ test.describe('public pages', () => {
     await expect(policy.getByText('at least 18 years old')).toBeVisible();
   });
 
-  test('Watch Demo and Start Free Trial scroll to their sections; Contact Sales goes to /auth', async ({ page }) => {
+  test('Watch Demo and Start Free Trial (in-page links) scroll to their sections; Contact Sales goes to /auth', async ({ page }) => {
     const landing = new PublicLanding(page);
     await landing.goto();
-    await page.getByRole('button', { name: 'Watch Demo' }).click();
+    await page.getByRole('link', { name: 'Watch Demo' }).click();
     await expect(page.getByRole('heading', { name: 'Everything a modern retailer needs' })).toBeInViewport();
-    await page.getByRole('button', { name: 'Start Free Trial' }).click();
+    await page.getByRole('link', { name: 'Start Free Trial' }).click();
     await expect(page.getByRole('heading', { name: 'Simple plans that grow with you' })).toBeInViewport();
     await landing.plan('Enterprise').getByRole('link', { name: /contact sales/i }).click();
     await expect(page).toHaveURL(/\/auth$/);
@@ -84,7 +84,8 @@ test.describe('public pages', () => {
     await landing.goto();
     await expect(landing.mobileMenu()).toBeHidden();
     await landing.menuButton().click();
-    await expect(landing.menuButton()).toHaveAttribute('aria-expanded', 'true');
+    await expect(landing.mobileMenu()).toBeVisible();
+    expect(await landing.menuExpanded()).toBe(true);
     await expect(landing.mobileMenu().getByRole('link', { name: 'Get Started' })).toBeVisible();
     await landing.mobileMenu().getByRole('link', { name: 'Industries' }).click();
     await expect(landing.mobileMenu()).toBeHidden();
@@ -92,6 +93,7 @@ test.describe('public pages', () => {
     await landing.menuButton().click();
     await page.keyboard.press('Escape');
     await expect(landing.mobileMenu()).toBeHidden();
+    expect(await landing.menuExpanded()).toBe(false);
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(320);
   });
 

@@ -8,7 +8,7 @@ test.describe('choosing a plan', () => {
     const landing = new PublicLanding(page);
     await landing.goto('#pricing');
     await landing.getStarted('Pro');
-    await expect(page).toHaveURL(/\/signup$/);
+    await expect(page).toHaveURL(/\/signup\?plan=Pro$/);
     await expect(page.getByTestId('remembered-plan')).toContainText('Selected plan: Pro');
   });
 
@@ -38,7 +38,8 @@ test.describe('choosing a plan', () => {
     const landing = new PublicLanding(page);
     await landing.goto('#pricing');
     await landing.getStarted('Starter');
-    await expect(page).toHaveURL(/\/signup$/);
+    await expect(page).toHaveURL(/\/signup\?plan=Starter$/);
+    await expect(page.getByTestId('remembered-plan')).toContainText('Selected plan: Starter');
     const signIn = new PublicSignIn(page);
     await signIn.goto();
     await signIn.signIn(user.email, user.password);

@@ -5,8 +5,8 @@ import {
   LuTrendingUp, LuUsers, LuZap,
 } from 'react-icons/lu';
 import { SectionHeading } from './section-heading';
-import { scrollToSection } from './sections';
-import { HydratedControl, StaticHtml } from '../../components/prerendered-parts';
+import { sectionLinkProps } from './section-link';
+import { StaticHtml } from '../../components/prerendered-parts';
 
 const features: { title: string; text: string; icon: IconType }[] = [
   { title: 'AI-Powered Insights', text: 'Forecast demand and spot slow movers before they cost you.', icon: LuBrain },
@@ -48,14 +48,12 @@ export function FeaturesSection() {
           </SimpleGrid>
         </StaticHtml>
         <Stack direction={{ base: 'column', sm: 'row' }} justify="center" mt="10" gap="3">
-          <HydratedControl>
-            <Button size="lg" onClick={() => scrollToSection('pricing')}>
-              Start Free Trial
-            </Button>
-            <Button size="lg" variant="outline" onClick={() => scrollToSection('about')}>
-              Schedule Demo
-            </Button>
-          </HydratedControl>
+          <Button asChild size="lg">
+            <a {...sectionLinkProps('pricing')}>Start Free Trial</a>
+          </Button>
+          <Button asChild size="lg" variant="outline">
+            <a {...sectionLinkProps('about')}>Schedule Demo</a>
+          </Button>
         </Stack>
       </Container>
     </Box>

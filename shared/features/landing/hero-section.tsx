@@ -3,7 +3,8 @@ import { LuArrowRight, LuPlay } from 'react-icons/lu';
 import { Link as RouterLink } from 'react-router-dom';
 import { useAuth } from '../../lib/auth-provider';
 import { scrollToSection } from './sections';
-import { HydratedControl, StaticHtml } from '../../components/prerendered-parts';
+import { StaticHtml } from '../../components/prerendered-parts';
+import { sectionLinkProps } from './section-link';
 
 const stats = [
   { value: '10K+', label: 'Active stores' },
@@ -31,22 +32,25 @@ export function HeroSection() {
             </Text>
           </StaticHtml>
           <Stack direction={{ base: 'column', sm: 'row' }} gap="3" width={{ base: 'full', sm: 'auto' }}>
-            {user ? (
-              <Button size="lg" onClick={() => scrollToSection('pricing')}>
+            {/* A link for a visitor (the landing is static for them, docs/adr/0167); a signed-in owner has an
+                account already and is taken to the plans instead. */}
+            <Button asChild size="lg">
+              <RouterLink
+                to="/signup"
+                onClick={(event) => {
+                  if (!user) return;
+                  event.preventDefault();
+                  scrollToSection('pricing');
+                }}
+              >
                 Get Started <LuArrowRight aria-hidden="true" />
-              </Button>
-            ) : (
-              <Button asChild size="lg">
-                <RouterLink to="/signup">
-                  Get Started <LuArrowRight aria-hidden="true" />
-                </RouterLink>
-              </Button>
-            )}
-            <HydratedControl>
-              <Button size="lg" variant="outline" onClick={() => scrollToSection('features')}>
+              </RouterLink>
+            </Button>
+            <Button asChild size="lg" variant="outline">
+              <a {...sectionLinkProps('features')}>
                 <LuPlay aria-hidden="true" /> Watch Demo
-              </Button>
-            </HydratedControl>
+              </a>
+            </Button>
           </Stack>
           <StaticHtml>
             <SimpleGrid as="dl" columns={3} gap={{ base: '4', md: '12' }} pt="6" width="full" maxW="xl">

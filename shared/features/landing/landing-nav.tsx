@@ -1,17 +1,18 @@
 import { Box, Button, Container, Grid, HStack, IconButton, Link, Stack } from '@chakra-ui/react';
-import { useEffect, useState } from 'react';
-import { flushSync } from 'react-dom';
 import { LuMenu, LuX } from 'react-icons/lu';
 import { Link as RouterLink } from 'react-router-dom';
 import { BrandLogo } from '../../components/brand-logo';
-import { HydratedControl } from '../../components/prerendered-parts';
 import { useAuth } from '../../lib/auth-provider';
 import { SectionLink } from './section-link';
 import { landingSections } from './sections';
 
+/**
+ * Sign In and Get Started for a visitor, Dashboard once a signed-in user is known. A visitor's landing is never
+ * hydrated (docs/adr/0167), so the visitor's buttons are the prerendered ones, and also what a signed-in
+ * browser shows until supabase-js has read its session.
+ */
 function AccountButtons({ direction }: { direction: 'row' | 'column' }) {
-  const { user, loading } = useAuth();
-  if (loading) return null;
+  const { user } = useAuth();
   const stretch = direction === 'column' ? 'full' : undefined;
   if (user) {
     return (
@@ -32,22 +33,23 @@ function AccountButtons({ direction }: { direction: 'row' | 'column' }) {
   );
 }
 
-/** Sticky top bar: section anchors, account buttons, and a menu button below 768 px (spec 2, 9). */
+const menuId = 'mobile-menu';
+// The button's icon follows the menu's open state, in CSS: there is no script on a visitor's landing.
+const iconForState = {
+  [`&:has(#${menuId}:popover-open) .menu-icon-closed, &:not(:has(#${menuId}:popover-open)) .menu-icon-open`]: { display: 'none' },
+};
+
+/**
+ * Sticky top bar: section anchors, account buttons, and below 768 px a menu that is a native popover
+ * (docs/adr/0167): its button opens and closes it, Escape and a tap outside close it, and the browser gives the
+ * button its expanded state, all without JavaScript. Choosing a link in it closes it (closeMenuOf).
+ */
 export function LandingNav() {
-  const [menuOpen, setMenuOpen] = useState(false);
-
-  useEffect(() => {
-    if (!menuOpen) return;
-    const closeOnEscape = (event: KeyboardEvent) => event.key === 'Escape' && setMenuOpen(false);
-    window.addEventListener('keydown', closeOnEscape);
-    return () => window.removeEventListener('keydown', closeOnEscape);
-  }, [menuOpen]);
-
   return (
-    <Box as="header" position="sticky" top="0" zIndex="sticky" bg="bg/95" backdropFilter="blur(8px)" borderBottomWidth="1px">
+    <Box as="header" position="sticky" top="0" zIndex="sticky" bg="bg/95" backdropFilter="blur(8px)" borderBottomWidth="1px" css={iconForState}>
       <Container maxW="7xl" px={{ base: '3', sm: '6' }}>
-        {/* Three columns with equal sides: the account buttons arrive after hydration (docs/adr/0090) and
-            switch to Dashboard when signed in, and neither moves the links beside them. */}
+        {/* Three columns with equal sides: the account buttons switch to Dashboard when signed in (docs/adr/0090)
+            without moving the links beside them. */}
         <Grid h="16" alignItems="center" templateColumns={{ base: '1fr auto', md: '1fr auto 1fr' }} gap="4">
           <Link asChild aria-label="Storewise home" rounded="md" justifySelf="start">
             <RouterLink to="/">
@@ -64,45 +66,45 @@ export function LandingNav() {
           <Box hideBelow="md" justifySelf="end">
             <AccountButtons direction="row" />
           </Box>
-          <HydratedControl>
-            <IconButton
-              hideFrom="md"
-              justifySelf="end"
-              variant="ghost"
-              aria-label={menuOpen ? 'Close menu' : 'Open menu'}
-              aria-expanded={menuOpen}
-              aria-controls="mobile-menu"
-              onClick={() => setMenuOpen((open) => !open)}
-            >
-              {menuOpen ? <LuX /> : <LuMenu />}
-            </IconButton>
-          </HydratedControl>
+          <IconButton hideFrom="md" justifySelf="end" variant="ghost" aria-label="Menu" popoverTarget={menuId}>
+            <LuMenu className="menu-icon-closed" aria-hidden="true" />
+            <LuX className="menu-icon-open" aria-hidden="true" />
+          </IconButton>
         </Grid>
       </Container>
-      {menuOpen && (
-        <Box id="mobile-menu" hideFrom="md" borderTopWidth="1px" bg="bg" pb="4" data-testid="mobile-menu">
-          <Container maxW="7xl" px={{ base: '3', sm: '6' }}>
-            <Stack as="nav" aria-label="Mobile" gap="1" py="2">
-              {landingSections.map((section) => (
-                <SectionLink
-                  key={section.id}
-                  section={section.id}
-                  // The open menu sits in the page flow above the sections: remove it before the scroll
-                  // target is measured, or the smooth scroll overshoots by the menu's height.
-                  onNavigate={() => flushSync(() => setMenuOpen(false))}
-                  py="2"
-                  px="2"
-                  rounded="md"
-                  fontWeight="medium"
-                >
-                  {section.label}
-                </SectionLink>
-              ))}
-            </Stack>
-            <AccountButtons direction="column" />
-          </Container>
-        </Box>
-      )}
+      {/* In the top layer, just below the header; the browser hides it while closed (never set display here). */}
+      <Box
+        id={menuId}
+        popover="auto"
+        hideFrom="md"
+        position="fixed"
+        top="calc(4rem + 1px)"
+        left="0"
+        right="0"
+        bottom="auto"
+        width="auto"
+        maxH="calc(100dvh - 4rem - 1px)"
+        m="0"
+        p="0"
+        pb="4"
+        color="fg"
+        bg="bg"
+        borderWidth="0"
+        borderBottomWidth="1px"
+        shadow="md"
+        data-testid="mobile-menu"
+      >
+        <Container maxW="7xl" px={{ base: '3', sm: '6' }}>
+          <Stack as="nav" aria-label="Mobile" gap="1" py="2">
+            {landingSections.map((section) => (
+              <SectionLink key={section.id} section={section.id} py="2" px="2" rounded="md" fontWeight="medium">
+                {section.label}
+              </SectionLink>
+            ))}
+          </Stack>
+          <AccountButtons direction="column" />
+        </Container>
+      </Box>
     </Box>
   );
 }

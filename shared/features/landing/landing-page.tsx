@@ -15,7 +15,15 @@ import { scrollToSection, sectionFromHash } from './sections';
 import { startSessionFromLink } from './session-api';
 import { HydrateApart, StaticHtml } from '../../components/prerendered-parts';
 
-/** The public home page (spec 2). */
+// A visitor's landing follows its in-page links natively (docs/adr/0167): smooth scrolling is the page's own
+// CSS, on the document while the landing is shown, and off for those who ask for less motion.
+const smoothAnchors = { '@media (prefers-reduced-motion: no-preference)': { 'html:has(&)': { scrollBehavior: 'smooth' } } };
+
+/**
+ * The public home page (spec 2). For a visitor it is a static document: links, anchors and a native popover
+ * menu, sent without the app's JavaScript (docs/adr/0167); the app starts on it only in a browser with a stored
+ * session (web/main.tsx), and hydrates it as below.
+ */
 export function LandingPage() {
   const location = useLocation();
   const navigate = useNavigate();
@@ -54,7 +62,7 @@ export function LandingPage() {
 
   return (
     // Each part hydrates apart (in slices), and the parts without behaviour not at all (docs/adr/0091).
-    <Box minH="100dvh">
+    <Box minH="100dvh" css={smoothAnchors}>
       <HydrateApart>
         <LandingNav />
       </HydrateApart>

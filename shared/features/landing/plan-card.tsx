@@ -1,14 +1,16 @@
 import { Badge, Button, Card, Heading, HStack, List, Text } from '@chakra-ui/react';
 import { LuCheck } from 'react-icons/lu';
+import type { MouseEvent } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import type { PricingPlan } from './pricing-plans';
-import { HydratedControl, StaticHtml } from '../../components/prerendered-parts';
+import { StaticHtml } from '../../components/prerendered-parts';
 
 const dollars = (value: number) => `$${Number.isInteger(value) ? value : value.toFixed(2)}`;
 
 interface PlanCardProps {
   plan: PricingPlan;
-  onChoose: () => void;
+  /** The Get Started link's click, before it navigates (it may prevent that). */
+  onChoose: (event: MouseEvent<HTMLAnchorElement>) => void;
   busy: boolean;
 }
 
@@ -86,17 +88,20 @@ export function PlanCard({ plan, onChoose, busy }: PlanCardProps) {
             <RouterLink to="/auth">Contact Sales</RouterLink>
           </Button>
         ) : (
-          <HydratedControl>
-            <Button
-              width="full"
-              variant={plan.popular ? 'solid' : 'outline'}
-              onClick={onChoose}
-              loading={busy}
-              aria-label={`Get Started with the ${plan.name} plan`}
-            >
+          // A link to /signup for a visitor, whose landing has no JavaScript (docs/adr/0167); onChoose takes
+          // over where the app runs and someone may be signed in.
+          <Button
+            asChild
+            width="full"
+            variant={plan.popular ? 'solid' : 'outline'}
+            loading={busy}
+            aria-disabled={busy || undefined}
+            aria-label={`Get Started with the ${plan.name} plan`}
+          >
+            <RouterLink to={`/signup?plan=${plan.name}`} onClick={onChoose}>
               Get Started
-            </Button>
-          </HydratedControl>
+            </RouterLink>
+          </Button>
         )}
       </Card.Footer>
     </Card.Root>

@@ -13,7 +13,7 @@ const TrialOffer = lazy(() => import('./trial-offer').then((module) => ({ defaul
 
 /** The four plans of spec 9 and the 7-day trial note; choosing a plan is real (useChoosePlan). */
 export function PricingSection() {
-  const { user } = useAuth();
+  const { user, loading } = useAuth();
   const { choose, pending } = useChoosePlan();
 
   return (
@@ -51,7 +51,13 @@ export function PricingSection() {
               key={plan.name}
               plan={plan}
               busy={pending === plan.name}
-              onChoose={() => plan.name !== 'Enterprise' && void choose(plan.name)}
+              onChoose={(event) => {
+                // A known visitor follows the link (/signup remembers the plan); a signed-in owner, or a browser
+                // whose session supabase-js has not read yet, chooses here.
+                if (plan.name === 'Enterprise' || (!loading && !user)) return;
+                event.preventDefault();
+                if (pending === null) void choose(plan.name);
+              }}
             />
           ))}
         </SimpleGrid>

@@ -7,7 +7,7 @@ import type { SelfServicePlanName } from '../../lib/remembered-plan';
 import { choosePlan } from './plans-api';
 
 /**
- * Get Started on a plan: a visitor goes to /signup with the plan remembered; a signed-in owner gets the
+ * Get Started on a plan: a visitor goes to /signup?plan=<name>, which remembers it; a signed-in owner gets the
  * plan (a 7-day trial the first time) and lands on billing.
  */
 export function useChoosePlan() {
@@ -24,18 +24,15 @@ export function useChoosePlan() {
   }
 
   async function choose(plan: SelfServicePlanName) {
-    // The store module (and jotai with it) loads on the first pick, not with the landing page.
-    const { setRememberedPlan } = await import('../../lib/remembered-plan');
-    if (!(await signedIn())) {
-      setRememberedPlan(plan);
-      navigate('/signup');
-      return;
-    }
+    // A visitor goes where the plan's link goes: /signup remembers the plan from its query (docs/adr/0167).
+    if (!(await signedIn())) return void navigate(`/signup?plan=${plan}`);
     setPending(plan);
     // Signed in means supabase-js has loaded, so this resolves at once.
     const { plan: chosen, error } = await choosePlan(await supabaseLater, plan);
     setPending(null);
     if (error || !chosen) return void notify.error('Error', error ?? 'The plan could not be chosen.');
+    // The store module (and jotai with it) loads on the first pick, not with the landing page.
+    const { setRememberedPlan } = await import('../../lib/remembered-plan');
     setRememberedPlan(null);
     const { planChoiceMessage } = await import('./plan-choice-message');
     const message = planChoiceMessage(chosen);

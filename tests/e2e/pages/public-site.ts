@@ -9,8 +9,26 @@ export class PublicLanding {
     await expect(this.page.getByRole('heading', { level: 1 })).toContainText('Storewise');
   }
 
+  /** Opens and closes the mobile menu, a native popover (docs/adr/0167). */
   menuButton() {
-    return this.page.getByRole('button', { name: /open menu|close menu/i });
+    return this.page.getByRole('button', { name: 'Menu', exact: true });
+  }
+
+  /**
+   * The menu button's expanded state as Chromium's accessibility tree gives it: a popover's button has no
+   * aria-expanded attribute, the browser computes the state (Playwright's toBeExpanded reads the attribute).
+   */
+  async menuExpanded(): Promise<boolean> {
+    const cdp = await this.page.context().newCDPSession(this.page);
+    try {
+      const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
+      const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: 'button[popovertarget="mobile-menu"]' });
+      const { nodes } = await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false });
+      const expanded = nodes[0]?.properties?.find((property) => property.name === 'expanded');
+      return expanded?.value.value === true;
+    } finally {
+      await cdp.detach();
+    }
   }
 
   mobileMenu() {
@@ -22,7 +40,7 @@ export class PublicLanding {
   }
 
   async getStarted(name: 'Starter' | 'Growth' | 'Pro') {
-    await this.plan(name).getByRole('button', { name: /get started/i }).click();
+    await this.plan(name).getByRole('link', { name: /get started/i }).click();
   }
 }
 
