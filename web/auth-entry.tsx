@@ -7,6 +7,24 @@ import type { StorewiseClient } from '../shared/lib/supabase-client';
 import type { SupabaseConfig } from '../shared/platform/platform';
 import { createWebPlatform } from './platform';
 
+let appPrefetched = false;
+/**
+ * Fetches (does not run) the app's files the prerender listed in `#root[data-app]`: signing in hands the window
+ * to the app, which then starts without waiting for the network.
+ */
+function prefetchApp(container: HTMLElement) {
+  if (appPrefetched) return;
+  appPrefetched = true;
+  for (const href of container.dataset.app?.split(' ') ?? []) {
+    if (!href) continue;
+    const link = document.createElement('link');
+    link.rel = 'modulepreload';
+    link.crossOrigin = '';
+    link.href = href;
+    document.head.append(link);
+  }
+}
+
 /** A turn for the browser (input, paint) before the next piece of work. */
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
@@ -38,6 +56,10 @@ export async function startLight(container: HTMLElement, configLater: Promise<Su
       )),
     platform: () => platformLater,
     notify: lightNotify,
+    prepare: () => {
+      void services.supabase();
+      prefetchApp(container);
+    },
   };
 
   let root: Root | undefined;

@@ -39,6 +39,7 @@ const lightServerServices = {
   supabase: () => resolvedClient,
   platform: () => Promise.resolve(serverPlatform),
   notify: lightNotify,
+  prepare: () => undefined,
 };
 
 const serverPlatform: Platform = {

@@ -17,7 +17,7 @@ import { GoogleButton } from './google-button';
  * rendered by the app on client-side navigation (auth-page.tsx).
  */
 export function AuthScreen() {
-  const { supabase, platform, notify } = useAuthServices();
+  const { supabase, platform, notify, prepare } = useAuthServices();
   const { navigate, Link } = useNavigation();
   const [mode, setMode] = useState<AuthMode>('sign-in');
   const signingIn = mode === 'sign-in';
@@ -55,7 +55,7 @@ export function AuthScreen() {
         {/* supabase-js loads while the visitor types, not on the page's load (on the app's pages it is there). */}
         <form
           onSubmit={(event) => void submit(event)}
-          onFocus={() => void supabase()}
+          onFocus={prepare}
           noValidate
           aria-label={signingIn ? 'Sign in' : 'Create account'}
         >

@@ -13,6 +13,8 @@ export interface AuthServices {
   supabase: () => Promise<StorewiseClient>;
   platform: () => Promise<Platform>;
   notify: Notify;
+  /** The visitor started on a form: load what submitting and moving on will need (nothing in the app). */
+  prepare: () => void;
 }
 
 export const AuthServicesContext = createContext<AuthServices | null>(null);

@@ -19,7 +19,7 @@ export function SpaAuthBridge({ children }: { children: ReactNode }) {
   const supabase = useSupabaseLater();
   const navigation = useMemo<Navigation>(() => ({ navigate: (to) => void navigate(to), Link: RouterLightLink }), [navigate]);
   const services = useMemo<AuthServices>(
-    () => ({ supabase: () => supabase, platform: () => Promise.resolve(platform), notify }),
+    () => ({ supabase: () => supabase, platform: () => Promise.resolve(platform), notify, prepare: () => undefined }),
     [supabase, platform],
   );
   return (
