@@ -15,7 +15,7 @@ import { pruneStyleTags } from './prerender-css';
 
 /** What web/entry-server.tsx exports (typed here: the Node project does not compile JSX). */
 interface ServerEntry {
-  publicPages: readonly { path: string; file: string; title: string; description: string; indexed: boolean; interactive: boolean; staticForVisitors?: boolean }[];
+  publicPages: readonly { path: string; file: string; title: string; description: string; indexed: boolean; interactive: boolean }[];
   renderPage: (path: string, withoutScripts: boolean, inert: boolean) => Promise<{ html: string; styleTags: string }>;
   isLightPath: (path: string) => boolean;
   headTags: (page: ServerEntry['publicPages'][number], siteUrl: string) => string;
@@ -129,6 +129,11 @@ async function writePages(entry: ServerEntry, outDir: string, siteUrl: string) {
   if (appFiles.length === 0) throw new Error('The Vite manifest has no dynamic imports for start.tsx');
   await writeFile(join(outDir, 'app.html'), template);
   const lightFiles = lightEntryFiles(manifest);
+  // What the app needs to show the landing after signing in on a light page: fetched (not run) when the visitor
+  // starts on the form (web/auth-entry.tsx), so the hand-over does not wait for the network.
+  const appAfterSignIn = [...new Set([...chunkFiles(manifest, 'start.tsx'), ...appFiles, ...chunkFiles(manifest, screenModuleFor('/'))])]
+    .filter((file) => !entryFiles.has(file) && !lightFiles.includes(file))
+    .map((file) => `/${file}`);
 
   for (const page of entry.publicPages) {
     const inert = !withoutForms.has(page.path);
@@ -158,7 +163,7 @@ async function writePages(entry: ServerEntry, outDir: string, siteUrl: string) {
       .replace(
         '<div id="root"></div>',
         page.interactive
-          ? `<div id="root" data-prerendered="${page.path}"${light ? ' data-light=""' : ''}${inert ? '' : ' data-inert="none"'}${page.staticForVisitors ? ' data-start="signed-in"' : ''} data-preload="${preloads.join(' ')}">${html}</div>`
+          ? `<div id="root" data-prerendered="${page.path}"${light ? ` data-light="" data-app="${appAfterSignIn.join(' ')}"` : ''}${inert ? '' : ' data-inert="none"'} data-preload="${preloads.join(' ')}">${html}</div>`
           : `<div id="root">${html}</div>`,
       );
     if (document.includes('<div id="root"></div>') || !template.includes('<div id="root"></div>')) {
