@@ -15,7 +15,7 @@ import { pruneStyleTags } from './prerender-css';
 
 /** What web/entry-server.tsx exports (typed here: the Node project does not compile JSX). */
 interface ServerEntry {
-  publicPages: readonly { path: string; file: string; title: string; description: string; indexed: boolean; interactive: boolean }[];
+  publicPages: readonly { path: string; file: string; title: string; description: string; indexed: boolean; interactive: boolean; staticForVisitors?: boolean }[];
   renderPage: (path: string, withoutScripts: boolean, inert: boolean) => Promise<{ html: string; styleTags: string }>;
   isLightPath: (path: string) => boolean;
   headTags: (page: ServerEntry['publicPages'][number], siteUrl: string) => string;
@@ -163,7 +163,7 @@ async function writePages(entry: ServerEntry, outDir: string, siteUrl: string) {
       .replace(
         '<div id="root"></div>',
         page.interactive
-          ? `<div id="root" data-prerendered="${page.path}"${light ? ` data-light="" data-app="${appAfterSignIn.join(' ')}"` : ''}${inert ? '' : ' data-inert="none"'} data-preload="${preloads.join(' ')}">${html}</div>`
+          ? `<div id="root" data-prerendered="${page.path}"${light ? ` data-light="" data-app="${appAfterSignIn.join(' ')}"` : ''}${inert ? '' : ' data-inert="none"'}${page.staticForVisitors ? ' data-start="signed-in"' : ''} data-preload="${preloads.join(' ')}">${html}</div>`
           : `<div id="root">${html}</div>`,
       );
     if (document.includes('<div id="root"></div>') || !template.includes('<div id="root"></div>')) {
