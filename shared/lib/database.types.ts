@@ -1814,6 +1814,42 @@ export type Database = {
           },
         ];
       };
+      shift_reviews: {
+        Row: {
+          business_id: string;
+          reason: string;
+          reviewed_at: string;
+          reviewed_by: string | null;
+          shift_id: string;
+          store_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          business_id: string;
+          reason: string;
+          reviewed_at?: string;
+          reviewed_by?: string | null;
+          shift_id: string;
+          store_id: string;
+        };
+        Update: {
+          business_id?: string;
+          reason?: string;
+          reviewed_at?: string;
+          reviewed_by?: string | null;
+          shift_id?: string;
+          store_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "shift_reviews_shift_id_business_id_fkey";
+            columns: ["shift_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "shifts";
+            referencedColumns: ["id", "business_id"];
+          },
+        ];
+      };
       shift_totals: {
         Row: {
           business_id: string;
@@ -3092,6 +3128,40 @@ export type Database = {
           total_count: number;
         }[];
       };
+      flagged_shifts: {
+        Args: {
+          _business_id: string;
+          _include_reviewed?: boolean;
+          _limit?: number;
+          _offset?: number;
+          _store_id?: string;
+        };
+        Returns: {
+          cashier_name: string;
+          closed_at: string;
+          counted_total: number;
+          currency: string;
+          difference: number;
+          expected_cash: number;
+          gross: number;
+          opened_at: string;
+          opening_float: number;
+          other_cashier_name: string;
+          other_closed_at: string;
+          other_opened_at: string;
+          other_shift_id: string;
+          reason: string;
+          register_name: string;
+          review_reasons: string[];
+          reviewed_at: string;
+          reviewer_name: string;
+          sales_count: number;
+          shift_id: string;
+          store_id: string;
+          store_name: string;
+          total_count: number;
+        }[];
+      };
       import_catalog: {
         Args: {
           _business_id: string;
@@ -3494,6 +3564,23 @@ export type Database = {
         SetofOptions: {
           from: "*";
           to: "sale_reviews";
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
+      review_shift: {
+        Args: { _reason: string; _shift_id: string };
+        Returns: {
+          business_id: string;
+          reason: string;
+          reviewed_at: string;
+          reviewed_by: string | null;
+          shift_id: string;
+          store_id: string;
+        };
+        SetofOptions: {
+          from: "*";
+          to: "shift_reviews";
           isOneToOne: true;
           isSetofReturn: false;
         };

@@ -225,6 +225,8 @@ export const checkCases: CheckCase[] = [
 
   { table: 'public.sale_reviews', column: 'note', constraint: 'sale_reviews_note_check',
     bad: ['', '   ', text(501)], good: ['x', text(500)] },
+  { table: 'public.shift_reviews', column: 'reason', constraint: 'shift_reviews_reason_check',
+    bad: ['', '   ', 'ab', ' ab ', text(501)], good: ['abc', text(500)] },
 
   // support desk, notifications and email
   { table: 'public.support_tickets', column: 'waiting_on', constraint: 'support_tickets_waiting_on_check',
