@@ -9,6 +9,7 @@ import { useSupabase } from '../../lib/platform-context';
 import {
   describeReason, fetchFlaggedSales, reviewNoteSchema, reviewSale, type FlaggedSale, type ReviewNote,
 } from './flagged-sales-api';
+import { FlaggedShiftsSection } from './flagged-shifts';
 import { ReportState, useReport, type TabProps } from './report-tabs';
 import { minorToDecimal } from './reports-csv';
 
@@ -44,7 +45,7 @@ function ReviewForm({ sale, onReviewed }: { sale: FlaggedSale; onReviewed: () =>
 /**
  * Sales an offline register kept although the server would have refused them online (ADR 0131): each with its
  * reasons in words, for an owner or manager to check and mark reviewed with a note. Reviews are kept and shown
- * with "Show reviewed".
+ * with "Show reviewed". Shifts opened in conflict follow, in their own section (flagged-shifts.tsx).
  */
 export function FlaggedSalesTab({ request }: TabProps) {
   const [includeReviewed, setIncludeReviewed] = useState(false);
@@ -94,6 +95,7 @@ export function FlaggedSalesTab({ request }: TabProps) {
           </Stack>
         )}
       </ReportState>
+      <FlaggedShiftsSection request={request} />
     </Stack>
   );
 }
