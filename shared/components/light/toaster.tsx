@@ -18,7 +18,10 @@ export interface Notify {
 const durations: Record<LightToastType, number> = { success: 5000, info: 5000, error: 8000 };
 const icons = { success: LuCircleCheck, error: LuCircleAlert, info: LuInfo };
 
-let toasts: readonly LightToast[] = [];
+const noToasts: readonly LightToast[] = [];
+// The same empty list as the server snapshot: a different one would make React render the page again right
+// after hydrating it.
+let toasts = noToasts;
 let nextId = 1;
 const listeners = new Set<() => void>();
 const publish = (next: readonly LightToast[]) => {
@@ -50,8 +53,6 @@ const subscribe = (listener: () => void) => {
   listeners.add(listener);
   return () => void listeners.delete(listener);
 };
-const noToasts: readonly LightToast[] = [];
-
 /** The toast stack, bottom-end as the app's; `data-testid` as the app's toasts, for the same tests. */
 export function LightToaster() {
   const showing = useSyncExternalStore(subscribe, () => toasts, () => noToasts);
