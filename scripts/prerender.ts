@@ -41,15 +41,18 @@ const screenModules: Record<string, string> = {
 const screenModuleFor = (path: string) => screenModules[path] ?? '../shared/features/legal/legal-page.tsx';
 
 /**
- * A light auth page (docs/adr/0168) boots web/auth-entry.tsx instead of the app: its chunk and the two steps it
+ * A light auth page (docs/adr/0168) boots web/auth-entry.tsx instead of the app: its chunk and the steps it
  * imports (React's DOM renderer, the page) are the page's preloads; what it imports only when asked
  * (supabase-js, the app after signing in) is not.
  */
-const lightEntrySteps = ['../node_modules/react-dom/client.js', '../shared/features/auth/light-shell.tsx'];
+const lightEntrySteps = ['../node_modules/react-dom/client.js', '../shared/features/auth/auth-schema.ts', '../shared/features/auth/light-shell.tsx'];
+/** A step's manifest key: its path, or `_<file name>-<hash>.js` when Vite put it in a chunk shared with others. */
+const isStepKey = (step: string, key: string) => key === step || key.startsWith(`_${step.replace(/^.*\//, '').replace(/\.\w+$/, '')}-`);
 function lightEntryFiles(manifest: Record<string, ManifestChunk>): string[] {
-  const steps = lightEntrySteps.filter((key) => manifest['auth-entry.tsx']?.dynamicImports?.includes(key));
-  if (steps.length !== lightEntrySteps.length) throw new Error('The Vite manifest lacks auth-entry.tsx or its steps (web/main.tsx imports it)');
-  return [...chunkFiles(manifest, 'auth-entry.tsx'), ...steps.flatMap((key) => chunkFiles(manifest, key))];
+  const imported = manifest['auth-entry.tsx']?.dynamicImports ?? [];
+  const steps = lightEntrySteps.map((step) => imported.find((key) => isStepKey(step, key)));
+  if (steps.some((key) => !key)) throw new Error(`The Vite manifest lacks a step of auth-entry.tsx (${lightEntrySteps.join(', ')}) in ${imported.join(', ')}`);
+  return [...chunkFiles(manifest, 'auth-entry.tsx'), ...steps.flatMap((key) => chunkFiles(manifest, key!))];
 }
 
 /**
