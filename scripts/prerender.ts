@@ -121,6 +121,24 @@ export function adoptInPlace(styleTags: string): string {
   return marked;
 }
 
+/** The attribute of a landing global style tag whose CSS was pruned: emotion and shared/app/theme.ts ignore it. */
+const PRUNED_GLOBAL_ATTRIBUTE = 'data-pruned-global';
+
+/**
+ * The page's style tags. Pages that hydrate keep the full global sheet and have emotion adopt it in place; pages
+ * without scripts get it pruned to what they use (scripts/prerender-css.ts). A page that is static for visitors
+ * (the landing, docs/adr/0167) is pruned too, since a visitor never renders anything else; its global tags are
+ * renamed, so a signed-in browser that starts the app there does not take them for the full sheet
+ * (shared/app/theme.ts looks for `data-emotion="css-global ..."`) and the app inserts its own.
+ */
+function pageStyles(page: ServerEntry['publicPages'][number], styleTags: string, html: string): string {
+  if (!page.interactive) return pruneStyleTags(styleTags, html);
+  if (!page.staticForVisitors) return adoptInPlace(styleTags);
+  const pruned = adoptInPlace(pruneStyleTags(styleTags, html)).replace(/<style data-s="" data-emotion="css-global /g, `<style ${PRUNED_GLOBAL_ATTRIBUTE}="css-global `);
+  if (pruned.includes('data-emotion="css-global ')) throw new Error('prerender: a global style tag of the landing was not renamed');
+  return pruned;
+}
+
 async function writePages(entry: ServerEntry, outDir: string, siteUrl: string) {
   const template = await readFile(join(outDir, 'index.html'), 'utf8');
   const manifestPath = join(outDir, '.vite', 'manifest.json');
@@ -162,7 +180,7 @@ async function writePages(entry: ServerEntry, outDir: string, siteUrl: string) {
       .replace(/<meta name="description"[^>]*>\s*/, '')
       // The style tags end <head>, with nothing after them: emotion's browser cache appends the server's
       // component styles tag to <head> when it adopts it, which leaves the last child where it is (docs/adr/0153).
-      .replace('</head>', `  ${entry.headTags(page, siteUrl)}\n    ${page.interactive ? adoptInPlace(styleTags) : pruneStyleTags(styleTags, html)}</head>`)
+      .replace('</head>', `  ${entry.headTags(page, siteUrl)}\n    ${pageStyles(page, styleTags, html)}</head>`)
       .replace(
         '<div id="root"></div>',
         page.interactive

@@ -66,6 +66,8 @@ test.describe('the landing without JavaScript', () => {
 
 test.describe('the landing for a visitor', () => {
   test('requests no script but its small entry, and its menu links close the menu', async ({ page }) => {
+    // Its CSS was cut to what it uses: no palette it never shows (docs/adr/0167).
+    expect(await (await page.request.get('/')).text()).not.toContain('--chakra-colors-red-500:');
     await page.setViewportSize({ width: 320, height: 700 });
     const scripts = scriptRequests(page);
     const landing = new PublicLanding(page);
@@ -116,6 +118,11 @@ test.describe('the landing for a signed-in user', () => {
     await heading.evaluate((node) => void ((node as unknown as Record<string, unknown>).prerendered = true));
     await expect(page.getByRole('banner').getByRole('link', { name: 'Dashboard' })).toBeVisible();
     expect(scripts.length).toBeGreaterThan(1);
+    // The visitor's HTML carries only the CSS variables the landing uses; the started app adds the whole sheet,
+    // which the screens it renders next (the dashboard) need.
+    await expect
+      .poll(() => page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--chakra-colors-red-500')))
+      .not.toBe('');
     // Hydrated, not painted again: the node from the HTML is still there.
     expect(await heading.evaluate((node) => (node as unknown as Record<string, unknown>).prerendered)).toBe(true);
 
