@@ -3268,6 +3268,7 @@ export type Database = {
           variant_id: string;
         }[];
       };
+      pos_clock: { Args: Record<PropertyKey, never>; Returns: string };
       pos_outbox_review: {
         Args: {
           _action: string;

@@ -7,7 +7,7 @@
 --   timestamp indexes; many are read by walking the variants in id order from the keyset and keeping those changed,
 --   so a page reads about its own rows. Both return the same rows in the same order (id), so a delta may switch
 --   between them from one page to the next. Same signature, same rows, same role check (owners, managers and
---   cashiers with access to the store).
+--   cashiers with access to the store). public.pos_clock gives the register the server's now for its next `since`.
 -- * Shifts opened in conflict (open_shift from the offline outbox while another shift was open, ADR 0165) get the
 --   review queue flagged sales have: public.flagged_shifts lists them for owners and managers of the store, with the
 --   shift they overlapped; public.review_shift records the resolution with a reason (security definer, role checked
@@ -147,6 +147,21 @@ end;
 $$;
 revoke all on function public.pos_catalog(uuid, uuid, int, timestamptz) from public, anon;
 grant execute on function public.pos_catalog(uuid, uuid, int, timestamptz) to authenticated;
+
+-- The server's clock for the register's catalog copy: asked beside a load's first page, it becomes the copy's
+-- `since` when later than the newest change seen, so the next delta starts from the server's now less the overlap
+-- (a bulk change is re-read only by a load within the overlap, not by every later one). Any signed-in member.
+create or replace function public.pos_clock()
+returns timestamptz
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select now();
+$$;
+revoke all on function public.pos_clock() from public, anon;
+grant execute on function public.pos_clock() to authenticated;
 
 -- ---------------------------------------------------------------------------------------------------
 -- Shifts opened in conflict: their review.

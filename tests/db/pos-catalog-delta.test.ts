@@ -5,7 +5,7 @@
  * read about the changed rows once in all, where the old delta rebuilt the whole changed set for every page (the
  * variants' tuples read, from pg_stat_user_tables with index plans as at full size: 4,407 for 1,004 changed
  * rows in 21 pages of 50 here, the old function 22,409).
- * A small delta returns just its rows; other stores and businesses are refused as before.
+ * A small delta returns just its rows; other stores and businesses are refused as before; pos_clock answers members.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { downtown, riverside, startCatalogWorld, type CatalogWorld } from './support/catalog-world';
@@ -108,5 +108,13 @@ describe('catalog delta after a bulk change', () => {
     expect(riversideDelta.error?.code).toBe('42501');
     const other = await w.clients.other.rpc('pos_catalog', { _store_id: downtown, _since: since });
     expect(other.error?.code).toBe('42501');
+  });
+
+  it('the register reads the server\'s clock for its next since; anon cannot', async () => {
+    const before = Date.parse(await serverNow());
+    const { data, error } = await w.clients.cashier.rpc('pos_clock');
+    expect(error).toBeNull();
+    expect(Date.parse(data as string)).toBeGreaterThanOrEqual(before);
+    expect((await w.clients.anon.rpc('pos_clock')).error).not.toBeNull();
   });
 });

@@ -121,6 +121,45 @@ describe('the register catalog on the device (chunks)', () => {
   });
 });
 
+describe('the copy\'s since from the server\'s clock (ADR 0169)', () => {
+  it('a bulk change is read once; the next load starts from the server\'s now, not from the bulk change', async () => {
+    let rows = spread(3 * CATALOG_PAGE).map((r) => ({ ...r, changed_at: '2026-11-19T10:00:00.000Z' }));
+    const db = await freshDb();
+    let clock = '2026-11-21T08:00:00.000Z';
+    await fullLoad(db, 's', server(() => rows).fetchPage, 2, Promise.resolve(clock));
+    // A bulk change at 09:00 stamped every row; the register loads at 09:10, then at 12:00 and again.
+    rows = rows.map((r) => ({ ...r, price: 5, changed_at: '2026-11-21T09:00:00.000Z' }));
+    const load = async () => {
+      const { fetchPage, asked } = server(() => rows);
+      const shown: number[] = [];
+      await loadStoreCatalog({ storeId: 's', db, isStale: () => false, onItems: (items) => shown.push(items.length), fetchPage,
+        fetchClock: async () => clock });
+      return { asked, shown };
+    };
+    clock = '2026-11-21T09:10:00.000Z';
+    const first = await load();
+    expect(first.asked[0]?.since).toBe(new Date(Date.parse('2026-11-21T08:00:00.000Z') - DELTA_OVERLAP_MS).toISOString());
+    // Three pages and the empty one that ends the delta.
+    expect(first.asked.filter((a) => a.since !== null)).toHaveLength(4);
+    clock = '2026-11-21T12:00:00.000Z';
+    const second = await load();
+    // From 09:10 less the overlap: after the bulk change, so one empty page. From the newest change seen (09:00) less
+    // the overlap, this load and every later one re-read the whole catalog.
+    expect(second.asked).toEqual([{ after: null, since: new Date(Date.parse('2026-11-21T09:10:00.000Z') - DELTA_OVERLAP_MS).toISOString() }]);
+    const third = await load();
+    expect(third.asked[0]?.since).toBe(new Date(Date.parse('2026-11-21T12:00:00.000Z') - DELTA_OVERLAP_MS).toISOString());
+    const back = await readCatalog(db, 's');
+    expect(back && catalogItems(back).every((i) => i.price === 5)).toBe(true);
+  });
+
+  it('without an answer from the clock, since stays the newest change seen', async () => {
+    const rows = spread(10).map((r) => ({ ...r, changed_at: '2026-11-19T10:00:00.000Z' }));
+    const db = await freshDb();
+    const { copy } = await fullLoad(db, 's', server(() => rows).fetchPage, 1, Promise.reject(new Error('offline')));
+    expect(copy.since).toBe('2026-11-19T10:00:00.000Z');
+  });
+});
+
 describe('catalog lookups in memory', () => {
   const items = indexCatalog([
     { variantId: 'a', name: 'Organic Yogurt 500 g', sku: 'YOG-500', barcodes: ['4006381333931'], price: 250, taxRate: 0, unit: 'each' },

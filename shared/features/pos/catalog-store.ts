@@ -2,7 +2,7 @@ import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { StorewiseClient } from '../../lib/supabase-client';
 import type { CatalogItem } from './cart';
 import { indexCatalog, patchIndex } from './catalog-search';
-import { CATALOG_COPY_VERSION, CATALOG_PAGE, deltaStart, newestChange, toItem, type CatalogRow } from './catalog-sync';
+import { CATALOG_COPY_VERSION, CATALOG_PAGE, deltaStart, newestChange, newestStamp, toItem, type CatalogRow } from './catalog-sync';
 
 /**
  * The register's catalog on the device, in chunks (ADR 0161). A store's 100,000 items kept as one IndexedDB record
@@ -80,6 +80,19 @@ export async function fetchCatalogPage(supabase: StorewiseClient, storeId: strin
   return (data ?? []) as unknown as CatalogRow[];
 }
 
+/**
+ * The server's clock, asked beside a load's first page (ADR 0169). The copy's `since` becomes the later of it and
+ * the newest change seen, so the next delta starts from the server's "now" less the overlap rather than from the
+ * newest change: after a bulk change, only a load within the overlap re-reads it, not every later one.
+ */
+export type ClockFetcher = () => Promise<string | null>;
+
+export async function fetchServerClock(supabase: StorewiseClient): Promise<string | null> {
+  const { data, error } = await supabase.rpc('pos_clock');
+  if (error) throw new Error(error.message);
+  return typeof data === 'string' ? data : null;
+}
+
 /** The device's copy of a store's catalog as it is held in memory. */
 export interface LocalCatalog {
   storeId: string;
@@ -128,8 +141,9 @@ export function streamBounds(streams: number): (string | null)[] {
 const STREAM_SPAN = 1_000_000;
 
 /** Fetches the whole catalog in `streams` parallel keyset streams, writing each page as a chunk as it arrives. */
-export async function fullLoad(db: CatalogDatabase, storeId: string, fetchPage: PageFetcher, streams = 3)
-  : Promise<{ copy: LocalCatalog; rows: number }> {
+export async function fullLoad(db: CatalogDatabase, storeId: string, fetchPage: PageFetcher, streams = 3,
+  clock: Promise<string | null> = Promise.resolve(null)): Promise<{ copy: LocalCatalog; rows: number }> {
+  const serverNow = clock.catch(() => null);
   const bounds = streamBounds(streams);
   const chunks = new Map<number, CatalogItem[]>();
   const writes: Promise<unknown>[] = [];
@@ -154,6 +168,7 @@ export async function fullLoad(db: CatalogDatabase, storeId: string, fetchPage: 
     }
   }));
   await Promise.all(writes);
+  since = newestStamp([await serverNow], since);
   const tx = db.transaction(['state', 'chunks'], 'readwrite');
   // Chunks of an earlier copy that this one does not have.
   const old = await tx.objectStore('chunks').getAllKeys(IDBKeyRange.bound([storeId, -Infinity], [storeId, Infinity]));
@@ -190,10 +205,11 @@ export async function fetchDelta(since: string | null, fetchPage: PageFetcher): 
 }
 
 /** Fetches the changes since the copy's newest change, merges them and writes what changed. */
-export async function deltaLoad(db: CatalogDatabase, copy: LocalCatalog, fetchPage: PageFetcher) {
+export async function deltaLoad(db: CatalogDatabase, copy: LocalCatalog, fetchPage: PageFetcher, fetchClock?: ClockFetcher) {
+  const clock = fetchClock ? fetchClock().catch(() => null) : null;
   const rows = await fetchDelta(copy.since, fetchPage);
   if (!rows) return null;
-  const merged = mergeDelta(copy, rows);
+  const merged = mergeDelta(copy, rows, await clock);
   await saveDelta(db, merged);
   return merged;
 }
@@ -206,15 +222,18 @@ export interface MergedDelta {
   added: CatalogItem[];
   /** The chunk numbers to write. */
   touched: Set<number>;
+  /** `since` moved (the state is written even when no row changed). */
+  moved: boolean;
 }
 
 /**
  * Applies changed rows, in memory, to the chunks that hold them; new items go to the highest chunk number + 1 (one
  * chunk per delta that brings new items). saveDelta then writes only those chunks.
  */
-export function mergeDelta(copy: LocalCatalog, rows: CatalogRow[]): MergedDelta {
+export function mergeDelta(copy: LocalCatalog, rows: CatalogRow[], clock: string | null = null): MergedDelta {
   const replaced = new Map<string, CatalogItem | null>();
-  if (rows.length === 0) return { copy, rows: 0, replaced, added: [], touched: new Set() };
+  const since = newestStamp([clock], newestChange(rows, copy.since));
+  if (rows.length === 0) return { copy: { ...copy, since }, rows: 0, replaced, added: [], touched: new Set(), moved: since !== copy.since };
   const changed = new Map(rows.map((r) => [r.variant_id, r]));
   const chunks = new Map(copy.chunks);
   const touched = new Set<number>();
@@ -240,13 +259,13 @@ export function mergeDelta(copy: LocalCatalog, rows: CatalogRow[]): MergedDelta 
     chunks.set(n, added);
     touched.add(n);
   }
-  const next: LocalCatalog = { storeId: copy.storeId, since: newestChange(rows, copy.since), chunks };
-  return { copy: next, rows: rows.length, replaced, added, touched };
+  const next: LocalCatalog = { storeId: copy.storeId, since, chunks };
+  return { copy: next, rows: rows.length, replaced, added, touched, moved: since !== copy.since };
 }
 
 /** Writes the chunks a delta changed and the new state in one transaction (all or nothing: a cut-off write is re-read). */
-export async function saveDelta(db: CatalogDatabase, { copy, touched, rows }: MergedDelta): Promise<void> {
-  if (rows === 0) return;
+export async function saveDelta(db: CatalogDatabase, { copy, touched, rows, moved }: MergedDelta): Promise<void> {
+  if (rows === 0 && !moved) return;
   const tx = db.transaction(['state', 'chunks'], 'readwrite');
   for (const n of touched) void tx.objectStore('chunks').put(encodeChunk(copy.storeId, n, copy.chunks.get(n) ?? []));
   void tx.objectStore('state').put({ storeId: copy.storeId, since: copy.since, version: CATALOG_COPY_VERSION, chunks: [...copy.chunks.keys()] });
@@ -266,6 +285,8 @@ const mark = (name: string, detail?: Record<string, unknown>) => {
 export async function loadStoreCatalog(options: {
   storeId: string;
   fetchPage: PageFetcher;
+  /** The server's clock (fetchServerClock); without it `since` is the newest change seen. */
+  fetchClock?: ClockFetcher;
   onItems: (items: CatalogItem[]) => void;
   isStale: () => boolean;
   db?: CatalogDatabase;
@@ -277,6 +298,8 @@ export async function loadStoreCatalog(options: {
   // The delta is asked for while the stored copy is read (it only needs the copy's newest change).
   const delta = state ? fetchDelta(state.since, fetchPage) : null;
   delta?.catch(() => undefined);
+  // Asked beside the first page; a failure (an older server) leaves `since` at the newest change seen.
+  const clock = options.fetchClock ? options.fetchClock().catch(() => null) : Promise.resolve(null);
   const local = state ? await readCatalog(db, storeId, state) : null;
   if (isStale()) return;
   mark('pos-catalog-read');
@@ -291,7 +314,7 @@ export async function loadStoreCatalog(options: {
     const rows = shown && local && delta ? await delta : null;
     if (shown && local && rows) {
       mark('pos-catalog-delta-fetched');
-      const merged = mergeDelta(local, rows);
+      const merged = mergeDelta(local, rows, await clock);
       if (isStale()) return;
       // The index is patched (the changed items only), not rebuilt over 100,000 items.
       const items = merged.rows > 0 ? patchIndex(shown, merged.replaced, merged.added).items : shown.items;
@@ -303,7 +326,7 @@ export async function loadStoreCatalog(options: {
       mark('pos-catalog-saved');
       return;
     }
-    const fresh = await fullLoad(db, storeId, fetchPage);
+    const fresh = await fullLoad(db, storeId, fetchPage, 3, clock);
     if (isStale()) return;
     const items = indexCatalog(catalogItems(fresh.copy)).items;
     onItems(items);

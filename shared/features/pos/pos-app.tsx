@@ -3,7 +3,7 @@ import { Badge, Button, Heading, HStack, Input, NativeSelect, Stack, Text } from
 import { LoadingText } from '../../components/loading-text';
 import { useSupabase } from '../../lib/platform-context';
 import { parseMinor, type CatalogItem } from './cart';
-import { fetchCatalogPage, loadStoreCatalog } from './catalog-store';
+import { fetchCatalogPage, fetchServerClock, loadStoreCatalog } from './catalog-store';
 import { getMeta, queuedEntry, setMeta, waitingSaleIds } from './outbox';
 import { fetchCurrentShift, fetchRoles, fetchStoresAndRegisters, zReport, type PosRegister, type PosShift,
   type PosStore, type ShiftFigures } from './pos-api';
@@ -81,7 +81,7 @@ export function PosApp() {
     // The copy of the first version (one 25 MB record) is dropped: catalog-store.ts keeps it in chunks (ADR 0161).
     void setMeta(db, copyKey, null);
     void loadStoreCatalog({ storeId: register.store_id, fetchPage: (args) => fetchCatalogPage(supabase, register.store_id, args),
-      onItems: setCatalog, isStale: () => stale });
+      fetchClock: () => fetchServerClock(supabase), onItems: setCatalog, isStale: () => stale });
     return () => { stale = true; };
   }, [db, supabase, register, setShift]);
 
