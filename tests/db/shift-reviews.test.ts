@@ -130,5 +130,11 @@ describe('flagged shifts', () => {
     // Managers and owners read the review; the cashier does not.
     expect(((await w.clients.manager.from('shift_reviews').select('shift_id')).data ?? [])).toHaveLength(1);
     expect(((await w.clients.cashier.from('shift_reviews').select('shift_id')).data ?? [])).toHaveLength(0);
+    // Nobody changes or removes a review through the API (no grant): the trail and the row stay as written.
+    for (const who of ['owner', 'manager'] as const) {
+      expect((await w.clients[who].from('shift_reviews').update({ reason: 'rewritten' }).eq('shift_id', flagged)).error?.code).toBe('42501');
+      expect((await w.clients[who].from('shift_reviews').delete().eq('shift_id', flagged)).error?.code).toBe('42501');
+    }
+    expect(await w.rows('select reason from public.shift_reviews where shift_id = $1', [flagged])).toEqual([{ reason: 'Both drawers counted; merged' }]);
   });
 });
