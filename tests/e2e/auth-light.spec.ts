@@ -16,6 +16,9 @@ function scriptRequests(page: Page): string[] {
   return scripts;
 }
 
+/** The computed styles that make a button look as it does (evaluated in the page; this project has no DOM types). */
+const look = '(node) => { const style = getComputedStyle(node); return [style.backgroundColor, style.height, style.borderRadius, style.fontSize]; }';
+
 const appModule = /\/assets\/(start|theme|theme-config|browser-app)-[\w-]+\.js$/;
 const supabaseModule = /\/assets\/supabase-client-[\w-]+\.js$/;
 
@@ -55,7 +58,7 @@ test('create-account mode on the light page: field errors wired to their inputs,
   await expect(fullName).toHaveAttribute('aria-invalid', 'true');
   await expect(fullName).toHaveAccessibleDescription('Full name is required');
   // react-hook-form moves focus to an invalid field, as it did with Chakra's inputs.
-  expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-invalid'))).toBe('true');
+  expect(await page.evaluate<string | null>('document.activeElement?.getAttribute("aria-invalid")')).toBe('true');
 
   await fullName.fill('Lena Light');
   await page.getByRole('textbox', { name: /^Email/ }).fill(`light-${randomUUID().slice(0, 8)}@e2e.storewise.test`);
@@ -69,10 +72,7 @@ test('the app draws the same /auth screen on client-side navigation, with the sa
   await page.goto('/auth');
   await expect(page.locator('[inert]')).toHaveCount(0);
   const signIn = page.getByRole('button', { name: 'Sign In', exact: true });
-  const prerenderedLook = await signIn.evaluate((node) => {
-    const style = getComputedStyle(node);
-    return [style.backgroundColor, style.height, style.borderRadius, style.fontSize];
-  });
+  const prerenderedLook = await signIn.evaluate(look);
 
   // /signup is hydrated by the app; its "Sign in" link is a router link.
   await page.goto('/signup');
@@ -84,12 +84,7 @@ test('the app draws the same /auth screen on client-side navigation, with the sa
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome back');
   expect(documentsLoaded).toEqual([]);
   await expect(page.locator('style[data-light-styles]')).toHaveCount(1);
-  expect(
-    await signIn.evaluate((node) => {
-      const style = getComputedStyle(node);
-      return [style.backgroundColor, style.height, style.borderRadius, style.fontSize];
-    }),
-  ).toEqual(prerenderedLook);
+  expect(await signIn.evaluate(look)).toEqual(prerenderedLook);
 
   await signIn.click();
   await expect(page.getByRole('textbox', { name: /^Email/ })).toHaveAccessibleDescription('Email is required');
