@@ -7,9 +7,10 @@ export { plainNavigation } from '../../components/light/navigation';
 export { lightNotify, showingToasts } from '../../components/light/toaster';
 import { AuthScreen } from './auth-screen';
 import { AuthServicesContext, type AuthServices } from './auth-services';
+import { ForgotPasswordScreen } from './forgot-password-screen';
 
 /** The auth pages prerendered and booted without the app (docs/adr/0168), by path. */
-export const lightScreens = { '/auth': AuthScreen } as const;
+export const lightScreens = { '/auth': AuthScreen, '/forgot-password': ForgotPasswordScreen } as const;
 export type LightPath = keyof typeof lightScreens;
 export const isLightPath = (path: string | undefined): path is LightPath => path !== undefined && Object.hasOwn(lightScreens, path);
 
