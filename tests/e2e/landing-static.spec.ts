@@ -121,7 +121,7 @@ test.describe('the landing for a signed-in user', () => {
     // The visitor's HTML carries only the CSS variables the landing uses; the started app adds the whole sheet,
     // which the screens it renders next (the dashboard) need.
     await expect
-      .poll(() => page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--chakra-colors-red-500')))
+      .poll(() => page.locator('html').evaluate((root) => root.ownerDocument.defaultView?.getComputedStyle(root).getPropertyValue('--chakra-colors-red-500') ?? ''))
       .not.toBe('');
     // Hydrated, not painted again: the node from the HTML is still there.
     expect(await heading.evaluate((node) => (node as unknown as Record<string, unknown>).prerendered)).toBe(true);
