@@ -2215,18 +2215,18 @@ export type Database = {
         };
         Relationships: [
           {
-            foreignKeyName: "stock_pairs_store_id_business_id_fkey";
-            columns: ["store_id", "business_id"];
+            foreignKeyName: "stock_pairs_store_id_fkey";
+            columns: ["store_id"];
             isOneToOne: false;
             referencedRelation: "stores";
-            referencedColumns: ["id", "business_id"];
+            referencedColumns: ["id"];
           },
           {
-            foreignKeyName: "stock_pairs_variant_id_business_id_fkey";
-            columns: ["variant_id", "business_id"];
+            foreignKeyName: "stock_pairs_variant_id_fkey";
+            columns: ["variant_id"];
             isOneToOne: false;
             referencedRelation: "variants";
-            referencedColumns: ["id", "business_id"];
+            referencedColumns: ["id"];
           },
         ];
       };
