@@ -1,46 +1,12 @@
 import { useState } from 'react';
-import { Badge, Box, Button, Checkbox, HStack, Input, Stack, Text } from '@chakra-ui/react';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
-import { FormField } from '../../components/form-field';
-import { notify } from '../../components/toaster';
+import { Badge, Box, Checkbox, HStack, Stack, Text } from '@chakra-ui/react';
 import { formatDateTime } from '../../lib/format';
 import { useSupabase } from '../../lib/platform-context';
-import {
-  describeReason, fetchFlaggedSales, reviewNoteSchema, reviewSale, type FlaggedSale, type ReviewNote,
-} from './flagged-sales-api';
+import { describeReason, fetchFlaggedSales, reviewNoteSchema, reviewSale } from './flagged-sales-api';
 import { FlaggedShiftsSection } from './flagged-shifts';
 import { ReportState, useReport, type TabProps } from './report-tabs';
 import { minorToDecimal } from './reports-csv';
-
-/** The note an owner or manager leaves when they have looked at a flagged sale. */
-function ReviewForm({ sale, onReviewed }: { sale: FlaggedSale; onReviewed: () => void }) {
-  const supabase = useSupabase();
-  const { register, handleSubmit, formState } = useForm<ReviewNote>({
-    resolver: zodResolver(reviewNoteSchema), defaultValues: { note: '' },
-  });
-  const submit = handleSubmit(async (values) => {
-    try {
-      await reviewSale(supabase, sale.sale_id, values);
-      notify.success('Marked as reviewed', sale.receipt_number);
-      onReviewed();
-    } catch (error) {
-      notify.error('Not saved', error instanceof Error ? error.message : 'Please try again.');
-    }
-  });
-  return (
-    <form onSubmit={(event) => void submit(event)} noValidate>
-      <HStack align="end" gap="2" flexWrap="wrap">
-        <Box flex="1" minW="14rem">
-          <FormField label="What you found" error={formState.errors.note?.message}>
-            <Input {...register('note')} maxLength={500} placeholder="e.g. price checked with the supplier list" />
-          </FormField>
-        </Box>
-        <Button type="submit" size="sm" loading={formState.isSubmitting}>Mark reviewed</Button>
-      </HStack>
-    </form>
-  );
-}
+import { ReviewReasonForm } from './review-reason-form';
 
 /**
  * Sales an offline register kept although the server would have refused them online (ADR 0131): each with its
@@ -48,6 +14,7 @@ function ReviewForm({ sale, onReviewed }: { sale: FlaggedSale; onReviewed: () =>
  * with "Show reviewed". Shifts opened in conflict follow, in their own section (flagged-shifts.tsx).
  */
 export function FlaggedSalesTab({ request }: TabProps) {
+  const supabase = useSupabase();
   const [includeReviewed, setIncludeReviewed] = useState(false);
   const [version, setVersion] = useState(0);
   const loaded = useReport(
@@ -88,7 +55,13 @@ export function FlaggedSalesTab({ request }: TabProps) {
                     {sale.reviewer_name ?? 'A former member'} on {formatDateTime(sale.reviewed_at)}: {sale.note}
                   </Text>
                 ) : (
-                  <ReviewForm sale={sale} onReviewed={() => setVersion((v) => v + 1)} />
+                  <ReviewReasonForm
+                    text={reviewNoteSchema.shape.note} label="What you found" submitLabel="Mark reviewed"
+                    placeholder="e.g. price checked with the supplier list"
+                    save={(note) => reviewSale(supabase, sale.sale_id, { note })}
+                    saved={{ title: 'Marked as reviewed', what: sale.receipt_number }}
+                    onSaved={() => setVersion((v) => v + 1)}
+                  />
                 )}
               </Box>
             ))}

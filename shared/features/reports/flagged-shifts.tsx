@@ -1,51 +1,18 @@
 import { useState } from 'react';
-import { Badge, Box, Button, Checkbox, Heading, HStack, Input, Stack, Text } from '@chakra-ui/react';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
-import { FormField } from '../../components/form-field';
-import { notify } from '../../components/toaster';
+import { Badge, Box, Checkbox, Heading, HStack, Stack, Text } from '@chakra-ui/react';
 import { formatDateTime } from '../../lib/format';
 import { useSupabase } from '../../lib/platform-context';
-import {
-  fetchFlaggedShifts, reviewShift, shiftReasonSchema, type FlaggedShift, type ShiftReason,
-} from './flagged-shifts-api';
+import { fetchFlaggedShifts, reviewShift, shiftReasonSchema, type FlaggedShift } from './flagged-shifts-api';
 import { ReportState, useReport, type TabProps } from './report-tabs';
 import { minorToDecimal } from './reports-csv';
-
-/** The reason an owner or manager gives when they resolve a flagged shift. */
-function ResolveForm({ shift, onResolved }: { shift: FlaggedShift; onResolved: () => void }) {
-  const supabase = useSupabase();
-  const { register, handleSubmit, formState } = useForm<ShiftReason>({
-    resolver: zodResolver(shiftReasonSchema), defaultValues: { reason: '' },
-  });
-  const submit = handleSubmit(async (values) => {
-    try {
-      await reviewShift(supabase, shift.shift_id, values);
-      notify.success('Shift resolved', shift.register_name);
-      onResolved();
-    } catch (error) {
-      notify.error('Not saved', error instanceof Error ? error.message : 'Please try again.');
-    }
-  });
-  return (
-    <form onSubmit={(event) => void submit(event)} noValidate>
-      <HStack align="end" gap="2" flexWrap="wrap">
-        <Box flex="1" minW="14rem">
-          <FormField label="Reason" error={formState.errors.reason?.message}>
-            <Input {...register('reason')} maxLength={500} placeholder="e.g. both drawers counted; the difference is explained" />
-          </FormField>
-        </Box>
-        <Button type="submit" size="sm" loading={formState.isSubmitting}>Resolve</Button>
-      </HStack>
-    </form>
-  );
-}
+import { ReviewReasonForm } from './review-reason-form';
 
 const money = (minor: number | null, currency: string) => (minor === null ? '—' : `${minorToDecimal(minor, currency)} ${currency}`);
 const span = (opened: string | null, closed: string | null) =>
   `${formatDateTime(opened)} – ${closed ? formatDateTime(closed) : 'still open'}`;
 
 function ShiftCard({ shift, onResolved }: { shift: FlaggedShift; onResolved: () => void }) {
+  const supabase = useSupabase();
   return (
     <Box as="li" borderWidth="1px" rounded="lg" p="3" bg="bg" data-testid="flagged-shift">
       <HStack justify="space-between" flexWrap="wrap" gap="2">
@@ -73,7 +40,12 @@ function ShiftCard({ shift, onResolved }: { shift: FlaggedShift; onResolved: () 
             {shift.reviewer_name ?? 'A former member'} on {formatDateTime(shift.reviewed_at)}: {shift.reason}
           </Text>
         ) : (
-          <ResolveForm shift={shift} onResolved={onResolved} />
+          <ReviewReasonForm
+            text={shiftReasonSchema.shape.reason} label="Reason" submitLabel="Resolve"
+            placeholder="e.g. both drawers counted; the difference is explained"
+            save={(reason) => reviewShift(supabase, shift.shift_id, { reason })}
+            saved={{ title: 'Shift resolved', what: shift.register_name }} onSaved={onResolved}
+          />
         )}
       </Box>
     </Box>
