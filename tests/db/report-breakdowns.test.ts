@@ -8,22 +8,18 @@
  * per-store ledger reads) return exactly what the definitions of ADR 0144 compute from the raw rows, for best and
  * worst, one store and all, small and large pages and a past range.
  */
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDb } from '../../supabase/local/db/open-db';
-import type { Db, JwtClaims } from '../../supabase/local/db/types';
-
-const OWNER1 = '22222222-2222-4222-8222-222222222222';
-const DOWNTOWN = '5a000000-0000-4000-8000-000000000001';
-const RIVERSIDE = '5a000000-0000-4000-8000-000000000002';
+import type { Db } from '../../supabase/local/db/types';
+import { rawSellThrough, rawSlowMovers } from './support/report-raw';
+import { DOWNTOWN, RIVERSIDE, daysAgo, newUserClaims, openReportDb, ownerClaims as owner, reportWorld }
+  from './support/report-world';
 
 let db: Db;
 let business: string;
-const owner: JwtClaims = { role: 'authenticated', sub: OWNER1, aud: 'authenticated' };
-const manager: JwtClaims = { role: 'authenticated', sub: randomUUID(), aud: 'authenticated' };
-const cashier: JwtClaims = { role: 'authenticated', sub: randomUUID(), aud: 'authenticated' };
-const as = <T = Record<string, unknown>>(claims: JwtClaims, sql: string, params: unknown[] = []) =>
-  db.asRequest({ role: 'authenticated', claims, readOnly: false, method: 'POST' }, (tx) => tx.query<T>(sql, params));
+const manager = newUserClaims();
+const cashier = newUserClaims();
+const { as, items, openRegister, postSale, refund, addMember } =
+  reportWorld(() => ({ db, business }), { label: 'Breakdown', tender: 'cash' });
 
 // The raw computation, written apart from the migration's: every sale line and refund line under its store,
 // member and category, every tender and refund total under its kind, on its own local day.
@@ -96,49 +92,8 @@ async function differences(): Promise<unknown[]> {
   return out;
 }
 
-async function items(n: number): Promise<{ id: string; product: string }[]> {
-  return (await db.query<{ id: string; product: string }>(
-    `select v.id, v.product_id as product from public.variants v join public.products p on p.id = v.product_id
-      where v.business_id = $1 and not p.has_lots and p.unit = 'each' and p.track_stock
-      order by v.sku limit $2`, [business, n])).rows;
-}
-
-async function openRegister(store: string, prefix: string): Promise<{ register: string; shift: string }> {
-  const [reg] = (await db.query<{ id: string }>(
-    `insert into public.registers (business_id, store_id, name, receipt_prefix) values ($1, $2, $3, $4) returning id`,
-    [business, store, `Breakdown ${prefix}`, prefix])).rows;
-  const shift = (await as<{ s: { id: string } }>(owner, 'select public.open_shift($1, 0) as s', [reg?.id])).rows[0]?.s.id ?? '';
-  return { register: reg?.id ?? '', shift };
-}
-
-async function postSale(at: { register: string; shift: string }, lines: { variant_id: string; qty: number }[],
-  extra: Record<string, unknown> = {}): Promise<{ id: string; lines: { id: string }[] }> {
-  const payload = { id: randomUUID(), register_id: at.register, shift_id: at.shift, lines, tenders: [{ kind: 'cash', amount: 0 }],
-    offline: true, ...extra };
-  const sale = (await as<{ s: { id: string } }>(owner, 'select public.post_sale($1::jsonb) as s', [JSON.stringify(payload)])).rows[0]?.s;
-  const saleLines = (await db.query<{ id: string }>('select id from public.sale_lines where sale_id = $1 order by line_no', [sale?.id])).rows;
-  return { id: sale?.id ?? '', lines: saleLines };
-}
-
-const refund = (payload: Record<string, unknown>) =>
-  as(owner, 'select public.post_refund($1::jsonb)', [JSON.stringify({ id: randomUUID(), ...payload })]);
-
-async function addMember(claims: JwtClaims, role: string, allStores: boolean, email: string): Promise<void> {
-  await db.query(
-    `insert into auth.users (instance_id, id, aud, role, email, raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
-     values ('00000000-0000-0000-0000-000000000000', $1, 'authenticated', 'authenticated', $2, '{}'::jsonb,
-             '{"full_name": "Breakdown Member"}'::jsonb, now(), now())`, [claims.sub, email]);
-  await db.query(`insert into public.business_members (business_id, user_id, role, all_stores) values ($1, $2, $3, $4)`,
-    [business, claims.sub, role, allStores]);
-  if (!allStores) {
-    await db.query(`insert into public.member_store_access (business_id, user_id, store_id) values ($1, $2, $3)`,
-      [business, claims.sub, DOWNTOWN]);
-  }
-}
-
 beforeAll(async () => {
-  db = await openDb({ memory: true });
-  business = (await db.query<{ id: string }>('select id from public.businesses where owner_id = $1', [OWNER1])).rows[0]?.id ?? '';
+  ({ db, business } = await openReportDb());
   await addMember(manager, 'manager', false, 'breakdown-manager@example.com');
   await addMember(cashier, 'cashier', true, 'breakdown-cashier@example.com');
 }, 300_000);
@@ -169,7 +124,7 @@ describe('sales_daily_breakdown', () => {
       { tenders: [{ kind: 'cash', amount: 0 }, { kind: 'card', amount: 0 }] });
     await postSale(downtown, [{ variant_id: c.id, qty: 3 }], { occurred_at: new Date(Date.now() - 5 * 3_600_000).toISOString() });
     const backDated = await postSale(riverside, [{ variant_id: a.id, qty: 1 }, { variant_id: a.id, qty: 1 }, { variant_id: c.id, qty: 4 }],
-      { occurred_at: new Date(Date.now() - 40 * 86_400_000).toISOString(), tenders: [{ kind: 'card', amount: 0 }] });
+      { occurred_at: daysAgo(40), tenders: [{ kind: 'card', amount: 0 }] });
     const [{ late = '' } = {}] = (await db.query<{ late: string }>(
       `select ((current_date - 2 + time '23:50') at time zone 'America/New_York')::text as late`)).rows;
     await postSale(riverside, [{ variant_id: b.id, qty: 1 }], { occurred_at: late });
@@ -177,7 +132,7 @@ describe('sales_daily_breakdown', () => {
 
     // A partial restocked refund now; a late, back-dated damaged refund from an offline register; the rest.
     await refund({ sale_id: online.id, lines: [{ sale_line_id: online.lines[0]?.id, qty: 1, disposition: 'restock' }] });
-    await refund({ sale_id: backDated.id, occurred_at: new Date(Date.now() - 30 * 86_400_000).toISOString(), offline: true,
+    await refund({ sale_id: backDated.id, occurred_at: daysAgo(30), offline: true,
       lines: [{ sale_line_id: backDated.lines[2]?.id, qty: 2, disposition: 'damaged' }] });
     await refund({ sale_id: online.id, lines: [{ sale_line_id: online.lines[0]?.id, qty: 1, disposition: 'restock' }] });
     const [{ n = 0 } = {}] = (await db.query<{ n: number }>(
@@ -257,74 +212,6 @@ describe('sales_daily_breakdown', () => {
   });
 });
 
-// ADR 0144's definitions from the raw rows (the line facts and the whole ledger), as the functions computed them
-// before this migration. $1 business, $2 from, $3 to, $4 store or null, $5 worst, $6 limit.
-const rawSellThrough = `
-  with f as (
-    select s.store_id, l.variant_id, 'sale' as kind, (s.occurred_at at time zone st.time_zone)::date as local_day,
-           l.qty as units, l.line_total as gross, l.tax_amount as tax
-      from public.sales s join public.stores st on st.id = s.store_id join public.sale_lines l on l.sale_id = s.id
-     where s.business_id = $1 and ($4::uuid is null or s.store_id = $4)
-       and (s.occurred_at at time zone st.time_zone)::date between $2::date and $3::date
-    union all
-    select r.store_id, l.variant_id, 'refund', (r.occurred_at at time zone st.time_zone)::date, -x.qty, -x.amount,
-           -case when l.line_total = 0 then 0 else round(x.amount::numeric * l.tax_amount / l.line_total) end::bigint
-      from public.refunds r join public.stores st on st.id = r.store_id
-      join public.refund_lines x on x.refund_id = r.id join public.sale_lines l on l.id = x.sale_line_id
-     where r.business_id = $1 and ($4::uuid is null or r.store_id = $4)
-       and (r.occurred_at at time zone st.time_zone)::date between $2::date and $3::date
-  ), sold as (
-    select store_id, variant_id, sum(units) as units, sum(gross - tax)::bigint as revenue,
-           max(local_day) filter (where kind = 'sale') as last_day
-      from f group by 1, 2
-  ), stock as (
-    select m.store_id, m.variant_id, sum(m.qty) as qty
-      from public.stock_movements m join public.stores st on st.id = m.store_id
-     where m.business_id = $1 and ($4::uuid is null or m.store_id = $4)
-       and m.occurred_at < (($3::date + 1)::timestamp at time zone st.time_zone)
-     group by 1, 2
-  ), x as (
-    select coalesce(so.store_id, sk.store_id) as store_id, coalesce(so.variant_id, sk.variant_id) as variant_id,
-           coalesce(so.units, 0) as units, greatest(coalesce(sk.qty, 0), 0) as on_hand,
-           coalesce(so.revenue, 0) as revenue, so.last_day
-      from sold so full join stock sk on sk.store_id = so.store_id and sk.variant_id = so.variant_id
-  )
-  select x.store_id, x.variant_id, v.sku, x.units::text as units_sold, x.on_hand::text as on_hand_end,
-         (case when x.units + x.on_hand <= 0 then null
-               else round(greatest(x.units, 0) / (greatest(x.units, 0) + x.on_hand), 4) end)::text as sell_through,
-         x.revenue::text as revenue, x.last_day::text as last_sold_on
-    from x join public.variants v on v.id = x.variant_id
-   where x.units <> 0 or x.on_hand > 0
-   order by case when $5 then coalesce(case when x.units + x.on_hand <= 0 then null
-                                           else greatest(x.units, 0) / (greatest(x.units, 0) + x.on_hand) end, 0) end asc,
-            case when not $5 then case when x.units + x.on_hand <= 0 then null
-                                       else greatest(x.units, 0) / (greatest(x.units, 0) + x.on_hand) end end desc nulls last,
-            case when $5 then x.on_hand end desc, x.revenue desc, v.sku, x.store_id
-   limit $6`;
-
-// $1 business, $2 store or null, $3 days, $4 limit; the whole ledger of every pair on hand.
-const rawSlowMovers = `
-  with oh as (
-    select b.store_id, b.variant_id, sum(b.qty) as qty from public.stock_balances b
-     where b.business_id = $1 and ($2::uuid is null or b.store_id = $2) group by 1, 2 having sum(b.qty) > 0
-  ), mv as (
-    select oh.store_id, oh.variant_id, oh.qty,
-           coalesce(-(select sum(m.qty) from public.stock_movements m
-                       where m.store_id = oh.store_id and m.variant_id = oh.variant_id and m.kind in ('sale', 'refund')
-                         and m.occurred_at >= ((current_date - $3::int + 1)::timestamp at time zone st.time_zone)), 0) as sold,
-           ((select max(m.occurred_at) from public.stock_movements m
-              where m.store_id = oh.store_id and m.variant_id = oh.variant_id and m.kind = 'sale')
-             at time zone st.time_zone)::date as last_day
-      from oh join public.stores st on st.id = oh.store_id
-  )
-  select mv.store_id, mv.variant_id, v.sku, mv.qty::text as on_hand, mv.sold::text as units_sold,
-         round(greatest(mv.sold, 0) / (greatest(mv.sold, 0) + mv.qty), 4)::text as sell_through,
-         mv.last_day::text as last_sold_on, round(mv.qty * coalesce(vc.cost, 0))::text as cost_value
-    from mv join public.variants v on v.id = mv.variant_id left join public.variant_costs vc on vc.variant_id = mv.variant_id
-   where greatest(mv.sold, 0) / (greatest(mv.sold, 0) + mv.qty) <= 0.1
-   order by mv.sold > 0, mv.last_day nulls first, mv.qty * coalesce(vc.cost, 0) desc, v.sku, mv.store_id
-   limit $4`;
-
 describe('sell-through and slow movers read the summaries and balances', () => {
   it('sell-through equals the raw definition: best and worst, one store and all, pages, a past range', async () => {
     const [r] = (await db.query<{ last: string; month: string; past_from: string; past_to: string }>(
@@ -360,7 +247,9 @@ describe('sell-through and slow movers read the summaries and balances', () => {
           `select store_id, variant_id, sku, on_hand::text, units_sold::text, sell_through::text, last_sold_on::text,
                   cost_value::text
              from public.report_slow_movers($1, $2, $3, 0.1, $4)`, [business, store, days, limit])).rows;
-        const raw = (await db.query<Record<string, string | null>>(rawSlowMovers, [business, store, days, limit])).rows;
+        // The shared definition takes the highest sell-through ($5) and adds days_since_sale, not selected here.
+        const raw = (await db.query<Record<string, string | null>>(rawSlowMovers, [business, store, days, limit, 0.1])).rows
+          .map(({ days_since_sale: _daysSinceSale, ...row }) => row);
         expect(reported).toEqual(raw);
       }
     }

@@ -8,20 +8,16 @@
  * a deleted sale. report_inventory_valuation and report_stock_movements, which read them, still return what the
  * raw queries they replaced return; a cashier reads no summary row.
  */
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDb } from '../../supabase/local/db/open-db';
-import type { Db, JwtClaims } from '../../supabase/local/db/types';
-
-const OWNER1 = '22222222-2222-4222-8222-222222222222';
-const DOWNTOWN = '5a000000-0000-4000-8000-000000000001';
-const RIVERSIDE = '5a000000-0000-4000-8000-000000000002';
+import type { Db } from '../../supabase/local/db/types';
+import { DOWNTOWN, RIVERSIDE, daysAgo, newUserClaims, openReportDb, reportWorld } from './support/report-world';
 
 let db: Db;
 let business: string;
-const owner: JwtClaims = { role: 'authenticated', sub: OWNER1, aud: 'authenticated' };
-const asOwner = <T = Record<string, unknown>>(sql: string, params: unknown[] = []) =>
-  db.asRequest({ role: 'authenticated', claims: owner, readOnly: false, method: 'POST' }, (tx) => tx.query<T>(sql, params));
+const { asOwner, items: anyItems, openRegister, postSale, refund, addMember } =
+  reportWorld(() => ({ db, business }), { label: 'Stock', tender: 'card' });
+/** Plain items with a category: a test moves one to a new category and back to none. */
+const items = (n: number) => anyItems(n, { categorised: true });
 
 // Written apart from the migration: movements grouped by each store's local day of occurred_at.
 const rawMovements = `
@@ -92,39 +88,8 @@ async function differences(): Promise<{ table: string; rows: unknown[] }[]> {
   return out;
 }
 
-async function items(n: number): Promise<{ id: string; price: number; rate: string; product: string }[]> {
-  return (await db.query<{ id: string; price: number; rate: string; product: string }>(
-    `select v.id, coalesce(sp.price, v.price)::int as price, coalesce(p.tax_rate, st.default_tax_rate)::text as rate,
-            p.id as product
-       from public.variants v join public.products p on p.id = v.product_id
-       join public.stores st on st.id = $1
-       left join public.store_prices sp on sp.variant_id = v.id and sp.store_id = st.id
-      where v.business_id = $2 and not p.has_lots and p.unit = 'each' and p.track_stock and p.category_id is not null
-      order by v.sku limit $3`, [DOWNTOWN, business, n])).rows;
-}
-
-async function openRegister(store: string, prefix: string): Promise<{ register: string; shift: string }> {
-  const [reg] = (await db.query<{ id: string }>(
-    `insert into public.registers (business_id, store_id, name, receipt_prefix) values ($1, $2, $3, $4) returning id`,
-    [business, store, `Stock ${prefix}`, prefix])).rows;
-  const shift = (await asOwner<{ s: { id: string } }>('select public.open_shift($1, 0) as s', [reg?.id])).rows[0]?.s.id ?? '';
-  return { register: reg?.id ?? '', shift };
-}
-
-async function postSale(at: { register: string; shift: string }, lines: { variant_id: string; qty: number }[],
-  extra: Record<string, unknown> = {}): Promise<{ id: string; lines: { id: string }[] }> {
-  const payload = { id: randomUUID(), register_id: at.register, shift_id: at.shift, lines, tenders: [{ kind: 'card', amount: 0 }],
-    offline: true, ...extra };
-  const sale = (await asOwner<{ s: { id: string } }>('select public.post_sale($1::jsonb) as s', [JSON.stringify(payload)])).rows[0]?.s;
-  const saleLines = (await db.query<{ id: string }>('select id from public.sale_lines where sale_id = $1 order by line_no', [sale?.id])).rows;
-  return { id: sale?.id ?? '', lines: saleLines };
-}
-
-const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
-
 beforeAll(async () => {
-  db = await openDb({ memory: true });
-  business = (await db.query<{ id: string }>('select id from public.businesses where owner_id = $1', [OWNER1])).rows[0]?.id ?? '';
+  ({ db, business } = await openReportDb());
 }, 300_000);
 
 afterAll(async () => {
@@ -157,8 +122,6 @@ describe('maintained stock summaries', () => {
       { occurred_at: daysAgo(40) });
     expect(await differences()).toEqual([]);
 
-    const refund = (payload: Record<string, unknown>) =>
-      asOwner('select public.post_refund($1::jsonb)', [JSON.stringify({ id: randomUUID(), ...payload })]);
     await refund({ sale_id: online.id, lines: [{ sale_line_id: online.lines[0]?.id, qty: 1, disposition: 'restock' }] });
     await refund({ sale_id: backDated.id, occurred_at: daysAgo(30), offline: true,
       lines: [{ sale_line_id: backDated.lines[1]?.id, qty: 2, disposition: 'damaged' }] });
@@ -284,14 +247,8 @@ describe('maintained stock summaries', () => {
   });
 
   it('are not readable by a cashier', async () => {
-    const cashier = randomUUID();
-    await db.query(
-      `insert into auth.users (instance_id, id, aud, role, email, raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
-       values ('00000000-0000-0000-0000-000000000000', $1, 'authenticated', 'authenticated', 'stock-summary-cashier@example.com',
-               '{}'::jsonb, '{"full_name": "Stock Cashier"}'::jsonb, now(), now())`, [cashier]);
-    await db.query(`insert into public.business_members (business_id, user_id, role, all_stores) values ($1, $2, 'cashier', true)`,
-      [business, cashier]);
-    const claims: JwtClaims = { role: 'authenticated', sub: cashier, aud: 'authenticated' };
+    const claims = newUserClaims();
+    await addMember(claims, 'cashier', true, 'stock-summary-cashier@example.com');
     const seen = await db.asRequest({ role: 'authenticated', claims, readOnly: true, method: 'GET' }, (tx) =>
       tx.query<{ n: number }>(`select (select count(*) from public.stock_movements_daily)::int
                                   + (select count(*) from public.inventory_value)::int

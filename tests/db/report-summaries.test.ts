@@ -5,20 +5,14 @@
  * sale near local midnight, partial, late and offline refunds — and after a sale is deleted and a store's time
  * zone changes. Then the reports read from them still equal the raw figures, and a cashier reads no summary row.
  */
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDb } from '../../supabase/local/db/open-db';
-import type { Db, JwtClaims } from '../../supabase/local/db/types';
-
-const OWNER1 = '22222222-2222-4222-8222-222222222222';
-const DOWNTOWN = '5a000000-0000-4000-8000-000000000001';
-const RIVERSIDE = '5a000000-0000-4000-8000-000000000002';
+import type { Db } from '../../supabase/local/db/types';
+import { DOWNTOWN, RIVERSIDE, daysAgo, newUserClaims, openReportDb, reportWorld } from './support/report-world';
 
 let db: Db;
 let business: string;
-const owner: JwtClaims = { role: 'authenticated', sub: OWNER1, aud: 'authenticated' };
-const asOwner = <T = Record<string, unknown>>(sql: string, params: unknown[] = []) =>
-  db.asRequest({ role: 'authenticated', claims: owner, readOnly: false, method: 'POST' }, (tx) => tx.query<T>(sql, params));
+const { asOwner, items, openRegister, postSale, refund, addMember } =
+  reportWorld(() => ({ db, business }), { label: 'Summary', tender: 'card' });
 
 // The raw computation, written apart from the migration's: per store and local day of occurred_at.
 const rawDaily = `
@@ -84,36 +78,8 @@ async function differences(): Promise<{ table: string; rows: unknown[] }[]> {
   return out;
 }
 
-async function items(n: number): Promise<{ id: string; price: number; rate: string }[]> {
-  return (await db.query<{ id: string; price: number; rate: string }>(
-    `select v.id, coalesce(sp.price, v.price)::int as price, coalesce(p.tax_rate, st.default_tax_rate)::text as rate
-       from public.variants v join public.products p on p.id = v.product_id
-       join public.stores st on st.id = $1
-       left join public.store_prices sp on sp.variant_id = v.id and sp.store_id = st.id
-      where v.business_id = $2 and not p.has_lots and p.unit = 'each' and p.track_stock
-      order by v.sku limit $3`, [DOWNTOWN, business, n])).rows;
-}
-
-async function openRegister(store: string, prefix: string): Promise<{ register: string; shift: string }> {
-  const [reg] = (await db.query<{ id: string }>(
-    `insert into public.registers (business_id, store_id, name, receipt_prefix) values ($1, $2, $3, $4) returning id`,
-    [business, store, `Summary ${prefix}`, prefix])).rows;
-  const shift = (await asOwner<{ s: { id: string } }>('select public.open_shift($1, 0) as s', [reg?.id])).rows[0]?.s.id ?? '';
-  return { register: reg?.id ?? '', shift };
-}
-
-async function postSale(at: { register: string; shift: string }, lines: { variant_id: string; qty: number }[],
-  extra: Record<string, unknown> = {}): Promise<{ id: string; lines: { id: string }[] }> {
-  const payload = { id: randomUUID(), register_id: at.register, shift_id: at.shift, lines, tenders: [{ kind: 'card', amount: 0 }],
-    offline: true, ...extra };
-  const sale = (await asOwner<{ s: { id: string } }>('select public.post_sale($1::jsonb) as s', [JSON.stringify(payload)])).rows[0]?.s;
-  const saleLines = (await db.query<{ id: string }>('select id from public.sale_lines where sale_id = $1 order by line_no', [sale?.id])).rows;
-  return { id: sale?.id ?? '', lines: saleLines };
-}
-
 beforeAll(async () => {
-  db = await openDb({ memory: true });
-  business = (await db.query<{ id: string }>('select id from public.businesses where owner_id = $1', [OWNER1])).rows[0]?.id ?? '';
+  ({ db, business } = await openReportDb());
 }, 300_000);
 
 afterAll(async () => {
@@ -143,17 +109,15 @@ describe('maintained sales summaries', () => {
     // Offline, synced hours later; back-dated 40 days (before most of the demo history); 23:50 local time.
     await postSale(downtown, [{ variant_id: c.id, qty: 3 }], { occurred_at: new Date(Date.now() - 5 * 3_600_000).toISOString() });
     const backDated = await postSale(riverside, [{ variant_id: a.id, qty: 1 }, { variant_id: a.id, qty: 1 }, { variant_id: c.id, qty: 4 }],
-      { occurred_at: new Date(Date.now() - 40 * 86_400_000).toISOString() });
+      { occurred_at: daysAgo(40) });
     const [{ late = '' } = {}] = (await db.query<{ late: string }>(
       `select ((current_date - 2 + time '23:50') at time zone 'America/New_York')::text as late`)).rows;
     await postSale(riverside, [{ variant_id: b.id, qty: 1 }], { occurred_at: late });
     expect(await differences()).toEqual([]);
 
     // A partial refund now; a late, back-dated refund from an offline register; the rest of a line.
-    const refund = (payload: Record<string, unknown>) =>
-      asOwner('select public.post_refund($1::jsonb)', [JSON.stringify({ id: randomUUID(), ...payload })]);
     await refund({ sale_id: online.id, lines: [{ sale_line_id: online.lines[0]?.id, qty: 1, disposition: 'restock' }] });
-    await refund({ sale_id: backDated.id, occurred_at: new Date(Date.now() - 30 * 86_400_000).toISOString(), offline: true,
+    await refund({ sale_id: backDated.id, occurred_at: daysAgo(30), offline: true,
       lines: [{ sale_line_id: backDated.lines[2]?.id, qty: 2, disposition: 'damaged' }] });
     await refund({ sale_id: online.id, lines: [{ sale_line_id: online.lines[0]?.id, qty: 1, disposition: 'restock' }] });
     const [{ refunds = 0 } = {}] = (await db.query<{ refunds: number }>(
@@ -200,14 +164,8 @@ describe('maintained sales summaries', () => {
 
   it('are not readable by a cashier', async () => {
     // A cashier of every store, added as the team functions would.
-    const cashier = randomUUID();
-    await db.query(
-      `insert into auth.users (instance_id, id, aud, role, email, raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
-       values ('00000000-0000-0000-0000-000000000000', $1, 'authenticated', 'authenticated', 'summary-cashier@example.com',
-               '{}'::jsonb, '{"full_name": "Summary Cashier"}'::jsonb, now(), now())`, [cashier]);
-    await db.query(`insert into public.business_members (business_id, user_id, role, all_stores) values ($1, $2, 'cashier', true)`,
-      [business, cashier]);
-    const claims: JwtClaims = { role: 'authenticated', sub: cashier, aud: 'authenticated' };
+    const claims = newUserClaims();
+    await addMember(claims, 'cashier', true, 'summary-cashier@example.com');
     const seen = await db.asRequest({ role: 'authenticated', claims, readOnly: true, method: 'GET' }, (tx) =>
       tx.query<{ n: number }>(`select (select count(*) from public.sales_daily)::int + (select count(*) from public.sales_daily_tax)::int
                                   + (select count(*) from public.sales_daily_variant)::int as n`));
