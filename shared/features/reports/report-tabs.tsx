@@ -120,7 +120,7 @@ export function SellersTab({ request, storeName }: TabProps) {
               ]}
               note={worst ? 'Products on sale (in stock in the store, or not stock-tracked) that did not sell at all in the range come first, then the lowest revenue.' : undefined} />
             <ReportTable id="sell-through" title="Sell-through" rows={d.sellThrough} columns={through} fileName={file('sell-through', request)}
-              note="Sell-through = units sold net of refunds / (sold + on hand at the end of the range, from the stock ledger)." />
+              note="Sell-through = units sold net of refunds / (sold + on hand at the end of the range, from the stock ledger); products that do not track stock are left out." />
           </SimpleGrid>
         )}
       </ReportState>

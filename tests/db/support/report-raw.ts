@@ -5,7 +5,7 @@
  */
 
 /**
- * report_sell_through from the raw rows, in its order. Parameters: $1 business, $2 from, $3 to (local days),
+ * report_sell_through from the raw rows, in its order, over the pairs with a stock ledger (ADR 0170). Parameters: $1 business, $2 from, $3 to (local days),
  * $4 store or null, $5 worst first, $6 limit. Columns as text, as the tests select the report's.
  */
 export const rawSellThrough = `
@@ -43,7 +43,9 @@ export const rawSellThrough = `
                else round(greatest(x.units, 0) / (greatest(x.units, 0) + x.on_hand), 4) end)::text as sell_through,
          x.revenue::text as revenue, x.last_day::text as last_sold_on
     from x join public.variants v on v.id = x.variant_id
-   where x.units <> 0 or x.on_hand > 0
+   where (x.units <> 0 or x.on_hand > 0)
+     -- Only pairs with a stock record (ADR 0170): a ledger at any time.
+     and exists (select 1 from public.stock_movements m where m.store_id = x.store_id and m.variant_id = x.variant_id)
    order by case when $5 then coalesce(case when x.units + x.on_hand <= 0 then null
                                            else greatest(x.units, 0) / (greatest(x.units, 0) + x.on_hand) end, 0) end asc,
             case when not $5 then case when x.units + x.on_hand <= 0 then null

@@ -1,0 +1,141 @@
+/**
+ * Sell-through best first of migration 20261126120000 (ADR 0170): report_sell_through returns exactly what ADR
+ * 0144's definition computes from the raw rows (over the pairs with a stock ledger), whether the threshold bound
+ * decides (private.sell_through_selling: the lists of most units per store and month, the pairs under the on-hand
+ * bound) or the full ranking does; with lists and caps small enough that the demo data takes the deeper rounds and
+ * the too-many-pairs branch, every page it decides is still the raw one. A sold-out pair ranks first, a product
+ * that does not track stock is left out, and a manager's page holds their store only.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../supabase/local/db/types';
+import { rawSellThrough } from './support/report-raw';
+import { DOWNTOWN, daysAgo, newUserClaims, openReportDb, ownerClaims as owner, reportWorld } from './support/report-world';
+
+let db: Db;
+let business: string;
+const manager = newUserClaims();
+const { as, items, openRegister, postSale, addMember } =
+  reportWorld(() => ({ db, business }), { label: 'Best', tender: 'cash' });
+
+const columns = `store_id, variant_id, sku, units_sold::text, on_hand_end::text, sell_through::text, revenue::text,
+                 last_sold_on::text`;
+let untracked = '';
+let soldOut = '';
+
+beforeAll(async () => {
+  ({ db, business } = await openReportDb());
+  await addMember(manager, 'manager', false, 'best-manager@example.com');
+  const till = await openRegister(DOWNTOWN, 'BST');
+  // A product that does not track stock (a service): sold, no ledger.
+  const [service] = (await db.query<{ id: string }>(
+    `with p as (insert into public.products (business_id, name, unit, track_stock) values ($1, 'Gift wrapping', 'each', false)
+                returning id)
+     insert into public.variants (business_id, product_id, sku, price) select $1, p.id, 'SRV-WRAP', 300 from p
+     returning id`, [business])).rows;
+  untracked = service?.id ?? '';
+  // A plain item sold down to nothing Downtown today: sell-through 1.
+  const [item] = await items(1);
+  soldOut = item?.id ?? '';
+  const [stock] = (await db.query<{ qty: string }>(
+    'select sum(qty)::text as qty from public.stock_balances where store_id = $1 and variant_id = $2',
+    [DOWNTOWN, soldOut])).rows;
+  expect(Number(stock?.qty)).toBeGreaterThan(0);
+  await postSale(till, [{ variant_id: soldOut, qty: Number(stock?.qty) }, { variant_id: untracked, qty: 2 }],
+    { occurred_at: daysAgo(1 / 24) });
+}, 300_000);
+
+afterAll(async () => {
+  await db.close();
+});
+
+const reportPage = (from: string, to: string, store: string | null, limit: number) =>
+  as<Record<string, string | null>>(owner, `select ${columns} from public.report_sell_through($1, $2, $3, $4, false, $5)`,
+    [business, from, to, store, limit]);
+const rawPage = (from: string, to: string, store: string | null, limit: number) =>
+  db.query<Record<string, string | null>>(rawSellThrough, [business, from, to, store, false, limit]);
+
+describe('sell-through best first', () => {
+  it('equals the raw definition through the threshold bound and through the full ranking', async () => {
+    const [r] = (await db.query<{ today: string; week: string; month: string; year: string; past_from: string; past_to: string }>(
+      `select current_date::text as today, (current_date - 6)::text as week, (current_date - 29)::text as month,
+              (current_date - 364)::text as year, (current_date - 60)::text as past_from,
+              (current_date - 20)::text as past_to`)).rows;
+    if (!r) throw new Error('no dates');
+    let bound = 0;
+    let full = 0;
+    const ranges: [string, string][] = [[r.week, r.today], [r.month, r.today], [r.year, r.today],
+      [r.past_from, r.past_to], [r.today, r.today]];
+    for (const [from, to] of ranges) {
+      for (const store of [null, DOWNTOWN]) {
+        for (const limit of [1, 5, 20, 500]) {
+          const reported = (await reportPage(from, to, store, limit)).rows;
+          expect(reported.length).toBeGreaterThan(0);
+          expect(reported).toEqual((await rawPage(from, to, store, limit)).rows);
+          const [{ n = 0 } = {}] = (await as<{ n: number }>(owner,
+            'select count(*)::int as n from private.sell_through_selling($1, $2, $3, $4, $5)',
+            [business, from, to, store, limit])).rows;
+          if (n >= limit) bound += 1; else full += 1;
+        }
+      }
+    }
+    // Ranges ending today are decided by the bound; the past range (later movements) and 500 rows are not.
+    expect(bound).toBeGreaterThan(8);
+    expect(full).toBeGreaterThan(4);
+  });
+
+  it('decides the same pages with short lists and small caps (deeper rounds, too many pairs under the bound)', async () => {
+    const [r] = (await db.query<{ today: string; month: string }>(
+      `select current_date::text as today, (current_date - 29)::text as month`)).rows;
+    if (!r) throw new Error('no dates');
+    // Lists of one pair per (store, month) leave most selling pairs to B; caps of 0 and 5 force deeper rounds.
+    const settings = [[1, 20000], [2, 5], [2, 40], [4, 0], [8, 200], [null, null]] as const;
+    let compared = 0;
+    for (const store of [null, DOWNTOWN]) {
+      for (const limit of [3, 10]) {
+        const raw = (await rawPage(r.month, r.today, store, limit)).rows;
+        const candidates: number[] = [];
+        for (const [perList, cap] of settings) {
+          const rows = (await as<Record<string, string | number | null>>(owner,
+            `with c as (select * from private.sell_through_selling($1, $2, $3, $4, $5, $6, $7))
+             select ${columns}, a.n::int as candidates
+               from (select array_agg(c.store_id) as s, array_agg(c.variant_id) as v, array_agg(c.units) as u,
+                            array_agg(c.on_hand) as h, array_agg(c.revenue) as m, array_agg(c.last_day) as d,
+                            count(*) as n
+                       from c) a
+               cross join lateral private.sell_through_page(false, $5, a.s, a.v, a.u, a.h, a.m, a.d) p`,
+            [business, r.month, r.today, store, limit, perList, cap])).rows;
+          // On this data every setting decides (the deepest lists hold every pair), and decides the raw page.
+          expect(rows.map(({ candidates: _, ...row }) => row)).toEqual(raw);
+          candidates.push(Number(rows[0]?.candidates));
+          compared += 1;
+        }
+        // One pair a list: B brought pairs no list held (more candidates than lists: stores x 2 months at most).
+        expect(candidates[0]).toBeGreaterThan(store ? 2 : 4);
+        // The settings took different rounds: their candidate sets differ in size.
+        expect(new Set(candidates).size).toBeGreaterThan(1);
+      }
+    }
+    expect(compared).toBe(24);
+  });
+
+  it('ranks a sold-out pair first, leaves out a product that does not track stock, and keeps a manager to their store', async () => {
+    const [r] = (await db.query<{ today: string; month: string }>(
+      `select current_date::text as today, (current_date - 29)::text as month`)).rows;
+    if (!r) throw new Error('no dates');
+    const page = (await reportPage(r.month, r.today, null, 10)).rows;
+    expect(page[0]).toMatchObject({ store_id: DOWNTOWN, variant_id: soldOut, on_hand_end: '0.000', sell_through: '1.0000' });
+    // The service sold two but has no stock record: in neither path, nor in the raw definition.
+    const everything = (await as<{ variant_id: string }>(owner,
+      'select variant_id from private.sell_through_ranked($1, $2, $3, null, false, 500)', [business, r.month, r.today])).rows;
+    expect(everything.length).toBeGreaterThan(10);
+    expect(everything.map((row) => row.variant_id)).not.toContain(untracked);
+    expect(page.map((row) => row.variant_id)).not.toContain(untracked);
+    const [{ sold = '' } = {}] = (await db.query<{ sold: string }>(
+      `select coalesce(sum(units), 0)::text as sold from public.sales_daily_variant where variant_id = $1`, [untracked])).rows;
+    expect(sold).toBe('2.000');
+    const managed = (await as<{ store_id: string }>(manager,
+      'select store_id from public.report_sell_through($1, $2, $3, null, false, 50)', [business, r.month, r.today])).rows;
+    expect(managed.length).toBeGreaterThan(0);
+    expect(new Set(managed.map((row) => row.store_id))).toEqual(new Set([DOWNTOWN]));
+  });
+});
