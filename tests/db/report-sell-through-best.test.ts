@@ -87,23 +87,24 @@ describe('sell-through best first', () => {
     const [r] = (await db.query<{ today: string; month: string }>(
       `select current_date::text as today, (current_date - 29)::text as month`)).rows;
     if (!r) throw new Error('no dates');
-    // Lists of one pair per (store, month) leave most selling pairs to B; caps of 0 and 5 force deeper rounds.
-    const settings = [[1, 20000], [2, 5], [2, 40], [4, 0], [8, 200], [null, null]] as const;
+    // _few 0 takes the lists whatever the range. Lists of one pair per (store, month) leave most selling pairs to
+    // B; caps of 0 and 5 force deeper rounds; the last setting is the report's own (the few-sales path here).
+    const settings = [[1, 20000, 0], [2, 5, 0], [2, 40, 0], [4, 0, 0], [8, 200, 0], [null, null, null]] as const;
     let compared = 0;
     for (const store of [null, DOWNTOWN]) {
       for (const limit of [3, 10]) {
         const raw = (await rawPage(r.month, r.today, store, limit)).rows;
         const candidates: number[] = [];
-        for (const [perList, cap] of settings) {
+        for (const [perList, cap, few] of settings) {
           const rows = (await as<Record<string, string | number | null>>(owner,
-            `with c as (select * from private.sell_through_selling($1, $2, $3, $4, $5, $6, $7))
+            `with c as (select * from private.sell_through_selling($1, $2, $3, $4, $5, $6, $7, $8))
              select ${columns}, a.n::int as candidates
                from (select array_agg(c.store_id) as s, array_agg(c.variant_id) as v, array_agg(c.units) as u,
                             array_agg(c.on_hand) as h, array_agg(c.revenue) as m, array_agg(c.last_day) as d,
                             count(*) as n
                        from c) a
                cross join lateral private.sell_through_page(false, $5, a.s, a.v, a.u, a.h, a.m, a.d) p`,
-            [business, r.month, r.today, store, limit, perList, cap])).rows;
+            [business, r.month, r.today, store, limit, perList, cap, few])).rows;
           // On this data every setting decides (the deepest lists hold every pair), and decides the raw page.
           expect(rows.map(({ candidates: _, ...row }) => row)).toEqual(raw);
           candidates.push(Number(rows[0]?.candidates));
@@ -116,6 +117,23 @@ describe('sell-through best first', () => {
       }
     }
     expect(compared).toBe(24);
+  });
+
+  it('pads a day with fewer pairs selling than the page with the pairs on hand by SKU, as the full ranking does', async () => {
+    const [r] = (await db.query<{ today: string }>('select current_date::text as today')).rows;
+    if (!r) throw new Error('no dates');
+    const selling = (await rawPage(r.today, r.today, null, 500)).rows.filter((row) => Number(row.units_sold) > 0).length;
+    expect(selling).toBeGreaterThan(0);
+    const limit = selling + 7;
+    const [{ n = 0 } = {}] = (await as<{ n: number }>(owner,
+      'select count(*)::int as n from private.sell_through_selling($1, $2, $2, null, $3)', [business, r.today, limit])).rows;
+    expect(n).toBeGreaterThanOrEqual(limit);
+    const page = (await reportPage(r.today, r.today, null, limit)).rows;
+    expect(page).toEqual((await rawPage(r.today, r.today, null, limit)).rows);
+    // The padding: pairs that did not sell, sell-through 0, in SKU order.
+    const padding = page.filter((row) => Number(row.units_sold) === 0 && row.revenue === '0');
+    expect(padding.length).toBeGreaterThanOrEqual(7);
+    expect(padding.map((row) => row.sku)).toEqual(padding.map((row) => row.sku).sort());
   });
 
   it('ranks a sold-out pair first, leaves out a product that does not track stock, and keeps a manager to their store', async () => {
