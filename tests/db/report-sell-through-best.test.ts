@@ -119,6 +119,43 @@ describe('sell-through best first', () => {
     expect(compared).toBe(24);
   });
 
+  it('decides a range with few sales from its sold pairs: a short top by units, the low-stock pairs, or all of them', async () => {
+    const [r] = (await db.query<{ today: string; week: string; month: string }>(
+      `select current_date::text as today, (current_date - 6)::text as week, (current_date - 29)::text as month`)).rows;
+    if (!r) throw new Error('no dates');
+    let compared = 0;
+    for (const from of [r.week, r.month]) {
+      for (const store of [null, DOWNTOWN]) {
+        for (const limit of [2, 8]) {
+          const raw = (await rawPage(from, r.today, store, limit)).rows;
+          const sizes: number[] = [];
+          // A top of 1 or 2 x limit leaves most selling pairs to the low-stock read (a top of 1 may hold fewer
+          // than a page: then every sold pair); the report's own top holds them all on this data.
+          for (const top of [1, limit * 2, limit * 3, null]) {
+            const page = (await as<Record<string, string | number | null>>(owner,
+              `with c as (select * from private.sell_through_few($1, $2, $3, private.stock_pair_stores($1, $4), $4, $5,
+                                                                 20000, $6))
+               select ${columns}, a.n::int as candidates
+                 from (select array_agg(c.store_id) as s, array_agg(c.variant_id) as v, array_agg(c.units) as u,
+                              array_agg(c.on_hand) as h, array_agg(c.revenue) as m, array_agg(c.last_day) as d,
+                              count(*) as n
+                         from c) a
+                 cross join lateral private.sell_through_page(false, $5, a.s, a.v, a.u, a.h, a.m, a.d) p`,
+              [business, from, r.today, store, limit, top])).rows;
+            expect(page.map(({ candidates: _, ...row }) => row)).toEqual(raw);
+            sizes.push(Number(page[0]?.candidates));
+            compared += 1;
+          }
+          // The short tops checked fewer pairs than the range sold: the bound left the rest out.
+          const [{ sold = 0 } = {}] = (await as<{ sold: number }>(owner,
+            'select count(*)::int as sold from private.sell_through_sold($1, $2, $3, $4)', [business, from, r.today, store])).rows;
+          expect(Math.min(sizes[1] ?? sold, sizes[2] ?? sold)).toBeLessThan(sold);
+        }
+      }
+    }
+    expect(compared).toBe(32);
+  });
+
   it('pads a day with fewer pairs selling than the page with the pairs on hand by SKU, as the full ranking does', async () => {
     const [r] = (await db.query<{ today: string }>('select current_date::text as today')).rows;
     if (!r) throw new Error('no dates');
