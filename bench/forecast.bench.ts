@@ -6,7 +6,7 @@
  * floor no method can beat on average (the noise). Deterministic (seeded), no stack needed.
  * Exits non-zero if the method does not beat the baseline overall.
  */
-import { forecastDemand, seasonalNaive } from '../shared/lib/forecast';
+import { ForecastTally } from './lib/forecast-report';
 
 const SERIES = Number(process.env.FORECAST_SERIES ?? 600);
 const DAYS = 540;
@@ -42,28 +42,8 @@ function poisson(mean: number, random: () => number): number {
   return k;
 }
 
-interface Totals {
-  method: number;
-  baseline: number;
-  oracle: number;
-  volume: number;
-}
-
-const add = (totals: Totals, actual: number[], method: number[], baseline: number[], oracle: number[]) => {
-  for (let i = 0; i < actual.length; i += 1) {
-    totals.method += Math.abs(actual[i]! - method[i]!);
-    totals.baseline += Math.abs(actual[i]! - baseline[i]!);
-    totals.oracle += Math.abs(actual[i]! - oracle[i]!);
-    totals.volume += actual[i]!;
-  }
-};
-
 const random = rng(20261122);
-const all: Totals = { method: 0, baseline: 0, oracle: 0, volume: 0 };
-const shown: Totals = { method: 0, baseline: 0, oracle: 0, volume: 0 };
-const slow: Totals = { method: 0, baseline: 0, oracle: 0, volume: 0 };
-const methods = new Map<string, number>();
-let shownCount = 0;
+const tally = new ForecastTally(true);
 const started = performance.now();
 
 for (let s = 0; s < SERIES; s += 1) {
@@ -79,33 +59,13 @@ for (let s = 0; s < SERIES; s += 1) {
   const sales = expected.map((mean) => poisson(mean, random));
 
   const history = sales.slice(0, DAYS - HOLDOUT);
-  const actual = sales.slice(DAYS - HOLDOUT);
-  // Forecast the held-out weeks from the history only; its own holdout (inside the history) decides `show`.
-  const result = forecastDemand(history, { horizon: HOLDOUT });
-  const baseline = seasonalNaive(history, HOLDOUT);
-  const oracle = expected.slice(DAYS - HOLDOUT);
-  add(all, actual, result.forecast, baseline, oracle);
-  if (intermittent) add(slow, actual, result.forecast, baseline, oracle);
-  if (result.show) {
-    shownCount += 1;
-    add(shown, actual, result.forecast, baseline, oracle);
-  }
-  methods.set(result.method, (methods.get(result.method) ?? 0) + 1);
+  tally.measure(history, sales.slice(DAYS - HOLDOUT), { intermittent, oracle: expected.slice(DAYS - HOLDOUT) });
 }
-
-const pct = (x: number, volume: number) => `${((100 * x) / volume).toFixed(1)} %`;
-const line = (label: string, t: Totals) =>
-  console.log(
-    `${label.padEnd(28)} method WAPE ${pct(t.method, t.volume).padStart(8)}   baseline WAPE ${pct(t.baseline, t.volume).padStart(8)}   oracle ${pct(t.oracle, t.volume).padStart(8)}`,
-  );
 
 console.log(`${SERIES} synthetic series x ${DAYS} days (weekly + yearly seasonality, trend, Poisson noise; 1 in 5 intermittent)`);
 console.log(`forecast of the last ${HOLDOUT} days, unseen by the method; ${((performance.now() - started) / 1000).toFixed(1)} s`);
-line('all series', all);
-line('intermittent series', slow);
-line(`shown (${shownCount} of ${SERIES})`, shown);
-console.log(`methods chosen: ${[...methods].map(([m, n]) => `${m} ${n}`).join(', ')}`);
-if (all.method >= all.baseline) {
+tally.print();
+if (tally.all.method >= tally.all.baseline) {
   console.error('the forecast does not beat the naive baseline');
   process.exit(1);
 }
