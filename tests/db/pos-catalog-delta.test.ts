@@ -31,7 +31,16 @@ afterAll(async () => {
   await w?.stack.stop();
 });
 
-const serverNow = async () => (await w.rows<{ now: string }>('select now()::text as now'))[0]?.now ?? '';
+/**
+ * The server's clock as a delta's `since`, then 10 ms of waiting: a change in the same clock tick would carry the same
+ * transaction time and not be "after" it (a CI run under load missed the bulk change that way). The register itself
+ * starts its deltas an overlap before the server's clock (catalog-store.ts).
+ */
+const serverNow = async () => {
+  const now = (await w.rows<{ now: string }>('select now()::text as now'))[0]?.now ?? '';
+  await w.rows('select pg_sleep(0.01)');
+  return now;
+};
 
 /** Every page of the delta from `since` as the cashier, keyset on the last id. */
 async function delta(since: string, store = downtown): Promise<Row[]> {
