@@ -123,6 +123,12 @@ declare
   v_revenue bigint[];
   v_last date[];
   v_selling int;
+  v_top_stores uuid[];
+  v_top_variants uuid[];
+  v_top_units numeric[];
+  v_top_on_hand numeric[];
+  v_top_revenue bigint[];
+  v_top_last date[];
   v_theta numeric;
   v_units_bound numeric;
   v_low int;
@@ -142,11 +148,16 @@ begin
     from private.sell_through_sold(_business_id, _from, _to, _store_id) s
    where s.store_id = any (_stores);
   if v_selling >= _limit then
-    -- The K selling the most units (ties at the K-th included): theta and the K-th units.
-    select (array_agg(t.ratio order by t.ratio desc))[_limit], min(t.units)
-      into v_theta, v_units_bound
-      from (select k.units, k.units / (k.units + greatest(p.on_hand, 0)) as ratio
-              from unnest(v_stores, v_variants, v_units) as k (store_id, variant_id, units)
+    -- The K selling the most units (ties at the K-th included) with their on hand: theta and the K-th units.
+    select array_agg(t.store_id), array_agg(t.variant_id), array_agg(t.units), array_agg(t.on_hand),
+           array_agg(t.revenue), array_agg(t.last_day), (array_agg(t.ratio order by t.ratio desc))[_limit],
+           min(t.units)
+      into v_top_stores, v_top_variants, v_top_units, v_top_on_hand, v_top_revenue, v_top_last, v_theta,
+           v_units_bound
+      from (select k.store_id, k.variant_id, k.units, p.on_hand, k.revenue, k.last_day,
+                   k.units / (k.units + greatest(p.on_hand, 0)) as ratio
+              from unnest(v_stores, v_variants, v_units, v_revenue, v_last)
+                     as k (store_id, variant_id, units, revenue, last_day)
               cross join lateral (select p.on_hand from public.stock_pairs p
                   where p.store_id = k.store_id and p.variant_id = k.variant_id and p.business_id = _business_id
                   limit 1) p
@@ -160,13 +171,7 @@ begin
                                                     array[cardinality(_stores)]), _rows) b;
       if v_low <= _rows then
         return query
-          select k.store_id, k.variant_id, k.units, p.on_hand, k.revenue, k.last_day
-            from unnest(v_stores, v_variants, v_units, v_revenue, v_last)
-                   as k (store_id, variant_id, units, revenue, last_day)
-            cross join lateral (select p.on_hand from public.stock_pairs p
-                where p.store_id = k.store_id and p.variant_id = k.variant_id and p.business_id = _business_id
-                limit 1) p
-           where k.units >= v_units_bound
+          select * from unnest(v_top_stores, v_top_variants, v_top_units, v_top_on_hand, v_top_revenue, v_top_last)
           union all
           select k.store_id, k.variant_id, k.units, b.on_hand, k.revenue, k.last_day
             from unnest(v_low_stores, v_low_variants, v_low_on_hand) as b (store_id, variant_id, on_hand)
@@ -194,6 +199,27 @@ begin
      where (select count(*) from figures f where f.units > 0) < _limit
        and not exists (select 1 from figures f where f.store_id = w.store_id and f.variant_id = w.variant_id);
 end;
+$$;
+
+-- Exact figures of the given pairs (private.sell_through_of) that sold in the range, with their on hand now; pairs
+-- without a stock record left out. A's and B's check in private.sell_through_selling.
+create or replace function private.sell_through_selling_of(_business_id uuid, _from date, _to date, _stores uuid[],
+                                                           _variants uuid[], _refund_stores uuid[],
+                                                           _refund_variants uuid[], _refund_units numeric[],
+                                                           _refund_revenue numeric[])
+returns table (store_id uuid, variant_id uuid, units numeric, on_hand numeric, revenue bigint, last_day date)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select t.store_id, t.variant_id, t.units, p.on_hand, t.revenue, t.last_day
+    from private.sell_through_of(_business_id, _from, _to, _stores, _variants, _refund_stores, _refund_variants,
+                                 _refund_units, _refund_revenue) t
+    cross join lateral (select p.on_hand from public.stock_pairs p
+        where p.store_id = t.store_id and p.variant_id = t.variant_id and p.business_id = _business_id
+        limit 1) p
+   where t.units > 0;
 $$;
 
 -- Sell-through best first for a range ending after the scope's last movement: the pairs of A and B above (units
@@ -277,13 +303,8 @@ begin
            array_agg(t.revenue), array_agg(t.last_day),
            (array_agg(t.units / (t.units + greatest(t.on_hand, 0)) order by t.units / (t.units + greatest(t.on_hand, 0)) desc))[_limit]
       into v_a_stores, v_a_variants, v_a_units, v_a_on_hand, v_a_revenue, v_a_last, v_theta
-      from (select t.store_id, t.variant_id, t.units, p.on_hand, t.revenue, t.last_day
-              from private.sell_through_of(_business_id, _from, _to, v_list_stores, v_list_variants,
-                                           v_refund_stores, v_refund_variants, v_refund_units, v_refund_revenue) t
-              cross join lateral (select p.on_hand from public.stock_pairs p
-                  where p.store_id = t.store_id and p.variant_id = t.variant_id and p.business_id = _business_id
-                  limit 1) p
-             where t.units > 0) t;
+      from private.sell_through_selling_of(_business_id, _from, _to, v_list_stores, v_list_variants,
+                                           v_refund_stores, v_refund_variants, v_refund_units, v_refund_revenue) t;
     if v_theta is null and v_bound_stores is null then
       -- Every list read to its end and fewer than _limit pairs selling: the full ranking pads the page.
       return;
@@ -307,13 +328,9 @@ begin
         return query
           select * from unnest(v_a_stores, v_a_variants, v_a_units, v_a_on_hand, v_a_revenue, v_a_last)
           union all
-          select t.store_id, t.variant_id, t.units, p.on_hand, t.revenue, t.last_day
-            from private.sell_through_of(_business_id, _from, _to, v_b_stores, v_b_variants,
-                                         v_refund_stores, v_refund_variants, v_refund_units, v_refund_revenue) t
-            cross join lateral (select p.on_hand from public.stock_pairs p
-                where p.store_id = t.store_id and p.variant_id = t.variant_id and p.business_id = _business_id
-                limit 1) p
-           where t.units > 0;
+          select * from private.sell_through_selling_of(_business_id, _from, _to, v_b_stores, v_b_variants,
+                                                        v_refund_stores, v_refund_variants, v_refund_units,
+                                                        v_refund_revenue);
         return;
       end if;
     end if;
@@ -461,12 +478,14 @@ end;
 $$;
 
 revoke all on function private.monthly_units_top(uuid, uuid[], date[], int),
+  private.sell_through_selling_of(uuid, date, date, uuid[], uuid[], uuid[], uuid[], numeric[], numeric[]),
   private.stock_pairs_by_sku(uuid, uuid[], int), private.sell_through_few(uuid, date, date, uuid[], uuid, int, int, int),
   private.stock_pairs_at_most(uuid, uuid, uuid[], numeric[], int),
   private.sell_through_selling(uuid, date, date, uuid, int, int, int, int),
   private.sell_through_page(boolean, int, uuid[], uuid[], numeric[], numeric[], bigint[], date[]),
   private.sell_through_ranked(uuid, date, date, uuid, boolean, int) from public, anon;
 grant execute on function private.monthly_units_top(uuid, uuid[], date[], int),
+  private.sell_through_selling_of(uuid, date, date, uuid[], uuid[], uuid[], uuid[], numeric[], numeric[]),
   private.stock_pairs_by_sku(uuid, uuid[], int), private.sell_through_few(uuid, date, date, uuid[], uuid, int, int, int),
   private.stock_pairs_at_most(uuid, uuid, uuid[], numeric[], int),
   private.sell_through_selling(uuid, date, date, uuid, int, int, int, int),
@@ -499,18 +518,14 @@ declare
 begin
   perform private.report_args(_business_id, _from, _to, null);
   _worst := coalesce(_worst, false);
-  -- Each fast path returns at least a page of candidates when it decides, nothing otherwise.
-  if _worst then
-    select array_agg(u.store_id), array_agg(u.variant_id), array_agg(u.units), array_agg(u.on_hand),
-           array_agg(u.revenue), array_agg(u.last_day)
-      into v_stores, v_variants, v_units, v_on_hand, v_revenue, v_last
-      from private.sell_through_unsold(_business_id, _from, _to, _store_id, v_limit) u;
-  else
-    select array_agg(u.store_id), array_agg(u.variant_id), array_agg(u.units), array_agg(u.on_hand),
-           array_agg(u.revenue), array_agg(u.last_day)
-      into v_stores, v_variants, v_units, v_on_hand, v_revenue, v_last
-      from private.sell_through_selling(_business_id, _from, _to, _store_id, v_limit) u;
-  end if;
+  -- Each fast path returns at least a page of candidates when it decides, nothing otherwise (only the one of the
+  -- order asked runs: its condition is a one-time filter).
+  select array_agg(u.store_id), array_agg(u.variant_id), array_agg(u.units), array_agg(u.on_hand),
+         array_agg(u.revenue), array_agg(u.last_day)
+    into v_stores, v_variants, v_units, v_on_hand, v_revenue, v_last
+    from (select * from private.sell_through_unsold(_business_id, _from, _to, _store_id, v_limit) where _worst
+          union all
+          select * from private.sell_through_selling(_business_id, _from, _to, _store_id, v_limit) where not _worst) u;
   if coalesce(cardinality(v_stores), 0) >= v_limit then
     return query select * from private.sell_through_page(_worst, v_limit, v_stores, v_variants,
                                                         v_units, v_on_hand, v_revenue, v_last);

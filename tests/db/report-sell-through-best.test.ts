@@ -54,6 +54,25 @@ const reportPage = (from: string, to: string, store: string | null, limit: numbe
 const rawPage = (from: string, to: string, store: string | null, limit: number) =>
   db.query<Record<string, string | null>>(rawSellThrough, [business, from, to, store, false, limit]);
 
+/**
+ * The best-first page private.sell_through_page ranks from the candidates a fast path returns (`candidates`: a
+ * select whose $5 is the limit), as the owner: the page's rows, and how many candidates there were.
+ */
+async function pageOf(candidates: string, params: unknown[]): Promise<{ page: Record<string, string | null>[]; checked: number }> {
+  const rows = (await as<Record<string, string | number | null>>(owner,
+    `with c as (${candidates})
+     select ${columns}, a.n::int as candidates
+       from (select array_agg(c.store_id) as s, array_agg(c.variant_id) as v, array_agg(c.units) as u,
+                    array_agg(c.on_hand) as h, array_agg(c.revenue) as m, array_agg(c.last_day) as d,
+                    count(*) as n
+               from c) a
+       cross join lateral private.sell_through_page(false, $5, a.s, a.v, a.u, a.h, a.m, a.d) p`, params)).rows;
+  return {
+    page: rows.map(({ candidates: _, ...row }) => row as Record<string, string | null>),
+    checked: Number(rows[0]?.candidates),
+  };
+}
+
 describe('sell-through best first', () => {
   it('equals the raw definition through the threshold bound and through the full ranking', async () => {
     const [r] = (await db.query<{ today: string; week: string; month: string; year: string; past_from: string; past_to: string }>(
@@ -96,18 +115,11 @@ describe('sell-through best first', () => {
         const raw = (await rawPage(r.month, r.today, store, limit)).rows;
         const candidates: number[] = [];
         for (const [perList, cap, few] of settings) {
-          const rows = (await as<Record<string, string | number | null>>(owner,
-            `with c as (select * from private.sell_through_selling($1, $2, $3, $4, $5, $6, $7, $8))
-             select ${columns}, a.n::int as candidates
-               from (select array_agg(c.store_id) as s, array_agg(c.variant_id) as v, array_agg(c.units) as u,
-                            array_agg(c.on_hand) as h, array_agg(c.revenue) as m, array_agg(c.last_day) as d,
-                            count(*) as n
-                       from c) a
-               cross join lateral private.sell_through_page(false, $5, a.s, a.v, a.u, a.h, a.m, a.d) p`,
-            [business, r.month, r.today, store, limit, perList, cap, few])).rows;
+          const { page, checked } = await pageOf('select * from private.sell_through_selling($1, $2, $3, $4, $5, $6, $7, $8)',
+            [business, r.month, r.today, store, limit, perList, cap, few]);
           // On this data every setting decides (the deepest lists hold every pair), and decides the raw page.
-          expect(rows.map(({ candidates: _, ...row }) => row)).toEqual(raw);
-          candidates.push(Number(rows[0]?.candidates));
+          expect(page).toEqual(raw);
+          candidates.push(checked);
           compared += 1;
         }
         // One pair a list: B brought pairs no list held (more candidates than lists: stores x 2 months at most).
@@ -132,18 +144,11 @@ describe('sell-through best first', () => {
           // A top of 1 or 2 x limit leaves most selling pairs to the low-stock read (a top of 1 may hold fewer
           // than a page: then every sold pair); the report's own top holds them all on this data.
           for (const top of [1, limit * 2, limit * 3, null]) {
-            const page = (await as<Record<string, string | number | null>>(owner,
-              `with c as (select * from private.sell_through_few($1, $2, $3, private.stock_pair_stores($1, $4), $4, $5,
-                                                                 20000, $6))
-               select ${columns}, a.n::int as candidates
-                 from (select array_agg(c.store_id) as s, array_agg(c.variant_id) as v, array_agg(c.units) as u,
-                              array_agg(c.on_hand) as h, array_agg(c.revenue) as m, array_agg(c.last_day) as d,
-                              count(*) as n
-                         from c) a
-                 cross join lateral private.sell_through_page(false, $5, a.s, a.v, a.u, a.h, a.m, a.d) p`,
-              [business, from, r.today, store, limit, top])).rows;
-            expect(page.map(({ candidates: _, ...row }) => row)).toEqual(raw);
-            sizes.push(Number(page[0]?.candidates));
+            const { page, checked } = await pageOf(
+              'select * from private.sell_through_few($1, $2, $3, private.stock_pair_stores($1, $4), $4, $5, 20000, $6)',
+              [business, from, r.today, store, limit, top]);
+            expect(page).toEqual(raw);
+            sizes.push(checked);
             compared += 1;
           }
           // The short tops checked fewer pairs than the range sold: the bound left the rest out.
