@@ -473,6 +473,10 @@ begin
          jsonb_build_object('expected_cash', sh.expected_cash, 'counted_total', sh.counted_total,
                             'difference', sh.difference, 'sales', s.sales), s.closed_at
     from seed_pos_shifts s join public.shifts sh on sh.id = s.id;
+
+  -- Each close froze its Z report (close_shift does this for a register; ADR 0171).
+  update public.shifts sh set z_figures = private.shift_figures(sh.id), close_recorded_at = sh.closed_at
+    from seed_pos_shifts s where sh.id = s.id;
 end;
 $$;
 -- End of the point of sale section (H-pos).
@@ -497,25 +501,31 @@ begin
     '{"sub":"22222222-2222-4222-8222-222222222222","role":"authenticated"}', true);
 
   -- Refunds of a whole line (an item sold by weight may be 0.5 kg): the newest two-line sale at Downtown, back
-  -- to the shelf; an older Riverside sale's line, damaged.
-  select s.id, s.occurred_at, l.id as line, l.qty
+  -- to the shelf; an older Riverside sale's line, damaged. Each was rung in its sale's shift from the register's
+  -- offline outbox and arrived after that shift closed: the Z report shows it apart ("after close") and the owner
+  -- finds it under Reports > To review.
+  select s.id, s.occurred_at, s.shift_id, sh.closed_at, l.id as line, l.qty
     into v_sale
     from public.sales s
+    join public.shifts sh on sh.id = s.shift_id
     join lateral (select l.id, l.qty from public.sale_lines l where l.sale_id = s.id order by l.line_no limit 1) l on true
    where s.store_id = v_downtown
      and (select count(*) from public.sale_lines x where x.sale_id = s.id) >= 2
    order by s.occurred_at desc limit 1;
   perform public.post_refund(jsonb_build_object('id', gen_random_uuid(), 'sale_id', v_sale.id,
-    'reason', 'Customer changed their mind', 'occurred_at', v_sale.occurred_at + interval '2 hours',
+    'reason', 'Customer changed their mind', 'shift_id', v_sale.shift_id, 'offline', true,
+    'occurred_at', least(v_sale.occurred_at + interval '2 hours', v_sale.closed_at - interval '1 minute'),
     'lines', jsonb_build_array(jsonb_build_object('sale_line_id', v_sale.line, 'qty', v_sale.qty, 'disposition', 'restock'))));
-  select s.id, s.occurred_at, l.id as line, l.qty
+  select s.id, s.occurred_at, s.shift_id, sh.closed_at, l.id as line, l.qty
     into v_sale
     from public.sales s
+    join public.shifts sh on sh.id = s.shift_id
     join lateral (select l.id, l.qty from public.sale_lines l where l.sale_id = s.id order by l.line_no limit 1) l on true
    where s.store_id = v_riverside and s.occurred_at < now() - interval '5 days'
    order by s.occurred_at desc limit 1;
   perform public.post_refund(jsonb_build_object('id', gen_random_uuid(), 'sale_id', v_sale.id,
-    'reason', 'Damaged packaging', 'occurred_at', v_sale.occurred_at + interval '1 day',
+    'reason', 'Damaged packaging', 'shift_id', v_sale.shift_id, 'offline', true,
+    'occurred_at', least(v_sale.occurred_at + interval '1 hour', v_sale.closed_at - interval '1 minute'),
     'lines', jsonb_build_array(jsonb_build_object('sale_line_id', v_sale.line, 'qty', v_sale.qty, 'disposition', 'damaged'))));
 
   -- Five untracked-by-lot items Downtown holds most of: sent to Riverside, one unit arrives damaged.

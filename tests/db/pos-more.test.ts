@@ -48,8 +48,9 @@ async function postSale(client: SupabaseClient, payload: Record<string, unknown>
   return data as { id: string; total: number };
 }
 
+/** A refund at Downtown's first register: into its open shift unless the payload names another (ADR 0171). */
 async function refund(client: SupabaseClient, payload: Record<string, unknown>) {
-  const { data, error } = await client.rpc('post_refund', { _payload: payload });
+  const { data, error } = await client.rpc('post_refund', { _payload: { shift_id: shift, ...payload } });
   return { refund: data as Refund | null, error };
 }
 

@@ -185,12 +185,12 @@ describe('who may call the new functions (business A, Downtown)', () => {
     const shift = await openShift(w.clients.owner, reg.DT2 as string);
     const cash = await w.clients[name].rpc('cash_in_out', { _id: randomUUID(), _shift_id: shift.id, _kind: 'in', _amount: 1,
       _reason: 'Matrix', _at: new Date().toISOString() });
-    // A cashier closes only a shift they opened: the owner opened this one.
+    // A cashier moves cash in and closes only a shift they opened: the owner opened this one (ADR 0171).
     const close = await w.clients[name].rpc('close_shift', { _shift_id: shift.id, _counted: {}, _close_id: randomUUID(),
       _closed_at: new Date().toISOString() });
     if (allowed.includes(name)) {
       expect(customerResult.error).toBeNull();
-      expect(cash.error).toBeNull();
+      expect(cash.error?.code ?? null).toBe(name === 'cashier' ? '42501' : null);
       expect(close.error?.code ?? null).toBe(name === 'cashier' ? '42501' : null);
     } else {
       for (const r of [customerResult, cash, close]) expect(r.error?.code).toMatch(/^(42501|PGRST202)$/);

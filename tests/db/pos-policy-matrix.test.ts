@@ -1,9 +1,10 @@
 /**
  * The point of sale's tables cell by cell over HTTP with supabase-js: each table x (select, insert, update,
  * delete) x (anon, owner, manager of Downtown, cashier of Downtown, owner of another business, platform admin).
- * Members read sales, shifts and refunds of the stores they may use; costs and approvals only owners and managers;
- * customers are the one table written through the API (members create, owners and managers edit and delete);
- * everything else is written only by the functions.
+ * Owners and managers read sales, shifts, cash and refunds of the stores they may use; a cashier only their own
+ * shifts and what was rung in them (ADR 0171); costs and approvals only owners and managers; customers are the one
+ * table written through the API (members create, owners and managers edit and delete); everything else is written
+ * only by the functions.
  */
 import { randomUUID } from 'node:crypto';
 import type { SupabaseClient } from '@supabase/supabase-js';
@@ -16,17 +17,23 @@ const tables = ['shifts', 'cash_movements', 'customers', 'pos_approvals', 'sales
   'sale_tenders', 'refunds', 'refund_lines'] as const;
 type Table = (typeof tables)[number];
 
-const readers: Record<Table, { roles: Who[]; scope: 'business' | 'store' }> = {
-  shifts: { roles: ['owner', 'manager', 'cashier'], scope: 'store' },
-  cash_movements: { roles: ['owner', 'manager', 'cashier'], scope: 'store' },
+// ownShift: a cashier reads only rows of their own shifts (or sales they rang), as SQL on the row t.
+const readers: Record<Table, { roles: Who[]; scope: 'business' | 'store'; ownShift?: string }> = {
+  shifts: { roles: ['owner', 'manager', 'cashier'], scope: 'store', ownShift: 't.cashier_id' },
+  cash_movements: { roles: ['owner', 'manager', 'cashier'], scope: 'store',
+    ownShift: '(select s.cashier_id from public.shifts s where s.id = t.shift_id)' },
   customers: { roles: ['owner', 'manager', 'cashier'], scope: 'business' },
   pos_approvals: { roles: ['owner', 'manager'], scope: 'store' },
-  sales: { roles: ['owner', 'manager', 'cashier'], scope: 'store' },
-  sale_lines: { roles: ['owner', 'manager', 'cashier'], scope: 'store' },
+  sales: { roles: ['owner', 'manager', 'cashier'], scope: 'store', ownShift: 't.cashier_id' },
+  sale_lines: { roles: ['owner', 'manager', 'cashier'], scope: 'store',
+    ownShift: '(select x.cashier_id from public.sales x where x.id = t.sale_id)' },
   sale_line_costs: { roles: ['owner', 'manager'], scope: 'store' },
-  sale_tenders: { roles: ['owner', 'manager', 'cashier'], scope: 'store' },
-  refunds: { roles: ['owner', 'manager', 'cashier'], scope: 'store' },
-  refund_lines: { roles: ['owner', 'manager', 'cashier'], scope: 'store' },
+  sale_tenders: { roles: ['owner', 'manager', 'cashier'], scope: 'store',
+    ownShift: '(select x.cashier_id from public.sales x where x.id = t.sale_id)' },
+  refunds: { roles: ['owner', 'manager', 'cashier'], scope: 'store',
+    ownShift: '(select s.cashier_id from public.shifts s where s.id = t.shift_id)' },
+  refund_lines: { roles: ['owner', 'manager', 'cashier'], scope: 'store',
+    ownShift: '(select s.cashier_id from public.refunds f join public.shifts s on s.id = f.shift_id where f.id = t.refund_id)' },
 };
 
 async function must<T>(promise: PromiseLike<{ data: T; error: { message: string } | null }>): Promise<T> {
@@ -50,6 +57,22 @@ async function trade(owner: SupabaseClient, store: string, prefix: string) {
   await must(owner.rpc('approve_discount', { _store_id: store, _max_discount_percent: 20 }));
 }
 
+/** The cashier's own shift at Downtown: a sale, a refund a manager approved and cash out (what the cashier reads). */
+async function tradeAsCashier() {
+  const [{ id: register } = { id: '' }] = await w.rows<{ id: string }>('select id from public.registers where receipt_prefix = $1', ['DT2']);
+  const cashier = w.clients.cashier;
+  const shift = await must(cashier.rpc('open_shift', { _register_id: register, _opening_float: 5000 })) as { id: string };
+  const sale = await must(cashier.rpc('post_sale', { _payload: {
+    id: randomUUID(), register_id: register, shift_id: shift.id,
+    lines: [{ variant_id: w.f.variant, qty: 2 }], tenders: [{ kind: 'cash', amount: 3049, tendered: 3049 }],
+  } })) as { id: string; lines: { id: string }[] };
+  const approval = await must(w.clients.manager.rpc('approve_discount', { _store_id: downtown, _max_discount_percent: 0, _purpose: 'refund' }));
+  await must(cashier.rpc('post_refund', { _payload: {
+    id: randomUUID(), sale_id: sale.id, shift_id: shift.id, approval_id: approval, lines: [{ sale_line_id: sale.lines[0]?.id, qty: 1 }],
+  } }));
+  await must(cashier.rpc('cash_in_out', { _shift_id: shift.id, _kind: 'out', _amount: 100, _reason: 'Change run' }));
+}
+
 beforeAll(async () => {
   w = await startCatalogWorld();
   // The demo history (over 1,000 sale lines) would be cut by max_rows; the matrix compares complete reads.
@@ -57,6 +80,7 @@ beforeAll(async () => {
   await w.rows('delete from public.shifts where business_id = $1', [w.businessA]);
   await trade(w.clients.owner, downtown, 'DT1');
   await trade(w.clients.owner, riverside, 'RS1');
+  await tradeAsCashier();
   await w.rows(`insert into public.customers (business_id, name, phone) values ($1, 'Matrix Customer', '+1 555 010 9999')`, [w.businessA]);
 }, 300_000);
 
@@ -70,9 +94,10 @@ async function rowsOfA(table: Table): Promise<Record<string, unknown>[]> {
   const store = table === 'refund_lines'
     ? '(select f.store_id from public.refunds f where f.id = t.refund_id)'
     : table === 'customers' ? 'null::uuid' : 't.store_id';
-  const found = await w.rows<{ r: Record<string, unknown>; store: string | null }>(
-    `select to_jsonb(t) as r, ${store} as store from public.${table} t where t.business_id = $1`, [w.businessA]);
-  return found.map(({ r, store: s }) => ({ ...r, __store: s }));
+  const own = readers[table].ownShift ?? 'null::uuid';
+  const found = await w.rows<{ r: Record<string, unknown>; store: string | null; own: string | null }>(
+    `select to_jsonb(t) as r, ${store} as store, ${own} as own from public.${table} t where t.business_id = $1`, [w.businessA]);
+  return found.map(({ r, store: s, own: o }) => ({ ...r, __store: s, __own: o }));
 }
 
 async function expectedRead(table: Table, name: Who): Promise<string[]> {
@@ -80,7 +105,8 @@ async function expectedRead(table: Table, name: Who): Promise<string[]> {
   if (!rule.roles.includes(name)) return [];
   const all = await rowsOfA(table);
   const mine = name === 'owner' || rule.scope === 'business' ? all : all.filter((row) => row.__store === downtown);
-  return mine.map((row) => keyOf(table, row)).sort();
+  const seen = name === 'cashier' && rule.ownShift ? mine.filter((row) => row.__own === w.userIds.cashier) : mine;
+  return seen.map((row) => keyOf(table, row)).sort();
 }
 
 describe.each(tables)('%s', (table) => {
@@ -88,6 +114,12 @@ describe.each(tables)('%s', (table) => {
     const all = await rowsOfA(table);
     expect(all.length).toBeGreaterThan(0);
     if (readers[table].scope === 'store') expect(new Set(all.map((row) => row.__store))).toEqual(new Set([downtown, riverside]));
+    // Rows of the cashier's own shift and of others' at Downtown: the cashier's share is neither all nor nothing.
+    if (readers[table].ownShift) {
+      const downtownRows = all.filter((row) => row.__store === downtown);
+      expect(downtownRows.some((row) => row.__own === w.userIds.cashier)).toBe(true);
+      expect(downtownRows.some((row) => row.__own !== w.userIds.cashier)).toBe(true);
+    }
   });
 
   it('anon is refused', async () => {

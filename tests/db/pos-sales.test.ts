@@ -352,7 +352,7 @@ describe('shifts and refunds', () => {
       .toBe('22023');
     const x = await w.clients.cashier.rpc('x_report', { _shift_id: shift });
     expect(x.error).toBeNull();
-    const figures = x.data as { expected_cash: number; opening_float: number; tenders: Record<string, number>; refunds_total: number };
+    const figures = x.data as { expected_cash: number; opening_float: number; tenders: Record<string, number>; refunds_total: number; sales_total: number };
     expect(figures.expected_cash).toBe(10000 + (figures.tenders.cash ?? 0) - figures.refunds_total - 2000);
     expect((await w.clients.cashier.rpc('z_report', { _shift_id: shift })).error?.code).toBe('22023');
     // Counted: one bill short of expected by 5.00.
@@ -361,11 +361,14 @@ describe('shifts and refunds', () => {
     expect(closed.error).toBeNull();
     expect(closed.data).toMatchObject({ counted_total: figures.expected_cash - 500, difference: -500 });
     expect((await w.clients.cashier.rpc('z_report', { _shift_id: shift })).data).toMatchObject({ difference: -500 });
-    // A closed shift takes no sale online; offline it is accepted and flagged.
+    // A closed shift takes no sale online; offline it is accepted into that shift, flagged as arriving after the
+    // close, and the Z report keeps its frozen figures with the late sale apart (ADR 0171).
     expect((await post(w.clients.cashier, sale())).error?.code).toBe('22023');
     const late = await post(w.clients.cashier, sale({ offline: true }));
     expect(late.error).toBeNull();
-    expect(late.sale?.review_reasons).toContain('no_open_shift');
+    expect(late.sale?.review_reasons).toContain('after_close');
+    const z = (await w.clients.cashier.rpc('z_report', { _shift_id: shift })).data as Record<string, unknown>;
+    expect(z).toMatchObject({ difference: -500, sales_total: figures.sales_total, after_close: { sales_count: 1 } });
     // The register opens again.
     expect((await w.clients.cashier.rpc('open_shift', { _register_id: dt2, _opening_float: 0 })).error).toBeNull();
   });

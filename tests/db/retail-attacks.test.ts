@@ -19,6 +19,7 @@ let tn1 = '';
 let shift = '';
 let supplierB = '';
 let riversideSale = '';
+let riversideShift = '';
 
 interface Outcome { status: number; code: string | undefined; message: string; data: unknown }
 
@@ -68,6 +69,8 @@ beforeAll(async () => {
   await w.rows(`insert into public.variants (business_id, product_id, sku, price)
     select business_id, id, 'FOREIGN-TEE', 100 from public.products where name = 'Foreign Tee'`);
   riversideSale = (await w.rows<{ id: string }>(`select id from public.sales where store_id = $1 limit 1`, [riverside]))[0]?.id ?? '';
+  // A refund goes into a shift of the sale's store (ADR 0171): the Riverside sale's own, closed since.
+  riversideShift = (await w.rows<{ shift_id: string }>('select shift_id from public.sales where id = $1', [riversideSale]))[0]?.shift_id ?? '';
 }, 600_000);
 
 afterAll(async () => {
@@ -102,7 +105,7 @@ describe('ids of another business or store in function parameters', () => {
     const [sold] = await w.rows<{ id: string; qty: number }>(
       'select id, qty::float8 as qty from public.sale_lines where sale_id = $1 order by line_no limit 1', [riversideSale]);
     const refund = await call(w.clients.owner, 'post_refund', { _payload: { id: randomUUID(), sale_id: riversideSale,
-      offline: true, lines: [{ sale_line_id: sold?.id, qty: sold?.qty, disposition: 'damaged' }] } });
+      shift_id: riversideShift, offline: true, lines: [{ sale_line_id: sold?.id, qty: sold?.qty, disposition: 'damaged' }] } });
     expect(refund.code, refund.message).toBeUndefined();
     const mine = await ownerSale([{ variant_id: w.f.variant, qty: 1 }]);
     const replay = await call(w.clients.manager, 'post_refund', { _payload: { id: (refund.data as { id: string }).id,
@@ -237,7 +240,7 @@ describe('money and stock invariants', () => {
     const line = s.lines[0]!;
     const before = await balance(downtown, w.f.variant);
     const results = await Promise.all(Array.from({ length: 10 }, () => call(w.clients.owner, 'post_refund', {
-      _payload: { id: randomUUID(), sale_id: s.id, lines: [{ sale_line_id: line.id, qty: 3 }] } })));
+      _payload: { id: randomUUID(), sale_id: s.id, shift_id: shift, lines: [{ sale_line_id: line.id, qty: 3 }] } })));
     expect(results.filter((r) => !r.code)).toHaveLength(1);
     for (const r of results.filter((x) => x.code)) refused(r, ['22023']);
     const [{ qty, amount } = { qty: '', amount: '' }] = await w.rows<{ qty: string; amount: string }>(
@@ -251,13 +254,14 @@ describe('money and stock invariants', () => {
     const s = await ownerSale([{ variant_id: w.f.variant, qty: 3 }]);
     const line = s.lines[0]!;
     const twice = [{ sale_line_id: line.id, qty: 2 }, { line_no: 1, qty: 2 }];
-    refused(await call(w.clients.owner, 'post_refund', { _payload: { id: randomUUID(), sale_id: s.id, lines: twice } }),
+    refused(await call(w.clients.owner, 'post_refund', { _payload: { id: randomUUID(), sale_id: s.id, shift_id: shift, lines: twice } }),
       ['22023']);
     // From the offline outbox it is kept, clamped to what was left and flagged.
-    const offline = await call(w.clients.owner, 'post_refund', { _payload: { id: randomUUID(), sale_id: s.id, offline: true,
-      lines: twice } });
+    const offline = await call(w.clients.owner, 'post_refund', { _payload: { id: randomUUID(), sale_id: s.id, shift_id: shift,
+      offline: true, lines: twice } });
     expect(offline.code, offline.message).toBeUndefined();
-    expect(offline.data).toMatchObject({ total: line.line_total, review_reasons: ['over_refund:2'] });
+    // The two mentions are one part (merged per sale line, ADR 0171), flagged at the first mention.
+    expect(offline.data).toMatchObject({ total: line.line_total, review_reasons: ['over_refund:1'] });
     const [{ qty } = { qty: '' }] = await w.rows<{ qty: string }>(
       'select sum(qty)::text as qty from public.refund_lines where sale_line_id = $1', [line.id]);
     expect(Number(qty)).toBe(3);
@@ -269,7 +273,7 @@ describe('money and stock invariants', () => {
     for (const [qty, disposition] of [[0.5, 'damaged'], [0.5, 'restock'], [1.0004, 'damaged'], [-1, 'restock'],
       ['NaN', 'damaged'], [Number.MAX_VALUE, 'damaged']] as const) {
       const res = await call(w.clients.owner, 'post_refund', { _payload: { id: randomUUID(), sale_id: s.id,
-        lines: [{ sale_line_id: line.id, qty, disposition }] } });
+        shift_id: shift, lines: [{ sale_line_id: line.id, qty, disposition }] } });
       refused(res, ['22023', '23514', '22003']);
     }
     expect((await w.rows('select 1 from public.refund_lines where sale_line_id = $1', [line.id])).length).toBe(0);
