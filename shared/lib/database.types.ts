@@ -984,6 +984,42 @@ export type Database = {
           },
         ];
       };
+      refund_reviews: {
+        Row: {
+          business_id: string;
+          note: string;
+          refund_id: string;
+          reviewed_at: string;
+          reviewed_by: string | null;
+          store_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          business_id: string;
+          note: string;
+          refund_id: string;
+          reviewed_at?: string;
+          reviewed_by?: string | null;
+          store_id: string;
+        };
+        Update: {
+          business_id?: string;
+          note?: string;
+          refund_id?: string;
+          reviewed_at?: string;
+          reviewed_by?: string | null;
+          store_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "refund_reviews_refund_id_business_id_fkey";
+            columns: ["refund_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "refunds";
+            referencedColumns: ["id", "business_id"];
+          },
+        ];
+      };
       refunds: {
         Row: {
           actor_id: string | null;
@@ -1923,6 +1959,7 @@ export type Database = {
           business_id: string;
           cashier_id: string | null;
           close_id: string | null;
+          close_recorded_at: string | null;
           closed_at: string | null;
           closed_by: string | null;
           counted: Json | null;
@@ -1936,12 +1973,14 @@ export type Database = {
           register_id: string;
           review_reasons: string[];
           store_id: string;
+          z_figures: Json | null;
         };
         ComputedFields: never;
         Insert: {
           business_id: string;
           cashier_id?: string | null;
           close_id?: string | null;
+          close_recorded_at?: string | null;
           closed_at?: string | null;
           closed_by?: string | null;
           counted?: Json | null;
@@ -1955,11 +1994,13 @@ export type Database = {
           register_id: string;
           review_reasons?: string[];
           store_id: string;
+          z_figures?: Json | null;
         };
         Update: {
           business_id?: string;
           cashier_id?: string | null;
           close_id?: string | null;
+          close_recorded_at?: string | null;
           closed_at?: string | null;
           closed_by?: string | null;
           counted?: Json | null;
@@ -1973,6 +2014,7 @@ export type Database = {
           register_id?: string;
           review_reasons?: string[];
           store_id?: string;
+          z_figures?: Json | null;
         };
         Relationships: [
           {
@@ -2280,6 +2322,7 @@ export type Database = {
           default_tax_rate: number;
           id: string;
           name: string;
+          offline_refund_limit: number;
           phone: string | null;
           receipt_footer: string | null;
           receipt_header: string | null;
@@ -2297,6 +2340,7 @@ export type Database = {
           default_tax_rate?: number;
           id?: string;
           name: string;
+          offline_refund_limit?: number;
           phone?: string | null;
           receipt_footer?: string | null;
           receipt_header?: string | null;
@@ -2313,6 +2357,7 @@ export type Database = {
           default_tax_rate?: number;
           id?: string;
           name?: string;
+          offline_refund_limit?: number;
           phone?: string | null;
           receipt_footer?: string | null;
           receipt_header?: string | null;
@@ -3098,9 +3143,44 @@ export type Database = {
           variant_id: string;
         }[];
       };
+      find_sale_for_refund: {
+        Args: { _receipt_number: string; _store_id: string };
+        Returns: Json;
+      };
       finish_email_outbox: {
         Args: { _error?: string; _id: number };
         Returns: boolean;
+      };
+      flagged_refunds: {
+        Args: {
+          _business_id: string;
+          _include_reviewed?: boolean;
+          _limit?: number;
+          _offset?: number;
+          _store_id?: string;
+        };
+        Returns: {
+          actor_name: string;
+          currency: string;
+          note: string;
+          occurred_at: string;
+          offline: boolean;
+          reason: string;
+          recorded_at: string;
+          refund_id: string;
+          review_reasons: string[];
+          reviewed_at: string;
+          reviewer_name: string;
+          sale_id: string;
+          sale_receipt_number: string;
+          sale_review_reasons: string[];
+          sale_total: number;
+          store_id: string;
+          store_name: string;
+          tender_kind: string;
+          total: number;
+          total_count: number;
+        }[];
       };
       flagged_sales: {
         Args: {
@@ -3551,6 +3631,23 @@ export type Database = {
       request_receipt_email: {
         Args: { _email: string; _sale_id: string };
         Returns: Json;
+      };
+      review_refund: {
+        Args: { _note: string; _refund_id: string };
+        Returns: {
+          business_id: string;
+          note: string;
+          refund_id: string;
+          reviewed_at: string;
+          reviewed_by: string | null;
+          store_id: string;
+        };
+        SetofOptions: {
+          from: "*";
+          to: "refund_reviews";
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
       };
       review_sale: {
         Args: { _note: string; _sale_id: string };

@@ -27,7 +27,26 @@ alter table public.stores add column offline_refund_limit bigint not null defaul
 comment on column public.stores.offline_refund_limit is
   'The most (minor units) a cashier refunds offline without a manager''s approval, to the original tender, in '
   'their own shift; flagged for review. Owners change it with the store''s settings.';
-grant update (offline_refund_limit) on table public.stores to authenticated;
+grant insert (offline_refund_limit), update (offline_refund_limit) on table public.stores to authenticated;
+
+-- Managers change their stores' settings, but not how much their cashiers may pay back without them: owners only.
+create or replace function private.stores_refund_limit_guard()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if (select auth.uid()) is not null and private.my_role(new.business_id) is distinct from 'owner' then
+    raise exception 'permission denied: only the owner changes the refund limit without a manager' using errcode = '42501';
+  end if;
+  return new;
+end;
+$$;
+revoke all on function private.stores_refund_limit_guard() from public, anon, authenticated;
+create trigger stores_refund_limit_guard before update of offline_refund_limit on public.stores
+  for each row when (old.offline_refund_limit is distinct from new.offline_refund_limit)
+  execute function private.stores_refund_limit_guard();
 
 alter table public.shifts add column z_figures jsonb;
 alter table public.shifts add column close_recorded_at timestamptz;

@@ -249,3 +249,17 @@ describe('the smaller holes (finding 12)', () => {
     expect(Number(counter[0]?.last_seq)).toBeLessThan(1_000_000);
   });
 });
+
+describe('the refund limit without a manager', () => {
+  it('is the owner\'s to change, not a manager\'s', async () => {
+    const byManager = await w.clients.manager.from('stores').update({ offline_refund_limit: 900_000 }).eq('id', downtown).select('id');
+    expect(byManager.error?.code).toBe('42501');
+    const sameValue = await w.clients.manager.from('stores').update({ offline_refund_limit: 5000, name: 'Fresh Corner Downtown' }).eq('id', downtown).select('id');
+    expect(sameValue.error).toBeNull();
+    const byOwner = await w.clients.owner.from('stores').update({ offline_refund_limit: 2000 }).eq('id', downtown).select('offline_refund_limit');
+    expect(byOwner.data).toEqual([{ offline_refund_limit: 2000 }]);
+    const bad = await w.clients.owner.from('stores').update({ offline_refund_limit: -1 }).eq('id', downtown).select('id');
+    expect(bad.error?.code).toBe('23514');
+    await w.clients.owner.from('stores').update({ offline_refund_limit: 5000 }).eq('id', downtown);
+  });
+});

@@ -113,6 +113,8 @@ export interface ShiftFigures {
   sales_count: number; sales_total: number; discount_total: number; tax_total: number; flagged_count: number;
   tenders: Record<string, number>; refunds_count: number; refunds_total: number; cash_in: number; cash_out: number;
   expected_cash: number; counted: Record<string, number> | null; counted_total: number | null; difference: number | null;
+  /** Z report only: what arrived after the close (late offline entries), apart from the frozen figures (ADR 0171). */
+  after_close?: { sales_count: number; sales_total: number; refunds_count: number; refunds_total: number; cash_change: number } | null;
 }
 
 export async function xReport(supabase: StorewiseClient, shiftId: string): Promise<ShiftFigures> {
@@ -169,27 +171,20 @@ export interface RefundableSale {
   pending?: boolean;
 }
 
+/**
+ * The sale on a receipt, for a refund: find_sale_for_refund (supabase/migrations/20261127100000_pos_money_rules.sql)
+ * answers any member of the store, while the sales table shows a cashier only their own shifts' (ADR 0171).
+ */
 export async function findSaleByReceipt(supabase: StorewiseClient, storeId: string, receipt: string): Promise<RefundableSale | null> {
-  const sale = unwrap(await supabase.from('sales').select('id, receipt_number, occurred_at, total, store_id, currency')
-    .eq('store_id', storeId).eq('receipt_number', receipt.trim().toUpperCase()).maybeSingle()) as Omit<RefundableSale, 'lines' | 'tenders'> | null;
-  if (!sale) return null;
-  const [lines, tenders] = await Promise.all([
-    supabase.from('sale_lines').select('id, line_no, description, qty, line_total').eq('sale_id', sale.id).order('line_no'),
-    supabase.from('sale_tenders').select('kind, amount').eq('sale_id', sale.id),
-  ]);
-  const saleLines = (unwrap(lines) ?? []) as { id: string; line_no: number; description: string; qty: number; line_total: number }[];
-  const refunded = saleLines.length === 0 ? [] : (unwrap(await supabase.from('refund_lines').select('sale_line_id, qty, amount')
-    .in('sale_line_id', saleLines.map((l) => l.id))) ?? []) as { sale_line_id: string; qty: number; amount: number }[];
-  const done = new Map<string, { qty: number; amount: number }>();
-  for (const r of refunded) {
-    const d = done.get(r.sale_line_id) ?? { qty: 0, amount: 0 };
-    done.set(r.sale_line_id, { qty: d.qty + Number(r.qty), amount: d.amount + Number(r.amount) });
-  }
+  const found = unwrap(await supabase.rpc('find_sale_for_refund', { _store_id: storeId, _receipt_number: receipt.trim().toUpperCase() })) as
+    unknown as RefundableSale | null;
+  if (!found) return null;
+  const num = (n: unknown) => Number(n);
   return {
-    ...sale, total: Number(sale.total),
-    tenders: ((unwrap(tenders) ?? []) as { kind: string; amount: number }[]).map((t) => ({ kind: t.kind, amount: Number(t.amount) })),
-    lines: saleLines.map((l) => ({ ...l, qty: Number(l.qty), line_total: Number(l.line_total), refunded: done.get(l.id)?.qty ?? 0,
-      refundedAmount: done.get(l.id)?.amount ?? 0 })),
+    ...found, total: num(found.total),
+    tenders: found.tenders.map((t) => ({ kind: t.kind, amount: num(t.amount) })),
+    lines: found.lines.map((l) => ({ ...l, qty: num(l.qty), line_total: num(l.line_total), refunded: num(l.refunded),
+      refundedAmount: num(l.refundedAmount) })),
   };
 }
 

@@ -90,6 +90,16 @@ describe('refund amounts as post_refund computes them', () => {
     const line = { line_no: 1, qty: 3, line_total: 1000, refunded: 0 };
     expect(refundLineAmount(line, 1)).toBe(333);
     expect(refundLineAmount({ ...line, refunded: 1, refundedAmount: 333 }, 2)).toBe(667);
+  });
+
+  it('parts are priced from cumulative quantities: a gram at a time never pays back more than the line (ADR 0171)', () => {
+    const line = { line_no: 1, qty: 0.999, line_total: 500, refunded: 0, refundedAmount: 0 };
+    let paid = 0;
+    for (let gram = 0; gram < 999; gram++) {
+      paid += refundLineAmount({ ...line, refunded: gram / 1000, refundedAmount: paid }, 0.001);
+      expect(paid).toBeLessThanOrEqual(500);
+    }
+    expect(paid).toBe(500);
     expect(originalTender([{ kind: 'cash', amount: 1049 }, { kind: 'card', amount: 2000 }])).toBe('card');
   });
 });

@@ -1,6 +1,7 @@
 /**
- * What a refund of part of a sale line pays back, as post_refund computes it: the line's share rounded half away
- * from zero, and the last part of a line takes what remains so the parts add up to the line exactly.
+ * What a refund of part of a sale line pays back, as post_refund computes it (ADR 0171): from cumulative quantities,
+ * what the refunded quantity is worth after this part (rounded half away from zero) less what was already paid
+ * back, so the parts never add up to more than the line and the last part takes exactly what remains.
  */
 import { roundHalfAway } from './cart';
 
@@ -8,9 +9,10 @@ export interface RefundLine { line_no: number; qty: number; line_total: number; 
 
 export function refundLineAmount(line: RefundLine, qty: number): number {
   if (qty <= 0) return 0;
-  const left = Math.round((line.qty - line.refunded) * 1000) / 1000;
-  if (qty >= left) return line.line_total - (line.refundedAmount ?? roundHalfAway((line.line_total * line.refunded) / line.qty));
-  return roundHalfAway((line.line_total * qty) / line.qty);
+  const paid = line.refundedAmount ?? roundHalfAway((line.line_total * line.refunded) / line.qty);
+  const after = Math.round((line.refunded + qty) * 1000) / 1000;
+  const worth = after >= line.qty ? line.line_total : roundHalfAway((line.line_total * after) / line.qty);
+  return Math.max(0, Math.min(worth, line.line_total) - paid);
 }
 
 /** The tender a refund goes back to by default: the one that paid most (post_refund's rule). */

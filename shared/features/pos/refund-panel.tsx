@@ -79,12 +79,14 @@ export function RefundPanel({ supabase, storeId, currency, receipt, role, online
   const picked = chosen.filter((c) => c.q > 0);
   const total = picked.reduce((sum, c) => sum + refundLineAmount(c.line, c.q), 0);
   const needsApproval = role === 'cashier' && online;
+  // Offline a cashier refunds without a manager only to the original tender, up to the store's limit (ADR 0171).
+  const tenderLocked = role === 'cashier' && !online;
 
   const submit = async (approvalId: string | null) => {
     if (!sale) return;
     try {
       await onRefund({
-        sale, tenderKind: tender, reason, approvalId, total,
+        sale, tenderKind: tenderLocked ? originalTender(sale.tenders) : tender, reason, approvalId, total,
         lines: picked.map((c) => ({ line_no: c.line.line_no, qty: c.q, disposition: disp[c.line.line_no] ?? 'restock',
           amount: refundLineAmount(c.line, c.q) })),
       });
@@ -140,8 +142,9 @@ export function RefundPanel({ supabase, storeId, currency, receipt, role, online
             </Table.Root>
           </Table.ScrollArea>
           <HStack wrap="wrap">
-            <NativeSelect.Root maxW="xs">
-              <NativeSelect.Field aria-label="Refund to" value={tender} onChange={(e) => setTender(e.target.value as 'cash' | 'card' | 'other')}>
+            <NativeSelect.Root maxW="xs" disabled={tenderLocked}>
+              <NativeSelect.Field aria-label="Refund to" value={tenderLocked ? originalTender(sale.tenders) : tender}
+                onChange={(e) => setTender(e.target.value as 'cash' | 'card' | 'other')}>
                 {(['cash', 'card', 'other'] as const).map((k) => (
                   <option key={k} value={k}>{k === originalTender(sale.tenders) ? `${k} (original)` : k}</option>
                 ))}
@@ -152,7 +155,12 @@ export function RefundPanel({ supabase, storeId, currency, receipt, role, online
               onChange={(e) => setReason(e.target.value)} />
           </HStack>
           <Text fontWeight="bold">Refund <span data-testid="refund-total">{money(total)}</span></Text>
-          {role === 'cashier' && !online && <Text color="fg.warning">Offline: the refund is queued and flagged for a manager.</Text>}
+          {tenderLocked && (
+            <Text color="fg.warning">
+              Offline: the refund goes back to the original tender, within the store&apos;s limit for refunds without a manager,
+              and is queued and flagged for a manager to review.
+            </Text>
+          )}
           {approving ? (
             <ManagerApproval storeId={storeId} purpose="refund" maxPercent={0} onCancel={() => setApproving(false)}
               onApproved={(id) => { setApproving(false); void submit(id); }} />

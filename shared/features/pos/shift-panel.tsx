@@ -28,6 +28,12 @@ export function ShiftReport({ figures, currency, kind, storeName = null, registe
     ['Cash expected', money(figures.expected_cash)],
     ...(kind === 'Z' ? [['Cash counted', money(figures.counted_total)], ['Difference', money(figures.difference)]] as [string, string][] : []),
     ...(figures.flagged_count > 0 ? [['Flagged for review', String(figures.flagged_count)]] as [string, string][] : []),
+    // The Z report is frozen at the close; what the register's outbox delivered later is shown apart.
+    ...(kind === 'Z' && figures.after_close ? [
+      ['After close: sales', `${figures.after_close.sales_count} · ${money(figures.after_close.sales_total)}`],
+      ['After close: refunds', `${figures.after_close.refunds_count} · ${money(figures.after_close.refunds_total)}`],
+      ['After close: cash', money(figures.after_close.cash_change)],
+    ] as [string, string][] : []),
   ];
   return (
     <Box className="pos-report" borderWidth="1px" rounded="md" p="3" fontFamily="mono" fontSize="sm" data-testid={`${kind.toLowerCase()}-report`}>

@@ -39,6 +39,13 @@ const reasonTexts: Record<string, string> = {
   clock_ahead: 'register clock was ahead',
   receipt_number_reassigned: 'receipt number was taken: a new one was given',
   negative_stock: 'stock went below zero',
+  zero_price_line: 'priced to nothing (too small a quantity)',
+  after_close: 'arrived after its shift was closed (shown apart on the Z report)',
+  time_before_shift: 'register clock was before the shift opened',
+  time_after_close: 'register clock was after the shift closed',
+  no_approval: 'refunded without a manager\'s approval (the register was offline)',
+  sale_not_synced: 'the sale had not reached the server yet',
+  over_refund: 'more than was left to refund: kept to what was left',
 };
 
 /** A reason as the database writes it ("price_mismatch:2") in words ("line 2: sold at a price ..."). */

@@ -2,24 +2,33 @@ import { Button, Checkbox, HStack, Input, NativeSelect, SimpleGrid, Stack, Texta
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
 import { FormField } from '../../components/form-field';
+import { currencyDigits, parseMinor } from '../../lib/money';
 import type { Store, StoreValues } from './workspace-api';
 import { storeSchema, TIME_ZONES, type StoreFormValues } from './workspace-schemas';
 
 const empty: StoreFormValues = { name: '', address: '', phone: '', time_zone: 'UTC', currency: 'USD', tax_inclusive: false,
-  default_tax_rate: 0, receipt_header: '', receipt_footer: '' };
+  default_tax_rate: 0, receipt_header: '', receipt_footer: '', offline_refund_limit: '50.00' };
+
+/** Minor units as the amount a person types, in the currency's decimals ("5000" USD -> "50.00"). */
+const asTyped = (minor: number, currency: string) => {
+  const digits = currencyDigits(currency);
+  return digits === 0 ? String(minor) : (minor / 10 ** digits).toFixed(digits);
+};
 
 function fromStore(store: Store | undefined): StoreFormValues {
   if (!store) return empty;
   return { name: store.name, address: store.address ?? '', phone: store.phone ?? '', time_zone: store.time_zone,
     currency: store.currency, tax_inclusive: store.tax_inclusive, default_tax_rate: store.default_tax_rate,
-    receipt_header: store.receipt_header ?? '', receipt_footer: store.receipt_footer ?? '' };
+    receipt_header: store.receipt_header ?? '', receipt_footer: store.receipt_footer ?? '',
+    offline_refund_limit: asTyped(store.offline_refund_limit, store.currency) };
 }
 
 /** Empty strings go to the database as null ("not set"). */
 export function toStoreValues(v: StoreFormValues): StoreValues {
   return { name: v.name, address: v.address || null, phone: v.phone || null, time_zone: v.time_zone,
     currency: v.currency, tax_inclusive: v.tax_inclusive, default_tax_rate: v.default_tax_rate,
-    receipt_header: v.receipt_header || null, receipt_footer: v.receipt_footer || null };
+    receipt_header: v.receipt_header || null, receipt_footer: v.receipt_footer || null,
+    offline_refund_limit: parseMinor(v.offline_refund_limit, v.currency) ?? 0 };
 }
 
 export function StoreForm({ store, submitLabel, onSubmit, onCancel }: {
@@ -52,6 +61,10 @@ export function StoreForm({ store, submitLabel, onSubmit, onCancel }: {
           </FormField>
           <FormField label="Default tax rate (%)" required error={errors.default_tax_rate?.message}>
             <Input type="number" step="0.001" min="0" max="100" {...register('default_tax_rate', { valueAsNumber: true })} />
+          </FormField>
+          <FormField label="Offline refunds without a manager, up to" required error={errors.offline_refund_limit?.message}
+            helperText="A cashier whose register is offline may refund up to this much to the original payment; each is flagged for review. Owners set it.">
+            <Input inputMode="decimal" {...register('offline_refund_limit')} />
           </FormField>
         </SimpleGrid>
         <Controller control={control} name="tax_inclusive" render={({ field }) => (

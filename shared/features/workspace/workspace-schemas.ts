@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseMinorAmount } from '../../lib/money';
 
 /** The same bounds as the database's domains (supabase/migrations/20261122100000_workspace.sql). */
 const name = z.string().trim().min(2, 'Use at least 2 characters').max(100, 'Use at most 100 characters');
@@ -19,7 +20,7 @@ export type BusinessValues = z.infer<typeof businessSchema>;
 const currencies: readonly string[] = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('currency') : [];
 const timeZones: readonly string[] = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
 
-export const storeSchema = z.object({
+const storeFields = z.object({
   name,
   address: optionalText,
   phone: optionalPhone,
@@ -30,6 +31,17 @@ export const storeSchema = z.object({
   default_tax_rate: z.number({ error: 'Enter a rate between 0 and 100' }).min(0, 'At least 0').max(100, 'At most 100'),
   receipt_header: optionalText,
   receipt_footer: optionalText,
+  /** In the store's currency as typed ("50.00"); minor units in the database (stores.offline_refund_limit). */
+  offline_refund_limit: z.string(),
+});
+
+/** The most a cashier refunds offline without a manager (ADR 0171): an amount of the store's currency, 0 to 1,000,000. */
+export const storeSchema = storeFields.superRefine((v, ctx) => {
+  const parsed = parseMinorAmount(v.offline_refund_limit, v.currency, { maxWholeDigits: 7 });
+  if (!parsed.ok) ctx.addIssue({ code: 'custom', path: ['offline_refund_limit'], message: parsed.message });
+  else if (parsed.minor > 100_000_000) {
+    ctx.addIssue({ code: 'custom', path: ['offline_refund_limit'], message: 'At most 1,000,000' });
+  }
 });
 export type StoreFormValues = z.infer<typeof storeSchema>;
 
