@@ -1392,3 +1392,69 @@ comment on function public.flagged_refunds(uuid, uuid, boolean, integer, integer
 comment on function public.find_sale_for_refund(uuid, text) is
   'A sale of the store by its receipt number, with tenders and what is left of each line: how a cashier finds a '
   'receipt to refund without reading the store''s sales (ADR 0171).';
+
+-- ---------------------------------------------------------------------------------------------------
+-- The one writer of the ledger (20261122120100_inventory_functions), with the date rule of the register applied to
+-- the back office: receiving, adjusting, counting and transfers are dated by the caller at most 7 days back and not
+-- in the future (a stock entry dated 2001 rewrote closed stock reports). A refund's restock is dated by its shift
+-- (private.pos_entry_terms); the database's own writes (no caller: seeds, jobs) are not bounded.
+create or replace function private.apply_movement(
+  _business_id uuid, _store_id uuid, _variant_id uuid, _lot_id uuid, _kind text, _qty numeric,
+  _reason text default null, _unit_cost bigint default null, _occurred_at timestamptz default null,
+  _reference_type text default null, _reference_id uuid default null, _note text default null
+)
+returns numeric
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_has_lots boolean;
+  v_id bigint;
+  v_balance numeric;
+begin
+  if _occurred_at is not null and (select auth.uid()) is not null and _kind not in ('refund', 'sale') and
+     (not isfinite(_occurred_at) or _occurred_at < now() - interval '7 days' or _occurred_at > now() + interval '5 minutes') then
+    raise exception 'date a stock entry within the last 7 days and not in the future' using errcode = '22023';
+  end if;
+  select p.has_lots into v_has_lots
+    from public.variants v join public.products p on p.id = v.product_id
+   where v.id = _variant_id and v.business_id = _business_id;
+  if v_has_lots is null then
+    raise exception 'no such item in this business' using errcode = '22023';
+  end if;
+  if not exists (select 1 from public.stores s where s.id = _store_id and s.business_id = _business_id) then
+    raise exception 'no such store in this business' using errcode = '22023';
+  end if;
+  perform private.assert_quantity(_variant_id, _qty);
+  if _qty = 0 then
+    raise exception 'enter a quantity other than zero' using errcode = '22023';
+  end if;
+  if v_has_lots and _lot_id is null then
+    raise exception 'choose a lot: this item is tracked by lot' using errcode = '22023';
+  elsif not v_has_lots and _lot_id is not null then
+    raise exception 'this item is not tracked by lot' using errcode = '22023';
+  elsif _lot_id is not null and not exists (select 1 from public.lots l where l.id = _lot_id and l.variant_id = _variant_id) then
+    raise exception 'this lot belongs to another item' using errcode = '22023';
+  end if;
+  insert into public.stock_movements (business_id, store_id, variant_id, lot_id, kind, qty, reason, unit_cost,
+                                      occurred_at, actor_id, reference_type, reference_id, note)
+  values (_business_id, _store_id, _variant_id, _lot_id, _kind, _qty, _reason, _unit_cost,
+          coalesce(_occurred_at, now()), (select auth.uid()), _reference_type, _reference_id, _note)
+  returning id into v_id;
+  insert into public.stock_balances as b (business_id, store_id, variant_id, lot_id, qty)
+  values (_business_id, _store_id, _variant_id, _lot_id, _qty)
+  on conflict (store_id, variant_id, lot_id) do update set qty = b.qty + excluded.qty, updated_at = now()
+  returning b.qty into v_balance;
+  -- Taking out more than is there (by hand) is refused; the whole transaction rolls back.
+  if v_balance < 0 and _kind in ('adjust', 'damage', 'transfer_out') and _qty < 0 then
+    raise exception 'not enough stock: only % on hand', v_balance - _qty using errcode = '22023';
+  end if;
+  perform private.log_activity(_business_id, _store_id, 'stock.' || _kind, 'variant', _variant_id, null,
+    jsonb_build_object('movement_id', v_id, 'qty', _qty, 'balance', v_balance, 'lot_id', _lot_id, 'reason', _reason,
+                       'reference_type', _reference_type, 'reference_id', _reference_id));
+  return v_balance;
+end;
+$$;
+revoke all on function private.apply_movement(uuid, uuid, uuid, uuid, text, numeric, text, bigint, timestamptz, text, uuid, text)
+  from public, anon, authenticated;

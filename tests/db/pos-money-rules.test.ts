@@ -263,3 +263,18 @@ describe('the refund limit without a manager', () => {
     await w.clients.owner.from('stores').update({ offline_refund_limit: 5000 }).eq('id', downtown);
   });
 });
+
+describe('the same date rule in the back office', () => {
+  it('a stock entry is dated at most 7 days back and not in the future', async () => {
+    const args = { _store_id: downtown, _variant_id: w.f.variant, _qty: 1 };
+    for (const at of ['2001-01-01T00:00:00Z', new Date(Date.now() + 86_400_000).toISOString()]) {
+      const res = await w.clients.manager.rpc('receive_stock', { ...args, _occurred_at: at });
+      expect(res.error?.code, at).toBe('22023');
+    }
+    const count = await w.clients.manager.rpc('post_count', { _store_id: downtown, _lines: [{ variant_id: w.f.variant, counted: 40 }],
+      _occurred_at: '1999-12-31T00:00:00Z' });
+    expect(count.error?.code).toBe('22023');
+    const yesterday = await w.clients.manager.rpc('receive_stock', { ...args, _occurred_at: new Date(Date.now() - 86_400_000).toISOString() });
+    expect(yesterday.error).toBeNull();
+  });
+});
