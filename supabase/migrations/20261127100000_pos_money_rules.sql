@@ -125,32 +125,30 @@ grant execute on function private.my_rung_sale_ids() to authenticated;
 comment on function private.my_rung_sale_ids() is
   'Sales rung in the caller''s own shifts, or by the caller (RLS helper for a cashier''s reads).';
 
+-- One permissive policy per table and action (each runs for every row): owners and managers in their stores, or a
+-- cashier's own.
 do $$
 declare
   t text;
+  v_own jsonb := jsonb_build_object(
+    'shifts', 'id in (select private.my_shift_ids())',
+    'cash_movements', 'shift_id in (select private.my_shift_ids())',
+    'refunds', 'shift_id in (select private.my_shift_ids())',
+    'sales', 'id in (select private.my_rung_sale_ids())',
+    'sale_lines', 'sale_id in (select private.my_rung_sale_ids())',
+    'sale_tenders', 'sale_id in (select private.my_rung_sale_ids())');
 begin
   foreach t in array array['shifts', 'cash_movements', 'sales', 'sale_lines', 'sale_tenders', 'refunds'] loop
     execute format('drop policy "%1$s: members read in their stores" on public.%1$I', t);
-    execute format($p$create policy "%1$s: owners and managers read in their stores" on public.%1$I
+    execute format($p$create policy "%1$s: owners and managers in their stores, cashiers their own shifts" on public.%1$I
       for select to authenticated
-      using ((business_id in (select private.my_full_access_business_ids())
-              or store_id in (select private.my_listed_store_ids()))
-             and business_id in (select private.my_business_ids(array['owner', 'manager'])))$p$, t);
+      using (((business_id in (select private.my_full_access_business_ids())
+               or store_id in (select private.my_listed_store_ids()))
+              and business_id in (select private.my_business_ids(array['owner', 'manager'])))
+             or %2$s)$p$, t, v_own ->> t);
   end loop;
 end;
 $$;
-create policy "shifts: cashiers read their own" on public.shifts for select to authenticated
-  using (id in (select private.my_shift_ids()));
-create policy "cash_movements: cashiers read their own shifts'" on public.cash_movements for select to authenticated
-  using (shift_id in (select private.my_shift_ids()));
-create policy "refunds: cashiers read their own shifts'" on public.refunds for select to authenticated
-  using (shift_id in (select private.my_shift_ids()));
-create policy "sales: cashiers read what they rang" on public.sales for select to authenticated
-  using (id in (select private.my_rung_sale_ids()));
-create policy "sale_lines: cashiers read what they rang" on public.sale_lines for select to authenticated
-  using (sale_id in (select private.my_rung_sale_ids()));
-create policy "sale_tenders: cashiers read what they rang" on public.sale_tenders for select to authenticated
-  using (sale_id in (select private.my_rung_sale_ids()));
 
 comment on table public.shifts is
   'A register''s shift from opening float to counted close. Owners and managers read the shifts of their stores, '

@@ -98,6 +98,7 @@ const syntheticRows: Record<string, Record<string, unknown>> = {
   'public.store_prices': { business_id: someId(1), store_id: someId(2), variant_id: someId(8), price: 100 },
   'public.sale_reviews': { sale_id: someId(12), business_id: someId(1), store_id: someId(2), note: 'Checked' },
   'public.shift_reviews': { shift_id: someId(3), business_id: someId(1), store_id: someId(2), reason: 'Checked' },
+  'public.refund_reviews': { refund_id: someId(5), business_id: someId(1), store_id: someId(2), note: 'Checked' },
   'public.ticket_replies': { ticket_id: someId(9), is_staff: true, body: 'We are on it.' },
   'public.transfers': { business_id: someId(1), from_store_id: someId(2), to_store_id: someId(10) },
   'public.transfer_lines': { business_id: someId(1), transfer_id: someId(11), variant_id: someId(8), qty_sent: 1 },

@@ -110,6 +110,8 @@ async function openRegister(store: string, prefix: string): Promise<{ register: 
     `insert into public.registers (business_id, store_id, name, receipt_prefix) values ($1, $2, $3, $4) returning id`,
     [business, store, `Rollup ${prefix}`, prefix])).rows;
   const shift = (await as<{ s: { id: string } }>(owner, 'select public.open_shift($1, 0) as s', [reg?.id])).rows[0]?.s.id ?? '';
+  // A till open since long ago: offline sales and refunds keep their back dates inside their shift (ADR 0171).
+  await db.query(`update public.shifts set opened_at = now() - interval '400 days' where id = $1`, [shift]);
   return { register: reg?.id ?? '', shift };
 }
 
@@ -184,7 +186,7 @@ describe('monthly variant rollups', () => {
     await postSale(riverside, [{ variant_id: b.id, qty: 3 }], { occurred_at: new Date(Date.now() - 6 * 3_600_000).toISOString() });
     const backDated = await postSale(riverside, [{ variant_id: a.id, qty: 1 }, { variant_id: b.id, qty: 4 }],
       { occurred_at: new Date(Date.now() - 45 * 86_400_000).toISOString() });
-    await as(owner, 'select public.post_refund($1::jsonb)', [JSON.stringify({ id: randomUUID(), sale_id: first.id,
+    await as(owner, 'select public.post_refund($1::jsonb)', [JSON.stringify({ id: randomUUID(), sale_id: first.id, shift_id: downtown.shift,
       lines: [{ sale_line_id: first.lines[0]?.id, qty: 1, disposition: 'restock' }] })]);
     expect(await differences()).toEqual([]);
 

@@ -225,6 +225,10 @@ export const checkCases: CheckCase[] = [
 
   { table: 'public.sale_reviews', column: 'note', constraint: 'sale_reviews_note_check',
     bad: ['', '   ', text(501)], good: ['x', text(500)] },
+  { table: 'public.refund_reviews', column: 'note', constraint: 'refund_reviews_note_check',
+    bad: ['', '   ', text(501)], good: ['x', text(500)] },
+  { table: 'public.stores', column: 'offline_refund_limit', constraint: 'stores_offline_refund_limit_range',
+    bad: [-1, 100000001], good: [0, 100000000] },
   { table: 'public.shift_reviews', column: 'reason', constraint: 'shift_reviews_reason_check',
     bad: ['', '   ', 'ab', ' ab ', text(501)], good: ['abc', text(500)] },
 

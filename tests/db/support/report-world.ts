@@ -117,6 +117,8 @@ export function reportWorld(target: ReportTarget, options: ReportWorldOptions = 
         `insert into public.registers (business_id, store_id, name, receipt_prefix) values ($1, $2, $3, $4) returning id`,
         [business(), store, `${label} ${prefix}`, prefix])).rows;
       const shift = (await asOwner<{ s: { id: string } }>('select public.open_shift($1, 0) as s', [reg?.id])).rows[0]?.s.id ?? '';
+      // A till open since long ago: offline sales and refunds keep their back dates inside their shift (ADR 0171).
+      await db().query(`update public.shifts set opened_at = now() - interval '400 days' where id = $1`, [shift]);
       return { register: reg?.id ?? '', shift };
     },
 
@@ -130,8 +132,15 @@ export function reportWorld(target: ReportTarget, options: ReportWorldOptions = 
       return { id: sale?.id ?? '', lines: saleLines };
     },
 
-    refund(payload) {
-      return asOwner('select public.post_refund($1::jsonb)', [JSON.stringify({ id: randomUUID(), ...payload })]);
+    async refund(payload) {
+      // Into the sale's own shift while it is open, else a till open in the sale's store, unless the payload names
+      // one (a refund is made at a till, ADR 0171).
+      const [sale] = (await db().query<{ shift_id: string }>(
+        `select coalesce((select sh.id from public.shifts sh where sh.id = s.shift_id and sh.closed_at is null),
+                         (select sh.id from public.shifts sh where sh.store_id = s.store_id and sh.closed_at is null
+                           order by sh.opened_at limit 1), s.shift_id) as shift_id
+           from public.sales s where s.id = $1`, [payload.sale_id])).rows;
+      return asOwner('select public.post_refund($1::jsonb)', [JSON.stringify({ id: randomUUID(), shift_id: sale?.shift_id, ...payload })]);
     },
 
     async addMember(claims, role, allStores, email) {
