@@ -221,16 +221,17 @@ describe('finding 10: the product limit bounds what is sold', () => {
     const product = await free.client.from('products').insert({ business_id: business, name: 'Many Sizes',
       option1_name: 'Size' }).select('id').single();
     expect(product.error).toBeNull();
-    const many = Array.from({ length: 300 }, (_, i) => ({ business_id: business, product_id: product.data?.id,
-      option1: `S${i}`, sku: `MANY-${i}`, price: 100 }));
+    const variantRow = (i: number) => ({ business_id: business, product_id: product.data?.id as string,
+      option1: `S${i}`, sku: `MANY-${i}`, price: 100 });
+    const many = Array.from({ length: 300 }, (_, i) => variantRow(i));
     const bulk = await free.client.from('variants').insert(many);
     expect(bulk.error?.code).toBe('SW001');
     expect(bulk.error?.message).toMatch(/Free plan allows 25 items/);
     for (let i = 0; i < 25; i += 1) {
-      const one = await free.client.from('variants').insert(many[i]);
+      const one = await free.client.from('variants').insert(variantRow(i));
       expect(one.error, `variant ${i}`).toBeNull();
     }
-    const extra = await free.client.from('variants').insert(many[25]);
+    const extra = await free.client.from('variants').insert(variantRow(25));
     expect(extra.error?.code).toBe('SW001');
     // A second product at the limit cannot be created either, and the chooser counts items as the database does.
     const another = await free.client.from('products').insert({ business_id: business, name: 'One more' });
