@@ -53,7 +53,8 @@ afterAll(async () => {
 
 describe('finding 6: a trial ends', () => {
   it('a trial past its end counts as Free in limits, my_workspaces and the billing page, and choosing Pro changes nothing', async () => {
-    // owner2 is on a Starter trial (seed). It ends a minute ago.
+    // owner2 is on a Starter trial (seed), which counts as Starter until it ends; here it ended a minute ago.
+    expect((await workspaceOf(owner2, w.businessB))?.plan).toBe('Starter');
     await w.rows(`update public.user_plans set next_billing_date = now() - interval '1 minute' where user_id = $1`,
       [seedUsers.owner2.id]);
     expect((await workspaceOf(owner2, w.businessB))?.plan).toBe('Free');
