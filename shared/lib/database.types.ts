@@ -51,6 +51,7 @@ export type Database = {
       };
       activity: {
         Row: {
+          actor_email: string | null;
           actor_id: string | null;
           actor_label: string | null;
           after: Json | null;
@@ -65,6 +66,7 @@ export type Database = {
         };
         ComputedFields: never;
         Insert: {
+          actor_email?: string | null;
           actor_id?: string | null;
           actor_label?: string | null;
           after?: Json | null;
@@ -78,6 +80,7 @@ export type Database = {
           store_id?: string | null;
         };
         Update: {
+          actor_email?: string | null;
           actor_id?: string | null;
           actor_label?: string | null;
           after?: Json | null;
@@ -3266,6 +3269,19 @@ export type Database = {
       };
       is_admin: { Args: { _user_id: string }; Returns: boolean };
       location_label: { Args: { _ip: unknown }; Returns: string };
+      my_plan: {
+        Args: Record<PropertyKey, never>;
+        Returns: {
+          auto_renew: boolean;
+          billing_cycle: string;
+          effective_plan: string;
+          next_billing_date: string;
+          plan_name: string;
+          price: number;
+          started_at: string;
+          status: string;
+        }[];
+      };
       my_plan_usage: {
         Args: Record<PropertyKey, never>;
         Returns: {
@@ -3741,6 +3757,7 @@ export type Database = {
           _variant_id: string;
         };
         Returns: {
+          actor_email: string;
           actor_id: string;
           actor_label: string;
           balance: number;

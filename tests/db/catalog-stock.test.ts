@@ -2,7 +2,7 @@
  * Stock through its functions over HTTP: receipts, adjustments, counts, transfers and purchase orders write the
  * ledger, the balance and the activity trail together; bad input is refused with a plain message and writes
  * nothing; 10 parallel writers leave every balance equal to the sum of its ledger; the plan's product limit
- * holds at the boundary.
+ * (sellable items) holds at the boundary.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { downtown, riverside, startCatalogWorld, type CatalogWorld } from './support/catalog-world';
@@ -205,31 +205,37 @@ describe('concurrency', () => {
 });
 
 describe('product limit', () => {
-  it('allows the last product of the plan and refuses the next with SW001', async () => {
+  // The limit counts sellable items (unarchived variants of unarchived products, issue 22 finding 10).
+  it('allows the last item of the plan and refuses the next with SW001, for products and variants alike', async () => {
     await w.rows(`update public.user_plans set plan_name = 'Starter' where user_id = $1`, [seedUsers.owner1.id]);
     try {
-      const [{ n } = { n: 0 }] = await w.rows<{ n: number }>(
-        'select count(*)::int as n from public.products where business_id = $1 and archived_at is null', [w.businessA]);
-      // Archive down to the boundary (99 of 100) when the demo data holds more.
+      const sellable = `select v.id from public.variants v join public.products p on p.id = v.product_id
+        where v.business_id = $1 and v.archived_at is null and p.archived_at is null`;
+      const [{ n } = { n: 0 }] = await w.rows<{ n: number }>(`select count(*)::int as n from (${sellable}) s`, [w.businessA]);
+      // Archive down to the boundary (99 of 100) when the demo data holds more, keeping the fixtures' items.
       if (n > 99) {
-        await w.rows(`update public.products set archived_at = now() where id in (select id from public.products
-          where business_id = $1 and archived_at is null and id not in ($2, $3) order by created_at desc limit $4)`,
+        await w.rows(`update public.variants set archived_at = now() where id in (${sellable}
+          and v.product_id not in ($2, $3) order by v.created_at desc limit $4)`,
           [w.businessA, w.f.product, w.f.lotProduct, n - 99]);
       } else {
-        await w.rows(`insert into public.products (business_id, name) select $1, 'Filler ' || g from generate_series(1, $2) g`,
-          [w.businessA, 99 - n]);
+        await w.rows(`insert into public.variants (business_id, product_id, option1, sku, price)
+          select $1, $2, 'F' || g, 'FILL-' || g, 1 from generate_series(1, $3) g`, [w.businessA, w.f.product, 99 - n]);
       }
       const last = await w.clients.manager.from('products').insert({ business_id: w.businessA, name: 'The hundredth' }).select('id');
       expect(last.error).toBeNull();
+      const item = await w.clients.manager.from('variants').insert({ business_id: w.businessA, product_id: last.data?.[0]?.id,
+        sku: 'HUNDREDTH', price: 1 }).select('id');
+      expect(item.error).toBeNull();
       const over = await w.clients.owner.from('products').insert({ business_id: w.businessA, name: 'One too many' }).select('id');
       expect(over.error?.code).toBe('SW001');
-      expect(over.error?.message).toBe('plan limit reached: the Starter plan allows 100 products');
-      // Variants are not products: a new variant of an existing product still works.
+      expect(over.error?.message).toBe('plan limit reached: the Starter plan allows 100 items (each size or colour you sell counts as one)');
+      // A new size of an existing product is one more item too.
       const variant = await w.clients.owner.from('variants').insert({ business_id: w.businessA, product_id: w.f.product, option1: 'XS', sku: 'LIMIT-XS', price: 1 }).select('id');
-      expect(variant.error).toBeNull();
+      expect(variant.error?.code).toBe('SW001');
       // Two tabs racing for the last place: exactly one wins.
-      await w.rows(`update public.products set archived_at = now() where id = $1`, [last.data?.[0]?.id]);
-      const race = await Promise.all([1, 2, 3].map((i) => w.clients.owner.from('products').insert({ business_id: w.businessA, name: `Race ${i}` }).select('id')));
+      await w.rows(`update public.variants set archived_at = now() where id = $1`, [item.data?.[0]?.id]);
+      const race = await Promise.all([1, 2, 3].map((i) => w.clients.owner.from('variants').insert({ business_id: w.businessA,
+        product_id: w.f.product, option1: `R${i}`, sku: `RACE-${i}`, price: 1 }).select('id')));
       expect(race.filter((r) => r.error === null)).toHaveLength(1);
       expect(race.filter((r) => r.error?.code === 'SW001')).toHaveLength(2);
     } finally {

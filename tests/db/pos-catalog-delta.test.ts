@@ -19,6 +19,9 @@ interface Row { variant_id: string; price: number; archived: boolean; barcodes: 
 
 beforeAll(async () => {
   w = await startCatalogWorld();
+  // A thousand sizes are a thousand sellable items: more than Growth's 300 (ADR 0175), so the business is on Pro.
+  await w.rows(`update public.user_plans set plan_name = 'Pro' where user_id = (select owner_id from public.businesses
+    where id = $1)`, [w.businessA]);
   [{ id: bulkProduct } = { id: '' }] = await w.rows<{ id: string }>(
     `insert into public.products (business_id, name) values ($1, 'Bulk Socks') returning id`, [w.businessA]);
   await w.rows(`insert into public.variants (business_id, product_id, sku, price)

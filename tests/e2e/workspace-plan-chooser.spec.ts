@@ -55,7 +55,7 @@ test.describe('plan chooser', () => {
     await expect(confirmation).toContainText('Change from Free to Growth');
     const limits = confirmation.getByRole('table', { name: 'Limits before and after' });
     await expect(limits.getByRole('row', { name: /Stores/ })).toContainText('1 store3 stores');
-    await expect(limits.getByRole('row', { name: /Products/ })).toContainText('25 products300 products');
+    await expect(limits.getByRole('row', { name: /Items/ })).toContainText('25 items300 items');
     await expect(confirmation).toContainText('$0.00 per month now, $29.99 per month on Growth, billed annually.');
     await expect(confirmation).toContainText('Starts your 7-day free trial of Growth');
     await confirmation.getByRole('button', { name: 'Confirm Growth' }).click();

@@ -107,7 +107,7 @@ export function ProductsPage({ business }: { business: CatalogWorkspace }) {
           <Checkbox.Label>Show archived</Checkbox.Label>
         </Checkbox.Root>
         {business.max_products !== null && (
-          <Text fontSize="sm" color="fg.muted">The {business.plan} plan allows {business.max_products} products.</Text>
+          <Text fontSize="sm" color="fg.muted">The {business.plan} plan allows {business.max_products} items (each size or colour you sell counts as one).</Text>
         )}
       </HStack>
       {limitMessage && (

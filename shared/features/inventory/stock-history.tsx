@@ -1,6 +1,7 @@
 import { Stack, Table, Text } from '@chakra-ui/react';
 import { useEffect, useState } from 'react';
 import { LoadingText } from '../../components/loading-text';
+import { actorName } from '../../lib/actor-name';
 import { useSupabase } from '../../lib/platform-context';
 import { fetchHistory, type HistoryRow } from './inventory-api';
 
@@ -45,7 +46,7 @@ export function StockHistory({ storeId, variantId, title }: { storeId: string; v
               <Table.Row key={m.id} data-testid="history-row">
                 <Table.Cell>{new Date(m.occurred_at).toLocaleString()}</Table.Cell>
                 <Table.Cell data-testid="history-what">{[KIND_LABEL[m.kind] ?? m.kind, m.reason, m.lot_number && `lot ${m.lot_number}`, m.note].filter(Boolean).join(' · ')}</Table.Cell>
-                <Table.Cell>{m.actor_label ?? 'System'}</Table.Cell>
+                <Table.Cell>{actorName({ email: m.actor_email, name: m.actor_label })}</Table.Cell>
                 <Table.Cell textAlign="end" data-testid="history-change">{Number(m.qty) > 0 ? `+${String(m.qty)}` : String(m.qty)}</Table.Cell>
                 <Table.Cell textAlign="end" data-testid="history-balance">{String(m.balance)}</Table.Cell>
               </Table.Row>

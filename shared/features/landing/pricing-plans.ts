@@ -22,7 +22,7 @@ export const pricingPlans: PricingPlan[] = [
     price: 9.99,
     oldPrice: 29,
     description: 'For a single shop getting organised.',
-    features: ['1 store', '100 products', ...retailFeatures],
+    features: ['1 store', '100 items (each size or colour)', ...retailFeatures],
     popular: false,
   },
   {
@@ -30,7 +30,7 @@ export const pricingPlans: PricingPlan[] = [
     price: 29.99,
     oldPrice: 79,
     description: 'For growing retailers with a few locations.',
-    features: ['Up to 3 stores', '300 products', ...retailFeatures],
+    features: ['Up to 3 stores', '300 items (each size or colour)', ...retailFeatures],
     popular: true,
   },
   {

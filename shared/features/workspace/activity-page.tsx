@@ -3,13 +3,16 @@ import { Button, HStack, Input, NativeSelect, Stack, Table, Text } from '@chakra
 import { LoadError } from '../../components/load-error';
 import { LoadingText } from '../../components/loading-text';
 import { notify } from '../../components/toaster';
+import { actorName } from '../../lib/actor-name';
 import { useSupabase } from '../../lib/platform-context';
 import { activityCsv } from './activity-csv';
 import { useAsync } from './use-async';
 import { WorkspaceCard } from './workspace-card';
 import { ACTIVITY_PAGE_SIZE, fetchActivity, fetchStores, fetchTeam, type ActivityFilters, type Workspace } from './workspace-api';
 
-const KINDS = ['business', 'store', 'register', 'member', 'invitation'];
+// Entity prefixes of the trail's kinds; prices, costs and reorder points are there since issue 22 (docs/adr/0175).
+const KINDS = ['business', 'store', 'register', 'member', 'invitation', 'product', 'variant', 'store_price', 'variant_cost',
+  'reorder_point', 'barcode', 'category', 'supplier', 'purchase_order', 'stock'];
 /** The export walks the filtered trail in pages of this size, up to EXPORT_MAX rows. */
 const EXPORT_PAGE = 1000;
 const EXPORT_MAX = 50_000;
@@ -44,6 +47,9 @@ export function ActivityPage({ workspace }: { workspace: Workspace }) {
   };
   const stores = lookups.status === 'ready' ? lookups.data.stores : [];
   const storeName = (id: string | null) => (id ? stores.find((s) => s.id === id)?.name ?? 'Other store' : '');
+  // Entries written before the trail stored the actor's email (docs/adr/0175) take it from the team list.
+  const emailOf = (userId: string | null) =>
+    (userId && lookups.status === 'ready' ? lookups.data.team.find((m) => m.user_id === userId)?.email ?? null : null);
 
   const exportCsv = async () => {
     setExporting(true);
@@ -54,7 +60,7 @@ export function ActivityPage({ workspace }: { workspace: Workspace }) {
         rows.push(...batch);
         if (batch.length < EXPORT_PAGE) break;
       }
-      const url = URL.createObjectURL(new Blob([activityCsv(rows, storeName)], { type: 'text/csv;charset=utf-8' }));
+      const url = URL.createObjectURL(new Blob([activityCsv(rows, storeName, emailOf)], { type: 'text/csv;charset=utf-8' }));
       const a = document.createElement('a');
       a.href = url;
       a.download = `activity-${new Date().toISOString().slice(0, 10)}.csv`;
@@ -74,7 +80,7 @@ export function ActivityPage({ workspace }: { workspace: Workspace }) {
       <Stack gap="4">
         <HStack gap="2" wrap="wrap" role="group" aria-label="Filters">
           <FilterSelect label="Person" value={filters.actorId ?? ''} onChange={(v) => setFilter({ actorId: v || undefined })}
-            options={lookups.status === 'ready' ? lookups.data.team.map((m) => ({ value: m.user_id, label: m.full_name ?? m.email })) : []} />
+            options={lookups.status === 'ready' ? lookups.data.team.map((m) => ({ value: m.user_id, label: actorName({ email: m.email, name: m.full_name }) })) : []} />
           <FilterSelect label="Store" value={filters.storeId ?? ''} onChange={(v) => setFilter({ storeId: v || undefined })}
             options={stores.map((s) => ({ value: s.id, label: s.name }))} />
           <FilterSelect label="Kind" value={filters.kind ?? ''} onChange={(v) => setFilter({ kind: v || undefined })}
@@ -98,7 +104,7 @@ export function ActivityPage({ workspace }: { workspace: Workspace }) {
               {activity.data.rows.map((r) => (
                 <Table.Row key={r.id}>
                   <Table.Cell>{new Date(r.at).toLocaleString()}</Table.Cell>
-                  <Table.Cell>{r.actor_label ?? 'System'}</Table.Cell>
+                  <Table.Cell>{actorName({ email: r.actor_email ?? emailOf(r.actor_id), name: r.actor_label })}</Table.Cell>
                   <Table.Cell>{r.kind}</Table.Cell>
                   <Table.Cell>{storeName(r.store_id)}</Table.Cell>
                 </Table.Row>

@@ -40,7 +40,7 @@ export function BusinessSettingsPage({ workspace }: { workspace: Workspace }) {
       <WorkspaceCard title="Plan and usage" description={`${workspace.plan} plan`}>
         <Stack gap="1">
           <Text>Stores: {storeUsage(workspace)}</Text>
-          <Text>Products: up to {workspace.max_products ?? 'unlimited'}</Text>
+          <Text>Items (each size or colour you sell): up to {workspace.max_products ?? 'unlimited'}</Text>
           <Text>Team: {workspace.max_members === 1 ? 'the owner alone (choose a paid plan to invite a team)'
             : `${workspace.members_used} people, no limit on your plan`}</Text>
           <Text fontSize="sm" color="fg.muted">

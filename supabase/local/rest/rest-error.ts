@@ -48,6 +48,12 @@ function isPgError(error: unknown): error is PgErrorLike {
 /** HTTP status for a SQLSTATE, as PostgREST's table (docs.postgrest.org, Errors). */
 export function statusForSqlState(code: string, role: string): number {
   if (code === '42501') return role === 'anon' ? 401 : 403;
+  // PostgREST's custom statuses: SQLSTATE 'PTxyz' answers HTTP xyz (mapSQLtoHTTP in src/PostgREST/Error.hs),
+  // e.g. PT429 for the hourly email caps. A code whose digits are not a status is a 500, as there.
+  if (code.startsWith('PT')) {
+    const status = Number(code.slice(2));
+    return /^\d{3}$/.test(code.slice(2)) && status >= 100 && status <= 599 ? status : 500;
+  }
   const exact: Record<string, number> = {
     '23503': 409, '23505': 409, '25006': 405, '53400': 500, P0001: 400, '42883': 404, '42P01': 404, '42P17': 500,
   };

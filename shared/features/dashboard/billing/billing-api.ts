@@ -1,15 +1,12 @@
 import type { StorewiseClient } from '../../../lib/supabase-client';
 import { unwrap, unwrapMaybe } from '../api-result';
 
-/** The plan card's columns, or null without a plan (shown as Free). */
-export async function fetchPlan(supabase: StorewiseClient, userId: string) {
-  return unwrapMaybe(
-    await supabase
-      .from('user_plans')
-      .select('plan_name, price, billing_cycle, status, auto_renew, started_at, next_billing_date')
-      .eq('user_id', userId)
-      .maybeSingle(),
-  );
+/**
+ * The plan card's columns, or null without a plan (shown as Free). Read through public.my_plan(), which says
+ * 'expired' for a trial past its end (the stored row still says trialing until billing changes it, docs/adr/0175).
+ */
+export async function fetchPlan(supabase: StorewiseClient) {
+  return unwrapMaybe(await supabase.rpc('my_plan').maybeSingle());
 }
 
 export async function fetchPaymentMethods(supabase: StorewiseClient, userId: string) {

@@ -13,7 +13,7 @@ import { PlanCard } from './plan-card';
 export function BillingPage() {
   const supabase = useSupabase();
   const { user } = useDashboardSession();
-  const plan = useLoad(user.id, () => fetchPlan(supabase, user.id));
+  const plan = useLoad(user.id, () => fetchPlan(supabase));
   const methods = useLoad(user.id, () => fetchPaymentMethods(supabase, user.id));
   const history = useLoad(user.id, () => fetchBillingHistory(supabase, user.id));
   // ?choose=plan (the Overview's "Choose a plan") opens the chooser; closing it drops the parameter.

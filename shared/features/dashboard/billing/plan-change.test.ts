@@ -20,7 +20,7 @@ describe('describePlanChange', () => {
     expect(change.title).toBe('Change from Free to Growth');
     expect(change.limits).toEqual([
       { label: 'Stores', before: '1 store', after: '3 stores' },
-      { label: 'Products', before: '25 products', after: '300 products' },
+      { label: 'Items (each size or colour)', before: '25 items', after: '300 items' },
       { label: 'Team', before: 'Owner only', after: 'Unlimited team' },
     ]);
     expect(change.price).toBe('$0.00 per month now, $29.99 per month on Growth, billed annually.');
@@ -29,9 +29,9 @@ describe('describePlanChange', () => {
     expect(change.overLimit).toEqual([]);
   });
 
-  it('a trial keeps its end date and is not restarted; Pro shows unlimited products', () => {
+  it('a trial keeps its end date and is not restarted; Pro shows unlimited items', () => {
     const change = describePlanChange(plan('Starter', 'trialing', 9.99), catalog, 'Pro', [shop], now);
-    expect(change.limits[1]).toEqual({ label: 'Products', before: '100 products', after: 'Unlimited products' });
+    expect(change.limits[1]).toEqual({ label: 'Items (each size or colour)', before: '100 items', after: 'Unlimited items' });
     expect(change.trial).toBe('Your free trial continues until Dec 01, 2026; changing plan does not restart it.');
   });
 
@@ -43,8 +43,8 @@ describe('describePlanChange', () => {
     expect(change.overLimit).toEqual([
       'Fresh Corner has 3 open stores; Starter allows 1. Nothing is deleted and every store keeps selling, but you ' +
         'cannot open or restore a store until you archive 2 stores.',
-      'Fresh Corner has 240 products; Starter allows 100. Nothing is deleted, but you cannot add a product until you ' +
-        'archive 140 products.',
+      'Fresh Corner has 240 items; Starter allows 100. Nothing is deleted, but you cannot add an item until you ' +
+        'archive 140 items.',
     ]);
   });
 

@@ -63,8 +63,9 @@ function overLimitLines(business: BusinessUsage, plan: CatalogPlan): string[] {
   }
   if (plan.max_products !== null && business.products_used > plan.max_products) {
     const extra = business.products_used - plan.max_products;
-    lines.push(`${name} has ${count(business.products_used, 'product')}; ${plan.plan} allows ${plan.max_products}. ` +
-      `Nothing is deleted, but you cannot add a product until you archive ${count(extra, 'product')}.`);
+    // Items are what the limit counts: each sellable variant (size, colour) of a product on sale.
+    lines.push(`${name} has ${count(business.products_used, 'item')}; ${plan.plan} allows ${plan.max_products}. ` +
+      `Nothing is deleted, but you cannot add an item until you archive ${count(extra, 'item')}.`);
   }
   if (plan.max_members !== null && business.members_used > plan.max_members) {
     lines.push(`${name} has ${count(business.members_used, 'person', 'people')}; ${plan.plan} is for the owner alone. ` +
@@ -106,7 +107,7 @@ export function describePlanChange(current: CurrentPlan | null, catalog: Catalog
     title: `Change from ${current && !inEffect ? `${current.plan_name} (${current.status})` : nowName} to ${target.plan}`,
     limits: [
       { label: 'Stores', before: count(before.max_stores, 'store'), after: count(after.max_stores, 'store') },
-      { label: 'Products', before: count(before.max_products, 'product'), after: count(after.max_products, 'product') },
+      { label: 'Items (each size or colour)', before: count(before.max_products, 'item'), after: count(after.max_products, 'item') },
       { label: 'Team', before: team(before.max_members), after: team(after.max_members) },
     ],
     price: `${perMonth(currentPrice)} now, ${perMonth(target.price)} on ${target.plan}, billed annually.`,

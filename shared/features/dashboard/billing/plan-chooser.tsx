@@ -8,7 +8,7 @@ import { useSupabase } from '../../../lib/platform-context';
 import { useDashboardSession } from '../dashboard-session';
 import { Loaded } from '../loaded';
 import { useLoad } from '../use-load';
-import { changePlan, fetchPlanCatalog, fetchPlanUsage, type Plan } from './billing-api';
+import { changePlan, fetchPlan, fetchPlanCatalog, fetchPlanUsage, type Plan } from './billing-api';
 import { describePlanChange, effectivePlanName, PAYMENT_NOTE, type BusinessUsage, type CatalogPlan,
   type CurrentPlan } from './plan-change';
 
@@ -25,7 +25,7 @@ function PlanOption({ plan, current, onPick }: { plan: CatalogPlan; current: boo
       </Flex>
       <Text>{plan.price === null ? 'Custom pricing' : `${formatMoney(plan.price)} per month, billed annually`}</Text>
       <Text fontSize="sm" color="fg.muted">
-        {limit(plan.max_stores, 'store')} · {limit(plan.max_products, 'product')} · {plan.max_members === 1 ? 'Owner only' : 'Your whole team'}
+        {limit(plan.max_stores, 'store')} · {limit(plan.max_products, 'item')} · {plan.max_members === 1 ? 'Owner only' : 'Your whole team'}
       </Text>
       {plan.self_service ? (
         <Button size="sm" disabled={current} onClick={onPick}>{current ? 'Your plan' : `Choose ${plan.plan}`}</Button>
@@ -100,10 +100,12 @@ function ChooserBody({ current, onChanged }: { current: Plan | null; onChanged: 
     setSaving(true);
     try {
       const saved = await changePlan(supabase, plan);
+      // Read back through my_plan: the card then shows what the database applies (an ended trial stays expired).
+      const applied = await fetchPlan(supabase);
       notify.success(saved.status === 'trialing' && !current ? 'Trial started' : 'Plan changed',
         `You are now on the ${saved.plan_name} plan.`);
       announcePlanChanged();
-      onChanged(saved);
+      if (applied) onChanged(applied);
     } catch (error) {
       notify.error('Plan not changed', error instanceof Error ? error.message : 'Please try again.');
     } finally {
