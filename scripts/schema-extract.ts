@@ -15,7 +15,7 @@ import { migrationsDir, repoRoot } from '../supabase/local/db/paths';
 import { startHostedProject } from './hosted-db/hosted-project';
 import { areas, functionRules, headers, keptStatements, migrationAreas, tables as tableAreas, type Area } from './schema-extract/areas';
 import {
-  readComments, readDomains, readFunctions, readGrants, readIndexes, readPolicies, readTables, readTriggers,
+  readComments, readDomains, readFunctions, readFunctionsTablesUse, readGrants, readIndexes, readPolicies, readTables, readTriggers,
   type LiveTable,
 } from './schema-extract/live-catalog';
 import { readMigrationStatements, readSources, type SourceStatement } from './schema-extract/migration-sources';
@@ -31,9 +31,10 @@ interface Piece {
   order: number;
 }
 
-type Section = 'setup' | 'tables' | 'indexes' | 'functions' | 'triggers' | 'policies' | 'kept';
+type Section = 'setup' | 'helpers' | 'tables' | 'indexes' | 'functions' | 'triggers' | 'policies' | 'kept';
 const sectionTitles: Record<Section, string> = {
   setup: 'Schemas, extensions, domains and sequences',
+  helpers: 'Functions the tables below call in defaults, checks or indexes',
   tables: 'Tables: columns, constraints, row level security, grants and comments',
   indexes: 'Indexes',
   functions: 'Functions',
@@ -82,7 +83,7 @@ function withSettings(text: string, config: string[]): string {
 
 /** The newest candidate (the schema file's first) that still gives the live object. */
 async function pick(candidates: SourceStatement[] | undefined, gives: (text: string) => Promise<boolean>): Promise<SourceStatement | undefined> {
-  for (const candidate of [...(candidates ?? [])].reverse().slice(0, 3)) {
+  for (const candidate of [...(candidates ?? [])].reverse()) {
     if (await gives(candidate.text)) return candidate;
   }
   return undefined;
@@ -137,6 +138,7 @@ export async function extractSchemaFiles(): Promise<{ files: Map<Area, string>; 
       await readTables(client), await readFunctions(client), await readIndexes(client), await readTriggers(client),
       await readPolicies(client), await readDomains(client), await readGrants(client), await readComments(client),
     ];
+    const tablesUse = await readFunctionsTablesUse(client);
     const existing = schemaFiles().filter((file) => existsSync(file));
     const sources = readSources(migrationsDir, existing);
     const statements = readMigrationStatements(migrationsDir);
@@ -204,11 +206,13 @@ export async function extractSchemaFiles(): Promise<{ files: Map<Area, string>; 
       }
       if (!source) warnings.push(`${fn.identity}: no migration text gives it; rendered from the catalog`);
       const comments = source?.comments ?? candidates?.at(-1)?.comments ?? '';
-      add(area, 'functions', { comments, sql: [text ?? `${fn.definition.trimEnd()};`, extras(fn.identity)].filter(Boolean).join('\n'), order: order(source ?? candidates?.at(-1)) });
+      add(area, tablesUse.has(Number(fn.oid)) ? 'helpers' : 'functions', { comments, sql: [text ?? `${fn.definition.trimEnd()};`, extras(fn.identity)].filter(Boolean).join('\n'), order: order(source ?? candidates?.at(-1)) });
     }
 
     for (const trigger of triggers) {
-      const area = functionAreaOf.get(trigger.extra ?? '') ?? tableAreaOf.get(trigger.table) ?? 'auth';
+      // With its function's area (the machinery it runs), unless its table comes later (set_updated_at's).
+      const candidates = [functionAreaOf.get(trigger.extra ?? ''), tableAreaOf.get(trigger.table)].filter((a): a is Area => !!a);
+      const area = candidates.sort((a, b) => areas.indexOf(b) - areas.indexOf(a))[0] ?? 'auth';
       const source = await pick(sources.get(`trigger ${trigger.table} ${trigger.name}`), (text) => triggerGives(client, trigger.table, trigger.name, text));
       const sql = source?.text.replace(/^create\s+or\s+replace\s+trigger/i, 'create trigger') ?? `${trigger.definition};`;
       add(area, 'triggers', { comments: source?.comments ?? '', sql: [sql, extras(`trigger ${trigger.oid}`)].filter(Boolean).join('\n'), order: order(source) });
@@ -222,7 +226,7 @@ export async function extractSchemaFiles(): Promise<{ files: Map<Area, string>; 
 
     const texts = new Map<Area, string>();
     for (const [area, sections] of files) {
-      for (const section of ['indexes', 'functions', 'triggers', 'policies'] as Section[]) {
+      for (const section of ['helpers', 'indexes', 'functions', 'triggers', 'policies'] as Section[]) {
         sections.get(section)?.sort((a, b) => a.order - b.order);
       }
       texts.set(area, renderFile(area, sections));

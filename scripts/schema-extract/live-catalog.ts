@@ -143,8 +143,9 @@ export async function readPolicies(client: pg.Client): Promise<LiveSimple[]> {
                    case p.polcmd when 'r' then 'select' when 'a' then 'insert' when 'w' then 'update' when 'd' then 'delete' else 'all' end,
                    (select string_agg(case when r = 0 then 'public' else quote_ident(pg_get_userbyid(r)) end, ', ' order by 1)
                       from unnest(p.polroles) r))
-              || coalesce(format(E'\\n  using (%s)', pg_get_expr(p.polqual, p.polrelid)), '')
-              || coalesce(format(E'\\n  with check (%s)', pg_get_expr(p.polwithcheck, p.polrelid)), '') || ';' as definition,
+              || case when p.polqual is not null then format(E'\\n  using (%s)', pg_get_expr(p.polqual, p.polrelid)) else '' end
+              || case when p.polwithcheck is not null then format(E'\\n  with check (%s)', pg_get_expr(p.polwithcheck, p.polrelid)) else '' end
+              || ';' as definition,
             (select format('%s|%s|%s|%s|%s', p.polpermissive, p.polcmd, p.polroles::text,
                            pg_get_expr(p.polqual, p.polrelid), pg_get_expr(p.polwithcheck, p.polrelid))) as extra
        from pg_policy p join pg_class c on c.oid = p.polrelid join pg_namespace n on n.oid = c.relnamespace
@@ -263,4 +264,17 @@ export async function readComments(client: pg.Client): Promise<Map<string, strin
     byObject.set(comment.object, [...(byObject.get(comment.object) ?? []), comment.sql]);
   }
   return byObject;
+}
+
+/** Functions that column defaults, constraints or indexes call: they must exist before those tables. */
+export async function readFunctionsTablesUse(client: pg.Client): Promise<Set<number>> {
+  const used = await rows<{ oid: number }>(
+    client,
+    `select distinct d.refobjid as oid
+       from pg_depend d
+      where d.refclassid = 'pg_proc'::regclass
+        and (d.classid in ('pg_attrdef'::regclass, 'pg_constraint'::regclass)
+             or (d.classid = 'pg_class'::regclass and exists (select 1 from pg_index i where i.indexrelid = d.objid)))`,
+  );
+  return new Set(used.map((row) => Number(row.oid)));
 }

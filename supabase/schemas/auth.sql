@@ -273,6 +273,9 @@ revoke all on function public.on_auth_session_created() from public;
 
 -- ==== Triggers ============================================================================================
 
+create trigger profiles_set_updated_at before update on public.profiles
+  for each row execute function public.set_updated_at();
+
 create trigger on_auth_user_created after insert on auth.users
   for each row execute function public.handle_new_user();
 

@@ -340,6 +340,9 @@ grant execute on function public.my_plan_usage() to service_role;
 
 -- ==== Triggers ============================================================================================
 
+create trigger user_plans_set_updated_at before update on public.user_plans
+  for each row execute function public.set_updated_at();
+
 create trigger user_plans_notify_changed after update of plan_name, status on public.user_plans
   for each row execute function private.notify_plan_changed();
 

@@ -14,6 +14,26 @@ set check_function_bodies = off;
 
 create sequence private.internal_barcode_seq;
 
+-- ==== Functions the tables below call in defaults, checks or indexes ======================================
+
+create or replace function private.barcode_is_valid(_code text, _kind text)
+returns boolean
+language sql
+immutable
+set search_path = ''
+as $$
+  select case _kind
+    when 'ean13' then _code ~ '^[0-9]{13}$'
+    when 'upca' then _code ~ '^[0-9]{12}$'
+    when 'ean8' then _code ~ '^[0-9]{8}$'
+    when 'internal' then _code ~ '^2[0-9]{12}$'
+    else false end
+    and private.gtin_check_digit(left(_code, length(_code) - 1)) = right(_code, 1)::int;
+$$;
+revoke all on function private.barcode_is_valid(text,text) from public;
+grant execute on function private.barcode_is_valid(text,text) to authenticated;
+grant execute on function private.barcode_is_valid(text,text) to service_role;
+
 -- ==== Tables: columns, constraints, row level security, grants and comments ===============================
 
 create table public.categories (
@@ -222,24 +242,6 @@ $$;
 revoke all on function private.gtin_check_digit(text) from public;
 grant execute on function private.gtin_check_digit(text) to authenticated;
 grant execute on function private.gtin_check_digit(text) to service_role;
-
-create or replace function private.barcode_is_valid(_code text, _kind text)
-returns boolean
-language sql
-immutable
-set search_path = ''
-as $$
-  select case _kind
-    when 'ean13' then _code ~ '^[0-9]{13}$'
-    when 'upca' then _code ~ '^[0-9]{12}$'
-    when 'ean8' then _code ~ '^[0-9]{8}$'
-    when 'internal' then _code ~ '^2[0-9]{12}$'
-    else false end
-    and private.gtin_check_digit(left(_code, length(_code) - 1)) = right(_code, 1)::int;
-$$;
-revoke all on function private.barcode_is_valid(text,text) from public;
-grant execute on function private.barcode_is_valid(text,text) to authenticated;
-grant execute on function private.barcode_is_valid(text,text) to service_role;
 
 -- ---------------------------------------------------------------------------------------------------
 -- Plan limit on products (counted per product, archived ones excluded), under the business row lock so two
@@ -956,11 +958,29 @@ grant execute on function public.search_catalog(uuid,text,integer,integer,boolea
 
 -- ==== Triggers ============================================================================================
 
+create trigger products_set_updated_at before update on public.products
+  for each row execute function public.set_updated_at();
+
+create trigger variants_set_updated_at before update on public.variants
+  for each row execute function public.set_updated_at();
+
+create trigger variant_costs_set_updated_at before update on public.variant_costs
+  for each row execute function public.set_updated_at();
+
+create trigger store_prices_set_updated_at before update on public.store_prices
+  for each row execute function public.set_updated_at();
+
 create trigger products_guard before insert or update of archived_at, business_id on public.products
   for each row execute function private.products_guard();
 
 create trigger variants_guard before insert or update on public.variants
   for each row execute function private.variants_guard();
+
+create trigger audit_product after insert or update or delete on public.products
+  for each row execute function private.audit_row('product');
+
+create trigger audit_variant after insert or update or delete on public.variants
+  for each row execute function private.audit_row('variant');
 
 create trigger catalog_words_inserted after insert on public.products
   referencing new table as new_products
@@ -977,59 +997,48 @@ create trigger catalog_words_deleted after delete on public.products
 -- ==== Policies ============================================================================================
 
 create policy "categories: members read" on public.categories as permissive for select to authenticated
-  using ((business_id IN ( SELECT private.my_business_ids() AS my_business_ids)))
-  with check ();
+  using ((business_id IN ( SELECT private.my_business_ids() AS my_business_ids)));
 
 create policy "categories: owners and managers insert" on public.categories as permissive for insert to authenticated
-  using ()
   with check ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
 
 create policy "categories: owners and managers delete" on public.categories as permissive for delete to authenticated
-  using ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)))
-  with check ();
+  using ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
 
 create policy "categories: owners and managers update" on public.categories as permissive for update to authenticated
   using ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)))
   with check ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
 
 create policy "products: members read" on public.products as permissive for select to authenticated
-  using ((business_id IN ( SELECT private.my_business_ids() AS my_business_ids)))
-  with check ();
+  using ((business_id IN ( SELECT private.my_business_ids() AS my_business_ids)));
 
 create policy "products: owners and managers insert" on public.products as permissive for insert to authenticated
-  using ()
   with check ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
 
 create policy "products: owners and managers delete" on public.products as permissive for delete to authenticated
-  using ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)))
-  with check ();
+  using ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
 
 create policy "products: owners and managers update" on public.products as permissive for update to authenticated
   using ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)))
   with check ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
 
 create policy "variants: members read" on public.variants as permissive for select to authenticated
-  using ((business_id IN ( SELECT private.my_business_ids() AS my_business_ids)))
-  with check ();
+  using ((business_id IN ( SELECT private.my_business_ids() AS my_business_ids)));
 
 create policy "variants: owners and managers insert" on public.variants as permissive for insert to authenticated
-  using ()
   with check ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
 
 create policy "variants: owners and managers delete" on public.variants as permissive for delete to authenticated
-  using ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)))
-  with check ();
+  using ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
 
 create policy "variants: owners and managers update" on public.variants as permissive for update to authenticated
   using ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)))
   with check ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
 
 create policy "variant_costs: owners and managers read" on public.variant_costs as permissive for select to authenticated
-  using ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)))
-  with check ();
+  using ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
 
 create policy "variant_costs: owners and managers insert" on public.variant_costs as permissive for insert to authenticated
-  using ()
   with check ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
 
 create policy "variant_costs: owners and managers update" on public.variant_costs as permissive for update to authenticated
@@ -1037,19 +1046,15 @@ create policy "variant_costs: owners and managers update" on public.variant_cost
   with check ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
 
 create policy "barcodes: members read" on public.barcodes as permissive for select to authenticated
-  using ((business_id IN ( SELECT private.my_business_ids() AS my_business_ids)))
-  with check ();
+  using ((business_id IN ( SELECT private.my_business_ids() AS my_business_ids)));
 
 create policy "barcodes: owners and managers insert" on public.barcodes as permissive for insert to authenticated
-  using ()
   with check ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
 
 create policy "barcodes: owners and managers delete" on public.barcodes as permissive for delete to authenticated
-  using ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)))
-  with check ();
+  using ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
 
 create policy "store_prices: owners and managers insert in their stores" on public.store_prices as permissive for insert to authenticated
-  using ()
   with check ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));
 
 create policy "store_prices: owners and managers update in their stores" on public.store_prices as permissive for update to authenticated
@@ -1057,9 +1062,7 @@ create policy "store_prices: owners and managers update in their stores" on publ
   with check ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));
 
 create policy "store_prices: members read in their stores" on public.store_prices as permissive for select to authenticated
-  using (((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))))
-  with check ();
+  using (((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))));
 
 create policy "store_prices: owners and managers delete in their stores" on public.store_prices as permissive for delete to authenticated
-  using ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))))
-  with check ();
+  using ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));

@@ -1387,6 +1387,12 @@ grant execute on function public.create_reorder_purchase_order(uuid,uuid,jsonb) 
 
 -- ==== Triggers ============================================================================================
 
+create trigger suppliers_set_updated_at before update on public.suppliers
+  for each row execute function public.set_updated_at();
+
+create trigger purchase_orders_set_updated_at before update on public.purchase_orders
+  for each row execute function public.set_updated_at();
+
 create trigger stock_movements_append_only before update or delete on public.stock_movements
   for each row execute function private.stock_movements_append_only();
 
@@ -1396,17 +1402,21 @@ create trigger lots_guard before insert or update on public.lots
 create trigger purchase_orders_guard before insert or update on public.purchase_orders
   for each row execute function private.purchase_orders_guard();
 
+create trigger audit_supplier after insert or update on public.suppliers
+  for each row execute function private.audit_row('supplier');
+
+create trigger audit_purchase_order after insert or update on public.purchase_orders
+  for each row execute function private.audit_row('purchase_order');
+
 -- ==== Policies ============================================================================================
 
 create policy "lots: members read" on public.lots for select to authenticated
   using (business_id in (select private.my_business_ids()));
 
 create policy "suppliers: owners and managers read" on public.suppliers as permissive for select to authenticated
-  using ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)))
-  with check ();
+  using ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
 
 create policy "suppliers: owners and managers insert" on public.suppliers as permissive for insert to authenticated
-  using ()
   with check ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
 
 create policy "suppliers: owners and managers update" on public.suppliers as permissive for update to authenticated
@@ -1414,11 +1424,9 @@ create policy "suppliers: owners and managers update" on public.suppliers as per
   with check ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
 
 create policy "suppliers: owners and managers delete" on public.suppliers as permissive for delete to authenticated
-  using ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)))
-  with check ();
+  using ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
 
 create policy "purchase_orders: owners and managers insert in their stores" on public.purchase_orders as permissive for insert to authenticated
-  using ()
   with check ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));
 
 create policy "purchase_orders: owners and managers update in their stores" on public.purchase_orders as permissive for update to authenticated
@@ -1426,12 +1434,10 @@ create policy "purchase_orders: owners and managers update in their stores" on p
   with check ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));
 
 create policy "purchase_orders: owners and managers read in their stores" on public.purchase_orders as permissive for select to authenticated
-  using ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))))
-  with check ();
+  using ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));
 
 create policy "purchase_orders: owners and managers delete drafts in their sto" on public.purchase_orders as permissive for delete to authenticated
-  using (((status = 'draft'::text) AND ((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))))
-  with check ();
+  using (((status = 'draft'::text) AND ((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));
 
 -- Lines follow their order (whose own policy scopes it to the caller's stores); they change only in drafts.
 create policy "purchase_order_lines: readers of the order" on public.purchase_order_lines
@@ -1450,7 +1456,6 @@ create policy "transfer_lines: readers of the transfer" on public.transfer_lines
   using (transfer_id in (select t.id from public.transfers t));
 
 create policy "reorder_points: owners and managers insert in their stores" on public.reorder_points as permissive for insert to authenticated
-  using ()
   with check ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));
 
 create policy "reorder_points: owners and managers update in their stores" on public.reorder_points as permissive for update to authenticated
@@ -1458,17 +1463,13 @@ create policy "reorder_points: owners and managers update in their stores" on pu
   with check ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));
 
 create policy "reorder_points: owners and managers read in their stores" on public.reorder_points as permissive for select to authenticated
-  using ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))))
-  with check ();
+  using ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));
 
 create policy "reorder_points: owners and managers delete in their stores" on public.reorder_points as permissive for delete to authenticated
-  using ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))))
-  with check ();
+  using ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));
 
 create policy "stock_movements: owners and managers read in their stores" on public.stock_movements as permissive for select to authenticated
-  using ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))))
-  with check ();
+  using ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));
 
 create policy "stock_balances: members read in their stores" on public.stock_balances as permissive for select to authenticated
-  using (((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))))
-  with check ();
+  using (((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))));

@@ -368,6 +368,124 @@ create index shifts_business_conflict_idx on public.shifts (business_id, opened_
 
 -- ==== Functions ===========================================================================================
 
+CREATE OR REPLACE FUNCTION public.open_shift(_register_id uuid, _opening_float bigint DEFAULT 0)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_register public.registers;
+  v_business uuid;
+  v_shift public.shifts;
+begin
+  select r.* into v_register from public.registers r where r.id = _register_id and r.archived_at is null;
+  if v_register.id is null then
+    raise exception 'no such register' using errcode = '42501';
+  end if;
+  v_business := private.assert_store_role(v_register.store_id, array['owner', 'manager', 'cashier']);
+  if _opening_float is null or _opening_float < 0 or _opening_float > 100000000000 then
+    raise exception 'enter a starting float of zero or more' using errcode = '22023';
+  end if;
+  begin
+    insert into public.shifts (business_id, store_id, register_id, cashier_id, opening_float)
+    values (v_business, v_register.store_id, v_register.id, (select auth.uid()), _opening_float)
+    returning * into v_shift;
+  exception when unique_violation then
+    raise exception 'this register already has an open shift: close it first' using errcode = '23505';
+  end;
+  insert into private.register_counters (register_id) values (v_register.id) on conflict do nothing;
+  perform private.log_activity(v_business, v_register.store_id, 'shift.opened', 'shift', v_shift.id, null,
+    jsonb_build_object('register_id', v_register.id, 'opening_float', _opening_float));
+  return to_jsonb(v_shift) || jsonb_build_object(
+    'next_receipt_seq', (select c.last_seq + 1 from private.register_counters c where c.register_id = v_register.id),
+    'receipt_prefix', v_register.receipt_prefix::text);
+end;
+$function$;
+revoke all on function public.open_shift(uuid,bigint) from public;
+grant execute on function public.open_shift(uuid,bigint) to authenticated;
+
+-- ---------------------------------------------------------------------------------------------------
+CREATE OR REPLACE FUNCTION public.cash_in_out(_shift_id uuid, _kind text, _amount bigint, _reason text)
+ RETURNS uuid
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_shift public.shifts;
+  v_id uuid;
+begin
+  select s.* into v_shift from public.shifts s where s.id = _shift_id;
+  if v_shift.id is null then
+    raise exception 'no such shift' using errcode = '42501';
+  end if;
+  perform private.assert_store_role(v_shift.store_id, array['owner', 'manager', 'cashier']);
+  if v_shift.closed_at is not null then
+    raise exception 'this shift is closed' using errcode = '22023';
+  elsif _kind is null or _kind not in ('in', 'out') then
+    raise exception 'cash goes in or out' using errcode = '22023';
+  elsif _amount is null or _amount <= 0 or _amount > 100000000000 then
+    raise exception 'enter an amount above zero' using errcode = '22023';
+  elsif char_length(btrim(coalesce(_reason, ''))) not between 1 and 200 then
+    raise exception 'give a reason (1 to 200 characters)' using errcode = '22023';
+  end if;
+  insert into public.cash_movements (business_id, store_id, shift_id, kind, amount, reason, actor_id)
+  values (v_shift.business_id, v_shift.store_id, v_shift.id, _kind, _amount, btrim(_reason), (select auth.uid()))
+  returning id into v_id;
+  perform private.log_activity(v_shift.business_id, v_shift.store_id, 'cash.' || _kind, 'shift', v_shift.id, null,
+    jsonb_build_object('amount', _amount, 'reason', btrim(_reason)));
+  return v_id;
+end;
+$function$;
+revoke all on function public.cash_in_out(uuid,text,bigint,text) from public;
+grant execute on function public.cash_in_out(uuid,text,bigint,text) to authenticated;
+
+-- ---------------------------------------------------------------------------------------------------
+-- The counted close with the register's id and time for it. The checks and figures are close_shift's.
+CREATE OR REPLACE FUNCTION public.close_shift(_shift_id uuid, _counted jsonb)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  v_shift public.shifts;
+  v_total numeric := 0;
+  v_expected bigint;
+  r record;
+begin
+  select s.* into v_shift from public.shifts s where s.id = _shift_id for update;
+  if v_shift.id is null then
+    raise exception 'no such shift' using errcode = '42501';
+  end if;
+  perform private.assert_store_role(v_shift.store_id, array['owner', 'manager', 'cashier']);
+  if private.my_role(v_shift.business_id) = 'cashier' and v_shift.cashier_id is distinct from (select auth.uid()) then
+    raise exception 'permission denied: only the cashier who opened it or a manager closes this shift' using errcode = '42501';
+  elsif v_shift.closed_at is not null then
+    raise exception 'this shift is already closed' using errcode = '22023';
+  elsif jsonb_typeof(_counted) is distinct from 'object' then
+    raise exception 'count the cash by denomination' using errcode = '22023';
+  end if;
+  for r in select key, value from jsonb_each(_counted) loop
+    if r.key !~ '^[1-9][0-9]{0,9}$' or jsonb_typeof(r.value) <> 'number' or (r.value #>> '{}') !~ '^[0-9]{1,9}$' then
+      raise exception 'a denomination is a whole amount in minor units and its count a whole number' using errcode = '22023';
+    end if;
+    v_total := v_total + r.key::numeric * (r.value #>> '{}')::numeric;
+  end loop;
+  v_expected := (private.shift_figures(_shift_id) ->> 'expected_cash')::bigint;
+  update public.shifts s
+     set closed_at = now(), closed_by = (select auth.uid()), counted = _counted, counted_total = v_total::bigint,
+         expected_cash = v_expected, difference = v_total::bigint - v_expected
+   where s.id = _shift_id;
+  perform private.log_activity(v_shift.business_id, v_shift.store_id, 'shift.closed', 'shift', v_shift.id, null,
+    jsonb_build_object('expected_cash', v_expected, 'counted_total', v_total, 'difference', v_total - v_expected));
+  return private.shift_figures(_shift_id);
+end;
+$function$;
+revoke all on function public.close_shift(uuid,jsonb) from public;
+grant execute on function public.close_shift(uuid,jsonb) to authenticated;
+
 -- The largest discount (percent of the line) each role gives without a manager (ADR 0131).
 create or replace function private.discount_limit_percent(_role text)
 returns numeric
@@ -1495,125 +1613,9 @@ begin
   return v_id;
 end;
 $$;
-revoke all on function public.cash_in_out(uuid,text,bigint,text) from public;
-grant execute on function public.cash_in_out(uuid,text,bigint,text) to authenticated;
-
--- ---------------------------------------------------------------------------------------------------
-create or replace function public.cash_in_out(_id uuid, _shift_id uuid, _kind text, _amount bigint, _reason text,
-                                              _at timestamptz)
-returns uuid
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_shift public.shifts;
-  v_done public.cash_movements;
-  v_at timestamptz;
-  v_id uuid;
-begin
-  if _id is null then
-    raise exception 'a cash movement needs an id' using errcode = '22023';
-  end if;
-  select s.* into v_shift from public.shifts s where s.id = _shift_id;
-  if v_shift.id is null then
-    raise exception 'no such shift' using errcode = '42501';
-  end if;
-  perform private.assert_store_role(v_shift.store_id, array['owner', 'manager', 'cashier']);
-  -- A retry: already written (checked before "closed", so a retry after the close still answers).
-  select m.* into v_done from public.cash_movements m where m.id = _id;
-  if v_done.id is not null then
-    if v_done.shift_id is distinct from _shift_id then
-      raise exception 'permission denied for this cash movement id' using errcode = '42501';
-    end if;
-    return v_done.id;
-  end if;
-  if v_shift.closed_at is not null then
-    raise exception 'this shift is closed' using errcode = '22023';
-  elsif _kind is null or _kind not in ('in', 'out') then
-    raise exception 'cash goes in or out' using errcode = '22023';
-  elsif _amount is null or _amount <= 0 or _amount > 100000000000 then
-    raise exception 'enter an amount above zero' using errcode = '22023';
-  elsif char_length(btrim(coalesce(_reason, ''))) not between 1 and 200 then
-    raise exception 'give a reason (1 to 200 characters)' using errcode = '22023';
-  end if;
-  v_at := private.pos_event_time(coalesce(_at, now()), v_shift.opened_at);
-  insert into public.cash_movements (id, business_id, store_id, shift_id, kind, amount, reason, actor_id, at)
-  values (_id, v_shift.business_id, v_shift.store_id, v_shift.id, _kind, _amount, btrim(_reason), (select auth.uid()), v_at)
-  on conflict (id) do nothing
-  returning id into v_id;
-  if v_id is null then
-    -- A concurrent copy committed first (the primary key made this one wait).
-    select m.* into v_done from public.cash_movements m where m.id = _id;
-    if v_done.shift_id is distinct from _shift_id then
-      raise exception 'permission denied for this cash movement id' using errcode = '42501';
-    end if;
-    return v_done.id;
-  end if;
-  perform private.log_activity(v_shift.business_id, v_shift.store_id, 'cash.' || _kind, 'shift', v_shift.id, null,
-    jsonb_build_object('amount', _amount, 'reason', btrim(_reason), 'movement_id', _id, 'at', v_at)
-    || case when _at is distinct from v_at then jsonb_build_object('register_at', _at) else '{}'::jsonb end);
-  return v_id;
-end;
-$$;
 comment on function public.cash_in_out(uuid,uuid,text,bigint,text,timestamp with time zone) is 'Cash in or out of an open shift with the register''s id and time for it; idempotent by that id (ADR 0155).';
 revoke all on function public.cash_in_out(uuid,uuid,text,bigint,text,timestamp with time zone) from public;
 grant execute on function public.cash_in_out(uuid,uuid,text,bigint,text,timestamp with time zone) to authenticated;
-
--- ---------------------------------------------------------------------------------------------------
--- The counted close with the register's id and time for it. The checks and figures are close_shift's.
-create or replace function public.close_shift(_shift_id uuid, _counted jsonb, _close_id uuid, _closed_at timestamptz)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_shift public.shifts;
-  v_total numeric := 0;
-  v_expected bigint;
-  v_at timestamptz;
-  r record;
-begin
-  if _close_id is null then
-    raise exception 'a close needs an id' using errcode = '22023';
-  end if;
-  select s.* into v_shift from public.shifts s where s.id = _shift_id for update;
-  if v_shift.id is null then
-    raise exception 'no such shift' using errcode = '42501';
-  end if;
-  perform private.assert_store_role(v_shift.store_id, array['owner', 'manager', 'cashier']);
-  if private.my_role(v_shift.business_id) = 'cashier' and v_shift.cashier_id is distinct from (select auth.uid()) then
-    raise exception 'permission denied: only the cashier who opened it or a manager closes this shift' using errcode = '42501';
-  elsif v_shift.closed_at is not null then
-    if v_shift.close_id = _close_id then
-      return private.shift_figures(_shift_id); -- a retry of this close
-    end if;
-    raise exception 'this shift is already closed' using errcode = '22023';
-  elsif jsonb_typeof(_counted) is distinct from 'object' then
-    raise exception 'count the cash by denomination' using errcode = '22023';
-  end if;
-  for r in select key, value from jsonb_each(_counted) loop
-    if r.key !~ '^[1-9][0-9]{0,9}$' or jsonb_typeof(r.value) <> 'number' or (r.value #>> '{}') !~ '^[0-9]{1,9}$' then
-      raise exception 'a denomination is a whole amount in minor units and its count a whole number' using errcode = '22023';
-    end if;
-    v_total := v_total + r.key::numeric * (r.value #>> '{}')::numeric;
-  end loop;
-  v_at := private.pos_event_time(coalesce(_closed_at, now()), v_shift.opened_at);
-  v_expected := (private.shift_figures(_shift_id) ->> 'expected_cash')::bigint;
-  update public.shifts s
-     set closed_at = v_at, closed_by = (select auth.uid()), counted = _counted, counted_total = v_total::bigint,
-         expected_cash = v_expected, difference = v_total::bigint - v_expected, close_id = _close_id
-   where s.id = _shift_id;
-  perform private.log_activity(v_shift.business_id, v_shift.store_id, 'shift.closed', 'shift', v_shift.id, null,
-    jsonb_build_object('expected_cash', v_expected, 'counted_total', v_total, 'difference', v_total - v_expected,
-                       'closed_at', v_at)
-    || case when _closed_at is distinct from v_at then jsonb_build_object('register_closed_at', _closed_at) else '{}'::jsonb end);
-  return private.shift_figures(_shift_id);
-end;
-$$;
-revoke all on function public.close_shift(uuid,jsonb) from public;
-grant execute on function public.close_shift(uuid,jsonb) to authenticated;
 
 -- ---------------------------------------------------------------------------------------------------
 -- The counted close with the register's id and time for it. The checks and figures are close_shift's.
@@ -1685,96 +1687,6 @@ as $$
     'receipt_prefix', _register.receipt_prefix::text);
 $$;
 revoke all on function private.shift_for_register(public.shifts,public.registers) from public;
-
-create or replace function public.open_shift(_id uuid, _register_id uuid, _opening_float bigint, _opened_at timestamptz,
-                                             _offline boolean)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_register public.registers;
-  v_business uuid;
-  v_shift public.shifts;
-  v_other public.shifts;
-  v_at timestamptz;
-  v_floor timestamptz;
-begin
-  if _id is null then
-    raise exception 'a shift needs its register-generated id' using errcode = '22023';
-  end if;
-  select r.* into v_register from public.registers r where r.id = _register_id;
-  if v_register.id is null or (v_register.archived_at is not null and not coalesce(_offline, false)) then
-    raise exception 'no such register' using errcode = '42501';
-  end if;
-  v_business := private.assert_store_role(v_register.store_id, array['owner', 'manager', 'cashier']);
-  -- A retry: the first shift (checked before the float, so a replay always answers the same).
-  select s.* into v_shift from public.shifts s where s.id = _id;
-  if v_shift.id is not null then
-    if v_shift.register_id is distinct from v_register.id then
-      raise exception 'permission denied for this shift id' using errcode = '42501';
-    end if;
-    return private.shift_for_register(v_shift, v_register);
-  end if;
-  if _opening_float is null or _opening_float < 0 or _opening_float > 100000000000 then
-    raise exception 'enter a starting float of zero or more' using errcode = '22023';
-  end if;
-  -- The register's clock, kept after the register's last close and before the server's now.
-  select max(s.closed_at) into v_floor from public.shifts s where s.register_id = v_register.id;
-  v_at := least(greatest(coalesce(_opened_at, now()), coalesce(v_floor, '-infinity'::timestamptz)), now());
-  begin
-    insert into public.shifts (id, business_id, store_id, register_id, cashier_id, opening_float, opened_at)
-    values (_id, v_business, v_register.store_id, v_register.id, (select auth.uid()), _opening_float, v_at)
-    on conflict (id) do nothing
-    returning * into v_shift;
-  exception when unique_violation then
-    -- A concurrent copy of this open (same id) that committed first is a replay, not a conflict.
-    if exists (select 1 from public.shifts s where s.id = _id) then
-      select s.* into v_shift from public.shifts s where s.id = _id and s.register_id = v_register.id;
-      if v_shift.id is null then
-        raise exception 'permission denied for this shift id' using errcode = '42501';
-      end if;
-      return private.shift_for_register(v_shift, v_register);
-    end if;
-    -- Another shift is open on this register.
-    select s.* into v_other from public.shifts s
-     where s.register_id = v_register.id and s.closed_at is null and not s.opened_in_conflict;
-    if not coalesce(_offline, false) then
-      raise exception 'this register already has an open shift: close it first' using errcode = '23505';
-    end if;
-    insert into public.shifts (id, business_id, store_id, register_id, cashier_id, opening_float, opened_at,
-                               opened_in_conflict, review_reasons)
-    values (_id, v_business, v_register.store_id, v_register.id, (select auth.uid()), _opening_float, v_at, true,
-            array['open_conflict:' || coalesce(v_other.id::text, 'unknown')])
-    on conflict (id) do nothing
-    returning * into v_shift;
-    if v_shift.id is not null then
-      perform private.log_activity(v_business, v_register.store_id, 'shift.open_conflict', 'shift', v_shift.id, null,
-        jsonb_build_object('register_id', v_register.id, 'opening_float', _opening_float, 'opened_at', v_at,
-                           'open_shift_id', v_other.id));
-    end if;
-  end;
-  if v_shift.id is null then
-    -- A concurrent copy of the same open committed first.
-    select s.* into v_shift from public.shifts s where s.id = _id;
-    if v_shift.register_id is distinct from v_register.id then
-      raise exception 'permission denied for this shift id' using errcode = '42501';
-    end if;
-    return private.shift_for_register(v_shift, v_register);
-  end if;
-  insert into private.register_counters (register_id) values (v_register.id) on conflict do nothing;
-  if not v_shift.opened_in_conflict then
-    perform private.log_activity(v_business, v_register.store_id, 'shift.opened', 'shift', v_shift.id, null,
-      jsonb_build_object('register_id', v_register.id, 'opening_float', _opening_float, 'opened_at', v_at)
-      || case when _opened_at is distinct from v_at then jsonb_build_object('register_opened_at', _opened_at)
-              else '{}'::jsonb end);
-  end if;
-  return private.shift_for_register(v_shift, v_register);
-end;
-$$;
-revoke all on function public.open_shift(uuid,bigint) from public;
-grant execute on function public.open_shift(uuid,bigint) to authenticated;
 
 create or replace function public.open_shift(_id uuid, _register_id uuid, _opening_float bigint, _opened_at timestamptz,
                                              _offline boolean)
@@ -2092,15 +2004,21 @@ as $$
 $$;
 revoke all on function private.shift_conflict_other(text[]) from public;
 
+-- ==== Triggers ============================================================================================
+
+create trigger customers_set_updated_at before update on public.customers
+  for each row execute function public.set_updated_at();
+
+create trigger audit_customer after insert or update or delete on public.customers
+  for each row execute function private.audit_row('customer');
+
 -- ==== Policies ============================================================================================
 
 create policy "shifts: members read in their stores" on public.shifts as permissive for select to authenticated
-  using (((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))))
-  with check ();
+  using (((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))));
 
 create policy "cash_movements: members read in their stores" on public.cash_movements as permissive for select to authenticated
-  using (((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))))
-  with check ();
+  using (((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))));
 
 create policy "customers: members read" on public.customers for select to authenticated
   using (business_id in (select private.my_business_ids()));
@@ -2116,28 +2034,22 @@ create policy "customers: owners and managers delete" on public.customers for de
   using (business_id in (select private.my_business_ids(array['owner', 'manager'])));
 
 create policy "pos_approvals: owners and managers read in their stores" on public.pos_approvals as permissive for select to authenticated
-  using ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))))
-  with check ();
+  using ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));
 
 create policy "sales: members read in their stores" on public.sales as permissive for select to authenticated
-  using (((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))))
-  with check ();
+  using (((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))));
 
 create policy "sale_lines: members read in their stores" on public.sale_lines as permissive for select to authenticated
-  using (((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))))
-  with check ();
+  using (((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))));
 
 create policy "sale_line_costs: owners and managers read in their stores" on public.sale_line_costs as permissive for select to authenticated
-  using ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))))
-  with check ();
+  using ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));
 
 create policy "sale_tenders: members read in their stores" on public.sale_tenders as permissive for select to authenticated
-  using (((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))))
-  with check ();
+  using (((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))));
 
 create policy "refunds: members read in their stores" on public.refunds as permissive for select to authenticated
-  using (((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))))
-  with check ();
+  using (((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))));
 
 create policy "refund_lines: readers of the refund" on public.refund_lines for select to authenticated
   using (refund_id in (select f.id from public.refunds f));

@@ -231,47 +231,6 @@ end;
 $$;
 revoke all on function private.schedule_email_outbox_sender() from public;
 
--- ==== Triggers ============================================================================================
-
-create trigger profiles_set_updated_at before update on public.profiles
-  for each row execute function public.set_updated_at();
-
-create trigger user_plans_set_updated_at before update on public.user_plans
-  for each row execute function public.set_updated_at();
-
-create trigger support_tickets_set_updated_at before update on public.support_tickets
-  for each row execute function public.set_updated_at();
-
-create trigger businesses_set_updated_at before update on public.businesses
-  for each row execute function public.set_updated_at();
-
-create trigger stores_set_updated_at before update on public.stores
-  for each row execute function public.set_updated_at();
-
-create trigger registers_set_updated_at before update on public.registers
-  for each row execute function public.set_updated_at();
-
-create trigger products_set_updated_at before update on public.products
-  for each row execute function public.set_updated_at();
-
-create trigger variants_set_updated_at before update on public.variants
-  for each row execute function public.set_updated_at();
-
-create trigger variant_costs_set_updated_at before update on public.variant_costs
-  for each row execute function public.set_updated_at();
-
-create trigger store_prices_set_updated_at before update on public.store_prices
-  for each row execute function public.set_updated_at();
-
-create trigger suppliers_set_updated_at before update on public.suppliers
-  for each row execute function public.set_updated_at();
-
-create trigger purchase_orders_set_updated_at before update on public.purchase_orders
-  for each row execute function public.set_updated_at();
-
-create trigger customers_set_updated_at before update on public.customers
-  for each row execute function public.set_updated_at();
-
 -- ==== Policies ============================================================================================
 
 -- The service role bypasses RLS anyway; the policy states who may read and remove outbox rows.

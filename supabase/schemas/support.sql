@@ -745,6 +745,9 @@ grant execute on function public.admin_list_tickets(text,text,text,text,integer,
 
 -- ==== Triggers ============================================================================================
 
+create trigger support_tickets_set_updated_at before update on public.support_tickets
+  for each row execute function public.set_updated_at();
+
 create trigger support_ticket_defaults before insert on public.support_tickets
   for each row execute function private.support_ticket_defaults();
 

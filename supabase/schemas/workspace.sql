@@ -879,6 +879,15 @@ grant execute on function public.transfer_ownership_confirmed(uuid,uuid,text) to
 
 -- ==== Triggers ============================================================================================
 
+create trigger businesses_set_updated_at before update on public.businesses
+  for each row execute function public.set_updated_at();
+
+create trigger stores_set_updated_at before update on public.stores
+  for each row execute function public.set_updated_at();
+
+create trigger registers_set_updated_at before update on public.registers
+  for each row execute function public.set_updated_at();
+
 create trigger activity_append_only before update or delete on public.activity
   for each row execute function private.activity_is_append_only();
 
@@ -902,21 +911,6 @@ create trigger stores_guard before insert or update of time_zone, archived_at on
 
 create trigger on_auth_user_created_business after insert on auth.users
   for each row execute function private.on_auth_user_created_business();
-
-create trigger audit_product after insert or update or delete on public.products
-  for each row execute function private.audit_row('product');
-
-create trigger audit_variant after insert or update or delete on public.variants
-  for each row execute function private.audit_row('variant');
-
-create trigger audit_supplier after insert or update on public.suppliers
-  for each row execute function private.audit_row('supplier');
-
-create trigger audit_purchase_order after insert or update on public.purchase_orders
-  for each row execute function private.audit_row('purchase_order');
-
-create trigger audit_customer after insert or update or delete on public.customers
-  for each row execute function private.audit_row('customer');
 
 create trigger invitations_notify_accepted after update of accepted_at on public.invitations
   for each row execute function private.notify_invitation_accepted();
