@@ -182,7 +182,7 @@ create table private.catalog_words (
   constraint catalog_words_business_id_fkey FOREIGN KEY (business_id) REFERENCES public.businesses(id) ON DELETE CASCADE
 );
 alter table private.catalog_words enable row level security;
-comment on table private.catalog_words is 'The distinct words (lower case, 2-40 letters or digits) of each business''s product names and brands, with how many products hold each: the dictionary that corrects typos in search_catalog. Written by triggers on public.products, read by private.catalog_typo_matches. Not exposed to the API roles.';
+comment on table private.catalog_words is 'The distinct words (lower case, 2-40 letters or digits) of each business''s product names and brands, with how many products hold each: the dictionary that corrects typos in search_catalog. Written by triggers on public.products, read by private.catalog_typo_page. Not exposed to the API roles.';
 
 -- ==== Indexes =============================================================================================
 
@@ -585,86 +585,6 @@ begin
 end;
 $$;
 revoke all on function private.refresh_catalog_words(uuid) from public;
-
--- The typo step of search_catalog, on its own so later changes redefine only this. Each typed word (2+
--- characters) is corrected against the business's dictionary: the word itself when the catalog has it, else
--- up to 5 words it begins or resembles (trigram similarity above pg_trgm.similarity_threshold, 0.3 by default).
--- Every typed word must then be matched by one of its corrections, in the name or the brand. The products come
--- from the name's trigram index (the brand's when none has it in its name) for the typed word whose corrections
--- the fewest products hold; the others are checked on those rows only. Scored by the similarity of the whole name to the query, as before.
--- The caller checks membership of _business_id (search_catalog does).
-create or replace function private.catalog_typo_matches(_business_id uuid, _query text)
-returns table (variant_id uuid, score real)
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
-declare
-  v_tokens text[] := private.catalog_words_of(_query);
-  v_token text;
-  v_words text[];
-  v_held bigint;
-  v_least bigint;
-  v_driver text[];
-  v_word text;
-  v_found bigint := 0;
-  v_n bigint;
-  v_patterns text[] := '{}';
-begin
-  if cardinality(v_tokens) = 0 or cardinality(v_tokens) > 8 then
-    return;
-  end if;
-  foreach v_token in array v_tokens loop
-    select array[c.word], c.products into v_words, v_held
-      from private.catalog_words c where c.business_id = _business_id and c.word = v_token;
-    if v_words is null then
-      select array_agg(m.word), sum(m.products) into v_words, v_held
-        from (select c.word, c.products
-                from private.catalog_words c
-               where c.business_id = _business_id
-                 and (c.word like v_token || '%' or c.word operator(extensions.%) v_token)
-               order by c.word like v_token || '%' desc, extensions.similarity(c.word, v_token) desc, c.word
-               limit 5) m;
-    end if;
-    if v_words is null then
-      return;  -- a typed word like nothing in the catalog: no product can match every word
-    end if;
-    -- Words are letters and digits only: nothing to escape in the LIKE patterns or the regular expression.
-    v_patterns := v_patterns || ('(' || array_to_string(v_words, '|') || ')');
-    if v_least is null or v_held < v_least then
-      v_least := v_held;
-      v_driver := v_words;
-    end if;
-  end loop;
-  -- One plain ILIKE per driving word, so the name's trigram index serves each (an OR with the brand, or
-  -- ILIKE ANY (array), made PGlite's planner scan the whole table). A product found twice is merged by the caller.
-  foreach v_word in array v_driver loop
-    return query
-      select v.id, extensions.similarity(p.name, _query)::real
-        from public.products p
-        join public.variants v on v.product_id = p.id
-       where p.business_id = _business_id
-         and p.name ilike '%' || v_word || '%'
-         and concat_ws(' ', p.name, p.brand) operator(pg_catalog.~*) all (v_patterns);
-    get diagnostics v_n = row_count;
-    v_found := v_found + v_n;
-  end loop;
-  -- The driving words are only in brands: the brand's trigram index, only then.
-  if v_found = 0 then
-    foreach v_word in array v_driver loop
-      return query
-        select v.id, extensions.similarity(p.name, _query)::real
-          from public.products p
-          join public.variants v on v.product_id = p.id
-         where p.business_id = _business_id
-           and p.brand ilike '%' || v_word || '%'
-           and concat_ws(' ', p.name, p.brand) operator(pg_catalog.~*) all (v_patterns);
-    end loop;
-  end if;
-end;
-$$;
-revoke all on function private.catalog_typo_matches(uuid,text) from public;
 
 create or replace function private.no_category()
 returns uuid
