@@ -8,7 +8,7 @@
  * Run it again after new migrations land; tests/hosted/schema-files.test.ts proves the result.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { migrationsDir, repoRoot } from '../supabase/local/db/paths';
@@ -22,6 +22,7 @@ import { readMigrationStatements, readSources, type SourceStatement } from './sc
 import { dollarBody } from './schema-extract/sql-statements';
 import { functionGives, indexGives, policyGives, triggerGives } from './schema-extract/verify-source';
 import { schemaFiles } from './schema-extract/schema-files';
+import { apiFiles, definingFiles, sqlBlock, withSqlBlock } from './schema-extract/api-files';
 
 /** One object's SQL in its file, with the comment lines that go above it. */
 interface Piece {
@@ -248,6 +249,16 @@ async function main(): Promise<void> {
     const before = existsSync(file) ? readFileSync(file, 'utf8') : '';
     if (before !== text) writeFileSync(file, text);
     console.log(`${before === text ? 'unchanged' : 'wrote'} supabase/schemas/${area}.sql`);
+  }
+  // The api files name the schema files of what they call (one step from a screen to its SQL).
+  const where = definingFiles();
+  for (const file of apiFiles()) {
+    const source = readFileSync(file, 'utf8');
+    const next = withSqlBlock(source, sqlBlock(source, where));
+    if (next !== source) {
+      writeFileSync(file, next);
+      console.log(`wrote the SQL block of ${relative(repoRoot, file)}`);
+    }
   }
   for (const note of notes) console.warn(`note: ${note}`);
   console.log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s; check with npx vitest run --project hosted tests/hosted/schema-files.test.ts`);
