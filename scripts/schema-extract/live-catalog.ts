@@ -138,8 +138,8 @@ export async function readPolicies(client: pg.Client): Promise<LiveSimple[]> {
   return rows<LiveSimple>(
     client,
     `select p.oid, p.polname as name, p.polrelid::regclass::text as table,
-            format('create policy %I on %s as %s for %s to %s', p.polname, p.polrelid::regclass,
-                   case when p.polpermissive then 'permissive' else 'restrictive' end,
+            format('create policy %I on %s%s for %s to %s', p.polname, p.polrelid::regclass,
+                   case when p.polpermissive then '' else ' as restrictive' end,
                    case p.polcmd when 'r' then 'select' when 'a' then 'insert' when 'w' then 'update' when 'd' then 'delete' else 'all' end,
                    (select string_agg(case when r = 0 then 'public' else quote_ident(pg_get_userbyid(r)) end, ', ' order by 1)
                       from unnest(p.polroles) r))

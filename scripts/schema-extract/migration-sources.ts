@@ -56,6 +56,17 @@ export function readSources(migrationsDir: string, laterFiles: string[] = []): M
   const files = [...listMigrations(migrationsDir).map((migration) => migration.path), ...laterFiles];
   for (const file of files) {
     for (const statement of splitStatements(readFileSync(file, 'utf8'))) {
+      const renamed = new RegExp(String.raw`^alter function ${qualified}\s*\([^)]*\) rename to ${name}`).exec(statementHead(statement.text));
+      if (renamed) {
+        // A renamed function's text is its old name's, under the new name.
+        const from = qualify(renamed[1], renamed[2]);
+        const to = qualify(renamed[1], renamed[3]);
+        const texts = (sources.get(`function ${from}`) ?? []).map((source) => ({
+          ...source,
+          text: source.text.replace(new RegExp(String.raw`^(create (?:or replace )?function )${from.replace('.', String.raw`\.`)}\b`, 'i'), `$1${to}`),
+        }));
+        sources.set(`function ${to}`, [...texts, ...(sources.get(`function ${to}`) ?? [])]);
+      }
       const key = sourceKey(statement.text);
       if (!key) continue;
       sources.set(key, [...(sources.get(key) ?? []), { ...statement, migration: basename(file) }]);

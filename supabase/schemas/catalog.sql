@@ -916,73 +916,73 @@ create trigger catalog_words_deleted after delete on public.products
 
 -- ==== Policies ============================================================================================
 
-create policy "categories: members read" on public.categories as permissive for select to authenticated
+create policy "categories: members read" on public.categories for select to authenticated
   using ((business_id IN ( SELECT private.my_business_ids() AS my_business_ids)));
 
-create policy "categories: owners and managers insert" on public.categories as permissive for insert to authenticated
+create policy "categories: owners and managers insert" on public.categories for insert to authenticated
   with check ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
 
-create policy "categories: owners and managers delete" on public.categories as permissive for delete to authenticated
+create policy "categories: owners and managers delete" on public.categories for delete to authenticated
   using ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
 
-create policy "categories: owners and managers update" on public.categories as permissive for update to authenticated
+create policy "categories: owners and managers update" on public.categories for update to authenticated
   using ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)))
   with check ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
 
-create policy "products: members read" on public.products as permissive for select to authenticated
+create policy "products: members read" on public.products for select to authenticated
   using ((business_id IN ( SELECT private.my_business_ids() AS my_business_ids)));
 
-create policy "products: owners and managers insert" on public.products as permissive for insert to authenticated
+create policy "products: owners and managers insert" on public.products for insert to authenticated
   with check ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
 
-create policy "products: owners and managers delete" on public.products as permissive for delete to authenticated
+create policy "products: owners and managers delete" on public.products for delete to authenticated
   using ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
 
-create policy "products: owners and managers update" on public.products as permissive for update to authenticated
+create policy "products: owners and managers update" on public.products for update to authenticated
   using ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)))
   with check ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
 
-create policy "variants: members read" on public.variants as permissive for select to authenticated
+create policy "variants: members read" on public.variants for select to authenticated
   using ((business_id IN ( SELECT private.my_business_ids() AS my_business_ids)));
 
-create policy "variants: owners and managers insert" on public.variants as permissive for insert to authenticated
+create policy "variants: owners and managers insert" on public.variants for insert to authenticated
   with check ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
 
-create policy "variants: owners and managers delete" on public.variants as permissive for delete to authenticated
+create policy "variants: owners and managers delete" on public.variants for delete to authenticated
   using ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
 
-create policy "variants: owners and managers update" on public.variants as permissive for update to authenticated
+create policy "variants: owners and managers update" on public.variants for update to authenticated
   using ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)))
   with check ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
 
-create policy "variant_costs: owners and managers read" on public.variant_costs as permissive for select to authenticated
+create policy "variant_costs: owners and managers read" on public.variant_costs for select to authenticated
   using ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
 
-create policy "variant_costs: owners and managers insert" on public.variant_costs as permissive for insert to authenticated
+create policy "variant_costs: owners and managers insert" on public.variant_costs for insert to authenticated
   with check ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
 
-create policy "variant_costs: owners and managers update" on public.variant_costs as permissive for update to authenticated
+create policy "variant_costs: owners and managers update" on public.variant_costs for update to authenticated
   using ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)))
   with check ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
 
-create policy "barcodes: members read" on public.barcodes as permissive for select to authenticated
+create policy "barcodes: members read" on public.barcodes for select to authenticated
   using ((business_id IN ( SELECT private.my_business_ids() AS my_business_ids)));
 
-create policy "barcodes: owners and managers insert" on public.barcodes as permissive for insert to authenticated
+create policy "barcodes: owners and managers insert" on public.barcodes for insert to authenticated
   with check ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
 
-create policy "barcodes: owners and managers delete" on public.barcodes as permissive for delete to authenticated
+create policy "barcodes: owners and managers delete" on public.barcodes for delete to authenticated
   using ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
 
-create policy "store_prices: owners and managers insert in their stores" on public.store_prices as permissive for insert to authenticated
+create policy "store_prices: owners and managers insert in their stores" on public.store_prices for insert to authenticated
   with check ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));
 
-create policy "store_prices: owners and managers update in their stores" on public.store_prices as permissive for update to authenticated
+create policy "store_prices: owners and managers update in their stores" on public.store_prices for update to authenticated
   using ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))))
   with check ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));
 
-create policy "store_prices: members read in their stores" on public.store_prices as permissive for select to authenticated
+create policy "store_prices: members read in their stores" on public.store_prices for select to authenticated
   using (((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))));
 
-create policy "store_prices: owners and managers delete in their stores" on public.store_prices as permissive for delete to authenticated
+create policy "store_prices: owners and managers delete in their stores" on public.store_prices for delete to authenticated
   using ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));

@@ -1413,30 +1413,30 @@ create trigger audit_purchase_order after insert or update on public.purchase_or
 create policy "lots: members read" on public.lots for select to authenticated
   using (business_id in (select private.my_business_ids()));
 
-create policy "suppliers: owners and managers read" on public.suppliers as permissive for select to authenticated
+create policy "suppliers: owners and managers read" on public.suppliers for select to authenticated
   using ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
 
-create policy "suppliers: owners and managers insert" on public.suppliers as permissive for insert to authenticated
+create policy "suppliers: owners and managers insert" on public.suppliers for insert to authenticated
   with check ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
 
-create policy "suppliers: owners and managers update" on public.suppliers as permissive for update to authenticated
+create policy "suppliers: owners and managers update" on public.suppliers for update to authenticated
   using ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)))
   with check ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
 
-create policy "suppliers: owners and managers delete" on public.suppliers as permissive for delete to authenticated
+create policy "suppliers: owners and managers delete" on public.suppliers for delete to authenticated
   using ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
 
-create policy "purchase_orders: owners and managers insert in their stores" on public.purchase_orders as permissive for insert to authenticated
+create policy "purchase_orders: owners and managers insert in their stores" on public.purchase_orders for insert to authenticated
   with check ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));
 
-create policy "purchase_orders: owners and managers update in their stores" on public.purchase_orders as permissive for update to authenticated
+create policy "purchase_orders: owners and managers update in their stores" on public.purchase_orders for update to authenticated
   using ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))))
   with check ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));
 
-create policy "purchase_orders: owners and managers read in their stores" on public.purchase_orders as permissive for select to authenticated
+create policy "purchase_orders: owners and managers read in their stores" on public.purchase_orders for select to authenticated
   using ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));
 
-create policy "purchase_orders: owners and managers delete drafts in their sto" on public.purchase_orders as permissive for delete to authenticated
+create policy "purchase_orders: owners and managers delete drafts in their sto" on public.purchase_orders for delete to authenticated
   using (((status = 'draft'::text) AND ((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));
 
 -- Lines follow their order (whose own policy scopes it to the caller's stores); they change only in drafts.
@@ -1455,21 +1455,21 @@ create policy "transfer_lines: readers of the transfer" on public.transfer_lines
   for select to authenticated
   using (transfer_id in (select t.id from public.transfers t));
 
-create policy "reorder_points: owners and managers insert in their stores" on public.reorder_points as permissive for insert to authenticated
+create policy "reorder_points: owners and managers insert in their stores" on public.reorder_points for insert to authenticated
   with check ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));
 
-create policy "reorder_points: owners and managers update in their stores" on public.reorder_points as permissive for update to authenticated
+create policy "reorder_points: owners and managers update in their stores" on public.reorder_points for update to authenticated
   using ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))))
   with check ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));
 
-create policy "reorder_points: owners and managers read in their stores" on public.reorder_points as permissive for select to authenticated
+create policy "reorder_points: owners and managers read in their stores" on public.reorder_points for select to authenticated
   using ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));
 
-create policy "reorder_points: owners and managers delete in their stores" on public.reorder_points as permissive for delete to authenticated
+create policy "reorder_points: owners and managers delete in their stores" on public.reorder_points for delete to authenticated
   using ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));
 
-create policy "stock_movements: owners and managers read in their stores" on public.stock_movements as permissive for select to authenticated
+create policy "stock_movements: owners and managers read in their stores" on public.stock_movements for select to authenticated
   using ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));
 
-create policy "stock_balances: members read in their stores" on public.stock_balances as permissive for select to authenticated
+create policy "stock_balances: members read in their stores" on public.stock_balances for select to authenticated
   using (((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))));

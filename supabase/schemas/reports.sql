@@ -477,12 +477,14 @@ comment on function public.report_taxes(uuid,date,date,uuid) is 'Owners and mana
 revoke all on function public.report_taxes(uuid,date,date,uuid) from public;
 grant execute on function public.report_taxes(uuid,date,date,uuid) to authenticated;
 
-CREATE OR REPLACE FUNCTION private.compute_sales_summaries_daily(_business_id uuid, _stores uuid[] DEFAULT NULL::uuid[], _days date[] DEFAULT NULL::date[])
- RETURNS void
- LANGUAGE plpgsql
- SECURITY DEFINER
- SET search_path TO ''
-AS $function$
+-- Rebuild from the raw rows: a whole business (_stores null) or the given (store, day) pairs.
+create or replace function private.compute_sales_summaries_daily(_business_id uuid, _stores uuid[] default null,
+                                                           _days date[] default null)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
 begin
   if _stores is null then
     delete from public.sales_daily d where d.business_id = _business_id;
@@ -539,7 +541,7 @@ begin
    group by 1, 2, 3
   on conflict (store_id, day) do update set refunds = excluded.refunds, refund_count = excluded.refund_count;
 end;
-$function$;
+$$;
 revoke all on function private.compute_sales_summaries_daily(uuid,uuid[],date[]) from public;
 
 create or replace function private.report_facts(_business_id uuid, _from date, _to date, _store_id uuid)
@@ -874,16 +876,17 @@ $$;
 revoke all on function private.worst_sellers(uuid,date,date,uuid,integer) from public;
 grant execute on function private.worst_sellers(uuid,date,date,uuid,integer) to authenticated;
 
-CREATE OR REPLACE FUNCTION private.refresh_stock_summaries_base(_business_id uuid)
- RETURNS void
- LANGUAGE sql
- SECURITY DEFINER
- SET search_path TO ''
-AS $function$
+-- Both summaries of a business from the raw rows (seed:large loads with triggers off and ends with this).
+create or replace function private.refresh_stock_summaries_base(_business_id uuid)
+returns void
+language sql
+security definer
+set search_path = ''
+as $$
   select private.compute_stock_movements_daily(_business_id, null);
   select private.compute_inventory_value(_business_id);
   select private.compute_shift_totals(_business_id, null);
-$function$;
+$$;
 revoke all on function private.refresh_stock_summaries_base(uuid) from public;
 
 create or replace function private.report_args(_business_id uuid, _from date, _to date, _grain text)
@@ -3673,30 +3676,6 @@ grant execute on function public.report_sell_through(uuid,date,date,uuid,boolean
 
 -- ==== Triggers ============================================================================================
 
-CREATE TRIGGER shift_totals_inserted AFTER INSERT ON public.sales REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION private.shift_totals_changed();
-
-CREATE TRIGGER shift_totals_updated AFTER UPDATE ON public.sales REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION private.shift_totals_changed();
-
-CREATE TRIGGER shift_totals_deleted AFTER DELETE ON public.sales REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION private.shift_totals_changed();
-
-CREATE TRIGGER shift_totals_inserted AFTER INSERT ON public.sale_tenders REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION private.shift_totals_changed();
-
-CREATE TRIGGER shift_totals_updated AFTER UPDATE ON public.sale_tenders REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION private.shift_totals_changed();
-
-CREATE TRIGGER shift_totals_deleted AFTER DELETE ON public.sale_tenders REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION private.shift_totals_changed();
-
-CREATE TRIGGER shift_totals_inserted AFTER INSERT ON public.refunds REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION private.shift_totals_changed();
-
-CREATE TRIGGER shift_totals_updated AFTER UPDATE ON public.refunds REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION private.shift_totals_changed();
-
-CREATE TRIGGER shift_totals_deleted AFTER DELETE ON public.refunds REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION private.shift_totals_changed();
-
-CREATE TRIGGER shift_totals_inserted AFTER INSERT ON public.cash_movements REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION private.shift_totals_changed();
-
-CREATE TRIGGER shift_totals_updated AFTER UPDATE ON public.cash_movements REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION private.shift_totals_changed();
-
-CREATE TRIGGER shift_totals_deleted AFTER DELETE ON public.cash_movements REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION private.shift_totals_changed();
-
 create trigger sales_summaries_inserted after insert on public.sales
   referencing new table as new_rows for each statement execute function private.sales_summaries_sales_inserted();
 
@@ -3838,15 +3817,39 @@ create trigger stock_pairs_time_zone after update on public.stores
   referencing old table as old_rows new table as new_rows
   for each statement execute function private.stock_pairs_time_zone_changed();
 
+CREATE TRIGGER shift_totals_inserted AFTER INSERT ON public.sales REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION private.shift_totals_changed();
+
+CREATE TRIGGER shift_totals_updated AFTER UPDATE ON public.sales REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION private.shift_totals_changed();
+
+CREATE TRIGGER shift_totals_deleted AFTER DELETE ON public.sales REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION private.shift_totals_changed();
+
+CREATE TRIGGER shift_totals_inserted AFTER INSERT ON public.sale_tenders REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION private.shift_totals_changed();
+
+CREATE TRIGGER shift_totals_updated AFTER UPDATE ON public.sale_tenders REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION private.shift_totals_changed();
+
+CREATE TRIGGER shift_totals_deleted AFTER DELETE ON public.sale_tenders REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION private.shift_totals_changed();
+
+CREATE TRIGGER shift_totals_inserted AFTER INSERT ON public.refunds REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION private.shift_totals_changed();
+
+CREATE TRIGGER shift_totals_updated AFTER UPDATE ON public.refunds REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION private.shift_totals_changed();
+
+CREATE TRIGGER shift_totals_deleted AFTER DELETE ON public.refunds REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION private.shift_totals_changed();
+
+CREATE TRIGGER shift_totals_inserted AFTER INSERT ON public.cash_movements REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION private.shift_totals_changed();
+
+CREATE TRIGGER shift_totals_updated AFTER UPDATE ON public.cash_movements REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION private.shift_totals_changed();
+
+CREATE TRIGGER shift_totals_deleted AFTER DELETE ON public.cash_movements REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION private.shift_totals_changed();
+
 -- ==== Policies ============================================================================================
 
-create policy "sales_daily: owners and managers read in their stores" on public.sales_daily as permissive for select to authenticated
+create policy "sales_daily: owners and managers read in their stores" on public.sales_daily for select to authenticated
   using ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));
 
-create policy "sales_daily_tax: owners and managers read in their stores" on public.sales_daily_tax as permissive for select to authenticated
+create policy "sales_daily_tax: owners and managers read in their stores" on public.sales_daily_tax for select to authenticated
   using ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));
 
-create policy "sales_daily_variant: owners and managers read in their stores" on public.sales_daily_variant as permissive for select to authenticated
+create policy "sales_daily_variant: owners and managers read in their stores" on public.sales_daily_variant for select to authenticated
   using ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));
 
 create policy "sale_reviews: owners and managers read in their stores" on public.sale_reviews
@@ -3861,7 +3864,7 @@ create policy "sales_monthly_variant: owners and managers read in their stores" 
           or store_id in (select private.my_listed_store_ids()))
          and business_id in (select private.my_business_ids(array['owner', 'manager'])));
 
-create policy "sales_monthly_variant_business: owners and managers of every st" on public.sales_monthly_variant_business as permissive for select to authenticated
+create policy "sales_monthly_variant_business: owners and managers of every st" on public.sales_monthly_variant_business for select to authenticated
   using (((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));
 
 create policy "stock_movements_daily: owners and managers read in their stores" on public.stock_movements_daily
@@ -3888,7 +3891,7 @@ create policy "sales_daily_breakdown: owners and managers read in their stores" 
           or store_id in (select private.my_listed_store_ids()))
          and business_id in (select private.my_business_ids(array['owner', 'manager'])));
 
-create policy "sales_monthly_breakdown: owners and managers read in their stor" on public.sales_monthly_breakdown as permissive for select to authenticated
+create policy "sales_monthly_breakdown: owners and managers read in their stor" on public.sales_monthly_breakdown for select to authenticated
   using ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));
 
 create policy "stock_pairs: owners and managers read in their stores" on public.stock_pairs

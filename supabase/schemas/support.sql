@@ -93,8 +93,6 @@ comment on table private.support_queue_counts is 'Tickets per (status, priority,
 
 -- ==== Indexes =============================================================================================
 
-CREATE INDEX support_ticket_search_trgm_idx ON private.support_ticket_search USING gin (search_text extensions.gin_trgm_ops) WITH (fastupdate=off);
-
 create index support_tickets_user_created_idx on public.support_tickets (user_id, created_at desc);
 
 -- The admin queue at 20,000+ tickets: the default order, the filters, the search and the joins.
@@ -111,6 +109,8 @@ create index support_tickets_assigned_idx on public.support_tickets (assigned_ad
 create index ticket_replies_ticket_idx on public.ticket_replies (ticket_id, created_at, id);
 
 create index ticket_replies_author_idx on public.ticket_replies (author_id);
+
+CREATE INDEX support_ticket_search_trgm_idx ON private.support_ticket_search USING gin (search_text extensions.gin_trgm_ops) WITH (fastupdate=off);
 
 -- ==== Functions ===========================================================================================
 
