@@ -143,7 +143,13 @@ export async function extractSchemaFiles(): Promise<{ files: Map<Area, string>; 
     const existing = schemaFiles().filter((file) => existsSync(file));
     const sources = readSources(migrationsDir, existing);
     const statements = readMigrationStatements(migrationsDir);
-    const order = (statement: SourceStatement | undefined) => (statement ? statements.findIndex((s) => s.text === statement.text) : 1e9);
+    // Where an object's newest migration text stands: related objects stay together, the same on every run.
+    const positions = new Map(statements.map((s, i) => [s.text, i]));
+    const migrationOrder = (key: string) => {
+      const newest = sources.get(key)?.filter((s) => /^\d+_/.test(s.migration)).at(-1);
+      return newest ? (positions.get(newest.text) ?? 1e9) : 1e9;
+    };
+    const order = (statement: SourceStatement | undefined) => (statement ? (positions.get(statement.text) ?? 1e9) : 1e9);
 
     const files = new Map<Area, Map<Section, Piece[]>>(areas.map((area) => [area, new Map()]));
     const add = (area: Area, section: Section, piece: Piece) => {
@@ -191,7 +197,7 @@ export async function extractSchemaFiles(): Promise<{ files: Map<Area, string>; 
     for (const index of indexes) {
       const area = tableAreaOf.get(index.table) ?? 'shared';
       const source = await pick(sources.get(`index ${index.name}`), (text) => indexGives(client, index.name, text));
-      add(area, 'indexes', { comments: source?.comments ?? '', sql: [source?.text ?? `${index.definition};`, extras(index.name)].filter(Boolean).join('\n'), order: order(source) });
+      add(area, 'indexes', { comments: source?.comments ?? '', sql: [source?.text ?? `${index.definition};`, extras(index.name)].filter(Boolean).join('\n'), order: migrationOrder(`index ${index.name}`) });
     }
 
     const functionAreaOf = new Map<string, Area>();
@@ -207,7 +213,7 @@ export async function extractSchemaFiles(): Promise<{ files: Map<Area, string>; 
       }
       if (!source) warnings.push(`${fn.identity}: no migration text gives it; rendered from the catalog`);
       const comments = source?.comments ?? candidates?.at(-1)?.comments ?? '';
-      add(area, tablesUse.has(Number(fn.oid)) ? 'helpers' : 'functions', { comments, sql: [text ?? `${fn.definition.trimEnd()};`, extras(fn.identity)].filter(Boolean).join('\n'), order: order(source ?? candidates?.at(-1)) });
+      add(area, tablesUse.has(Number(fn.oid)) ? 'helpers' : 'functions', { comments, sql: [text ?? `${fn.definition.trimEnd()};`, extras(fn.identity)].filter(Boolean).join('\n'), order: migrationOrder(`function ${fn.name}`) });
     }
 
     for (const trigger of triggers) {
@@ -216,7 +222,7 @@ export async function extractSchemaFiles(): Promise<{ files: Map<Area, string>; 
       const area = candidates.sort((a, b) => areas.indexOf(b) - areas.indexOf(a))[0] ?? 'auth';
       const source = await pick(sources.get(`trigger ${trigger.table} ${trigger.name}`), (text) => triggerGives(client, trigger.table, trigger.name, text));
       const sql = source?.text.replace(/^create\s+or\s+replace\s+trigger/i, 'create trigger') ?? `${trigger.definition};`;
-      add(area, 'triggers', { comments: source?.comments ?? '', sql: [sql, extras(`trigger ${trigger.oid}`)].filter(Boolean).join('\n'), order: order(source) });
+      add(area, 'triggers', { comments: source?.comments ?? '', sql: [sql, extras(`trigger ${trigger.oid}`)].filter(Boolean).join('\n'), order: migrationOrder(`trigger ${trigger.table} ${trigger.name}`) });
     }
 
     for (const policy of policies) {

@@ -434,80 +434,6 @@ as $$
 $$;
 revoke all on function private.sale_json(uuid) from public;
 
--- ---------------------------------------------------------------------------------------------------
--- Shifts.
-create or replace function public.open_shift(_register_id uuid, _opening_float bigint default 0)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_register public.registers;
-  v_business uuid;
-  v_shift public.shifts;
-begin
-  select r.* into v_register from public.registers r where r.id = _register_id and r.archived_at is null;
-  if v_register.id is null then
-    raise exception 'no such register' using errcode = '42501';
-  end if;
-  v_business := private.assert_store_role(v_register.store_id, array['owner', 'manager', 'cashier']);
-  if _opening_float is null or _opening_float < 0 or _opening_float > 100000000000 then
-    raise exception 'enter a starting float of zero or more' using errcode = '22023';
-  end if;
-  begin
-    insert into public.shifts (business_id, store_id, register_id, cashier_id, opening_float)
-    values (v_business, v_register.store_id, v_register.id, (select auth.uid()), _opening_float)
-    returning * into v_shift;
-  exception when unique_violation then
-    raise exception 'this register already has an open shift: close it first' using errcode = '23505';
-  end;
-  insert into private.register_counters (register_id) values (v_register.id) on conflict do nothing;
-  perform private.log_activity(v_business, v_register.store_id, 'shift.opened', 'shift', v_shift.id, null,
-    jsonb_build_object('register_id', v_register.id, 'opening_float', _opening_float));
-  return to_jsonb(v_shift) || jsonb_build_object(
-    'next_receipt_seq', (select c.last_seq + 1 from private.register_counters c where c.register_id = v_register.id),
-    'receipt_prefix', v_register.receipt_prefix::text);
-end;
-$$;
-revoke all on function public.open_shift(uuid,bigint) from public;
-grant execute on function public.open_shift(uuid,bigint) to authenticated;
-
-create or replace function public.cash_in_out(_shift_id uuid, _kind text, _amount bigint, _reason text)
-returns uuid
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_shift public.shifts;
-  v_id uuid;
-begin
-  select s.* into v_shift from public.shifts s where s.id = _shift_id;
-  if v_shift.id is null then
-    raise exception 'no such shift' using errcode = '42501';
-  end if;
-  perform private.assert_store_role(v_shift.store_id, array['owner', 'manager', 'cashier']);
-  if v_shift.closed_at is not null then
-    raise exception 'this shift is closed' using errcode = '22023';
-  elsif _kind is null or _kind not in ('in', 'out') then
-    raise exception 'cash goes in or out' using errcode = '22023';
-  elsif _amount is null or _amount <= 0 or _amount > 100000000000 then
-    raise exception 'enter an amount above zero' using errcode = '22023';
-  elsif char_length(btrim(coalesce(_reason, ''))) not between 1 and 200 then
-    raise exception 'give a reason (1 to 200 characters)' using errcode = '22023';
-  end if;
-  insert into public.cash_movements (business_id, store_id, shift_id, kind, amount, reason, actor_id)
-  values (v_shift.business_id, v_shift.store_id, v_shift.id, _kind, _amount, btrim(_reason), (select auth.uid()))
-  returning id into v_id;
-  perform private.log_activity(v_shift.business_id, v_shift.store_id, 'cash.' || _kind, 'shift', v_shift.id, null,
-    jsonb_build_object('amount', _amount, 'reason', btrim(_reason)));
-  return v_id;
-end;
-$$;
-revoke all on function public.cash_in_out(uuid,text,bigint,text) from public;
-grant execute on function public.cash_in_out(uuid,text,bigint,text) to authenticated;
-
 -- The figures of a shift: sales, discounts, taxes, tenders, refunds, cash in and out, and the cash expected in
 -- the drawer (float + cash taken - change given - cash refunds + cash in - cash out).
 create or replace function private.shift_figures(_shift_id uuid)
@@ -586,50 +512,6 @@ end;
 $$;
 revoke all on function public.z_report(uuid) from public;
 grant execute on function public.z_report(uuid) to authenticated;
-
--- Close with the cash counted by denomination ({"minor units": count}); records expected and the difference.
-create or replace function public.close_shift(_shift_id uuid, _counted jsonb)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_shift public.shifts;
-  v_total numeric := 0;
-  v_expected bigint;
-  r record;
-begin
-  select s.* into v_shift from public.shifts s where s.id = _shift_id for update;
-  if v_shift.id is null then
-    raise exception 'no such shift' using errcode = '42501';
-  end if;
-  perform private.assert_store_role(v_shift.store_id, array['owner', 'manager', 'cashier']);
-  if private.my_role(v_shift.business_id) = 'cashier' and v_shift.cashier_id is distinct from (select auth.uid()) then
-    raise exception 'permission denied: only the cashier who opened it or a manager closes this shift' using errcode = '42501';
-  elsif v_shift.closed_at is not null then
-    raise exception 'this shift is already closed' using errcode = '22023';
-  elsif jsonb_typeof(_counted) is distinct from 'object' then
-    raise exception 'count the cash by denomination' using errcode = '22023';
-  end if;
-  for r in select key, value from jsonb_each(_counted) loop
-    if r.key !~ '^[1-9][0-9]{0,9}$' or jsonb_typeof(r.value) <> 'number' or (r.value #>> '{}') !~ '^[0-9]{1,9}$' then
-      raise exception 'a denomination is a whole amount in minor units and its count a whole number' using errcode = '22023';
-    end if;
-    v_total := v_total + r.key::numeric * (r.value #>> '{}')::numeric;
-  end loop;
-  v_expected := (private.shift_figures(_shift_id) ->> 'expected_cash')::bigint;
-  update public.shifts s
-     set closed_at = now(), closed_by = (select auth.uid()), counted = _counted, counted_total = v_total::bigint,
-         expected_cash = v_expected, difference = v_total::bigint - v_expected
-   where s.id = _shift_id;
-  perform private.log_activity(v_shift.business_id, v_shift.store_id, 'shift.closed', 'shift', v_shift.id, null,
-    jsonb_build_object('expected_cash', v_expected, 'counted_total', v_total, 'difference', v_total - v_expected));
-  return private.shift_figures(_shift_id);
-end;
-$$;
-revoke all on function public.close_shift(uuid,jsonb) from public;
-grant execute on function public.close_shift(uuid,jsonb) to authenticated;
 
 -- ---------------------------------------------------------------------------------------------------
 -- Approvals: an owner or manager signed in at the register approves one discount (up to a percent) or refund.
@@ -1555,6 +1437,41 @@ comment on function public.create_customer(uuid,uuid,text,text,text) is 'Members
 revoke all on function public.create_customer(uuid,uuid,text,text,text) from public;
 grant execute on function public.create_customer(uuid,uuid,text,text,text) to authenticated;
 
+create or replace function public.cash_in_out(_shift_id uuid, _kind text, _amount bigint, _reason text)
+returns uuid
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_shift public.shifts;
+  v_id uuid;
+begin
+  select s.* into v_shift from public.shifts s where s.id = _shift_id;
+  if v_shift.id is null then
+    raise exception 'no such shift' using errcode = '42501';
+  end if;
+  perform private.assert_store_role(v_shift.store_id, array['owner', 'manager', 'cashier']);
+  if v_shift.closed_at is not null then
+    raise exception 'this shift is closed' using errcode = '22023';
+  elsif _kind is null or _kind not in ('in', 'out') then
+    raise exception 'cash goes in or out' using errcode = '22023';
+  elsif _amount is null or _amount <= 0 or _amount > 100000000000 then
+    raise exception 'enter an amount above zero' using errcode = '22023';
+  elsif char_length(btrim(coalesce(_reason, ''))) not between 1 and 200 then
+    raise exception 'give a reason (1 to 200 characters)' using errcode = '22023';
+  end if;
+  insert into public.cash_movements (business_id, store_id, shift_id, kind, amount, reason, actor_id)
+  values (v_shift.business_id, v_shift.store_id, v_shift.id, _kind, _amount, btrim(_reason), (select auth.uid()))
+  returning id into v_id;
+  perform private.log_activity(v_shift.business_id, v_shift.store_id, 'cash.' || _kind, 'shift', v_shift.id, null,
+    jsonb_build_object('amount', _amount, 'reason', btrim(_reason)));
+  return v_id;
+end;
+$$;
+revoke all on function public.cash_in_out(uuid,text,bigint,text) from public;
+grant execute on function public.cash_in_out(uuid,text,bigint,text) to authenticated;
+
 -- ---------------------------------------------------------------------------------------------------
 create or replace function public.cash_in_out(_id uuid, _shift_id uuid, _kind text, _amount bigint, _reason text,
                                               _at timestamptz)
@@ -1616,6 +1533,50 @@ $$;
 comment on function public.cash_in_out(uuid,uuid,text,bigint,text,timestamp with time zone) is 'Cash in or out of an open shift with the register''s id and time for it; idempotent by that id (ADR 0155).';
 revoke all on function public.cash_in_out(uuid,uuid,text,bigint,text,timestamp with time zone) from public;
 grant execute on function public.cash_in_out(uuid,uuid,text,bigint,text,timestamp with time zone) to authenticated;
+
+-- Close with the cash counted by denomination ({"minor units": count}); records expected and the difference.
+create or replace function public.close_shift(_shift_id uuid, _counted jsonb)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_shift public.shifts;
+  v_total numeric := 0;
+  v_expected bigint;
+  r record;
+begin
+  select s.* into v_shift from public.shifts s where s.id = _shift_id for update;
+  if v_shift.id is null then
+    raise exception 'no such shift' using errcode = '42501';
+  end if;
+  perform private.assert_store_role(v_shift.store_id, array['owner', 'manager', 'cashier']);
+  if private.my_role(v_shift.business_id) = 'cashier' and v_shift.cashier_id is distinct from (select auth.uid()) then
+    raise exception 'permission denied: only the cashier who opened it or a manager closes this shift' using errcode = '42501';
+  elsif v_shift.closed_at is not null then
+    raise exception 'this shift is already closed' using errcode = '22023';
+  elsif jsonb_typeof(_counted) is distinct from 'object' then
+    raise exception 'count the cash by denomination' using errcode = '22023';
+  end if;
+  for r in select key, value from jsonb_each(_counted) loop
+    if r.key !~ '^[1-9][0-9]{0,9}$' or jsonb_typeof(r.value) <> 'number' or (r.value #>> '{}') !~ '^[0-9]{1,9}$' then
+      raise exception 'a denomination is a whole amount in minor units and its count a whole number' using errcode = '22023';
+    end if;
+    v_total := v_total + r.key::numeric * (r.value #>> '{}')::numeric;
+  end loop;
+  v_expected := (private.shift_figures(_shift_id) ->> 'expected_cash')::bigint;
+  update public.shifts s
+     set closed_at = now(), closed_by = (select auth.uid()), counted = _counted, counted_total = v_total::bigint,
+         expected_cash = v_expected, difference = v_total::bigint - v_expected
+   where s.id = _shift_id;
+  perform private.log_activity(v_shift.business_id, v_shift.store_id, 'shift.closed', 'shift', v_shift.id, null,
+    jsonb_build_object('expected_cash', v_expected, 'counted_total', v_total, 'difference', v_total - v_expected));
+  return private.shift_figures(_shift_id);
+end;
+$$;
+revoke all on function public.close_shift(uuid,jsonb) from public;
+grant execute on function public.close_shift(uuid,jsonb) to authenticated;
 
 -- ---------------------------------------------------------------------------------------------------
 -- The counted close with the register's id and time for it. The checks and figures are close_shift's.
@@ -1687,6 +1648,45 @@ as $$
     'receipt_prefix', _register.receipt_prefix::text);
 $$;
 revoke all on function private.shift_for_register(public.shifts,public.registers) from public;
+
+-- ---------------------------------------------------------------------------------------------------
+-- Shifts.
+create or replace function public.open_shift(_register_id uuid, _opening_float bigint default 0)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_register public.registers;
+  v_business uuid;
+  v_shift public.shifts;
+begin
+  select r.* into v_register from public.registers r where r.id = _register_id and r.archived_at is null;
+  if v_register.id is null then
+    raise exception 'no such register' using errcode = '42501';
+  end if;
+  v_business := private.assert_store_role(v_register.store_id, array['owner', 'manager', 'cashier']);
+  if _opening_float is null or _opening_float < 0 or _opening_float > 100000000000 then
+    raise exception 'enter a starting float of zero or more' using errcode = '22023';
+  end if;
+  begin
+    insert into public.shifts (business_id, store_id, register_id, cashier_id, opening_float)
+    values (v_business, v_register.store_id, v_register.id, (select auth.uid()), _opening_float)
+    returning * into v_shift;
+  exception when unique_violation then
+    raise exception 'this register already has an open shift: close it first' using errcode = '23505';
+  end;
+  insert into private.register_counters (register_id) values (v_register.id) on conflict do nothing;
+  perform private.log_activity(v_business, v_register.store_id, 'shift.opened', 'shift', v_shift.id, null,
+    jsonb_build_object('register_id', v_register.id, 'opening_float', _opening_float));
+  return to_jsonb(v_shift) || jsonb_build_object(
+    'next_receipt_seq', (select c.last_seq + 1 from private.register_counters c where c.register_id = v_register.id),
+    'receipt_prefix', v_register.receipt_prefix::text);
+end;
+$$;
+revoke all on function public.open_shift(uuid,bigint) from public;
+grant execute on function public.open_shift(uuid,bigint) to authenticated;
 
 create or replace function public.open_shift(_id uuid, _register_id uuid, _opening_float bigint, _opened_at timestamptz,
                                              _offline boolean)

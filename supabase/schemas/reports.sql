@@ -343,552 +343,6 @@ create index stock_pairs_on_hand_idx on public.stock_pairs (store_id, on_hand);
 
 -- ==== Functions ===========================================================================================
 
-create or replace function public.report_sales(_business_id uuid, _from date, _to date, _grain text default 'day',
-                                               _store_id uuid default null)
-returns table (period date, store_id uuid, receipts bigint, units numeric, gross bigint, discounts bigint,
-               tax bigint, net bigint, refunds bigint)
-language plpgsql
-stable
-security invoker
-set search_path = ''
-set jit = off
-as $$
-begin
-  perform private.report_args(_business_id, _from, _to, _grain);
-  return query
-    select date_trunc(_grain, d.day)::date, d.store_id, sum(d.receipts)::bigint, sum(d.units),
-           sum(d.gross)::bigint, sum(d.discounts)::bigint, sum(d.tax)::bigint, sum(d.gross - d.tax)::bigint,
-           sum(d.refunds)::bigint
-      from public.sales_daily d
-     where d.business_id = _business_id
-       and (_store_id is null or d.store_id = _store_id)
-       and d.day between _from and _to
-     group by 1, 2
-    having sum(d.receipts) > 0 or sum(d.refund_count) > 0
-     order by 1, 2;
-end;
-$$;
-comment on function public.report_sales(uuid,date,date,text,uuid) is 'Owners and managers (42501 otherwise; RLS limits managers to their stores): sales per local day/week/month and store in minor units, refunds apart. _from.._to inclusive local dates, at most two years.';
-revoke all on function public.report_sales(uuid,date,date,text,uuid) from public;
-grant execute on function public.report_sales(uuid,date,date,text,uuid) to authenticated;
-
-create or replace function public.report_profit(_business_id uuid, _from date, _to date, _grain text default 'day',
-                                                _store_id uuid default null)
-returns table (period date, store_id uuid, revenue bigint, cost bigint, profit bigint, margin numeric,
-               lines_without_cost bigint)
-language plpgsql
-stable
-security invoker
-set search_path = ''
-set jit = off
-as $$
-begin
-  perform private.report_args(_business_id, _from, _to, _grain);
-  return query
-    select g.period, g.store_id, g.revenue, g.cost, g.revenue - g.cost,
-           case when g.revenue = 0 then null else round((g.revenue - g.cost)::numeric / g.revenue, 4) end,
-           g.missing
-      from (
-        select date_trunc(_grain, d.day)::date as period, d.store_id, sum(d.revenue)::bigint as revenue,
-               round(sum(d.cost))::bigint as cost, sum(d.lines_without_cost)::bigint as missing
-          from public.sales_daily d
-         where d.business_id = _business_id
-           and (_store_id is null or d.store_id = _store_id)
-           and d.day between _from and _to
-         group by 1, 2
-        having sum(d.lines) > 0
-      ) g
-     order by 1, 2;
-end;
-$$;
-comment on function public.report_profit(uuid,date,date,text,uuid) is 'Owners and managers only (42501 otherwise): revenue net of tax, cost (qty x recorded unit cost), profit and margin per period and store; lines_without_cost counts lines sold without a recorded cost (counted at 0).';
-revoke all on function public.report_profit(uuid,date,date,text,uuid) from public;
-grant execute on function public.report_profit(uuid,date,date,text,uuid) to authenticated;
-
--- Same signature and columns as in 20261123140100. Best: as before (revenue as rung up, ties by variant id).
--- Worst: unsold variants on sale come first (revenue 0, description from the catalog), then the lowest revenue.
--- The description of a sold variant is the one on its latest line in the range.
-create or replace function public.report_top_products(_business_id uuid, _from date, _to date,
-                                                      _store_id uuid default null, _worst boolean default false,
-                                                      _limit int default 10)
-returns table (variant_id uuid, description text, units numeric, revenue bigint, profit bigint)
-language plpgsql
-stable
-security invoker
-set search_path = ''
-set jit = off
-as $$
-#variable_conflict use_column
-declare
-  v_limit int := least(greatest(coalesce(_limit, 10), 1), 100);
-begin
-  perform private.report_args(_business_id, _from, _to, null);
-  return query
-    with ranked as (
-      select t.variant_id, t.revenue, t.units, t.cost, false as unsold, t.n
-        from private.top_sellers(_business_id, _from, _to, _store_id, v_limit)
-             with ordinality as t (variant_id, revenue, units, cost, n)
-       where not coalesce(_worst, false)
-      union all
-      select w.variant_id, w.revenue, w.units, w.cost, w.unsold, w.n
-        from private.worst_sellers(_business_id, _from, _to, _store_id, v_limit)
-             with ordinality as w (variant_id, revenue, units, cost, unsold, n)
-       where coalesce(_worst, false)
-    )
-    select r.variant_id,
-           case when r.unsold then (select p.name || coalesce(' ' || concat_ws(' / ', v.option1, v.option2, v.option3), '')
-                                      from public.variants v join public.products p on p.id = v.product_id
-                                     where v.id = r.variant_id)
-                else (select d.description from public.sales_daily_variant d
-                       where d.variant_id = r.variant_id and d.business_id = _business_id
-                         and (_store_id is null or d.store_id = _store_id) and d.day between _from and _to
-                       order by d.day desc, d.description desc limit 1) end,
-           r.units, r.revenue::bigint, (r.revenue - round(r.cost))::bigint
-      from ranked r
-     order by r.n;
-end;
-$$;
-comment on function public.report_top_products(uuid,date,date,uuid,boolean,integer) is 'Owners and managers only (42501 otherwise): the variants sold in the range, best (or worst, _worst) first by revenue net of tax, with units and profit; limit 1..100. Variants that did not sell at all are not listed.';
-revoke all on function public.report_top_products(uuid,date,date,uuid,boolean,integer) from public;
-grant execute on function public.report_top_products(uuid,date,date,uuid,boolean,integer) to authenticated;
-
-create or replace function public.report_taxes(_business_id uuid, _from date, _to date, _store_id uuid default null)
-returns table (store_id uuid, tax_rate numeric, lines bigint, taxable bigint, tax bigint)
-language plpgsql
-stable
-security invoker
-set search_path = ''
-set jit = off
-as $$
-begin
-  perform private.report_args(_business_id, _from, _to, null);
-  return query
-    select d.store_id, d.tax_rate, sum(d.lines)::bigint, sum(d.taxable)::bigint, sum(d.tax)::bigint
-      from public.sales_daily_tax d
-     where d.business_id = _business_id
-       and (_store_id is null or d.store_id = _store_id)
-       and d.day between _from and _to
-     group by 1, 2
-    having sum(d.lines) > 0
-     order by 1, 2;
-end;
-$$;
-comment on function public.report_taxes(uuid,date,date,uuid) is 'Owners and managers only (42501 otherwise): taxable amount (net of tax) and tax collected per store and rate.';
-revoke all on function public.report_taxes(uuid,date,date,uuid) from public;
-grant execute on function public.report_taxes(uuid,date,date,uuid) to authenticated;
-
--- Rebuild from the raw rows: a whole business (_stores null) or the given (store, day) pairs.
-create or replace function private.compute_sales_summaries_daily(_business_id uuid, _stores uuid[] default null,
-                                                           _days date[] default null)
-returns void
-language plpgsql
-security definer
-set search_path = ''
-as $$
-begin
-  if _stores is null then
-    delete from public.sales_daily d where d.business_id = _business_id;
-    delete from public.sales_daily_tax d where d.business_id = _business_id;
-    delete from public.sales_daily_variant d where d.business_id = _business_id;
-  else
-    delete from public.sales_daily d using unnest(_stores, _days) as k (store_id, day)
-     where d.store_id = k.store_id and d.day = k.day;
-    delete from public.sales_daily_tax d using unnest(_stores, _days) as k (store_id, day)
-     where d.store_id = k.store_id and d.day = k.day;
-    delete from public.sales_daily_variant d using unnest(_stores, _days) as k (store_id, day)
-     where d.store_id = k.store_id and d.day = k.day;
-  end if;
-
-  insert into public.sales_daily (business_id, store_id, day, receipts, gross, discounts, tax)
-  select x.business_id, x.store_id, x.day, count(*), sum(s.total), sum(s.discount_total), sum(s.tax_total)
-    from private.sales_summary_scope(_business_id, _stores, _days) x join public.sales s on s.id = x.sale_id
-   group by 1, 2, 3;
-  insert into public.sales_daily as d (business_id, store_id, day, lines, units, revenue, cost, lines_without_cost)
-  select x.business_id, x.store_id, x.day, count(*), sum(l.qty), sum(l.line_total - l.tax_amount),
-         sum(l.qty * coalesce(c.unit_cost, 0)), count(*) filter (where c.sale_line_id is null)
-    from private.sales_summary_scope(_business_id, _stores, _days) x
-    join public.sale_lines l on l.sale_id = x.sale_id and l.business_id = x.business_id
-    left join public.sale_line_costs c on c.sale_line_id = l.id and c.business_id = l.business_id
-   group by 1, 2, 3
-  on conflict (store_id, day) do update
-    set lines = excluded.lines, units = excluded.units, revenue = excluded.revenue, cost = excluded.cost,
-        lines_without_cost = excluded.lines_without_cost;
-  insert into public.sales_daily_tax (business_id, store_id, day, tax_rate, lines, taxable, tax)
-  select x.business_id, x.store_id, x.day, l.tax_rate, count(*), sum(l.line_total - l.tax_amount), sum(l.tax_amount)
-    from private.sales_summary_scope(_business_id, _stores, _days) x
-    join public.sale_lines l on l.sale_id = x.sale_id and l.business_id = x.business_id
-   group by 1, 2, 3, 4;
-  insert into public.sales_daily_variant (business_id, store_id, day, variant_id, description, lines, units, revenue,
-                                          cost, lines_without_cost)
-  select x.business_id, x.store_id, x.day, l.variant_id, max(l.description), count(*), sum(l.qty),
-         sum(l.line_total - l.tax_amount), sum(l.qty * coalesce(c.unit_cost, 0)),
-         count(*) filter (where c.sale_line_id is null)
-    from private.sales_summary_scope(_business_id, _stores, _days) x
-    join public.sale_lines l on l.sale_id = x.sale_id and l.business_id = x.business_id
-    left join public.sale_line_costs c on c.sale_line_id = l.id and c.business_id = l.business_id
-   group by 1, 2, 3, 4;
-
-  -- Refunds on their own day.
-  insert into public.sales_daily as d (business_id, store_id, day, refunds, refund_count)
-  select r.business_id, r.store_id, (r.occurred_at at time zone st.time_zone)::date, sum(r.total), count(*)
-    from public.refunds r join public.stores st on st.id = r.store_id
-   where (_stores is null and r.business_id = _business_id)
-      or (_stores is not null and exists (
-            select 1 from unnest(_stores, _days) as k (store_id, day)
-             where k.store_id = r.store_id
-               and r.occurred_at >= (k.day::timestamp at time zone st.time_zone)
-               and r.occurred_at < ((k.day + 1)::timestamp at time zone st.time_zone)))
-   group by 1, 2, 3
-  on conflict (store_id, day) do update set refunds = excluded.refunds, refund_count = excluded.refund_count;
-end;
-$$;
-revoke all on function private.compute_sales_summaries_daily(uuid,uuid[],date[]) from public;
-
-create or replace function private.report_facts(_business_id uuid, _from date, _to date, _store_id uuid)
-returns table (kind text, sale_id uuid, store_id uuid, staff_id uuid, category_id uuid, variant_id uuid,
-               description text, local_day date, units numeric, gross bigint, tax bigint, cost numeric)
-language sql
-stable
-security invoker
-set search_path = ''
-set jit = off
-as $$
-  select 'sale', s.id, s.store_id, s.cashier_id, p.category_id, l.variant_id, l.description,
-         (s.occurred_at at time zone st.time_zone)::date, l.qty, l.line_total, l.tax_amount,
-         round(l.qty * coalesce(c.unit_cost, 0))
-    from public.sales s
-    join public.stores st on st.id = s.store_id
-    join public.sale_lines l on l.sale_id = s.id and l.business_id = s.business_id
-    left join public.variants v on v.id = l.variant_id
-    left join public.products p on p.id = v.product_id
-    left join public.sale_line_costs c on c.sale_line_id = l.id and c.business_id = l.business_id
-   where s.business_id = _business_id
-     and (_store_id is null or s.store_id = _store_id)
-     and s.occurred_at >= private.report_utc_lower(_from) and s.occurred_at < private.report_utc_upper(_to)
-     and (s.occurred_at at time zone st.time_zone)::date between _from and _to
-  union all
-  select 'refund', r.sale_id, r.store_id, r.actor_id, p.category_id, l.variant_id, l.description,
-         (r.occurred_at at time zone st.time_zone)::date, -rl.qty, -rl.amount,
-         -case when l.line_total = 0 then 0 else round(rl.amount::numeric * l.tax_amount / l.line_total) end::bigint,
-         -case when rl.disposition = 'restock' then round(rl.qty * coalesce(c.unit_cost, 0)) else 0 end
-    from public.refunds r
-    join public.stores st on st.id = r.store_id
-    join public.refund_lines rl on rl.refund_id = r.id and rl.business_id = r.business_id
-    join public.sale_lines l on l.id = rl.sale_line_id and l.business_id = rl.business_id
-    left join public.variants v on v.id = l.variant_id
-    left join public.products p on p.id = v.product_id
-    left join public.sale_line_costs c on c.sale_line_id = l.id and c.business_id = l.business_id
-   where r.business_id = _business_id
-     and (_store_id is null or r.store_id = _store_id)
-     and r.occurred_at >= private.report_utc_lower(_from) and r.occurred_at < private.report_utc_upper(_to)
-     and (r.occurred_at at time zone st.time_zone)::date between _from and _to;
-$$;
-revoke all on function private.report_facts(uuid,date,date,uuid) from public;
-grant execute on function private.report_facts(uuid,date,date,uuid) to authenticated;
-
--- ---------------------------------------------------------------------------------------------------
--- Same signature, columns, labels and order as in 20261123150000; read from the breakdown summary.
-create or replace function public.report_sales_by(_business_id uuid, _from date, _to date, _dimension text,
-                                                  _store_id uuid default null)
-returns table (key text, label text, receipts bigint, units numeric, gross bigint, refunds bigint, net_sales bigint,
-               tax bigint, revenue bigint, cost bigint, profit bigint, margin numeric)
-language plpgsql
-stable
-security invoker
-set search_path = ''
-set jit = off
-as $$
-#variable_conflict use_column
-begin
-  perform private.report_args(_business_id, _from, _to, null);
-  if _dimension is null or _dimension not in ('store', 'staff', 'category', 'tender') then
-    raise exception 'dimension must be store, staff, category or tender' using errcode = '22023';
-  end if;
-  return query
-    with g as (
-      select nullif(d.key, '') as key, sum(d.receipts)::bigint as receipts, sum(d.units) as units,
-             sum(d.gross)::bigint as gross, sum(d.refunds)::bigint as refunds, sum(d.tax)::bigint as tax,
-             (sum(d.gross) - sum(d.refunds) - sum(d.tax))::bigint as revenue, sum(d.cost)::bigint as cost
-        from private.breakdown_rows(_business_id, _from, _to, _dimension, _store_id) d
-       group by d.key
-    )
-    select g.key,
-           case _dimension
-             when 'tender' then initcap(g.key)
-             when 'store' then (select s.name::text from public.stores s where s.id::text = g.key)
-             when 'staff' then coalesce((select m.name from private.member_names(_business_id) m where m.user_id::text = g.key),
-                                        case when g.key is null then 'Unknown' else 'Former member' end)
-             else coalesce((select c.name::text from public.categories c where c.id::text = g.key), 'Uncategorised')
-           end,
-           g.receipts,
-           case when _dimension = 'tender' then null else g.units end,
-           g.gross, g.refunds, g.gross - g.refunds,
-           case when _dimension = 'tender' then null else g.tax end,
-           case when _dimension = 'tender' then null else g.revenue end,
-           case when _dimension = 'tender' then null else g.cost end,
-           case when _dimension = 'tender' then null else g.revenue - g.cost end,
-           case when _dimension = 'tender' or g.revenue = 0 then null
-                else round((g.revenue - g.cost)::numeric / g.revenue, 4) end
-      from g
-     order by case when _dimension = 'tender' then g.gross else g.gross - g.refunds end desc, 1;
-end;
-$$;
-comment on function public.report_sales_by(uuid,date,date,text,uuid) is 'Owners and managers only (42501 otherwise; RLS limits managers to their stores): sales by store, staff, category or tender in the range, refunds netted on the day they happened; revenue is net of tax and refunds, cost net of restocked refund lines; profit and margin null for tenders. Reads sales_daily_breakdown (ADR 0163).';
-revoke all on function public.report_sales_by(uuid,date,date,text,uuid) from public;
-grant execute on function public.report_sales_by(uuid,date,date,text,uuid) to authenticated;
-
-create or replace function public.report_inventory_valuation(_business_id uuid, _store_id uuid default null)
-returns table (store_id uuid, category text, variants bigint, units numeric, cost_value bigint, retail_value bigint,
-               variants_without_cost bigint)
-language plpgsql
-stable
-security invoker
-set search_path = ''
-set jit = off
-as $$
-#variable_conflict use_column
-begin
-  perform private.report_args(_business_id, current_date, current_date, null);
-  -- Rows whose pairs all went back to zero stock stay with zeros (variants = 0): the raw report has no such group.
-  return query
-    select iv.store_id, coalesce(c.name::text, 'Uncategorised'), sum(iv.variants)::bigint, sum(iv.units),
-           round(sum(iv.cost_value))::bigint, round(sum(iv.retail_value))::bigint,
-           sum(iv.variants_without_cost)::bigint
-      from public.inventory_value iv
-      left join public.categories c on c.id = iv.category_id
-     where iv.business_id = _business_id and (_store_id is null or iv.store_id = _store_id) and iv.variants <> 0
-     group by 1, 2
-     order by 1, 2;
-end;
-$$;
-comment on function public.report_inventory_valuation(uuid,uuid) is 'Owners and managers only: stock on hand now per store and category, at cost and at retail, in minor units (from public.inventory_value).';
-revoke all on function public.report_inventory_valuation(uuid,uuid) from public;
-grant execute on function public.report_inventory_valuation(uuid,uuid) to authenticated;
-
-create or replace function public.report_stock_movements(_business_id uuid, _from date, _to date,
-                                                         _grain text default 'day', _store_id uuid default null)
-returns table (period date, store_id uuid, kind text, movements bigint, units_in numeric, units_out numeric,
-               cost_value bigint)
-language plpgsql
-stable
-security invoker
-set search_path = ''
-set jit = off
-as $$
-#variable_conflict use_column
-begin
-  perform private.report_args(_business_id, _from, _to, coalesce(_grain, 'day'));
-  return query
-    select date_trunc(coalesce(_grain, 'day'), d.day)::date, d.store_id, d.kind, sum(d.movements)::bigint,
-           sum(d.units_in), sum(d.units_out), round(sum(d.cost_value))::bigint
-      from public.stock_movements_daily d
-     where d.business_id = _business_id
-       and (_store_id is null or d.store_id = _store_id)
-       and d.day between _from and _to
-     group by 1, 2, 3
-     order by 1, 2, 3;
-end;
-$$;
-comment on function public.report_stock_movements(uuid,date,date,text,uuid) is 'Owners and managers only: ledger movements per local day/week/month, store and kind with units in, out and value at the recorded unit cost (from public.stock_movements_daily).';
-revoke all on function public.report_stock_movements(uuid,date,date,text,uuid) from public;
-grant execute on function public.report_stock_movements(uuid,date,date,text,uuid) to authenticated;
-
--- Z reports: the range's shifts (by the UTC range around the local days, then the exact local day) with their
--- maintained totals (public.shift_totals); member names read once. The shift id breaks ties of time and register
--- name (two stores' registers of the same name opened at the same time came in any order).
-create or replace function public.report_shifts(_business_id uuid, _from date, _to date, _store_id uuid default null)
-returns table (shift_id uuid, store_id uuid, register_id uuid, register_name text, cashier_id uuid, cashier_name text,
-               opened_at timestamptz, closed_at timestamptz, opening_float bigint, sales_count bigint, gross bigint,
-               cash bigint, card bigint, other bigint, refunds bigint, cash_refunds bigint, cash_in bigint,
-               cash_out bigint, expected_cash bigint, counted_total bigint, over_short bigint)
-language plpgsql
-stable
-security invoker
-set search_path = ''
-set jit = off
-as $$
-#variable_conflict use_column
-begin
-  perform private.report_args(_business_id, _from, _to, null);
-  return query
-    with names as materialized (select m.user_id, m.name from private.member_names(_business_id) m)
-    select sh.id, sh.store_id, sh.register_id, rg.name::text, sh.cashier_id, coalesce(nm.name, 'Former member'),
-           sh.opened_at, sh.closed_at, sh.opening_float, coalesce(t.sales_count, 0), coalesce(t.gross, 0),
-           coalesce(t.cash, 0), coalesce(t.card, 0), coalesce(t.other, 0), coalesce(t.refunds, 0),
-           coalesce(t.cash_refunds, 0), coalesce(t.cash_in, 0), coalesce(t.cash_out, 0),
-           coalesce(sh.expected_cash, sh.opening_float + coalesce(t.cash, 0) - coalesce(t.cash_refunds, 0)
-                                      + coalesce(t.cash_in, 0) - coalesce(t.cash_out, 0)),
-           sh.counted_total, sh.difference
-      from public.shifts sh
-      join public.stores st on st.id = sh.store_id
-      join public.registers rg on rg.id = sh.register_id
-      left join public.shift_totals t on t.shift_id = sh.id
-      left join names nm on nm.user_id = sh.cashier_id
-     where sh.business_id = _business_id
-       and (_store_id is null or sh.store_id = _store_id)
-       and sh.opened_at >= private.report_utc_lower(_from) and sh.opened_at < private.report_utc_upper(_to)
-       and (sh.opened_at at time zone st.time_zone)::date between _from and _to
-     order by sh.opened_at desc, rg.name, sh.id;
-end;
-$$;
-comment on function public.report_shifts(uuid,date,date,uuid) is 'Owners and managers only: Z reports of the shifts opened in the range, with the tenders, refunds, cash in and out, expected and counted cash and the difference (over positive, short negative) as close_shift recorded it.';
-revoke all on function public.report_shifts(uuid,date,date,uuid) from public;
-grant execute on function public.report_shifts(uuid,date,date,uuid) to authenticated;
-
--- The _limit best sellers by revenue (ties by variant id), exact, without summing every variant of the range.
--- Cells: the months covering the range, per visible store unless the all-stores table serves the caller.
--- 1. seed: the _limit rows of highest revenue_bound of each cell (an index range each);
--- 2. theta: the _limit-th highest exact revenue among the seed;
--- 3. a variant whose revenue reaches theta has bounds summing to at least theta over its cells, so at least one
---    cell with revenue_bound >= theta / cells: those index ranges are the candidates;
--- 4. candidates whose bounds summed over the range's cells (one index range per variant) stay under theta are
---    dropped; the rest are summed exactly over the range and ranked.
--- (A threshold-algorithm walk down the sorted cells was tried: on the generated year, where a single line of an
--- expensive item outweighs most monthly totals of a store, it had to read thousands of rows per cell.)
-create or replace function private.top_sellers(_business_id uuid, _from date, _to date, _store_id uuid, _limit int)
-returns table (variant_id uuid, revenue numeric, units numeric, cost numeric)
-language plpgsql
-stable
-security invoker
-set search_path = ''
-set jit = off
-as $$
-#variable_conflict use_column
-declare
-  v_all boolean := _store_id is null and _business_id in (select private.my_full_access_business_ids());
-  v_first date := date_trunc('month', _from::timestamp)::date;
-  v_last date := date_trunc('month', _to::timestamp)::date;
-  v_months date[] := array(select generate_series(v_first::timestamp, v_last::timestamp, interval '1 month')::date);
-  -- Per-store cells: the stores whose rows the caller can read (all when full access), or the one asked for.
-  v_stores uuid[] := case when v_all then null else array(
-                       select st.id from public.stores st
-                        where st.business_id = _business_id and (_store_id is null or st.id = _store_id)
-                          and (_business_id in (select private.my_full_access_business_ids())
-                               or st.id in (select private.my_listed_store_ids()))) end;
-  v_cells int;
-  v_seed uuid[];
-  v_theta numeric;
-  v_min bigint;
-  v_candidates uuid[];
-begin
-  v_cells := cardinality(v_months) * case when v_all then 1 else greatest(cardinality(v_stores), 1) end;
-  if v_all then
-    v_seed := array(select distinct r.variant_id from unnest(v_months) as mo (month)
-                     cross join lateral (select m.variant_id from public.sales_monthly_variant_business m
-                                          where m.business_id = _business_id and m.month = mo.month
-                                          order by m.revenue_bound desc limit _limit) r);
-  else
-    v_seed := array(select distinct r.variant_id from unnest(v_months) as mo (month) cross join unnest(v_stores) as s (id)
-                     cross join lateral (select m.variant_id from public.sales_monthly_variant m
-                                          where m.store_id = s.id and m.month = mo.month and m.business_id = _business_id
-                                          order by m.revenue_bound desc limit _limit) r);
-  end if;
-  select min(t.revenue) into v_theta
-    from (select t.revenue from private.seller_totals(_business_id, _from, _to, _store_id, v_all, v_seed) t
-           order by t.revenue desc limit _limit) t
-   having count(*) >= _limit;
-  -- revenue_bound x cells >= theta, written on the indexed column (revenue_bound is whole minor units).
-  v_min := ceil(coalesce(v_theta, 0) / v_cells)::bigint;
-  if v_all then
-    v_candidates := array(
-      select c.id
-        from (select distinct m.variant_id as id from unnest(v_months) as mo (month)
-                join public.sales_monthly_variant_business m
-                  on m.business_id = _business_id and m.month = mo.month and m.revenue_bound >= v_min) c
-       where v_theta is null
-          or (select sum(m.revenue_bound) from public.sales_monthly_variant_business m
-               where m.variant_id = c.id and m.business_id = _business_id
-                 and m.month between v_first and v_last) >= v_theta);
-  else
-    v_candidates := array(
-      select c.id
-        from (select distinct m.variant_id as id from unnest(v_months) as mo (month) cross join unnest(v_stores) as s (id)
-                join public.sales_monthly_variant m
-                  on m.store_id = s.id and m.month = mo.month and m.business_id = _business_id
-                 and m.revenue_bound >= v_min) c
-       where v_theta is null
-          or (select sum(m.revenue_bound) from public.sales_monthly_variant m
-               where m.variant_id = c.id and m.business_id = _business_id and m.store_id = any (v_stores)
-                 and m.month between v_first and v_last) >= v_theta);
-  end if;
-  return query
-    select t.variant_id, t.revenue, t.units, t.cost
-      from private.seller_totals(_business_id, _from, _to, _store_id, v_all, v_candidates || v_seed) t
-     order by t.revenue desc, t.variant_id
-     limit _limit;
-end;
-$$;
-revoke all on function private.top_sellers(uuid,date,date,uuid,integer) from public;
-grant execute on function private.top_sellers(uuid,date,date,uuid,integer) to authenticated;
-
--- The _limit worst sellers: first the variants on sale that did not sell at all in the range (ties by variant
--- id), then the lowest revenue among those that sold. On sale: neither the variant nor its product archived,
--- created by the end of the range, and a stock balance in a store of the scope (a product without stock tracking
--- counts everywhere). Unsold variants are found by walking the catalog in id order and probing the daily summary
--- (index on variant and day), so a year with a few unsold variants reads a few thousand index entries; only
--- when fewer than _limit are unsold does the range's revenue get summed per variant.
-create or replace function private.worst_sellers(_business_id uuid, _from date, _to date, _store_id uuid, _limit int)
-returns table (variant_id uuid, revenue numeric, units numeric, cost numeric, unsold boolean)
-language plpgsql
-stable
-security invoker
-set search_path = ''
-set jit = off
-as $$
-#variable_conflict use_column
-declare
-  v_unsold uuid[];
-begin
-  v_unsold := array(
-    select v.id from public.variants v
-      join public.products p on p.id = v.product_id
-     where v.business_id = _business_id and v.archived_at is null and p.archived_at is null
-       and v.created_at < ((_to + 1)::timestamp at time zone 'UTC')
-       and (not p.track_stock or exists (
-             select 1 from public.stock_balances b
-              where b.variant_id = v.id and b.business_id = _business_id
-                and (_store_id is null or b.store_id = _store_id)))
-       and not exists (
-             select 1 from public.sales_daily_variant d
-              where d.variant_id = v.id and d.day between _from and _to and d.business_id = _business_id
-                and (_store_id is null or d.store_id = _store_id))
-     order by v.id
-     limit _limit);
-  return query select u.id, 0::numeric, 0::numeric, 0::numeric, true from unnest(v_unsold) with ordinality as u (id, n)
-                order by u.n;
-  if cardinality(v_unsold) >= _limit then
-    return;
-  end if;
-  return query
-    with ranked as (
-      select d.variant_id from public.sales_daily_variant d
-       where d.business_id = _business_id and (_store_id is null or d.store_id = _store_id)
-         and d.day between _from and _to
-       group by d.variant_id
-       order by sum(d.revenue), d.variant_id
-       limit _limit - cardinality(v_unsold)
-    )
-    select t.variant_id, t.revenue, t.units, t.cost, false
-      from private.seller_totals(_business_id, _from, _to, _store_id, false, array(select r.variant_id from ranked r)) t
-     order by t.revenue, t.variant_id;
-end;
-$$;
-revoke all on function private.worst_sellers(uuid,date,date,uuid,integer) from public;
-grant execute on function private.worst_sellers(uuid,date,date,uuid,integer) to authenticated;
-
--- Both summaries of a business from the raw rows (seed:large loads with triggers off and ends with this).
-create or replace function private.refresh_stock_summaries_base(_business_id uuid)
-returns void
-language sql
-security definer
-set search_path = ''
-as $$
-  select private.compute_stock_movements_daily(_business_id, null);
-  select private.compute_inventory_value(_business_id);
-  select private.compute_shift_totals(_business_id, null);
-$$;
-revoke all on function private.refresh_stock_summaries_base(uuid) from public;
-
 create or replace function private.report_args(_business_id uuid, _from date, _to date, _grain text)
 returns void
 language plpgsql
@@ -1118,6 +572,93 @@ begin
 end;
 $$;
 revoke all on function private.sales_summaries_time_zone_changed() from public;
+
+create or replace function public.report_sales(_business_id uuid, _from date, _to date, _grain text default 'day',
+                                               _store_id uuid default null)
+returns table (period date, store_id uuid, receipts bigint, units numeric, gross bigint, discounts bigint,
+               tax bigint, net bigint, refunds bigint)
+language plpgsql
+stable
+security invoker
+set search_path = ''
+set jit = off
+as $$
+begin
+  perform private.report_args(_business_id, _from, _to, _grain);
+  return query
+    select date_trunc(_grain, d.day)::date, d.store_id, sum(d.receipts)::bigint, sum(d.units),
+           sum(d.gross)::bigint, sum(d.discounts)::bigint, sum(d.tax)::bigint, sum(d.gross - d.tax)::bigint,
+           sum(d.refunds)::bigint
+      from public.sales_daily d
+     where d.business_id = _business_id
+       and (_store_id is null or d.store_id = _store_id)
+       and d.day between _from and _to
+     group by 1, 2
+    having sum(d.receipts) > 0 or sum(d.refund_count) > 0
+     order by 1, 2;
+end;
+$$;
+comment on function public.report_sales(uuid,date,date,text,uuid) is 'Owners and managers (42501 otherwise; RLS limits managers to their stores): sales per local day/week/month and store in minor units, refunds apart. _from.._to inclusive local dates, at most two years.';
+revoke all on function public.report_sales(uuid,date,date,text,uuid) from public;
+grant execute on function public.report_sales(uuid,date,date,text,uuid) to authenticated;
+
+create or replace function public.report_profit(_business_id uuid, _from date, _to date, _grain text default 'day',
+                                                _store_id uuid default null)
+returns table (period date, store_id uuid, revenue bigint, cost bigint, profit bigint, margin numeric,
+               lines_without_cost bigint)
+language plpgsql
+stable
+security invoker
+set search_path = ''
+set jit = off
+as $$
+begin
+  perform private.report_args(_business_id, _from, _to, _grain);
+  return query
+    select g.period, g.store_id, g.revenue, g.cost, g.revenue - g.cost,
+           case when g.revenue = 0 then null else round((g.revenue - g.cost)::numeric / g.revenue, 4) end,
+           g.missing
+      from (
+        select date_trunc(_grain, d.day)::date as period, d.store_id, sum(d.revenue)::bigint as revenue,
+               round(sum(d.cost))::bigint as cost, sum(d.lines_without_cost)::bigint as missing
+          from public.sales_daily d
+         where d.business_id = _business_id
+           and (_store_id is null or d.store_id = _store_id)
+           and d.day between _from and _to
+         group by 1, 2
+        having sum(d.lines) > 0
+      ) g
+     order by 1, 2;
+end;
+$$;
+comment on function public.report_profit(uuid,date,date,text,uuid) is 'Owners and managers only (42501 otherwise): revenue net of tax, cost (qty x recorded unit cost), profit and margin per period and store; lines_without_cost counts lines sold without a recorded cost (counted at 0).';
+revoke all on function public.report_profit(uuid,date,date,text,uuid) from public;
+grant execute on function public.report_profit(uuid,date,date,text,uuid) to authenticated;
+
+create or replace function public.report_taxes(_business_id uuid, _from date, _to date, _store_id uuid default null)
+returns table (store_id uuid, tax_rate numeric, lines bigint, taxable bigint, tax bigint)
+language plpgsql
+stable
+security invoker
+set search_path = ''
+set jit = off
+as $$
+begin
+  perform private.report_args(_business_id, _from, _to, null);
+  return query
+    select d.store_id, d.tax_rate, sum(d.lines)::bigint, sum(d.taxable)::bigint, sum(d.tax)::bigint
+      from public.sales_daily_tax d
+     where d.business_id = _business_id
+       and (_store_id is null or d.store_id = _store_id)
+       and d.day between _from and _to
+     group by 1, 2
+    having sum(d.lines) > 0
+     order by 1, 2;
+end;
+$$;
+comment on function public.report_taxes(uuid,date,date,uuid) is 'Owners and managers only (42501 otherwise): taxable amount (net of tax) and tax collected per store and rate.';
+revoke all on function public.report_taxes(uuid,date,date,uuid) from public;
+grant execute on function public.report_taxes(uuid,date,date,uuid) to authenticated;
 
 -- Names of the business's members for the staff breakdown and the Z reports (business_team asserts the role).
 create or replace function private.member_names(_business_id uuid)
@@ -1438,6 +979,194 @@ $$;
 revoke all on function private.seller_totals(uuid,date,date,uuid,boolean,uuid[]) from public;
 grant execute on function private.seller_totals(uuid,date,date,uuid,boolean,uuid[]) to authenticated;
 
+-- The _limit best sellers by revenue (ties by variant id), exact, without summing every variant of the range.
+-- Cells: the months covering the range, per visible store unless the all-stores table serves the caller.
+-- 1. seed: the _limit rows of highest revenue_bound of each cell (an index range each);
+-- 2. theta: the _limit-th highest exact revenue among the seed;
+-- 3. a variant whose revenue reaches theta has bounds summing to at least theta over its cells, so at least one
+--    cell with revenue_bound >= theta / cells: those index ranges are the candidates;
+-- 4. candidates whose bounds summed over the range's cells (one index range per variant) stay under theta are
+--    dropped; the rest are summed exactly over the range and ranked.
+-- (A threshold-algorithm walk down the sorted cells was tried: on the generated year, where a single line of an
+-- expensive item outweighs most monthly totals of a store, it had to read thousands of rows per cell.)
+create or replace function private.top_sellers(_business_id uuid, _from date, _to date, _store_id uuid, _limit int)
+returns table (variant_id uuid, revenue numeric, units numeric, cost numeric)
+language plpgsql
+stable
+security invoker
+set search_path = ''
+set jit = off
+as $$
+#variable_conflict use_column
+declare
+  v_all boolean := _store_id is null and _business_id in (select private.my_full_access_business_ids());
+  v_first date := date_trunc('month', _from::timestamp)::date;
+  v_last date := date_trunc('month', _to::timestamp)::date;
+  v_months date[] := array(select generate_series(v_first::timestamp, v_last::timestamp, interval '1 month')::date);
+  -- Per-store cells: the stores whose rows the caller can read (all when full access), or the one asked for.
+  v_stores uuid[] := case when v_all then null else array(
+                       select st.id from public.stores st
+                        where st.business_id = _business_id and (_store_id is null or st.id = _store_id)
+                          and (_business_id in (select private.my_full_access_business_ids())
+                               or st.id in (select private.my_listed_store_ids()))) end;
+  v_cells int;
+  v_seed uuid[];
+  v_theta numeric;
+  v_min bigint;
+  v_candidates uuid[];
+begin
+  v_cells := cardinality(v_months) * case when v_all then 1 else greatest(cardinality(v_stores), 1) end;
+  if v_all then
+    v_seed := array(select distinct r.variant_id from unnest(v_months) as mo (month)
+                     cross join lateral (select m.variant_id from public.sales_monthly_variant_business m
+                                          where m.business_id = _business_id and m.month = mo.month
+                                          order by m.revenue_bound desc limit _limit) r);
+  else
+    v_seed := array(select distinct r.variant_id from unnest(v_months) as mo (month) cross join unnest(v_stores) as s (id)
+                     cross join lateral (select m.variant_id from public.sales_monthly_variant m
+                                          where m.store_id = s.id and m.month = mo.month and m.business_id = _business_id
+                                          order by m.revenue_bound desc limit _limit) r);
+  end if;
+  select min(t.revenue) into v_theta
+    from (select t.revenue from private.seller_totals(_business_id, _from, _to, _store_id, v_all, v_seed) t
+           order by t.revenue desc limit _limit) t
+   having count(*) >= _limit;
+  -- revenue_bound x cells >= theta, written on the indexed column (revenue_bound is whole minor units).
+  v_min := ceil(coalesce(v_theta, 0) / v_cells)::bigint;
+  if v_all then
+    v_candidates := array(
+      select c.id
+        from (select distinct m.variant_id as id from unnest(v_months) as mo (month)
+                join public.sales_monthly_variant_business m
+                  on m.business_id = _business_id and m.month = mo.month and m.revenue_bound >= v_min) c
+       where v_theta is null
+          or (select sum(m.revenue_bound) from public.sales_monthly_variant_business m
+               where m.variant_id = c.id and m.business_id = _business_id
+                 and m.month between v_first and v_last) >= v_theta);
+  else
+    v_candidates := array(
+      select c.id
+        from (select distinct m.variant_id as id from unnest(v_months) as mo (month) cross join unnest(v_stores) as s (id)
+                join public.sales_monthly_variant m
+                  on m.store_id = s.id and m.month = mo.month and m.business_id = _business_id
+                 and m.revenue_bound >= v_min) c
+       where v_theta is null
+          or (select sum(m.revenue_bound) from public.sales_monthly_variant m
+               where m.variant_id = c.id and m.business_id = _business_id and m.store_id = any (v_stores)
+                 and m.month between v_first and v_last) >= v_theta);
+  end if;
+  return query
+    select t.variant_id, t.revenue, t.units, t.cost
+      from private.seller_totals(_business_id, _from, _to, _store_id, v_all, v_candidates || v_seed) t
+     order by t.revenue desc, t.variant_id
+     limit _limit;
+end;
+$$;
+revoke all on function private.top_sellers(uuid,date,date,uuid,integer) from public;
+grant execute on function private.top_sellers(uuid,date,date,uuid,integer) to authenticated;
+
+-- The _limit worst sellers: first the variants on sale that did not sell at all in the range (ties by variant
+-- id), then the lowest revenue among those that sold. On sale: neither the variant nor its product archived,
+-- created by the end of the range, and a stock balance in a store of the scope (a product without stock tracking
+-- counts everywhere). Unsold variants are found by walking the catalog in id order and probing the daily summary
+-- (index on variant and day), so a year with a few unsold variants reads a few thousand index entries; only
+-- when fewer than _limit are unsold does the range's revenue get summed per variant.
+create or replace function private.worst_sellers(_business_id uuid, _from date, _to date, _store_id uuid, _limit int)
+returns table (variant_id uuid, revenue numeric, units numeric, cost numeric, unsold boolean)
+language plpgsql
+stable
+security invoker
+set search_path = ''
+set jit = off
+as $$
+#variable_conflict use_column
+declare
+  v_unsold uuid[];
+begin
+  v_unsold := array(
+    select v.id from public.variants v
+      join public.products p on p.id = v.product_id
+     where v.business_id = _business_id and v.archived_at is null and p.archived_at is null
+       and v.created_at < ((_to + 1)::timestamp at time zone 'UTC')
+       and (not p.track_stock or exists (
+             select 1 from public.stock_balances b
+              where b.variant_id = v.id and b.business_id = _business_id
+                and (_store_id is null or b.store_id = _store_id)))
+       and not exists (
+             select 1 from public.sales_daily_variant d
+              where d.variant_id = v.id and d.day between _from and _to and d.business_id = _business_id
+                and (_store_id is null or d.store_id = _store_id))
+     order by v.id
+     limit _limit);
+  return query select u.id, 0::numeric, 0::numeric, 0::numeric, true from unnest(v_unsold) with ordinality as u (id, n)
+                order by u.n;
+  if cardinality(v_unsold) >= _limit then
+    return;
+  end if;
+  return query
+    with ranked as (
+      select d.variant_id from public.sales_daily_variant d
+       where d.business_id = _business_id and (_store_id is null or d.store_id = _store_id)
+         and d.day between _from and _to
+       group by d.variant_id
+       order by sum(d.revenue), d.variant_id
+       limit _limit - cardinality(v_unsold)
+    )
+    select t.variant_id, t.revenue, t.units, t.cost, false
+      from private.seller_totals(_business_id, _from, _to, _store_id, false, array(select r.variant_id from ranked r)) t
+     order by t.revenue, t.variant_id;
+end;
+$$;
+revoke all on function private.worst_sellers(uuid,date,date,uuid,integer) from public;
+grant execute on function private.worst_sellers(uuid,date,date,uuid,integer) to authenticated;
+
+-- Same signature and columns as in 20261123140100. Best: as before (revenue as rung up, ties by variant id).
+-- Worst: unsold variants on sale come first (revenue 0, description from the catalog), then the lowest revenue.
+-- The description of a sold variant is the one on its latest line in the range.
+create or replace function public.report_top_products(_business_id uuid, _from date, _to date,
+                                                      _store_id uuid default null, _worst boolean default false,
+                                                      _limit int default 10)
+returns table (variant_id uuid, description text, units numeric, revenue bigint, profit bigint)
+language plpgsql
+stable
+security invoker
+set search_path = ''
+set jit = off
+as $$
+#variable_conflict use_column
+declare
+  v_limit int := least(greatest(coalesce(_limit, 10), 1), 100);
+begin
+  perform private.report_args(_business_id, _from, _to, null);
+  return query
+    with ranked as (
+      select t.variant_id, t.revenue, t.units, t.cost, false as unsold, t.n
+        from private.top_sellers(_business_id, _from, _to, _store_id, v_limit)
+             with ordinality as t (variant_id, revenue, units, cost, n)
+       where not coalesce(_worst, false)
+      union all
+      select w.variant_id, w.revenue, w.units, w.cost, w.unsold, w.n
+        from private.worst_sellers(_business_id, _from, _to, _store_id, v_limit)
+             with ordinality as w (variant_id, revenue, units, cost, unsold, n)
+       where coalesce(_worst, false)
+    )
+    select r.variant_id,
+           case when r.unsold then (select p.name || coalesce(' ' || concat_ws(' / ', v.option1, v.option2, v.option3), '')
+                                      from public.variants v join public.products p on p.id = v.product_id
+                                     where v.id = r.variant_id)
+                else (select d.description from public.sales_daily_variant d
+                       where d.variant_id = r.variant_id and d.business_id = _business_id
+                         and (_store_id is null or d.store_id = _store_id) and d.day between _from and _to
+                       order by d.day desc, d.description desc limit 1) end,
+           r.units, r.revenue::bigint, (r.revenue - round(r.cost))::bigint
+      from ranked r
+     order by r.n;
+end;
+$$;
+comment on function public.report_top_products(uuid,date,date,uuid,boolean,integer) is 'Owners and managers only (42501 otherwise): the variants sold in the range, best (or worst, _worst) first by revenue net of tax, with units and profit; limit 1..100. Variants that did not sell at all are not listed.';
+revoke all on function public.report_top_products(uuid,date,date,uuid,boolean,integer) from public;
+grant execute on function public.report_top_products(uuid,date,date,uuid,boolean,integer) to authenticated;
+
 -- The first instant (UTC) that can fall on local day _from anywhere, with a day to spare.
 create or replace function private.report_utc_lower(_from date)
 returns timestamptz
@@ -1457,6 +1186,48 @@ set search_path = ''
 as $$ select ((_to + 3)::timestamp at time zone 'UTC') $$;
 revoke all on function private.report_utc_upper(date) from public;
 grant execute on function private.report_utc_upper(date) to authenticated;
+
+create or replace function private.report_facts(_business_id uuid, _from date, _to date, _store_id uuid)
+returns table (kind text, sale_id uuid, store_id uuid, staff_id uuid, category_id uuid, variant_id uuid,
+               description text, local_day date, units numeric, gross bigint, tax bigint, cost numeric)
+language sql
+stable
+security invoker
+set search_path = ''
+set jit = off
+as $$
+  select 'sale', s.id, s.store_id, s.cashier_id, p.category_id, l.variant_id, l.description,
+         (s.occurred_at at time zone st.time_zone)::date, l.qty, l.line_total, l.tax_amount,
+         round(l.qty * coalesce(c.unit_cost, 0))
+    from public.sales s
+    join public.stores st on st.id = s.store_id
+    join public.sale_lines l on l.sale_id = s.id and l.business_id = s.business_id
+    left join public.variants v on v.id = l.variant_id
+    left join public.products p on p.id = v.product_id
+    left join public.sale_line_costs c on c.sale_line_id = l.id and c.business_id = l.business_id
+   where s.business_id = _business_id
+     and (_store_id is null or s.store_id = _store_id)
+     and s.occurred_at >= private.report_utc_lower(_from) and s.occurred_at < private.report_utc_upper(_to)
+     and (s.occurred_at at time zone st.time_zone)::date between _from and _to
+  union all
+  select 'refund', r.sale_id, r.store_id, r.actor_id, p.category_id, l.variant_id, l.description,
+         (r.occurred_at at time zone st.time_zone)::date, -rl.qty, -rl.amount,
+         -case when l.line_total = 0 then 0 else round(rl.amount::numeric * l.tax_amount / l.line_total) end::bigint,
+         -case when rl.disposition = 'restock' then round(rl.qty * coalesce(c.unit_cost, 0)) else 0 end
+    from public.refunds r
+    join public.stores st on st.id = r.store_id
+    join public.refund_lines rl on rl.refund_id = r.id and rl.business_id = r.business_id
+    join public.sale_lines l on l.id = rl.sale_line_id and l.business_id = rl.business_id
+    left join public.variants v on v.id = l.variant_id
+    left join public.products p on p.id = v.product_id
+    left join public.sale_line_costs c on c.sale_line_id = l.id and c.business_id = l.business_id
+   where r.business_id = _business_id
+     and (_store_id is null or r.store_id = _store_id)
+     and r.occurred_at >= private.report_utc_lower(_from) and r.occurred_at < private.report_utc_upper(_to)
+     and (r.occurred_at at time zone st.time_zone)::date between _from and _to;
+$$;
+revoke all on function private.report_facts(uuid,date,date,uuid) from public;
+grant execute on function private.report_facts(uuid,date,date,uuid) to authenticated;
 
 -- Recomputes a store's rows (or a business's) from the ledger: the rebuild, and a store's new time zone.
 create or replace function private.compute_stock_movements_daily(_business_id uuid, _store_id uuid)
@@ -1886,6 +1657,104 @@ as $$
    group by 1, 2, 3;
 $$;
 revoke all on function private.compute_inventory_value(uuid) from public;
+
+create or replace function public.report_inventory_valuation(_business_id uuid, _store_id uuid default null)
+returns table (store_id uuid, category text, variants bigint, units numeric, cost_value bigint, retail_value bigint,
+               variants_without_cost bigint)
+language plpgsql
+stable
+security invoker
+set search_path = ''
+set jit = off
+as $$
+#variable_conflict use_column
+begin
+  perform private.report_args(_business_id, current_date, current_date, null);
+  -- Rows whose pairs all went back to zero stock stay with zeros (variants = 0): the raw report has no such group.
+  return query
+    select iv.store_id, coalesce(c.name::text, 'Uncategorised'), sum(iv.variants)::bigint, sum(iv.units),
+           round(sum(iv.cost_value))::bigint, round(sum(iv.retail_value))::bigint,
+           sum(iv.variants_without_cost)::bigint
+      from public.inventory_value iv
+      left join public.categories c on c.id = iv.category_id
+     where iv.business_id = _business_id and (_store_id is null or iv.store_id = _store_id) and iv.variants <> 0
+     group by 1, 2
+     order by 1, 2;
+end;
+$$;
+comment on function public.report_inventory_valuation(uuid,uuid) is 'Owners and managers only: stock on hand now per store and category, at cost and at retail, in minor units (from public.inventory_value).';
+revoke all on function public.report_inventory_valuation(uuid,uuid) from public;
+grant execute on function public.report_inventory_valuation(uuid,uuid) to authenticated;
+
+create or replace function public.report_stock_movements(_business_id uuid, _from date, _to date,
+                                                         _grain text default 'day', _store_id uuid default null)
+returns table (period date, store_id uuid, kind text, movements bigint, units_in numeric, units_out numeric,
+               cost_value bigint)
+language plpgsql
+stable
+security invoker
+set search_path = ''
+set jit = off
+as $$
+#variable_conflict use_column
+begin
+  perform private.report_args(_business_id, _from, _to, coalesce(_grain, 'day'));
+  return query
+    select date_trunc(coalesce(_grain, 'day'), d.day)::date, d.store_id, d.kind, sum(d.movements)::bigint,
+           sum(d.units_in), sum(d.units_out), round(sum(d.cost_value))::bigint
+      from public.stock_movements_daily d
+     where d.business_id = _business_id
+       and (_store_id is null or d.store_id = _store_id)
+       and d.day between _from and _to
+     group by 1, 2, 3
+     order by 1, 2, 3;
+end;
+$$;
+comment on function public.report_stock_movements(uuid,date,date,text,uuid) is 'Owners and managers only: ledger movements per local day/week/month, store and kind with units in, out and value at the recorded unit cost (from public.stock_movements_daily).';
+revoke all on function public.report_stock_movements(uuid,date,date,text,uuid) from public;
+grant execute on function public.report_stock_movements(uuid,date,date,text,uuid) to authenticated;
+
+-- Z reports: the range's shifts (by the UTC range around the local days, then the exact local day) with their
+-- maintained totals (public.shift_totals); member names read once. The shift id breaks ties of time and register
+-- name (two stores' registers of the same name opened at the same time came in any order).
+create or replace function public.report_shifts(_business_id uuid, _from date, _to date, _store_id uuid default null)
+returns table (shift_id uuid, store_id uuid, register_id uuid, register_name text, cashier_id uuid, cashier_name text,
+               opened_at timestamptz, closed_at timestamptz, opening_float bigint, sales_count bigint, gross bigint,
+               cash bigint, card bigint, other bigint, refunds bigint, cash_refunds bigint, cash_in bigint,
+               cash_out bigint, expected_cash bigint, counted_total bigint, over_short bigint)
+language plpgsql
+stable
+security invoker
+set search_path = ''
+set jit = off
+as $$
+#variable_conflict use_column
+begin
+  perform private.report_args(_business_id, _from, _to, null);
+  return query
+    with names as materialized (select m.user_id, m.name from private.member_names(_business_id) m)
+    select sh.id, sh.store_id, sh.register_id, rg.name::text, sh.cashier_id, coalesce(nm.name, 'Former member'),
+           sh.opened_at, sh.closed_at, sh.opening_float, coalesce(t.sales_count, 0), coalesce(t.gross, 0),
+           coalesce(t.cash, 0), coalesce(t.card, 0), coalesce(t.other, 0), coalesce(t.refunds, 0),
+           coalesce(t.cash_refunds, 0), coalesce(t.cash_in, 0), coalesce(t.cash_out, 0),
+           coalesce(sh.expected_cash, sh.opening_float + coalesce(t.cash, 0) - coalesce(t.cash_refunds, 0)
+                                      + coalesce(t.cash_in, 0) - coalesce(t.cash_out, 0)),
+           sh.counted_total, sh.difference
+      from public.shifts sh
+      join public.stores st on st.id = sh.store_id
+      join public.registers rg on rg.id = sh.register_id
+      left join public.shift_totals t on t.shift_id = sh.id
+      left join names nm on nm.user_id = sh.cashier_id
+     where sh.business_id = _business_id
+       and (_store_id is null or sh.store_id = _store_id)
+       and sh.opened_at >= private.report_utc_lower(_from) and sh.opened_at < private.report_utc_upper(_to)
+       and (sh.opened_at at time zone st.time_zone)::date between _from and _to
+     order by sh.opened_at desc, rg.name, sh.id;
+end;
+$$;
+comment on function public.report_shifts(uuid,date,date,uuid) is 'Owners and managers only: Z reports of the shifts opened in the range, with the tenders, refunds, cash in and out, expected and counted cash and the difference (over positive, short negative) as close_shift recorded it.';
+revoke all on function public.report_shifts(uuid,date,date,uuid) from public;
+grant execute on function public.report_shifts(uuid,date,date,uuid) to authenticated;
 
 -- Gross profit net of refunds of today and the same day last week, computed as private.report_facts computes it
 -- (revenue net of tax; cost rounded per line; a refund's tax share and a restocked line's cost given back) but
@@ -2567,6 +2436,57 @@ end;
 $$;
 revoke all on function private.breakdown_rows(uuid,date,date,text,uuid) from public;
 grant execute on function private.breakdown_rows(uuid,date,date,text,uuid) to authenticated;
+
+-- ---------------------------------------------------------------------------------------------------
+-- Same signature, columns, labels and order as in 20261123150000; read from the breakdown summary.
+create or replace function public.report_sales_by(_business_id uuid, _from date, _to date, _dimension text,
+                                                  _store_id uuid default null)
+returns table (key text, label text, receipts bigint, units numeric, gross bigint, refunds bigint, net_sales bigint,
+               tax bigint, revenue bigint, cost bigint, profit bigint, margin numeric)
+language plpgsql
+stable
+security invoker
+set search_path = ''
+set jit = off
+as $$
+#variable_conflict use_column
+begin
+  perform private.report_args(_business_id, _from, _to, null);
+  if _dimension is null or _dimension not in ('store', 'staff', 'category', 'tender') then
+    raise exception 'dimension must be store, staff, category or tender' using errcode = '22023';
+  end if;
+  return query
+    with g as (
+      select nullif(d.key, '') as key, sum(d.receipts)::bigint as receipts, sum(d.units) as units,
+             sum(d.gross)::bigint as gross, sum(d.refunds)::bigint as refunds, sum(d.tax)::bigint as tax,
+             (sum(d.gross) - sum(d.refunds) - sum(d.tax))::bigint as revenue, sum(d.cost)::bigint as cost
+        from private.breakdown_rows(_business_id, _from, _to, _dimension, _store_id) d
+       group by d.key
+    )
+    select g.key,
+           case _dimension
+             when 'tender' then initcap(g.key)
+             when 'store' then (select s.name::text from public.stores s where s.id::text = g.key)
+             when 'staff' then coalesce((select m.name from private.member_names(_business_id) m where m.user_id::text = g.key),
+                                        case when g.key is null then 'Unknown' else 'Former member' end)
+             else coalesce((select c.name::text from public.categories c where c.id::text = g.key), 'Uncategorised')
+           end,
+           g.receipts,
+           case when _dimension = 'tender' then null else g.units end,
+           g.gross, g.refunds, g.gross - g.refunds,
+           case when _dimension = 'tender' then null else g.tax end,
+           case when _dimension = 'tender' then null else g.revenue end,
+           case when _dimension = 'tender' then null else g.cost end,
+           case when _dimension = 'tender' then null else g.revenue - g.cost end,
+           case when _dimension = 'tender' or g.revenue = 0 then null
+                else round((g.revenue - g.cost)::numeric / g.revenue, 4) end
+      from g
+     order by case when _dimension = 'tender' then g.gross else g.gross - g.refunds end desc, 1;
+end;
+$$;
+comment on function public.report_sales_by(uuid,date,date,text,uuid) is 'Owners and managers only (42501 otherwise; RLS limits managers to their stores): sales by store, staff, category or tender in the range, refunds netted on the day they happened; revenue is net of tax and refunds, cost net of restocked refund lines; profit and margin null for tenders. Reads sales_daily_breakdown (ADR 0163).';
+revoke all on function public.report_sales_by(uuid,date,date,text,uuid) from public;
+grant execute on function public.report_sales_by(uuid,date,date,text,uuid) to authenticated;
 
 -- Units and revenue net of refunds per (store, variant) in the range, and the last local day with a sale line.
 create or replace function private.sell_through_sold(_business_id uuid, _from date, _to date, _store_id uuid)
@@ -3673,6 +3593,86 @@ $$;
 comment on function public.report_sell_through(uuid,date,date,uuid,boolean,integer) is 'Owners and managers only: per variant and store with a stock record, units sold net of refunds in the range, on hand at the end of the range (ledger), sell-through = sold / (sold + on hand); best or worst (_worst) first, limit 1..500 (ADR 0144, 0166, 0170).';
 revoke all on function public.report_sell_through(uuid,date,date,uuid,boolean,integer) from public;
 grant execute on function public.report_sell_through(uuid,date,date,uuid,boolean,integer) to authenticated;
+
+-- Rebuild from the raw rows: a whole business (_stores null) or the given (store, day) pairs.
+create or replace function private.compute_sales_summaries_daily(_business_id uuid, _stores uuid[] default null,
+                                                           _days date[] default null)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if _stores is null then
+    delete from public.sales_daily d where d.business_id = _business_id;
+    delete from public.sales_daily_tax d where d.business_id = _business_id;
+    delete from public.sales_daily_variant d where d.business_id = _business_id;
+  else
+    delete from public.sales_daily d using unnest(_stores, _days) as k (store_id, day)
+     where d.store_id = k.store_id and d.day = k.day;
+    delete from public.sales_daily_tax d using unnest(_stores, _days) as k (store_id, day)
+     where d.store_id = k.store_id and d.day = k.day;
+    delete from public.sales_daily_variant d using unnest(_stores, _days) as k (store_id, day)
+     where d.store_id = k.store_id and d.day = k.day;
+  end if;
+
+  insert into public.sales_daily (business_id, store_id, day, receipts, gross, discounts, tax)
+  select x.business_id, x.store_id, x.day, count(*), sum(s.total), sum(s.discount_total), sum(s.tax_total)
+    from private.sales_summary_scope(_business_id, _stores, _days) x join public.sales s on s.id = x.sale_id
+   group by 1, 2, 3;
+  insert into public.sales_daily as d (business_id, store_id, day, lines, units, revenue, cost, lines_without_cost)
+  select x.business_id, x.store_id, x.day, count(*), sum(l.qty), sum(l.line_total - l.tax_amount),
+         sum(l.qty * coalesce(c.unit_cost, 0)), count(*) filter (where c.sale_line_id is null)
+    from private.sales_summary_scope(_business_id, _stores, _days) x
+    join public.sale_lines l on l.sale_id = x.sale_id and l.business_id = x.business_id
+    left join public.sale_line_costs c on c.sale_line_id = l.id and c.business_id = l.business_id
+   group by 1, 2, 3
+  on conflict (store_id, day) do update
+    set lines = excluded.lines, units = excluded.units, revenue = excluded.revenue, cost = excluded.cost,
+        lines_without_cost = excluded.lines_without_cost;
+  insert into public.sales_daily_tax (business_id, store_id, day, tax_rate, lines, taxable, tax)
+  select x.business_id, x.store_id, x.day, l.tax_rate, count(*), sum(l.line_total - l.tax_amount), sum(l.tax_amount)
+    from private.sales_summary_scope(_business_id, _stores, _days) x
+    join public.sale_lines l on l.sale_id = x.sale_id and l.business_id = x.business_id
+   group by 1, 2, 3, 4;
+  insert into public.sales_daily_variant (business_id, store_id, day, variant_id, description, lines, units, revenue,
+                                          cost, lines_without_cost)
+  select x.business_id, x.store_id, x.day, l.variant_id, max(l.description), count(*), sum(l.qty),
+         sum(l.line_total - l.tax_amount), sum(l.qty * coalesce(c.unit_cost, 0)),
+         count(*) filter (where c.sale_line_id is null)
+    from private.sales_summary_scope(_business_id, _stores, _days) x
+    join public.sale_lines l on l.sale_id = x.sale_id and l.business_id = x.business_id
+    left join public.sale_line_costs c on c.sale_line_id = l.id and c.business_id = l.business_id
+   group by 1, 2, 3, 4;
+
+  -- Refunds on their own day.
+  insert into public.sales_daily as d (business_id, store_id, day, refunds, refund_count)
+  select r.business_id, r.store_id, (r.occurred_at at time zone st.time_zone)::date, sum(r.total), count(*)
+    from public.refunds r join public.stores st on st.id = r.store_id
+   where (_stores is null and r.business_id = _business_id)
+      or (_stores is not null and exists (
+            select 1 from unnest(_stores, _days) as k (store_id, day)
+             where k.store_id = r.store_id
+               and r.occurred_at >= (k.day::timestamp at time zone st.time_zone)
+               and r.occurred_at < ((k.day + 1)::timestamp at time zone st.time_zone)))
+   group by 1, 2, 3
+  on conflict (store_id, day) do update set refunds = excluded.refunds, refund_count = excluded.refund_count;
+end;
+$$;
+revoke all on function private.compute_sales_summaries_daily(uuid,uuid[],date[]) from public;
+
+-- Both summaries of a business from the raw rows (seed:large loads with triggers off and ends with this).
+create or replace function private.refresh_stock_summaries_base(_business_id uuid)
+returns void
+language sql
+security definer
+set search_path = ''
+as $$
+  select private.compute_stock_movements_daily(_business_id, null);
+  select private.compute_inventory_value(_business_id);
+  select private.compute_shift_totals(_business_id, null);
+$$;
+revoke all on function private.refresh_stock_summaries_base(uuid) from public;
 
 -- ==== Triggers ============================================================================================
 
