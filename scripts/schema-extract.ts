@@ -20,6 +20,7 @@ import {
 } from './schema-extract/live-catalog';
 import { readMigrationStatements, readSources, type SourceStatement } from './schema-extract/migration-sources';
 import { dollarBody } from './schema-extract/sql-statements';
+import { lowerKeywords } from './schema-extract/lower-keywords';
 import { functionGives, indexGives, policyGives, triggerGives } from './schema-extract/verify-source';
 import { schemaFiles } from './schema-extract/schema-files';
 import { apiFiles, definingFiles, sqlBlock, withSqlBlock } from './schema-extract/api-files';
@@ -139,6 +140,12 @@ export async function extractSchemaFiles(): Promise<{ files: Map<Area, string>; 
       await readTables(client), await readFunctions(client), await readIndexes(client), await readTriggers(client),
       await readPolicies(client), await readDomains(client), await readGrants(client), await readComments(client),
     ];
+    // The catalog's renderings in the migrations' lower case.
+    for (const table of tables) {
+      table.columns = table.columns.map(lowerKeywords);
+      for (const constraint of table.constraints) constraint.def = lowerKeywords(constraint.def);
+    }
+    for (const object of [...indexes, ...triggers, ...policies, ...domains]) object.definition = lowerKeywords(object.definition);
     const tablesUse = await readFunctionsTablesUse(client);
     const existing = schemaFiles().filter((file) => existsSync(file));
     const sources = readSources(migrationsDir, existing);

@@ -20,12 +20,12 @@ create table private.admin_totals (
   revenue numeric(14,2) default 0 not null,
   open_tickets bigint default 0 not null,
   refreshed_at timestamp with time zone default now() not null,
-  constraint admin_totals_pkey PRIMARY KEY (id),
-  constraint admin_totals_active_plans_check CHECK ((active_plans >= 0)),
-  constraint admin_totals_id_check CHECK (id),
-  constraint admin_totals_open_tickets_check CHECK ((open_tickets >= 0)),
-  constraint admin_totals_plans_check CHECK ((plans >= 0)),
-  constraint admin_totals_profiles_check CHECK ((profiles >= 0))
+  constraint admin_totals_pkey primary key (id),
+  constraint admin_totals_active_plans_check check ((active_plans >= 0)),
+  constraint admin_totals_id_check check (id),
+  constraint admin_totals_open_tickets_check check ((open_tickets >= 0)),
+  constraint admin_totals_plans_check check ((plans >= 0)),
+  constraint admin_totals_profiles_check check ((profiles >= 0))
 );
 alter table private.admin_totals enable row level security;
 comment on table private.admin_totals is 'Running admin totals (one row). Nobody reads or writes it through the API; triggers keep it, private.refresh_admin_totals() recomputes it, admin_overview() reads it as its owner.';

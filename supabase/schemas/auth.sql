@@ -16,9 +16,9 @@ create table private.user_roles (
   user_id uuid not null,
   role text not null,
   created_at timestamp with time zone default now() not null,
-  constraint user_roles_pkey PRIMARY KEY (user_id, role),
-  constraint user_roles_role_check CHECK ((role = 'admin'::text)),
-  constraint user_roles_user_id_fkey FOREIGN KEY (user_id) REFERENCES auth.users(id) ON DELETE CASCADE
+  constraint user_roles_pkey primary key (user_id, role),
+  constraint user_roles_role_check check ((role = 'admin'::text)),
+  constraint user_roles_user_id_fkey foreign key (user_id) references auth.users(id) on delete cascade
 );
 alter table private.user_roles enable row level security;
 comment on table private.user_roles is 'Who is an admin. Nobody reads or writes it through the API; is_admin() reads it as its owner.';
@@ -32,13 +32,13 @@ create table public.profiles (
   business_email text,
   created_at timestamp with time zone default now() not null,
   updated_at timestamp with time zone default now() not null,
-  constraint profiles_pkey PRIMARY KEY (id),
-  constraint profiles_business_email_check CHECK (((business_email IS NULL) OR ((char_length(business_email) <= 255) AND (business_email ~ '^[^@[:space:]]+@[^@[:space:]]+\.[^@[:space:]]+$'::text)))),
-  constraint profiles_business_name_check CHECK (((business_name IS NULL) OR ((char_length(btrim(business_name)) >= 2) AND (char_length(btrim(business_name)) <= 100)))),
-  constraint profiles_business_type_check CHECK ((business_type = ANY (ARRAY['Grocery'::text, 'Clothing'::text, 'Medical'::text, 'Electronics'::text, 'Others'::text]))),
-  constraint profiles_full_name_check CHECK (((full_name IS NULL) OR ((char_length(btrim(full_name)) >= 2) AND (char_length(btrim(full_name)) <= 100)))),
-  constraint profiles_phone_check CHECK (((phone IS NULL) OR ((char_length(btrim(phone)) >= 10) AND (char_length(btrim(phone)) <= 20)))),
-  constraint profiles_id_fkey FOREIGN KEY (id) REFERENCES auth.users(id) ON DELETE CASCADE
+  constraint profiles_pkey primary key (id),
+  constraint profiles_business_email_check check (((business_email is null) or ((char_length(business_email) <= 255) and (business_email ~ '^[^@[:space:]]+@[^@[:space:]]+\.[^@[:space:]]+$'::text)))),
+  constraint profiles_business_name_check check (((business_name is null) or ((char_length(btrim(business_name)) >= 2) and (char_length(btrim(business_name)) <= 100)))),
+  constraint profiles_business_type_check check ((business_type = any (array['Grocery'::text, 'Clothing'::text, 'Medical'::text, 'Electronics'::text, 'Others'::text]))),
+  constraint profiles_full_name_check check (((full_name is null) or ((char_length(btrim(full_name)) >= 2) and (char_length(btrim(full_name)) <= 100)))),
+  constraint profiles_phone_check check (((phone is null) or ((char_length(btrim(phone)) >= 10) and (char_length(btrim(phone)) <= 20)))),
+  constraint profiles_id_fkey foreign key (id) references auth.users(id) on delete cascade
 );
 alter table public.profiles enable row level security;
 comment on table public.profiles is 'Owner reads own row and updates full_name and phone only; admins read all; anon nothing. Inserted by handle_new_user.';
@@ -53,10 +53,10 @@ create table public.login_activity (
   login_at timestamp with time zone default now() not null,
   location text,
   ip_address inet,
-  constraint login_activity_pkey PRIMARY KEY (id),
-  constraint login_activity_device_check CHECK (((char_length(device) >= 1) AND (char_length(device) <= 200))),
-  constraint login_activity_location_check CHECK (((location IS NULL) OR (char_length(location) <= 200))),
-  constraint login_activity_user_id_fkey FOREIGN KEY (user_id) REFERENCES auth.users(id) ON DELETE CASCADE
+  constraint login_activity_pkey primary key (id),
+  constraint login_activity_device_check check (((char_length(device) >= 1) and (char_length(device) <= 200))),
+  constraint login_activity_location_check check (((location is null) or (char_length(location) <= 200))),
+  constraint login_activity_user_id_fkey foreign key (user_id) references auth.users(id) on delete cascade
 );
 alter table public.login_activity enable row level security;
 comment on table public.login_activity is 'Owner reads own rows; written by the auth.sessions trigger only.';
@@ -73,11 +73,11 @@ create table public.active_sessions (
   last_active timestamp with time zone default now() not null,
   is_current boolean default false not null,
   created_at timestamp with time zone default now() not null,
-  constraint active_sessions_pkey PRIMARY KEY (id),
-  constraint active_sessions_session_id_key UNIQUE (session_id),
-  constraint active_sessions_device_check CHECK (((char_length(device) >= 1) AND (char_length(device) <= 200))),
-  constraint active_sessions_location_check CHECK (((location IS NULL) OR (char_length(location) <= 200))),
-  constraint active_sessions_user_id_fkey FOREIGN KEY (user_id) REFERENCES auth.users(id) ON DELETE CASCADE
+  constraint active_sessions_pkey primary key (id),
+  constraint active_sessions_session_id_key unique (session_id),
+  constraint active_sessions_device_check check (((char_length(device) >= 1) and (char_length(device) <= 200))),
+  constraint active_sessions_location_check check (((location is null) or (char_length(location) <= 200))),
+  constraint active_sessions_user_id_fkey foreign key (user_id) references auth.users(id) on delete cascade
 );
 alter table public.active_sessions enable row level security;
 comment on table public.active_sessions is 'Owner reads own rows; kept in step with auth.sessions by triggers.';

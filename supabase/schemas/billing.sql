@@ -24,13 +24,13 @@ create table public.user_plans (
   next_billing_date timestamp with time zone,
   created_at timestamp with time zone default now() not null,
   updated_at timestamp with time zone default now() not null,
-  constraint user_plans_pkey PRIMARY KEY (id),
-  constraint user_plans_user_id_key UNIQUE (user_id),
-  constraint user_plans_billing_cycle_check CHECK ((billing_cycle = ANY (ARRAY['monthly'::text, 'annual'::text]))),
-  constraint user_plans_plan_name_check CHECK ((plan_name = ANY (ARRAY['Free'::text, 'Starter'::text, 'Growth'::text, 'Pro'::text, 'Enterprise'::text]))),
-  constraint user_plans_price_check CHECK ((price >= (0)::numeric)),
-  constraint user_plans_status_check CHECK ((status = ANY (ARRAY['trialing'::text, 'active'::text, 'past_due'::text, 'canceled'::text, 'expired'::text]))),
-  constraint user_plans_user_id_fkey FOREIGN KEY (user_id) REFERENCES auth.users(id) ON DELETE CASCADE
+  constraint user_plans_pkey primary key (id),
+  constraint user_plans_user_id_key unique (user_id),
+  constraint user_plans_billing_cycle_check check ((billing_cycle = any (array['monthly'::text, 'annual'::text]))),
+  constraint user_plans_plan_name_check check ((plan_name = any (array['Free'::text, 'Starter'::text, 'Growth'::text, 'Pro'::text, 'Enterprise'::text]))),
+  constraint user_plans_price_check check ((price >= (0)::numeric)),
+  constraint user_plans_status_check check ((status = any (array['trialing'::text, 'active'::text, 'past_due'::text, 'canceled'::text, 'expired'::text]))),
+  constraint user_plans_user_id_fkey foreign key (user_id) references auth.users(id) on delete cascade
 );
 alter table public.user_plans enable row level security;
 comment on table public.user_plans is 'Owner reads own plan and updates auto_renew only; plans are chosen through choose_plan(); admins read all.';
@@ -47,12 +47,12 @@ create table public.billing_history (
   description text default ''::text not null,
   invoice_url text,
   created_at timestamp with time zone default now() not null,
-  constraint billing_history_pkey PRIMARY KEY (id),
-  constraint billing_history_amount_check CHECK ((amount >= (0)::numeric)),
-  constraint billing_history_description_check CHECK ((char_length(description) <= 500)),
-  constraint billing_history_invoice_url_check CHECK (((invoice_url IS NULL) OR (invoice_url ~ '^https?://'::text))),
-  constraint billing_history_status_check CHECK ((status = ANY (ARRAY['paid'::text, 'pending'::text, 'failed'::text, 'refunded'::text]))),
-  constraint billing_history_user_id_fkey FOREIGN KEY (user_id) REFERENCES auth.users(id) ON DELETE CASCADE
+  constraint billing_history_pkey primary key (id),
+  constraint billing_history_amount_check check ((amount >= (0)::numeric)),
+  constraint billing_history_description_check check ((char_length(description) <= 500)),
+  constraint billing_history_invoice_url_check check (((invoice_url is null) or (invoice_url ~ '^https?://'::text))),
+  constraint billing_history_status_check check ((status = any (array['paid'::text, 'pending'::text, 'failed'::text, 'refunded'::text]))),
+  constraint billing_history_user_id_fkey foreign key (user_id) references auth.users(id) on delete cascade
 );
 alter table public.billing_history enable row level security;
 comment on table public.billing_history is 'Owner reads own rows; admins read all; only the service role writes.';
@@ -67,11 +67,11 @@ create table public.payment_methods (
   expiry text,
   is_default boolean default false not null,
   created_at timestamp with time zone default now() not null,
-  constraint payment_methods_pkey PRIMARY KEY (id),
-  constraint payment_methods_expiry_check CHECK (((expiry IS NULL) OR (expiry ~ '^(0[1-9]|1[0-2])/[0-9]{2}$'::text))),
-  constraint payment_methods_last_four_check CHECK ((last_four ~ '^[0-9]{4}$'::text)),
-  constraint payment_methods_type_check CHECK ((type = ANY (ARRAY['visa'::text, 'mastercard'::text, 'mobile'::text, 'wallet'::text, 'other'::text]))),
-  constraint payment_methods_user_id_fkey FOREIGN KEY (user_id) REFERENCES auth.users(id) ON DELETE CASCADE
+  constraint payment_methods_pkey primary key (id),
+  constraint payment_methods_expiry_check check (((expiry is null) or (expiry ~ '^(0[1-9]|1[0-2])/[0-9]{2}$'::text))),
+  constraint payment_methods_last_four_check check ((last_four ~ '^[0-9]{4}$'::text)),
+  constraint payment_methods_type_check check ((type = any (array['visa'::text, 'mastercard'::text, 'mobile'::text, 'wallet'::text, 'other'::text]))),
+  constraint payment_methods_user_id_fkey foreign key (user_id) references auth.users(id) on delete cascade
 );
 alter table public.payment_methods enable row level security;
 comment on table public.payment_methods is 'Owner reads own rows; only the service role writes.';
@@ -86,8 +86,8 @@ create table private.plan_events (
   new_plan text not null,
   new_status text not null,
   at timestamp with time zone default now() not null,
-  constraint plan_events_pkey PRIMARY KEY (id),
-  constraint plan_events_user_id_fkey FOREIGN KEY (user_id) REFERENCES auth.users(id) ON DELETE CASCADE
+  constraint plan_events_pkey primary key (id),
+  constraint plan_events_user_id_fkey foreign key (user_id) references auth.users(id) on delete cascade
 );
 alter table private.plan_events enable row level security;
 comment on table private.plan_events is 'Plan history for the admin Activity Logs; written only by private.record_plan_event, read through public.admin_platform_events. Not exposed to the API roles.';

@@ -41,10 +41,10 @@ create table public.categories (
   business_id uuid not null,
   name public.entity_name not null,
   created_at timestamp with time zone default now() not null,
-  constraint categories_pkey PRIMARY KEY (id),
-  constraint categories_business_id_name_key UNIQUE (business_id, name),
-  constraint categories_id_business_id_key UNIQUE (id, business_id),
-  constraint categories_business_id_fkey FOREIGN KEY (business_id) REFERENCES public.businesses(id) ON DELETE CASCADE
+  constraint categories_pkey primary key (id),
+  constraint categories_business_id_name_key unique (business_id, name),
+  constraint categories_id_business_id_key unique (id, business_id),
+  constraint categories_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade
 );
 alter table public.categories enable row level security;
 comment on table public.categories is 'Members read; owners and managers create, rename and delete.';
@@ -71,19 +71,19 @@ create table public.products (
   archived_at timestamp with time zone,
   created_at timestamp with time zone default now() not null,
   updated_at timestamp with time zone default now() not null,
-  constraint products_pkey PRIMARY KEY (id),
-  constraint products_id_business_id_key UNIQUE (id, business_id),
-  constraint products_brand_check CHECK ((char_length(brand) <= 100)),
-  constraint products_description_check CHECK ((char_length(description) <= 2000)),
-  constraint products_expiry_needs_lots CHECK (((NOT requires_expiry) OR has_lots)),
-  constraint products_name_check CHECK (((char_length(btrim(name)) >= 1) AND (char_length(btrim(name)) <= 200))),
-  constraint products_option1_name_check CHECK (((char_length(btrim(option1_name)) >= 1) AND (char_length(btrim(option1_name)) <= 40))),
-  constraint products_option2_name_check CHECK (((char_length(btrim(option2_name)) >= 1) AND (char_length(btrim(option2_name)) <= 40))),
-  constraint products_option3_name_check CHECK (((char_length(btrim(option3_name)) >= 1) AND (char_length(btrim(option3_name)) <= 40))),
-  constraint products_options_in_order CHECK ((((option2_name IS NULL) OR (option1_name IS NOT NULL)) AND ((option3_name IS NULL) OR (option2_name IS NOT NULL)))),
-  constraint products_unit_check CHECK ((unit = ANY (ARRAY['each'::text, 'kg'::text]))),
-  constraint products_business_id_fkey FOREIGN KEY (business_id) REFERENCES public.businesses(id) ON DELETE CASCADE,
-  constraint products_category_id_business_id_fkey FOREIGN KEY (category_id, business_id) REFERENCES public.categories(id, business_id) ON DELETE SET NULL (category_id)
+  constraint products_pkey primary key (id),
+  constraint products_id_business_id_key unique (id, business_id),
+  constraint products_brand_check check ((char_length(brand) <= 100)),
+  constraint products_description_check check ((char_length(description) <= 2000)),
+  constraint products_expiry_needs_lots check (((not requires_expiry) or has_lots)),
+  constraint products_name_check check (((char_length(btrim(name)) >= 1) and (char_length(btrim(name)) <= 200))),
+  constraint products_option1_name_check check (((char_length(btrim(option1_name)) >= 1) and (char_length(btrim(option1_name)) <= 40))),
+  constraint products_option2_name_check check (((char_length(btrim(option2_name)) >= 1) and (char_length(btrim(option2_name)) <= 40))),
+  constraint products_option3_name_check check (((char_length(btrim(option3_name)) >= 1) and (char_length(btrim(option3_name)) <= 40))),
+  constraint products_options_in_order check ((((option2_name is null) or (option1_name is not null)) and ((option3_name is null) or (option2_name is not null)))),
+  constraint products_unit_check check ((unit = any (array['each'::text, 'kg'::text]))),
+  constraint products_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade,
+  constraint products_category_id_business_id_fkey foreign key (category_id, business_id) references public.categories(id, business_id) on delete set null (category_id)
 );
 alter table public.products enable row level security;
 comment on table public.products is 'Members read (cashiers sell from it); owners and managers create, edit and archive. Deleting works only while no stock movement names a variant; afterwards archive. Creation is limited by the plan (max_products).';
@@ -104,15 +104,15 @@ create table public.variants (
   archived_at timestamp with time zone,
   created_at timestamp with time zone default now() not null,
   updated_at timestamp with time zone default now() not null,
-  constraint variants_pkey PRIMARY KEY (id),
-  constraint variants_business_id_sku_key UNIQUE (business_id, sku),
-  constraint variants_id_business_id_key UNIQUE (id, business_id),
-  constraint variants_option1_check CHECK (((char_length(btrim(option1)) >= 1) AND (char_length(btrim(option1)) <= 60))),
-  constraint variants_option2_check CHECK (((char_length(btrim(option2)) >= 1) AND (char_length(btrim(option2)) <= 60))),
-  constraint variants_option3_check CHECK (((char_length(btrim(option3)) >= 1) AND (char_length(btrim(option3)) <= 60))),
-  constraint variants_price_check CHECK ((price >= 0)),
-  constraint variants_sku_check CHECK ((sku ~ '^[A-Z0-9][A-Z0-9._/-]{0,39}$'::text)),
-  constraint variants_product_id_business_id_fkey FOREIGN KEY (product_id, business_id) REFERENCES public.products(id, business_id) ON DELETE CASCADE
+  constraint variants_pkey primary key (id),
+  constraint variants_business_id_sku_key unique (business_id, sku),
+  constraint variants_id_business_id_key unique (id, business_id),
+  constraint variants_option1_check check (((char_length(btrim(option1)) >= 1) and (char_length(btrim(option1)) <= 60))),
+  constraint variants_option2_check check (((char_length(btrim(option2)) >= 1) and (char_length(btrim(option2)) <= 60))),
+  constraint variants_option3_check check (((char_length(btrim(option3)) >= 1) and (char_length(btrim(option3)) <= 60))),
+  constraint variants_price_check check ((price >= 0)),
+  constraint variants_sku_check check ((sku ~ '^[A-Z0-9][A-Z0-9._/-]{0,39}$'::text)),
+  constraint variants_product_id_business_id_fkey foreign key (product_id, business_id) references public.products(id, business_id) on delete cascade
 );
 alter table public.variants enable row level security;
 comment on table public.variants is 'One sellable item (a product''s size x colour, or the product itself). Members read; owners and managers write. The SKU is unique in the business and suggested when left empty.';
@@ -126,9 +126,9 @@ create table public.variant_costs (
   business_id uuid not null,
   cost bigint default 0 not null,
   updated_at timestamp with time zone default now() not null,
-  constraint variant_costs_pkey PRIMARY KEY (variant_id),
-  constraint variant_costs_cost_check CHECK ((cost >= 0)),
-  constraint variant_costs_variant_id_business_id_fkey FOREIGN KEY (variant_id, business_id) REFERENCES public.variants(id, business_id) ON DELETE CASCADE
+  constraint variant_costs_pkey primary key (variant_id),
+  constraint variant_costs_cost_check check ((cost >= 0)),
+  constraint variant_costs_variant_id_business_id_fkey foreign key (variant_id, business_id) references public.variants(id, business_id) on delete cascade
 );
 alter table public.variant_costs enable row level security;
 comment on table public.variant_costs is 'Owners and managers read and set a variant''s cost; receipts update it as a moving average. Cashiers: nothing.';
@@ -144,11 +144,11 @@ create table public.barcodes (
   code text not null,
   kind text not null,
   created_at timestamp with time zone default now() not null,
-  constraint barcodes_pkey PRIMARY KEY (id),
-  constraint barcodes_business_id_code_key UNIQUE (business_id, code),
-  constraint barcodes_check_digit CHECK (private.barcode_is_valid(code, kind)),
-  constraint barcodes_kind_check CHECK ((kind = ANY (ARRAY['ean13'::text, 'upca'::text, 'ean8'::text, 'internal'::text]))),
-  constraint barcodes_variant_id_business_id_fkey FOREIGN KEY (variant_id, business_id) REFERENCES public.variants(id, business_id) ON DELETE CASCADE
+  constraint barcodes_pkey primary key (id),
+  constraint barcodes_business_id_code_key unique (business_id, code),
+  constraint barcodes_check_digit check (private.barcode_is_valid(code, kind)),
+  constraint barcodes_kind_check check ((kind = any (array['ean13'::text, 'upca'::text, 'ean8'::text, 'internal'::text]))),
+  constraint barcodes_variant_id_business_id_fkey foreign key (variant_id, business_id) references public.variants(id, business_id) on delete cascade
 );
 alter table public.barcodes enable row level security;
 comment on table public.barcodes is 'Several per variant, unique in the business, check digit validated. Members read; owners and managers write.';
@@ -162,10 +162,10 @@ create table public.store_prices (
   variant_id uuid not null,
   price bigint not null,
   updated_at timestamp with time zone default now() not null,
-  constraint store_prices_pkey PRIMARY KEY (store_id, variant_id),
-  constraint store_prices_price_check CHECK ((price >= 0)),
-  constraint store_prices_store_id_business_id_fkey FOREIGN KEY (store_id, business_id) REFERENCES public.stores(id, business_id) ON DELETE CASCADE,
-  constraint store_prices_variant_id_business_id_fkey FOREIGN KEY (variant_id, business_id) REFERENCES public.variants(id, business_id) ON DELETE CASCADE
+  constraint store_prices_pkey primary key (store_id, variant_id),
+  constraint store_prices_price_check check ((price >= 0)),
+  constraint store_prices_store_id_business_id_fkey foreign key (store_id, business_id) references public.stores(id, business_id) on delete cascade,
+  constraint store_prices_variant_id_business_id_fkey foreign key (variant_id, business_id) references public.variants(id, business_id) on delete cascade
 );
 alter table public.store_prices enable row level security;
 comment on table public.store_prices is 'A store''s own sell price for a variant. Members read those of stores they may use; owners and managers set them.';
@@ -178,8 +178,8 @@ create table private.catalog_words (
   business_id uuid not null,
   word text not null,
   products integer not null,
-  constraint catalog_words_pkey PRIMARY KEY (business_id, word),
-  constraint catalog_words_business_id_fkey FOREIGN KEY (business_id) REFERENCES public.businesses(id) ON DELETE CASCADE
+  constraint catalog_words_pkey primary key (business_id, word),
+  constraint catalog_words_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade
 );
 alter table private.catalog_words enable row level security;
 comment on table private.catalog_words is 'The distinct words (lower case, 2-40 letters or digits) of each business''s product names and brands, with how many products hold each: the dictionary that corrects typos in search_catalog. Written by triggers on public.products, read by private.catalog_typo_page. Not exposed to the API roles.';
@@ -917,72 +917,72 @@ create trigger catalog_words_deleted after delete on public.products
 -- ==== Policies ============================================================================================
 
 create policy "categories: members read" on public.categories for select to authenticated
-  using ((business_id IN ( SELECT private.my_business_ids() AS my_business_ids)));
+  using ((business_id in ( select private.my_business_ids() as my_business_ids)));
 
 create policy "categories: owners and managers insert" on public.categories for insert to authenticated
-  with check ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
+  with check ((business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids)));
 
 create policy "categories: owners and managers delete" on public.categories for delete to authenticated
-  using ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
+  using ((business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids)));
 
 create policy "categories: owners and managers update" on public.categories for update to authenticated
-  using ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)))
-  with check ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
+  using ((business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids)))
+  with check ((business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids)));
 
 create policy "products: members read" on public.products for select to authenticated
-  using ((business_id IN ( SELECT private.my_business_ids() AS my_business_ids)));
+  using ((business_id in ( select private.my_business_ids() as my_business_ids)));
 
 create policy "products: owners and managers insert" on public.products for insert to authenticated
-  with check ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
+  with check ((business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids)));
 
 create policy "products: owners and managers delete" on public.products for delete to authenticated
-  using ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
+  using ((business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids)));
 
 create policy "products: owners and managers update" on public.products for update to authenticated
-  using ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)))
-  with check ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
+  using ((business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids)))
+  with check ((business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids)));
 
 create policy "variants: members read" on public.variants for select to authenticated
-  using ((business_id IN ( SELECT private.my_business_ids() AS my_business_ids)));
+  using ((business_id in ( select private.my_business_ids() as my_business_ids)));
 
 create policy "variants: owners and managers insert" on public.variants for insert to authenticated
-  with check ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
+  with check ((business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids)));
 
 create policy "variants: owners and managers delete" on public.variants for delete to authenticated
-  using ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
+  using ((business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids)));
 
 create policy "variants: owners and managers update" on public.variants for update to authenticated
-  using ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)))
-  with check ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
+  using ((business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids)))
+  with check ((business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids)));
 
 create policy "variant_costs: owners and managers read" on public.variant_costs for select to authenticated
-  using ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
+  using ((business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids)));
 
 create policy "variant_costs: owners and managers insert" on public.variant_costs for insert to authenticated
-  with check ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
+  with check ((business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids)));
 
 create policy "variant_costs: owners and managers update" on public.variant_costs for update to authenticated
-  using ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)))
-  with check ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
+  using ((business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids)))
+  with check ((business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids)));
 
 create policy "barcodes: members read" on public.barcodes for select to authenticated
-  using ((business_id IN ( SELECT private.my_business_ids() AS my_business_ids)));
+  using ((business_id in ( select private.my_business_ids() as my_business_ids)));
 
 create policy "barcodes: owners and managers insert" on public.barcodes for insert to authenticated
-  with check ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
+  with check ((business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids)));
 
 create policy "barcodes: owners and managers delete" on public.barcodes for delete to authenticated
-  using ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
+  using ((business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids)));
 
 create policy "store_prices: owners and managers insert in their stores" on public.store_prices for insert to authenticated
-  with check ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));
+  with check ((((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))) and (business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids))));
 
 create policy "store_prices: owners and managers update in their stores" on public.store_prices for update to authenticated
-  using ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))))
-  with check ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));
+  using ((((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))) and (business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids))))
+  with check ((((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))) and (business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids))));
 
 create policy "store_prices: members read in their stores" on public.store_prices for select to authenticated
-  using (((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))));
+  using (((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))));
 
 create policy "store_prices: owners and managers delete in their stores" on public.store_prices for delete to authenticated
-  using ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));
+  using ((((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))) and (business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids))));

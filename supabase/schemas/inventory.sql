@@ -19,10 +19,10 @@ create table public.lots (
   lot_number text not null,
   expires_on date,
   created_at timestamp with time zone default now() not null,
-  constraint lots_pkey PRIMARY KEY (id),
-  constraint lots_variant_id_lot_number_key UNIQUE (variant_id, lot_number),
-  constraint lots_lot_number_check CHECK (((char_length(btrim(lot_number)) >= 1) AND (char_length(btrim(lot_number)) <= 60))),
-  constraint lots_variant_id_business_id_fkey FOREIGN KEY (variant_id, business_id) REFERENCES public.variants(id, business_id) ON DELETE CASCADE
+  constraint lots_pkey primary key (id),
+  constraint lots_variant_id_lot_number_key unique (variant_id, lot_number),
+  constraint lots_lot_number_check check (((char_length(btrim(lot_number)) >= 1) and (char_length(btrim(lot_number)) <= 60))),
+  constraint lots_variant_id_business_id_fkey foreign key (variant_id, business_id) references public.variants(id, business_id) on delete cascade
 );
 alter table public.lots enable row level security;
 comment on table public.lots is 'Batches of a lot-tracked variant with their expiry. Members read; created by receiving stock only.';
@@ -40,10 +40,10 @@ create table public.suppliers (
   archived_at timestamp with time zone,
   created_at timestamp with time zone default now() not null,
   updated_at timestamp with time zone default now() not null,
-  constraint suppliers_pkey PRIMARY KEY (id),
-  constraint suppliers_id_business_id_key UNIQUE (id, business_id),
-  constraint suppliers_contact_name_check CHECK ((char_length(contact_name) <= 100)),
-  constraint suppliers_business_id_fkey FOREIGN KEY (business_id) REFERENCES public.businesses(id) ON DELETE CASCADE
+  constraint suppliers_pkey primary key (id),
+  constraint suppliers_id_business_id_key unique (id, business_id),
+  constraint suppliers_contact_name_check check ((char_length(contact_name) <= 100)),
+  constraint suppliers_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade
 );
 alter table public.suppliers enable row level security;
 comment on table public.suppliers is 'Owners and managers read and write; cashiers nothing.';
@@ -66,11 +66,11 @@ create table public.purchase_orders (
   created_by uuid default auth.uid(),
   created_at timestamp with time zone default now() not null,
   updated_at timestamp with time zone default now() not null,
-  constraint purchase_orders_pkey PRIMARY KEY (id),
-  constraint purchase_orders_id_business_id_key UNIQUE (id, business_id),
-  constraint purchase_orders_status_check CHECK ((status = ANY (ARRAY['draft'::text, 'ordered'::text, 'partly_received'::text, 'received'::text, 'closed'::text]))),
-  constraint purchase_orders_store_id_business_id_fkey FOREIGN KEY (store_id, business_id) REFERENCES public.stores(id, business_id) ON DELETE CASCADE,
-  constraint purchase_orders_supplier_id_business_id_fkey FOREIGN KEY (supplier_id, business_id) REFERENCES public.suppliers(id, business_id)
+  constraint purchase_orders_pkey primary key (id),
+  constraint purchase_orders_id_business_id_key unique (id, business_id),
+  constraint purchase_orders_status_check check ((status = any (array['draft'::text, 'ordered'::text, 'partly_received'::text, 'received'::text, 'closed'::text]))),
+  constraint purchase_orders_store_id_business_id_fkey foreign key (store_id, business_id) references public.stores(id, business_id) on delete cascade,
+  constraint purchase_orders_supplier_id_business_id_fkey foreign key (supplier_id, business_id) references public.suppliers(id, business_id)
 );
 alter table public.purchase_orders enable row level security;
 comment on table public.purchase_orders is 'Owners and managers of the store read and write drafts, order and close; receive_purchase_order receives.';
@@ -87,13 +87,13 @@ create table public.purchase_order_lines (
   qty_ordered numeric(12,3) not null,
   qty_received numeric(12,3) default 0 not null,
   unit_cost bigint default 0 not null,
-  constraint purchase_order_lines_pkey PRIMARY KEY (id),
-  constraint purchase_order_lines_purchase_order_id_variant_id_key UNIQUE (purchase_order_id, variant_id),
-  constraint purchase_order_lines_qty_ordered_check CHECK ((qty_ordered > (0)::numeric)),
-  constraint purchase_order_lines_qty_received_check CHECK ((qty_received >= (0)::numeric)),
-  constraint purchase_order_lines_unit_cost_check CHECK ((unit_cost >= 0)),
-  constraint purchase_order_lines_purchase_order_id_business_id_fkey FOREIGN KEY (purchase_order_id, business_id) REFERENCES public.purchase_orders(id, business_id) ON DELETE CASCADE,
-  constraint purchase_order_lines_variant_id_business_id_fkey FOREIGN KEY (variant_id, business_id) REFERENCES public.variants(id, business_id)
+  constraint purchase_order_lines_pkey primary key (id),
+  constraint purchase_order_lines_purchase_order_id_variant_id_key unique (purchase_order_id, variant_id),
+  constraint purchase_order_lines_qty_ordered_check check ((qty_ordered > (0)::numeric)),
+  constraint purchase_order_lines_qty_received_check check ((qty_received >= (0)::numeric)),
+  constraint purchase_order_lines_unit_cost_check check ((unit_cost >= 0)),
+  constraint purchase_order_lines_purchase_order_id_business_id_fkey foreign key (purchase_order_id, business_id) references public.purchase_orders(id, business_id) on delete cascade,
+  constraint purchase_order_lines_variant_id_business_id_fkey foreign key (variant_id, business_id) references public.variants(id, business_id)
 );
 alter table public.purchase_order_lines enable row level security;
 comment on table public.purchase_order_lines is 'Lines of a purchase order (with unit costs): owners and managers who read the order read them; written only by the security definer purchase order functions (create, reorder, edit draft, receive), which record the trail.';
@@ -111,12 +111,12 @@ create table public.transfers (
   sent_at timestamp with time zone default now() not null,
   received_by uuid,
   received_at timestamp with time zone,
-  constraint transfers_pkey PRIMARY KEY (id),
-  constraint transfers_id_business_id_key UNIQUE (id, business_id),
-  constraint transfers_check CHECK ((from_store_id <> to_store_id)),
-  constraint transfers_status_check CHECK ((status = ANY (ARRAY['sent'::text, 'received'::text]))),
-  constraint transfers_from_store_id_business_id_fkey FOREIGN KEY (from_store_id, business_id) REFERENCES public.stores(id, business_id) ON DELETE CASCADE,
-  constraint transfers_to_store_id_business_id_fkey FOREIGN KEY (to_store_id, business_id) REFERENCES public.stores(id, business_id) ON DELETE CASCADE
+  constraint transfers_pkey primary key (id),
+  constraint transfers_id_business_id_key unique (id, business_id),
+  constraint transfers_check check ((from_store_id <> to_store_id)),
+  constraint transfers_status_check check ((status = any (array['sent'::text, 'received'::text]))),
+  constraint transfers_from_store_id_business_id_fkey foreign key (from_store_id, business_id) references public.stores(id, business_id) on delete cascade,
+  constraint transfers_to_store_id_business_id_fkey foreign key (to_store_id, business_id) references public.stores(id, business_id) on delete cascade
 );
 alter table public.transfers enable row level security;
 comment on table public.transfers is 'Stock sent between two stores of a business. Owners and managers of either store read; written only by send_transfer and receive_transfer.';
@@ -133,14 +133,14 @@ create table public.transfer_lines (
   qty_received numeric(12,3),
   qty_damaged numeric(12,3),
   qty_missing numeric(12,3),
-  constraint transfer_lines_pkey PRIMARY KEY (id),
-  constraint transfer_lines_qty_damaged_check CHECK ((qty_damaged >= (0)::numeric)),
-  constraint transfer_lines_qty_missing_check CHECK ((qty_missing >= (0)::numeric)),
-  constraint transfer_lines_qty_received_check CHECK ((qty_received >= (0)::numeric)),
-  constraint transfer_lines_qty_sent_check CHECK ((qty_sent > (0)::numeric)),
-  constraint transfer_lines_lot_id_fkey FOREIGN KEY (lot_id) REFERENCES public.lots(id),
-  constraint transfer_lines_transfer_id_business_id_fkey FOREIGN KEY (transfer_id, business_id) REFERENCES public.transfers(id, business_id) ON DELETE CASCADE,
-  constraint transfer_lines_variant_id_business_id_fkey FOREIGN KEY (variant_id, business_id) REFERENCES public.variants(id, business_id)
+  constraint transfer_lines_pkey primary key (id),
+  constraint transfer_lines_qty_damaged_check check ((qty_damaged >= (0)::numeric)),
+  constraint transfer_lines_qty_missing_check check ((qty_missing >= (0)::numeric)),
+  constraint transfer_lines_qty_received_check check ((qty_received >= (0)::numeric)),
+  constraint transfer_lines_qty_sent_check check ((qty_sent > (0)::numeric)),
+  constraint transfer_lines_lot_id_fkey foreign key (lot_id) references public.lots(id),
+  constraint transfer_lines_transfer_id_business_id_fkey foreign key (transfer_id, business_id) references public.transfers(id, business_id) on delete cascade,
+  constraint transfer_lines_variant_id_business_id_fkey foreign key (variant_id, business_id) references public.variants(id, business_id)
 );
 alter table public.transfer_lines enable row level security;
 comment on table public.transfer_lines is 'Lines of a transfer; same readers as transfers; written by its functions.';
@@ -153,11 +153,11 @@ create table public.reorder_points (
   variant_id uuid not null,
   reorder_point numeric(12,3) not null,
   target_level numeric(12,3) not null,
-  constraint reorder_points_pkey PRIMARY KEY (store_id, variant_id),
-  constraint reorder_points_check CHECK ((target_level >= reorder_point)),
-  constraint reorder_points_reorder_point_check CHECK ((reorder_point >= (0)::numeric)),
-  constraint reorder_points_store_id_business_id_fkey FOREIGN KEY (store_id, business_id) REFERENCES public.stores(id, business_id) ON DELETE CASCADE,
-  constraint reorder_points_variant_id_business_id_fkey FOREIGN KEY (variant_id, business_id) REFERENCES public.variants(id, business_id) ON DELETE CASCADE
+  constraint reorder_points_pkey primary key (store_id, variant_id),
+  constraint reorder_points_check check ((target_level >= reorder_point)),
+  constraint reorder_points_reorder_point_check check ((reorder_point >= (0)::numeric)),
+  constraint reorder_points_store_id_business_id_fkey foreign key (store_id, business_id) references public.stores(id, business_id) on delete cascade,
+  constraint reorder_points_variant_id_business_id_fkey foreign key (variant_id, business_id) references public.variants(id, business_id) on delete cascade
 );
 alter table public.reorder_points enable row level security;
 comment on table public.reorder_points is 'When to reorder (on hand <= reorder_point) and up to which level. Owners and managers of the store.';
@@ -182,23 +182,23 @@ create table public.stock_movements (
   reference_type text,
   reference_id uuid,
   note public.short_text,
-  constraint stock_movements_pkey PRIMARY KEY (id),
-  constraint stock_movements_adjust_reason CHECK (((kind <> ALL (ARRAY['adjust'::text, 'damage'::text])) OR (reason IS NOT NULL))),
-  constraint stock_movements_kind_check CHECK ((kind = ANY (ARRAY['receive'::text, 'sale'::text, 'refund'::text, 'adjust'::text, 'count'::text, 'transfer_out'::text, 'transfer_in'::text, 'damage'::text, 'opening'::text]))),
-  constraint stock_movements_qty_check CHECK ((qty <> (0)::numeric)),
-  constraint stock_movements_reason_check CHECK ((reason = ANY (ARRAY['damaged'::text, 'lost'::text, 'theft'::text, 'found'::text, 'correction'::text, 'count'::text, 'expired'::text]))),
-  constraint stock_movements_reference_type_check CHECK ((reference_type = ANY (ARRAY['purchase_order'::text, 'transfer'::text, 'sale'::text, 'refund'::text, 'import'::text]))),
-  constraint stock_movements_sign CHECK (
-CASE
-    WHEN (kind = ANY (ARRAY['receive'::text, 'refund'::text, 'transfer_in'::text, 'opening'::text])) THEN (qty > (0)::numeric)
-    WHEN (kind = ANY (ARRAY['sale'::text, 'transfer_out'::text, 'damage'::text])) THEN (qty < (0)::numeric)
-    ELSE true
-END),
-  constraint stock_movements_unit_cost_check CHECK ((unit_cost >= 0)),
-  constraint stock_movements_business_id_fkey FOREIGN KEY (business_id) REFERENCES public.businesses(id) ON DELETE CASCADE,
-  constraint stock_movements_lot_id_fkey FOREIGN KEY (lot_id) REFERENCES public.lots(id),
-  constraint stock_movements_store_id_fkey FOREIGN KEY (store_id) REFERENCES public.stores(id),
-  constraint stock_movements_variant_id_fkey FOREIGN KEY (variant_id) REFERENCES public.variants(id)
+  constraint stock_movements_pkey primary key (id),
+  constraint stock_movements_adjust_reason check (((kind <> all (array['adjust'::text, 'damage'::text])) or (reason is not null))),
+  constraint stock_movements_kind_check check ((kind = any (array['receive'::text, 'sale'::text, 'refund'::text, 'adjust'::text, 'count'::text, 'transfer_out'::text, 'transfer_in'::text, 'damage'::text, 'opening'::text]))),
+  constraint stock_movements_qty_check check ((qty <> (0)::numeric)),
+  constraint stock_movements_reason_check check ((reason = any (array['damaged'::text, 'lost'::text, 'theft'::text, 'found'::text, 'correction'::text, 'count'::text, 'expired'::text]))),
+  constraint stock_movements_reference_type_check check ((reference_type = any (array['purchase_order'::text, 'transfer'::text, 'sale'::text, 'refund'::text, 'import'::text]))),
+  constraint stock_movements_sign check (
+case
+    when (kind = any (array['receive'::text, 'refund'::text, 'transfer_in'::text, 'opening'::text])) then (qty > (0)::numeric)
+    when (kind = any (array['sale'::text, 'transfer_out'::text, 'damage'::text])) then (qty < (0)::numeric)
+    else true
+end),
+  constraint stock_movements_unit_cost_check check ((unit_cost >= 0)),
+  constraint stock_movements_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade,
+  constraint stock_movements_lot_id_fkey foreign key (lot_id) references public.lots(id),
+  constraint stock_movements_store_id_fkey foreign key (store_id) references public.stores(id),
+  constraint stock_movements_variant_id_fkey foreign key (variant_id) references public.variants(id)
 );
 alter table public.stock_movements enable row level security;
 comment on table public.stock_movements is 'Append-only stock ledger. Owners and managers of the store read it (it carries unit costs); written only by the inventory functions; an append-only trigger refuses every update and delete.';
@@ -213,12 +213,12 @@ create table public.stock_balances (
   lot_id uuid,
   qty numeric(12,3) default 0 not null,
   updated_at timestamp with time zone default now() not null,
-  constraint stock_balances_pkey PRIMARY KEY (id),
-  constraint stock_balances_key UNIQUE NULLS NOT DISTINCT (store_id, variant_id, lot_id),
-  constraint stock_balances_business_id_fkey FOREIGN KEY (business_id) REFERENCES public.businesses(id) ON DELETE CASCADE,
-  constraint stock_balances_lot_id_fkey FOREIGN KEY (lot_id) REFERENCES public.lots(id),
-  constraint stock_balances_store_id_fkey FOREIGN KEY (store_id) REFERENCES public.stores(id),
-  constraint stock_balances_variant_id_fkey FOREIGN KEY (variant_id) REFERENCES public.variants(id)
+  constraint stock_balances_pkey primary key (id),
+  constraint stock_balances_key unique nulls not distinct (store_id, variant_id, lot_id),
+  constraint stock_balances_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade,
+  constraint stock_balances_lot_id_fkey foreign key (lot_id) references public.lots(id),
+  constraint stock_balances_store_id_fkey foreign key (store_id) references public.stores(id),
+  constraint stock_balances_variant_id_fkey foreign key (variant_id) references public.variants(id)
 );
 alter table public.stock_balances enable row level security;
 comment on table public.stock_balances is 'On hand per (store, variant, lot), always the sum of the ledger: changed only by the inventory functions with an atomic delta in the ledger row''s transaction. Members read the stores they may use (cashiers included).';
@@ -1414,30 +1414,30 @@ create policy "lots: members read" on public.lots for select to authenticated
   using (business_id in (select private.my_business_ids()));
 
 create policy "suppliers: owners and managers read" on public.suppliers for select to authenticated
-  using ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
+  using ((business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids)));
 
 create policy "suppliers: owners and managers insert" on public.suppliers for insert to authenticated
-  with check ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
+  with check ((business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids)));
 
 create policy "suppliers: owners and managers update" on public.suppliers for update to authenticated
-  using ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)))
-  with check ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
+  using ((business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids)))
+  with check ((business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids)));
 
 create policy "suppliers: owners and managers delete" on public.suppliers for delete to authenticated
-  using ((business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids)));
+  using ((business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids)));
 
 create policy "purchase_orders: owners and managers insert in their stores" on public.purchase_orders for insert to authenticated
-  with check ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));
+  with check ((((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))) and (business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids))));
 
 create policy "purchase_orders: owners and managers update in their stores" on public.purchase_orders for update to authenticated
-  using ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))))
-  with check ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));
+  using ((((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))) and (business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids))))
+  with check ((((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))) and (business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids))));
 
 create policy "purchase_orders: owners and managers read in their stores" on public.purchase_orders for select to authenticated
-  using ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));
+  using ((((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))) and (business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids))));
 
 create policy "purchase_orders: owners and managers delete drafts in their sto" on public.purchase_orders for delete to authenticated
-  using (((status = 'draft'::text) AND ((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));
+  using (((status = 'draft'::text) and ((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))) and (business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids))));
 
 -- Lines follow their order (whose own policy scopes it to the caller's stores); they change only in drafts.
 create policy "purchase_order_lines: readers of the order" on public.purchase_order_lines
@@ -1456,20 +1456,20 @@ create policy "transfer_lines: readers of the transfer" on public.transfer_lines
   using (transfer_id in (select t.id from public.transfers t));
 
 create policy "reorder_points: owners and managers insert in their stores" on public.reorder_points for insert to authenticated
-  with check ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));
+  with check ((((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))) and (business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids))));
 
 create policy "reorder_points: owners and managers update in their stores" on public.reorder_points for update to authenticated
-  using ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))))
-  with check ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));
+  using ((((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))) and (business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids))))
+  with check ((((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))) and (business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids))));
 
 create policy "reorder_points: owners and managers read in their stores" on public.reorder_points for select to authenticated
-  using ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));
+  using ((((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))) and (business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids))));
 
 create policy "reorder_points: owners and managers delete in their stores" on public.reorder_points for delete to authenticated
-  using ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));
+  using ((((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))) and (business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids))));
 
 create policy "stock_movements: owners and managers read in their stores" on public.stock_movements for select to authenticated
-  using ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));
+  using ((((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))) and (business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids))));
 
 create policy "stock_balances: members read in their stores" on public.stock_balances for select to authenticated
-  using (((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))));
+  using (((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))));

@@ -29,14 +29,14 @@ create table public.shifts (
   close_id uuid,
   opened_in_conflict boolean default false not null,
   review_reasons text[] default '{}'::text[] not null,
-  constraint shifts_pkey PRIMARY KEY (id),
-  constraint shifts_id_business_id_key UNIQUE (id, business_id),
-  constraint shifts_closed_has_count CHECK (((closed_at IS NULL) = (counted_total IS NULL))),
-  constraint shifts_opening_float_check CHECK ((opening_float >= 0)),
-  constraint shifts_cashier_id_fkey FOREIGN KEY (cashier_id) REFERENCES auth.users(id) ON DELETE SET NULL,
-  constraint shifts_closed_by_fkey FOREIGN KEY (closed_by) REFERENCES auth.users(id) ON DELETE SET NULL,
-  constraint shifts_register_id_fkey FOREIGN KEY (register_id) REFERENCES public.registers(id) ON DELETE CASCADE,
-  constraint shifts_store_id_business_id_fkey FOREIGN KEY (store_id, business_id) REFERENCES public.stores(id, business_id) ON DELETE CASCADE
+  constraint shifts_pkey primary key (id),
+  constraint shifts_id_business_id_key unique (id, business_id),
+  constraint shifts_closed_has_count check (((closed_at is null) = (counted_total is null))),
+  constraint shifts_opening_float_check check ((opening_float >= 0)),
+  constraint shifts_cashier_id_fkey foreign key (cashier_id) references auth.users(id) on delete set null,
+  constraint shifts_closed_by_fkey foreign key (closed_by) references auth.users(id) on delete set null,
+  constraint shifts_register_id_fkey foreign key (register_id) references public.registers(id) on delete cascade,
+  constraint shifts_store_id_business_id_fkey foreign key (store_id, business_id) references public.stores(id, business_id) on delete cascade
 );
 alter table public.shifts enable row level security;
 comment on table public.shifts is 'A register''s shift from opening float to counted close. Members read the shifts of stores they may use; written only by open_shift and close_shift. One open shift per register (partial unique index).';
@@ -56,13 +56,13 @@ create table public.cash_movements (
   reason text not null,
   actor_id uuid,
   at timestamp with time zone default now() not null,
-  constraint cash_movements_pkey PRIMARY KEY (id),
-  constraint cash_movements_amount_check CHECK ((amount > 0)),
-  constraint cash_movements_kind_check CHECK ((kind = ANY (ARRAY['in'::text, 'out'::text]))),
-  constraint cash_movements_reason_check CHECK (((char_length(btrim(reason)) >= 1) AND (char_length(btrim(reason)) <= 200))),
-  constraint cash_movements_actor_id_fkey FOREIGN KEY (actor_id) REFERENCES auth.users(id) ON DELETE SET NULL,
-  constraint cash_movements_shift_id_business_id_fkey FOREIGN KEY (shift_id, business_id) REFERENCES public.shifts(id, business_id) ON DELETE CASCADE,
-  constraint cash_movements_store_id_business_id_fkey FOREIGN KEY (store_id, business_id) REFERENCES public.stores(id, business_id) ON DELETE CASCADE
+  constraint cash_movements_pkey primary key (id),
+  constraint cash_movements_amount_check check ((amount > 0)),
+  constraint cash_movements_kind_check check ((kind = any (array['in'::text, 'out'::text]))),
+  constraint cash_movements_reason_check check (((char_length(btrim(reason)) >= 1) and (char_length(btrim(reason)) <= 200))),
+  constraint cash_movements_actor_id_fkey foreign key (actor_id) references auth.users(id) on delete set null,
+  constraint cash_movements_shift_id_business_id_fkey foreign key (shift_id, business_id) references public.shifts(id, business_id) on delete cascade,
+  constraint cash_movements_store_id_business_id_fkey foreign key (store_id, business_id) references public.stores(id, business_id) on delete cascade
 );
 alter table public.cash_movements enable row level security;
 comment on table public.cash_movements is 'Cash put into or taken out of a drawer with a reason. Members read those of stores they may use; written only by cash_in_out.';
@@ -77,9 +77,9 @@ create table public.customers (
   email public.email_address,
   created_at timestamp with time zone default now() not null,
   updated_at timestamp with time zone default now() not null,
-  constraint customers_pkey PRIMARY KEY (id),
-  constraint customers_id_business_id_key UNIQUE (id, business_id),
-  constraint customers_business_id_fkey FOREIGN KEY (business_id) REFERENCES public.businesses(id) ON DELETE CASCADE
+  constraint customers_pkey primary key (id),
+  constraint customers_id_business_id_key unique (id, business_id),
+  constraint customers_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade
 );
 alter table public.customers enable row level security;
 comment on table public.customers is 'The business''s customers. Members read and create them (at the counter); owners and managers edit and delete.';
@@ -99,11 +99,11 @@ create table public.pos_approvals (
   expires_at timestamp with time zone default (now() + '00:10:00'::interval) not null,
   used_at timestamp with time zone,
   used_for uuid,
-  constraint pos_approvals_pkey PRIMARY KEY (id),
-  constraint pos_approvals_max_discount_percent_check CHECK (((max_discount_percent >= (0)::numeric) AND (max_discount_percent <= (100)::numeric))),
-  constraint pos_approvals_purpose_check CHECK ((purpose = ANY (ARRAY['discount'::text, 'refund'::text]))),
-  constraint pos_approvals_approved_by_fkey FOREIGN KEY (approved_by) REFERENCES auth.users(id) ON DELETE CASCADE,
-  constraint pos_approvals_store_id_business_id_fkey FOREIGN KEY (store_id, business_id) REFERENCES public.stores(id, business_id) ON DELETE CASCADE
+  constraint pos_approvals_pkey primary key (id),
+  constraint pos_approvals_max_discount_percent_check check (((max_discount_percent >= (0)::numeric) and (max_discount_percent <= (100)::numeric))),
+  constraint pos_approvals_purpose_check check ((purpose = any (array['discount'::text, 'refund'::text]))),
+  constraint pos_approvals_approved_by_fkey foreign key (approved_by) references auth.users(id) on delete cascade,
+  constraint pos_approvals_store_id_business_id_fkey foreign key (store_id, business_id) references public.stores(id, business_id) on delete cascade
 );
 alter table public.pos_approvals enable row level security;
 comment on table public.pos_approvals is 'Manager approvals for a discount above the cashier''s limit or a refund. Owners and managers read them; written only by approve_discount and consumed by post_sale and post_refund.';
@@ -133,15 +133,15 @@ create table public.sales (
   approval_id uuid,
   occurred_at timestamp with time zone not null,
   recorded_at timestamp with time zone default now() not null,
-  constraint sales_pkey PRIMARY KEY (id),
-  constraint sales_business_id_receipt_number_key UNIQUE (business_id, receipt_number),
-  constraint sales_id_business_id_key UNIQUE (id, business_id),
-  constraint sales_approval_id_fkey FOREIGN KEY (approval_id) REFERENCES public.pos_approvals(id),
-  constraint sales_cashier_id_fkey FOREIGN KEY (cashier_id) REFERENCES auth.users(id) ON DELETE SET NULL,
-  constraint sales_customer_id_business_id_fkey FOREIGN KEY (customer_id, business_id) REFERENCES public.customers(id, business_id) ON DELETE SET NULL (customer_id),
-  constraint sales_register_id_fkey FOREIGN KEY (register_id) REFERENCES public.registers(id),
-  constraint sales_shift_id_business_id_fkey FOREIGN KEY (shift_id, business_id) REFERENCES public.shifts(id, business_id),
-  constraint sales_store_id_business_id_fkey FOREIGN KEY (store_id, business_id) REFERENCES public.stores(id, business_id) ON DELETE CASCADE
+  constraint sales_pkey primary key (id),
+  constraint sales_business_id_receipt_number_key unique (business_id, receipt_number),
+  constraint sales_id_business_id_key unique (id, business_id),
+  constraint sales_approval_id_fkey foreign key (approval_id) references public.pos_approvals(id),
+  constraint sales_cashier_id_fkey foreign key (cashier_id) references auth.users(id) on delete set null,
+  constraint sales_customer_id_business_id_fkey foreign key (customer_id, business_id) references public.customers(id, business_id) on delete set null (customer_id),
+  constraint sales_register_id_fkey foreign key (register_id) references public.registers(id),
+  constraint sales_shift_id_business_id_fkey foreign key (shift_id, business_id) references public.shifts(id, business_id),
+  constraint sales_store_id_business_id_fkey foreign key (store_id, business_id) references public.stores(id, business_id) on delete cascade
 );
 alter table public.sales enable row level security;
 comment on table public.sales is 'Sales. Members read those of stores they may use (cashiers too: receipts and refunds); written only by post_sale. Money in minor units of the store currency.';
@@ -163,16 +163,16 @@ create table public.sale_lines (
   tax_rate public.tax_rate not null,
   tax_amount bigint not null,
   line_total bigint not null,
-  constraint sale_lines_pkey PRIMARY KEY (id),
-  constraint sale_lines_id_business_id_key UNIQUE (id, business_id),
-  constraint sale_lines_sale_id_line_no_key UNIQUE (sale_id, line_no),
-  constraint sale_lines_discount_check CHECK ((discount >= 0)),
-  constraint sale_lines_line_no_check CHECK ((line_no > 0)),
-  constraint sale_lines_qty_check CHECK ((qty > (0)::numeric)),
-  constraint sale_lines_unit_price_check CHECK ((unit_price >= 0)),
-  constraint sale_lines_lot_id_fkey FOREIGN KEY (lot_id) REFERENCES public.lots(id),
-  constraint sale_lines_sale_id_business_id_fkey FOREIGN KEY (sale_id, business_id) REFERENCES public.sales(id, business_id) ON DELETE CASCADE,
-  constraint sale_lines_variant_id_fkey FOREIGN KEY (variant_id) REFERENCES public.variants(id)
+  constraint sale_lines_pkey primary key (id),
+  constraint sale_lines_id_business_id_key unique (id, business_id),
+  constraint sale_lines_sale_id_line_no_key unique (sale_id, line_no),
+  constraint sale_lines_discount_check check ((discount >= 0)),
+  constraint sale_lines_line_no_check check ((line_no > 0)),
+  constraint sale_lines_qty_check check ((qty > (0)::numeric)),
+  constraint sale_lines_unit_price_check check ((unit_price >= 0)),
+  constraint sale_lines_lot_id_fkey foreign key (lot_id) references public.lots(id),
+  constraint sale_lines_sale_id_business_id_fkey foreign key (sale_id, business_id) references public.sales(id, business_id) on delete cascade,
+  constraint sale_lines_variant_id_fkey foreign key (variant_id) references public.variants(id)
 );
 alter table public.sale_lines enable row level security;
 comment on table public.sale_lines is 'Lines of a sale with the price and tax it was sold at. Readers of the sale read them; written by post_sale.';
@@ -184,9 +184,9 @@ create table public.sale_line_costs (
   business_id uuid not null,
   store_id uuid not null,
   unit_cost bigint not null,
-  constraint sale_line_costs_pkey PRIMARY KEY (sale_line_id),
-  constraint sale_line_costs_unit_cost_check CHECK ((unit_cost >= 0)),
-  constraint sale_line_costs_sale_line_id_business_id_fkey FOREIGN KEY (sale_line_id, business_id) REFERENCES public.sale_lines(id, business_id) ON DELETE CASCADE
+  constraint sale_line_costs_pkey primary key (sale_line_id),
+  constraint sale_line_costs_unit_cost_check check ((unit_cost >= 0)),
+  constraint sale_line_costs_sale_line_id_business_id_fkey foreign key (sale_line_id, business_id) references public.sale_lines(id, business_id) on delete cascade
 );
 alter table public.sale_line_costs enable row level security;
 comment on table public.sale_line_costs is 'Unit cost of a sale line when it was sold (for profit). Owners and managers of the store read; post_sale writes.';
@@ -202,12 +202,12 @@ create table public.sale_tenders (
   amount bigint not null,
   tendered bigint not null,
   change bigint default 0 not null,
-  constraint sale_tenders_pkey PRIMARY KEY (id),
-  constraint sale_tenders_amount_check CHECK ((amount >= 0)),
-  constraint sale_tenders_change_check CHECK ((change >= 0)),
-  constraint sale_tenders_kind_check CHECK ((kind = ANY (ARRAY['cash'::text, 'card'::text, 'other'::text]))),
-  constraint sale_tenders_tendered_check CHECK ((tendered >= 0)),
-  constraint sale_tenders_sale_id_business_id_fkey FOREIGN KEY (sale_id, business_id) REFERENCES public.sales(id, business_id) ON DELETE CASCADE
+  constraint sale_tenders_pkey primary key (id),
+  constraint sale_tenders_amount_check check ((amount >= 0)),
+  constraint sale_tenders_change_check check ((change >= 0)),
+  constraint sale_tenders_kind_check check ((kind = any (array['cash'::text, 'card'::text, 'other'::text]))),
+  constraint sale_tenders_tendered_check check ((tendered >= 0)),
+  constraint sale_tenders_sale_id_business_id_fkey foreign key (sale_id, business_id) references public.sales(id, business_id) on delete cascade
 );
 alter table public.sale_tenders enable row level security;
 comment on table public.sale_tenders is 'How a sale was paid. Readers of the sale read them; written by post_sale.';
@@ -231,16 +231,16 @@ create table public.refunds (
   recorded_at timestamp with time zone default now() not null,
   review_reasons text[] default '{}'::text[] not null,
   flagged_for_review boolean generated always as ((cardinality(review_reasons) > 0)) stored,
-  constraint refunds_pkey PRIMARY KEY (id),
-  constraint refunds_id_business_id_key UNIQUE (id, business_id),
-  constraint refunds_tender_kind_check CHECK ((tender_kind = ANY (ARRAY['cash'::text, 'card'::text, 'other'::text]))),
-  constraint refunds_total_check CHECK ((total >= 0)),
-  constraint refunds_actor_id_fkey FOREIGN KEY (actor_id) REFERENCES auth.users(id) ON DELETE SET NULL,
-  constraint refunds_approval_id_fkey FOREIGN KEY (approval_id) REFERENCES public.pos_approvals(id),
-  constraint refunds_register_id_fkey FOREIGN KEY (register_id) REFERENCES public.registers(id),
-  constraint refunds_sale_id_business_id_fkey FOREIGN KEY (sale_id, business_id) REFERENCES public.sales(id, business_id) ON DELETE CASCADE,
-  constraint refunds_shift_id_business_id_fkey FOREIGN KEY (shift_id, business_id) REFERENCES public.shifts(id, business_id),
-  constraint refunds_store_id_business_id_fkey FOREIGN KEY (store_id, business_id) REFERENCES public.stores(id, business_id) ON DELETE CASCADE
+  constraint refunds_pkey primary key (id),
+  constraint refunds_id_business_id_key unique (id, business_id),
+  constraint refunds_tender_kind_check check ((tender_kind = any (array['cash'::text, 'card'::text, 'other'::text]))),
+  constraint refunds_total_check check ((total >= 0)),
+  constraint refunds_actor_id_fkey foreign key (actor_id) references auth.users(id) on delete set null,
+  constraint refunds_approval_id_fkey foreign key (approval_id) references public.pos_approvals(id),
+  constraint refunds_register_id_fkey foreign key (register_id) references public.registers(id),
+  constraint refunds_sale_id_business_id_fkey foreign key (sale_id, business_id) references public.sales(id, business_id) on delete cascade,
+  constraint refunds_shift_id_business_id_fkey foreign key (shift_id, business_id) references public.shifts(id, business_id),
+  constraint refunds_store_id_business_id_fkey foreign key (store_id, business_id) references public.stores(id, business_id) on delete cascade
 );
 alter table public.refunds enable row level security;
 comment on table public.refunds is 'Refunds against a sale, to its original tender. Readers of the sale read them; written by post_refund.';
@@ -256,12 +256,12 @@ create table public.refund_lines (
   qty numeric(12,3) not null,
   amount bigint not null,
   disposition text not null,
-  constraint refund_lines_pkey PRIMARY KEY (id),
-  constraint refund_lines_amount_check CHECK ((amount >= 0)),
-  constraint refund_lines_disposition_check CHECK ((disposition = ANY (ARRAY['restock'::text, 'damaged'::text]))),
-  constraint refund_lines_qty_check CHECK ((qty > (0)::numeric)),
-  constraint refund_lines_refund_id_business_id_fkey FOREIGN KEY (refund_id, business_id) REFERENCES public.refunds(id, business_id) ON DELETE CASCADE,
-  constraint refund_lines_sale_line_id_business_id_fkey FOREIGN KEY (sale_line_id, business_id) REFERENCES public.sale_lines(id, business_id) ON DELETE CASCADE
+  constraint refund_lines_pkey primary key (id),
+  constraint refund_lines_amount_check check ((amount >= 0)),
+  constraint refund_lines_disposition_check check ((disposition = any (array['restock'::text, 'damaged'::text]))),
+  constraint refund_lines_qty_check check ((qty > (0)::numeric)),
+  constraint refund_lines_refund_id_business_id_fkey foreign key (refund_id, business_id) references public.refunds(id, business_id) on delete cascade,
+  constraint refund_lines_sale_line_id_business_id_fkey foreign key (sale_line_id, business_id) references public.sale_lines(id, business_id) on delete cascade
 );
 alter table public.refund_lines enable row level security;
 comment on table public.refund_lines is 'Lines of a refund. Readers of the refund read them; written by post_refund.';
@@ -271,8 +271,8 @@ grant select on table public.refund_lines to service_role;
 create table private.register_counters (
   register_id uuid not null,
   last_seq bigint default 0 not null,
-  constraint register_counters_pkey PRIMARY KEY (register_id),
-  constraint register_counters_register_id_fkey FOREIGN KEY (register_id) REFERENCES public.registers(id) ON DELETE CASCADE
+  constraint register_counters_pkey primary key (register_id),
+  constraint register_counters_register_id_fkey foreign key (register_id) references public.registers(id) on delete cascade
 );
 alter table private.register_counters enable row level security;
 comment on table private.register_counters is 'Highest receipt sequence per register; read and written by the POS functions only.';
@@ -2015,10 +2015,10 @@ create trigger audit_customer after insert or update or delete on public.custome
 -- ==== Policies ============================================================================================
 
 create policy "shifts: members read in their stores" on public.shifts for select to authenticated
-  using (((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))));
+  using (((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))));
 
 create policy "cash_movements: members read in their stores" on public.cash_movements for select to authenticated
-  using (((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))));
+  using (((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))));
 
 create policy "customers: members read" on public.customers for select to authenticated
   using (business_id in (select private.my_business_ids()));
@@ -2034,22 +2034,22 @@ create policy "customers: owners and managers delete" on public.customers for de
   using (business_id in (select private.my_business_ids(array['owner', 'manager'])));
 
 create policy "pos_approvals: owners and managers read in their stores" on public.pos_approvals for select to authenticated
-  using ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));
+  using ((((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))) and (business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids))));
 
 create policy "sales: members read in their stores" on public.sales for select to authenticated
-  using (((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))));
+  using (((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))));
 
 create policy "sale_lines: members read in their stores" on public.sale_lines for select to authenticated
-  using (((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))));
+  using (((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))));
 
 create policy "sale_line_costs: owners and managers read in their stores" on public.sale_line_costs for select to authenticated
-  using ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));
+  using ((((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))) and (business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids))));
 
 create policy "sale_tenders: members read in their stores" on public.sale_tenders for select to authenticated
-  using (((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))));
+  using (((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))));
 
 create policy "refunds: members read in their stores" on public.refunds for select to authenticated
-  using (((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))));
+  using (((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))));
 
 create policy "refund_lines: readers of the refund" on public.refund_lines for select to authenticated
   using (refund_id in (select f.id from public.refunds f));

@@ -28,9 +28,9 @@ create table public.sales_daily (
   lines_without_cost bigint default 0 not null,
   refunds bigint default 0 not null,
   refund_count bigint default 0 not null,
-  constraint sales_daily_pkey PRIMARY KEY (store_id, day),
-  constraint sales_daily_business_id_fkey FOREIGN KEY (business_id) REFERENCES public.businesses(id) ON DELETE CASCADE,
-  constraint sales_daily_store_id_business_id_fkey FOREIGN KEY (store_id, business_id) REFERENCES public.stores(id, business_id) ON DELETE CASCADE
+  constraint sales_daily_pkey primary key (store_id, day),
+  constraint sales_daily_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade,
+  constraint sales_daily_store_id_business_id_fkey foreign key (store_id, business_id) references public.stores(id, business_id) on delete cascade
 );
 alter table public.sales_daily enable row level security;
 comment on table public.sales_daily is 'Per store and local day: receipts, gross (sales.total), discounts and tax of the sales; lines, units, revenue net of tax, cost and lines without cost of their lines; refunds on their own day. Maintained by triggers (ADR 0143). Owners and managers read the stores they may use; nobody writes through the API.';
@@ -45,9 +45,9 @@ create table public.sales_daily_tax (
   lines bigint default 0 not null,
   taxable bigint default 0 not null,
   tax bigint default 0 not null,
-  constraint sales_daily_tax_pkey PRIMARY KEY (store_id, day, tax_rate),
-  constraint sales_daily_tax_business_id_fkey FOREIGN KEY (business_id) REFERENCES public.businesses(id) ON DELETE CASCADE,
-  constraint sales_daily_tax_store_id_business_id_fkey FOREIGN KEY (store_id, business_id) REFERENCES public.stores(id, business_id) ON DELETE CASCADE
+  constraint sales_daily_tax_pkey primary key (store_id, day, tax_rate),
+  constraint sales_daily_tax_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade,
+  constraint sales_daily_tax_store_id_business_id_fkey foreign key (store_id, business_id) references public.stores(id, business_id) on delete cascade
 );
 alter table public.sales_daily_tax enable row level security;
 comment on table public.sales_daily_tax is 'Per store, local day and tax rate: sale lines, taxable amount (net of tax) and tax. Maintained by triggers (ADR 0143). Owners and managers read the stores they may use; nobody writes through the API.';
@@ -65,9 +65,9 @@ create table public.sales_daily_variant (
   revenue bigint default 0 not null,
   cost numeric default 0 not null,
   lines_without_cost bigint default 0 not null,
-  constraint sales_daily_variant_pkey PRIMARY KEY (store_id, day, variant_id),
-  constraint sales_daily_variant_business_id_fkey FOREIGN KEY (business_id) REFERENCES public.businesses(id) ON DELETE CASCADE,
-  constraint sales_daily_variant_store_id_business_id_fkey FOREIGN KEY (store_id, business_id) REFERENCES public.stores(id, business_id) ON DELETE CASCADE
+  constraint sales_daily_variant_pkey primary key (store_id, day, variant_id),
+  constraint sales_daily_variant_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade,
+  constraint sales_daily_variant_store_id_business_id_fkey foreign key (store_id, business_id) references public.stores(id, business_id) on delete cascade
 );
 alter table public.sales_daily_variant enable row level security;
 comment on table public.sales_daily_variant is 'Per store, local day and variant: lines, units, revenue net of tax and cost (description: the greatest sold). Maintained by triggers (ADR 0143). Owners and managers read the stores they may use; nobody writes through the API.';
@@ -84,8 +84,8 @@ create table public.sales_monthly_variant (
   revenue bigint default 0 not null,
   revenue_bound bigint default 0 not null,
   cost numeric default 0 not null,
-  constraint sales_monthly_variant_pkey PRIMARY KEY (store_id, month, variant_id),
-  constraint sales_monthly_variant_store_id_business_id_fkey FOREIGN KEY (store_id, business_id) REFERENCES public.stores(id, business_id) ON DELETE CASCADE
+  constraint sales_monthly_variant_pkey primary key (store_id, month, variant_id),
+  constraint sales_monthly_variant_store_id_business_id_fkey foreign key (store_id, business_id) references public.stores(id, business_id) on delete cascade
 );
 alter table public.sales_monthly_variant enable row level security;
 comment on table public.sales_monthly_variant is 'Per store, month and variant: the sums of sales_daily_variant (units, revenue net of tax, cost) and revenue_bound (sum of max(daily revenue, 0)) for ranking best sellers. Maintained by triggers on sales_daily_variant (ADR 0151). Owners and managers read the stores they may use; nobody writes through the API.';
@@ -101,8 +101,8 @@ create table public.sales_monthly_variant_business (
   revenue bigint default 0 not null,
   revenue_bound bigint default 0 not null,
   cost numeric default 0 not null,
-  constraint sales_monthly_variant_business_pkey PRIMARY KEY (business_id, month, variant_id),
-  constraint sales_monthly_variant_business_business_id_fkey FOREIGN KEY (business_id) REFERENCES public.businesses(id) ON DELETE CASCADE
+  constraint sales_monthly_variant_business_pkey primary key (business_id, month, variant_id),
+  constraint sales_monthly_variant_business_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade
 );
 alter table public.sales_monthly_variant_business enable row level security;
 comment on table public.sales_monthly_variant_business is 'Per business, month and variant over all stores: the sums of sales_daily_variant and revenue_bound, for ranking best sellers. Maintained by triggers on sales_daily_variant (ADR 0151). Owners and managers of every store read; nobody writes through the API.';
@@ -118,9 +118,9 @@ create table public.stock_movements_daily (
   units_in numeric default 0 not null,
   units_out numeric default 0 not null,
   cost_value numeric default 0 not null,
-  constraint stock_movements_daily_pkey PRIMARY KEY (store_id, day, kind),
-  constraint stock_movements_daily_business_id_fkey FOREIGN KEY (business_id) REFERENCES public.businesses(id) ON DELETE CASCADE,
-  constraint stock_movements_daily_store_id_fkey FOREIGN KEY (store_id) REFERENCES public.stores(id) ON DELETE CASCADE
+  constraint stock_movements_daily_pkey primary key (store_id, day, kind),
+  constraint stock_movements_daily_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade,
+  constraint stock_movements_daily_store_id_fkey foreign key (store_id) references public.stores(id) on delete cascade
 );
 alter table public.stock_movements_daily enable row level security;
 comment on table public.stock_movements_daily is 'Ledger movements per store, local day (store time zone at occurred_at) and kind: count, units in, units out and the unrounded value at the recorded unit cost. Maintained by a trigger on stock_movements in the writing transaction; owners and managers read the stores they may use; nobody writes through the API.';
@@ -136,9 +136,9 @@ create table public.inventory_value (
   cost_value numeric default 0 not null,
   retail_value numeric default 0 not null,
   variants_without_cost bigint default 0 not null,
-  constraint inventory_value_pkey PRIMARY KEY (store_id, category_id),
-  constraint inventory_value_business_id_fkey FOREIGN KEY (business_id) REFERENCES public.businesses(id) ON DELETE CASCADE,
-  constraint inventory_value_store_id_fkey FOREIGN KEY (store_id) REFERENCES public.stores(id) ON DELETE CASCADE
+  constraint inventory_value_pkey primary key (store_id, category_id),
+  constraint inventory_value_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade,
+  constraint inventory_value_store_id_fkey foreign key (store_id) references public.stores(id) on delete cascade
 );
 alter table public.inventory_value enable row level security;
 comment on table public.inventory_value is 'Stock on hand now per store and product category over the (store, variant) pairs with non-zero stock: pairs, units, value at the moving-average cost and at retail (store price, else variant price), unrounded, and pairs without a cost. Maintained by triggers on stock_balances, variant_costs, store_prices, variants and products in the writing transaction; owners and managers read the stores they may use; nobody writes through the API.';
@@ -158,10 +158,10 @@ create table public.shift_totals (
   cash_refunds bigint default 0 not null,
   cash_in bigint default 0 not null,
   cash_out bigint default 0 not null,
-  constraint shift_totals_pkey PRIMARY KEY (shift_id),
-  constraint shift_totals_business_id_fkey FOREIGN KEY (business_id) REFERENCES public.businesses(id) ON DELETE CASCADE,
-  constraint shift_totals_shift_id_fkey FOREIGN KEY (shift_id) REFERENCES public.shifts(id) ON DELETE CASCADE,
-  constraint shift_totals_store_id_fkey FOREIGN KEY (store_id) REFERENCES public.stores(id) ON DELETE CASCADE
+  constraint shift_totals_pkey primary key (shift_id),
+  constraint shift_totals_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade,
+  constraint shift_totals_shift_id_fkey foreign key (shift_id) references public.shifts(id) on delete cascade,
+  constraint shift_totals_store_id_fkey foreign key (store_id) references public.stores(id) on delete cascade
 );
 alter table public.shift_totals enable row level security;
 comment on table public.shift_totals is 'Per shift: sales and their total, tenders by kind, refunds (and those paid back in cash), cash in and out, as the Z report shows them. Maintained by triggers on sales, sale_tenders, refunds and cash_movements in the writing transaction; owners and managers read the stores they may use; nobody writes through the API.';
@@ -180,8 +180,8 @@ create table public.sales_daily_breakdown (
   refunds bigint default 0 not null,
   tax bigint default 0 not null,
   cost bigint default 0 not null,
-  constraint sales_daily_breakdown_pkey PRIMARY KEY (store_id, day, dimension, key),
-  constraint sales_daily_breakdown_store_id_business_id_fkey FOREIGN KEY (store_id, business_id) REFERENCES public.stores(id, business_id) ON DELETE CASCADE
+  constraint sales_daily_breakdown_pkey primary key (store_id, day, dimension, key),
+  constraint sales_daily_breakdown_store_id_business_id_fkey foreign key (store_id, business_id) references public.stores(id, business_id) on delete cascade
 );
 alter table public.sales_daily_breakdown enable row level security;
 comment on table public.sales_daily_breakdown is 'Per store, local day and dimension (store, staff, category, tender) key: receipts, units, gross, refunds, tax and cost as the line facts of report_sales_by, refunds on their own day. Maintained by triggers (ADR 0163). Owners and managers read the stores they may use; nobody writes through the API.';
@@ -201,8 +201,8 @@ create table public.sales_monthly_breakdown (
   refunds bigint default 0 not null,
   tax bigint default 0 not null,
   cost bigint default 0 not null,
-  constraint sales_monthly_breakdown_pkey PRIMARY KEY (store_id, month, dimension, key),
-  constraint sales_monthly_breakdown_store_id_business_id_fkey FOREIGN KEY (store_id, business_id) REFERENCES public.stores(id, business_id) ON DELETE CASCADE
+  constraint sales_monthly_breakdown_pkey primary key (store_id, month, dimension, key),
+  constraint sales_monthly_breakdown_store_id_business_id_fkey foreign key (store_id, business_id) references public.stores(id, business_id) on delete cascade
 );
 alter table public.sales_monthly_breakdown enable row level security;
 comment on table public.sales_monthly_breakdown is 'Per store, month and dimension key: the sums of sales_daily_breakdown (days: its rows behind this one). Maintained by triggers on sales_daily_breakdown (ADR 0163). Owners and managers read the stores they may use; nobody writes through the API.';
@@ -217,9 +217,9 @@ create table public.stock_pairs (
   last_sale_at timestamp with time zone,
   last_sale_day date,
   value numeric default 0 not null,
-  constraint stock_pairs_pkey PRIMARY KEY (store_id, variant_id),
-  constraint stock_pairs_store_id_fkey FOREIGN KEY (store_id) REFERENCES public.stores(id) ON DELETE CASCADE,
-  constraint stock_pairs_variant_id_fkey FOREIGN KEY (variant_id) REFERENCES public.variants(id) ON DELETE CASCADE
+  constraint stock_pairs_pkey primary key (store_id, variant_id),
+  constraint stock_pairs_store_id_fkey foreign key (store_id) references public.stores(id) on delete cascade,
+  constraint stock_pairs_variant_id_fkey foreign key (variant_id) references public.variants(id) on delete cascade
 );
 alter table public.stock_pairs enable row level security;
 comment on table public.stock_pairs is 'Per store and variant: on hand (sum of the ledger), last sale (instant, local day) and value at cost. Maintained by triggers in the writing transaction (ADR 0166); owners and managers read the stores they may use; nobody writes through the API.';
@@ -233,10 +233,10 @@ create table public.sale_reviews (
   note text not null,
   reviewed_by uuid,
   reviewed_at timestamp with time zone default now() not null,
-  constraint sale_reviews_pkey PRIMARY KEY (sale_id),
-  constraint sale_reviews_note_check CHECK (((char_length(btrim(note)) >= 1) AND (char_length(btrim(note)) <= 500))),
-  constraint sale_reviews_reviewed_by_fkey FOREIGN KEY (reviewed_by) REFERENCES auth.users(id) ON DELETE SET NULL,
-  constraint sale_reviews_sale_id_business_id_fkey FOREIGN KEY (sale_id, business_id) REFERENCES public.sales(id, business_id) ON DELETE CASCADE
+  constraint sale_reviews_pkey primary key (sale_id),
+  constraint sale_reviews_note_check check (((char_length(btrim(note)) >= 1) and (char_length(btrim(note)) <= 500))),
+  constraint sale_reviews_reviewed_by_fkey foreign key (reviewed_by) references auth.users(id) on delete set null,
+  constraint sale_reviews_sale_id_business_id_fkey foreign key (sale_id, business_id) references public.sales(id, business_id) on delete cascade
 );
 alter table public.sale_reviews enable row level security;
 comment on table public.sale_reviews is 'One review per flagged sale. Owners and managers of the store read; written only by public.review_sale.';
@@ -250,10 +250,10 @@ create table public.shift_reviews (
   reason text not null,
   reviewed_by uuid,
   reviewed_at timestamp with time zone default now() not null,
-  constraint shift_reviews_pkey PRIMARY KEY (shift_id),
-  constraint shift_reviews_reason_check CHECK (((char_length(btrim(reason)) >= 3) AND (char_length(btrim(reason)) <= 500))),
-  constraint shift_reviews_reviewed_by_fkey FOREIGN KEY (reviewed_by) REFERENCES auth.users(id) ON DELETE SET NULL,
-  constraint shift_reviews_shift_id_business_id_fkey FOREIGN KEY (shift_id, business_id) REFERENCES public.shifts(id, business_id) ON DELETE CASCADE
+  constraint shift_reviews_pkey primary key (shift_id),
+  constraint shift_reviews_reason_check check (((char_length(btrim(reason)) >= 3) and (char_length(btrim(reason)) <= 500))),
+  constraint shift_reviews_reviewed_by_fkey foreign key (reviewed_by) references auth.users(id) on delete set null,
+  constraint shift_reviews_shift_id_business_id_fkey foreign key (shift_id, business_id) references public.shifts(id, business_id) on delete cascade
 );
 alter table public.shift_reviews enable row level security;
 comment on table public.shift_reviews is 'One review per shift opened in conflict (open_shift from the offline outbox while another shift was open). Owners and managers of the store read; written only by public.review_shift.';
@@ -3817,40 +3817,40 @@ create trigger stock_pairs_time_zone after update on public.stores
   referencing old table as old_rows new table as new_rows
   for each statement execute function private.stock_pairs_time_zone_changed();
 
-CREATE TRIGGER shift_totals_inserted AFTER INSERT ON public.sales REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION private.shift_totals_changed();
+create trigger shift_totals_inserted after insert on public.sales referencing new table as new_rows for each statement execute function private.shift_totals_changed();
 
-CREATE TRIGGER shift_totals_updated AFTER UPDATE ON public.sales REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION private.shift_totals_changed();
+create trigger shift_totals_updated after update on public.sales referencing old table as old_rows new table as new_rows for each statement execute function private.shift_totals_changed();
 
-CREATE TRIGGER shift_totals_deleted AFTER DELETE ON public.sales REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION private.shift_totals_changed();
+create trigger shift_totals_deleted after delete on public.sales referencing old table as old_rows for each statement execute function private.shift_totals_changed();
 
-CREATE TRIGGER shift_totals_inserted AFTER INSERT ON public.sale_tenders REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION private.shift_totals_changed();
+create trigger shift_totals_inserted after insert on public.sale_tenders referencing new table as new_rows for each statement execute function private.shift_totals_changed();
 
-CREATE TRIGGER shift_totals_updated AFTER UPDATE ON public.sale_tenders REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION private.shift_totals_changed();
+create trigger shift_totals_updated after update on public.sale_tenders referencing old table as old_rows new table as new_rows for each statement execute function private.shift_totals_changed();
 
-CREATE TRIGGER shift_totals_deleted AFTER DELETE ON public.sale_tenders REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION private.shift_totals_changed();
+create trigger shift_totals_deleted after delete on public.sale_tenders referencing old table as old_rows for each statement execute function private.shift_totals_changed();
 
-CREATE TRIGGER shift_totals_inserted AFTER INSERT ON public.refunds REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION private.shift_totals_changed();
+create trigger shift_totals_inserted after insert on public.refunds referencing new table as new_rows for each statement execute function private.shift_totals_changed();
 
-CREATE TRIGGER shift_totals_updated AFTER UPDATE ON public.refunds REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION private.shift_totals_changed();
+create trigger shift_totals_updated after update on public.refunds referencing old table as old_rows new table as new_rows for each statement execute function private.shift_totals_changed();
 
-CREATE TRIGGER shift_totals_deleted AFTER DELETE ON public.refunds REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION private.shift_totals_changed();
+create trigger shift_totals_deleted after delete on public.refunds referencing old table as old_rows for each statement execute function private.shift_totals_changed();
 
-CREATE TRIGGER shift_totals_inserted AFTER INSERT ON public.cash_movements REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION private.shift_totals_changed();
+create trigger shift_totals_inserted after insert on public.cash_movements referencing new table as new_rows for each statement execute function private.shift_totals_changed();
 
-CREATE TRIGGER shift_totals_updated AFTER UPDATE ON public.cash_movements REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION private.shift_totals_changed();
+create trigger shift_totals_updated after update on public.cash_movements referencing old table as old_rows new table as new_rows for each statement execute function private.shift_totals_changed();
 
-CREATE TRIGGER shift_totals_deleted AFTER DELETE ON public.cash_movements REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION private.shift_totals_changed();
+create trigger shift_totals_deleted after delete on public.cash_movements referencing old table as old_rows for each statement execute function private.shift_totals_changed();
 
 -- ==== Policies ============================================================================================
 
 create policy "sales_daily: owners and managers read in their stores" on public.sales_daily for select to authenticated
-  using ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));
+  using ((((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))) and (business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids))));
 
 create policy "sales_daily_tax: owners and managers read in their stores" on public.sales_daily_tax for select to authenticated
-  using ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));
+  using ((((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))) and (business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids))));
 
 create policy "sales_daily_variant: owners and managers read in their stores" on public.sales_daily_variant for select to authenticated
-  using ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));
+  using ((((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))) and (business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids))));
 
 create policy "sale_reviews: owners and managers read in their stores" on public.sale_reviews
   for select to authenticated
@@ -3865,7 +3865,7 @@ create policy "sales_monthly_variant: owners and managers read in their stores" 
          and business_id in (select private.my_business_ids(array['owner', 'manager'])));
 
 create policy "sales_monthly_variant_business: owners and managers of every st" on public.sales_monthly_variant_business for select to authenticated
-  using (((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));
+  using (((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) and (business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids))));
 
 create policy "stock_movements_daily: owners and managers read in their stores" on public.stock_movements_daily
   for select to authenticated
@@ -3892,7 +3892,7 @@ create policy "sales_daily_breakdown: owners and managers read in their stores" 
          and business_id in (select private.my_business_ids(array['owner', 'manager'])));
 
 create policy "sales_monthly_breakdown: owners and managers read in their stor" on public.sales_monthly_breakdown for select to authenticated
-  using ((((business_id IN ( SELECT private.my_full_access_business_ids() AS my_full_access_business_ids)) OR (store_id IN ( SELECT private.my_listed_store_ids() AS my_listed_store_ids))) AND (business_id IN ( SELECT private.my_business_ids(ARRAY['owner'::text, 'manager'::text]) AS my_business_ids))));
+  using ((((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))) and (business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids))));
 
 create policy "stock_pairs: owners and managers read in their stores" on public.stock_pairs
   for select to authenticated

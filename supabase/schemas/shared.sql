@@ -69,8 +69,8 @@ create table public.email_outbox (
   claimed_until timestamp with time zone,
   last_error text,
   sent_at timestamp with time zone,
-  constraint email_outbox_pkey PRIMARY KEY (id),
-  constraint email_outbox_template_check CHECK ((template = ANY (ARRAY['ticket_reply'::text, 'ticket_resolved'::text, 'purchase_order'::text, 'receipt'::text])))
+  constraint email_outbox_pkey primary key (id),
+  constraint email_outbox_template_check check ((template = any (array['ticket_reply'::text, 'ticket_resolved'::text, 'purchase_order'::text, 'receipt'::text])))
 );
 alter table public.email_outbox enable row level security;
 comment on table public.email_outbox is 'Emails the database asks to send. Only the service role reads them, through claim_email_outbox and finish_email_outbox (the local outbox relay; on hosted the send-email Edge Function, docs/adr/0121). A failed or unknown-template row stays and is retried with backoff; sent rows are purged after 7 days.';

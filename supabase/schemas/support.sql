@@ -28,20 +28,20 @@ create table public.support_tickets (
   waiting_since timestamp with time zone default now() not null,
   last_reply_at timestamp with time zone,
   queue_rank smallint generated always as (
-CASE
-    WHEN (status = ANY (ARRAY['resolved'::text, 'closed'::text])) THEN 2
-    WHEN (waiting_on = 'us'::text) THEN 0
-    ELSE 1
-END) stored,
-  constraint support_tickets_pkey PRIMARY KEY (id),
-  constraint support_tickets_message_check CHECK (((char_length(btrim(message)) >= 1) AND (char_length(btrim(message)) <= 5000))),
-  constraint support_tickets_priority_check CHECK ((priority = ANY (ARRAY['low'::text, 'medium'::text, 'high'::text, 'urgent'::text]))),
-  constraint support_tickets_status_check CHECK ((status = ANY (ARRAY['open'::text, 'in_progress'::text, 'pending_customer'::text, 'resolved'::text, 'closed'::text]))),
-  constraint support_tickets_subject_check CHECK (((char_length(btrim(subject)) >= 1) AND (char_length(btrim(subject)) <= 200))),
-  constraint support_tickets_waiting_on_check CHECK ((waiting_on = ANY (ARRAY['us'::text, 'customer'::text]))),
-  constraint support_tickets_assigned_admin_fkey FOREIGN KEY (assigned_admin) REFERENCES auth.users(id) ON DELETE SET NULL,
-  constraint support_tickets_business_id_fkey FOREIGN KEY (business_id) REFERENCES public.businesses(id) ON DELETE SET NULL,
-  constraint support_tickets_user_id_fkey FOREIGN KEY (user_id) REFERENCES auth.users(id) ON DELETE CASCADE
+case
+    when (status = any (array['resolved'::text, 'closed'::text])) then 2
+    when (waiting_on = 'us'::text) then 0
+    else 1
+end) stored,
+  constraint support_tickets_pkey primary key (id),
+  constraint support_tickets_message_check check (((char_length(btrim(message)) >= 1) and (char_length(btrim(message)) <= 5000))),
+  constraint support_tickets_priority_check check ((priority = any (array['low'::text, 'medium'::text, 'high'::text, 'urgent'::text]))),
+  constraint support_tickets_status_check check ((status = any (array['open'::text, 'in_progress'::text, 'pending_customer'::text, 'resolved'::text, 'closed'::text]))),
+  constraint support_tickets_subject_check check (((char_length(btrim(subject)) >= 1) and (char_length(btrim(subject)) <= 200))),
+  constraint support_tickets_waiting_on_check check ((waiting_on = any (array['us'::text, 'customer'::text]))),
+  constraint support_tickets_assigned_admin_fkey foreign key (assigned_admin) references auth.users(id) on delete set null,
+  constraint support_tickets_business_id_fkey foreign key (business_id) references public.businesses(id) on delete set null,
+  constraint support_tickets_user_id_fkey foreign key (user_id) references auth.users(id) on delete cascade
 );
 alter table public.support_tickets enable row level security;
 comment on table public.support_tickets is 'Owner inserts own tickets as open/medium and reads own; admins read all. Replies and status changes only through customer_reply, admin_reply and admin_set_ticket.';
@@ -58,10 +58,10 @@ create table public.ticket_replies (
   is_staff boolean not null,
   body text not null,
   created_at timestamp with time zone default now() not null,
-  constraint ticket_replies_pkey PRIMARY KEY (id),
-  constraint ticket_replies_body_check CHECK (((char_length(btrim(body)) >= 1) AND (char_length(btrim(body)) <= 5000))),
-  constraint ticket_replies_author_id_fkey FOREIGN KEY (author_id) REFERENCES auth.users(id) ON DELETE SET NULL,
-  constraint ticket_replies_ticket_id_fkey FOREIGN KEY (ticket_id) REFERENCES public.support_tickets(id) ON DELETE CASCADE
+  constraint ticket_replies_pkey primary key (id),
+  constraint ticket_replies_body_check check (((char_length(btrim(body)) >= 1) and (char_length(btrim(body)) <= 5000))),
+  constraint ticket_replies_author_id_fkey foreign key (author_id) references auth.users(id) on delete set null,
+  constraint ticket_replies_ticket_id_fkey foreign key (ticket_id) references public.support_tickets(id) on delete cascade
 );
 alter table public.ticket_replies enable row level security;
 comment on table public.ticket_replies is 'The ticket''s owner and admins read; nobody writes through the API: customer_reply and admin_reply append.';
@@ -75,8 +75,8 @@ create table private.support_ticket_search (
   priority text,
   queue_rank smallint,
   waiting_since timestamp with time zone,
-  constraint support_ticket_search_pkey PRIMARY KEY (ticket_id),
-  constraint support_ticket_search_ticket_id_fkey FOREIGN KEY (ticket_id) REFERENCES public.support_tickets(id) ON DELETE CASCADE
+  constraint support_ticket_search_pkey primary key (ticket_id),
+  constraint support_ticket_search_ticket_id_fkey foreign key (ticket_id) references public.support_tickets(id) on delete cascade
 );
 alter table private.support_ticket_search enable row level security;
 comment on table private.support_ticket_search is 'One search text per support ticket (subject, owner email and name, business name) for the admin queue''s search; written by triggers, read by public.admin_list_tickets. Not exposed to the API roles.';
@@ -86,7 +86,7 @@ create table private.support_queue_counts (
   priority text not null,
   waiting_on text not null,
   n bigint default 0 not null,
-  constraint support_queue_counts_pkey PRIMARY KEY (status, priority, waiting_on)
+  constraint support_queue_counts_pkey primary key (status, priority, waiting_on)
 );
 alter table private.support_queue_counts enable row level security;
 comment on table private.support_queue_counts is 'Tickets per (status, priority, waiting_on): the admin queue''s totals without counting the tickets. Written by triggers on public.support_tickets (private.refresh_support_queue_counts() recomputes), read by private.support_queue_total. Not exposed to the API roles.';
@@ -110,7 +110,7 @@ create index ticket_replies_ticket_idx on public.ticket_replies (ticket_id, crea
 
 create index ticket_replies_author_idx on public.ticket_replies (author_id);
 
-CREATE INDEX support_ticket_search_trgm_idx ON private.support_ticket_search USING gin (search_text extensions.gin_trgm_ops) WITH (fastupdate=off);
+create index support_ticket_search_trgm_idx on private.support_ticket_search using gin (search_text extensions.gin_trgm_ops) with (fastupdate=off);
 
 -- ==== Functions ===========================================================================================
 

@@ -24,8 +24,8 @@ create table public.businesses (
   suspended_reason public.short_text,
   created_at timestamp with time zone default now() not null,
   updated_at timestamp with time zone default now() not null,
-  constraint businesses_pkey PRIMARY KEY (id),
-  constraint businesses_owner_id_fkey FOREIGN KEY (owner_id) REFERENCES auth.users(id) ON DELETE CASCADE
+  constraint businesses_pkey primary key (id),
+  constraint businesses_owner_id_fkey foreign key (owner_id) references auth.users(id) on delete cascade
 );
 alter table public.businesses enable row level security;
 comment on table public.businesses is 'Members read their (unsuspended) businesses; the owner also reads a suspended one to see why, and updates name, type, email and phone. Created at sign-up by a trigger; suspended through admin functions only.';
@@ -39,9 +39,9 @@ create table public.business_members (
   role public.member_role not null,
   all_stores boolean default true not null,
   created_at timestamp with time zone default now() not null,
-  constraint business_members_pkey PRIMARY KEY (business_id, user_id),
-  constraint business_members_business_id_fkey FOREIGN KEY (business_id) REFERENCES public.businesses(id) ON DELETE CASCADE,
-  constraint business_members_user_id_fkey FOREIGN KEY (user_id) REFERENCES auth.users(id) ON DELETE CASCADE
+  constraint business_members_pkey primary key (business_id, user_id),
+  constraint business_members_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade,
+  constraint business_members_user_id_fkey foreign key (user_id) references auth.users(id) on delete cascade
 );
 alter table public.business_members enable row level security;
 comment on table public.business_members is 'Owners and managers read their business''s team; every member reads its own row. Written only by the team functions (accept_invitation, set_member_role, remove_member, transfer_ownership).';
@@ -63,9 +63,9 @@ create table public.stores (
   archived_at timestamp with time zone,
   created_at timestamp with time zone default now() not null,
   updated_at timestamp with time zone default now() not null,
-  constraint stores_pkey PRIMARY KEY (id),
-  constraint stores_id_business_id_key UNIQUE (id, business_id),
-  constraint stores_business_id_fkey FOREIGN KEY (business_id) REFERENCES public.businesses(id) ON DELETE CASCADE
+  constraint stores_pkey primary key (id),
+  constraint stores_id_business_id_key unique (id, business_id),
+  constraint stores_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade
 );
 alter table public.stores enable row level security;
 comment on table public.stores is 'Members read the stores they may access; owners create and archive (never delete); owners and managers edit the settings of stores they may access. Creation is limited by the plan (private.plan_limits).';
@@ -78,9 +78,9 @@ create table public.member_store_access (
   business_id uuid not null,
   user_id uuid not null,
   store_id uuid not null,
-  constraint member_store_access_pkey PRIMARY KEY (business_id, user_id, store_id),
-  constraint member_store_access_business_id_user_id_fkey FOREIGN KEY (business_id, user_id) REFERENCES public.business_members(business_id, user_id) ON DELETE CASCADE,
-  constraint member_store_access_store_id_business_id_fkey FOREIGN KEY (store_id, business_id) REFERENCES public.stores(id, business_id) ON DELETE CASCADE
+  constraint member_store_access_pkey primary key (business_id, user_id, store_id),
+  constraint member_store_access_business_id_user_id_fkey foreign key (business_id, user_id) references public.business_members(business_id, user_id) on delete cascade,
+  constraint member_store_access_store_id_business_id_fkey foreign key (store_id, business_id) references public.stores(id, business_id) on delete cascade
 );
 alter table public.member_store_access enable row level security;
 comment on table public.member_store_access is 'Same readers as business_members; written only by the team functions.';
@@ -96,9 +96,9 @@ create table public.registers (
   archived_at timestamp with time zone,
   created_at timestamp with time zone default now() not null,
   updated_at timestamp with time zone default now() not null,
-  constraint registers_pkey PRIMARY KEY (id),
-  constraint registers_business_id_receipt_prefix_key UNIQUE (business_id, receipt_prefix),
-  constraint registers_store_id_business_id_fkey FOREIGN KEY (store_id, business_id) REFERENCES public.stores(id, business_id) ON DELETE CASCADE
+  constraint registers_pkey primary key (id),
+  constraint registers_business_id_receipt_prefix_key unique (business_id, receipt_prefix),
+  constraint registers_store_id_business_id_fkey foreign key (store_id, business_id) references public.stores(id, business_id) on delete cascade
 );
 alter table public.registers enable row level security;
 comment on table public.registers is 'Members read the registers of stores they may access; owners and managers of such a store create, rename and archive them (never delete).';
@@ -120,10 +120,10 @@ create table public.invitations (
   accepted_at timestamp with time zone,
   accepted_by uuid,
   revoked_at timestamp with time zone,
-  constraint invitations_pkey PRIMARY KEY (id),
-  constraint invitations_accepted_by_fkey FOREIGN KEY (accepted_by) REFERENCES auth.users(id) ON DELETE SET NULL,
-  constraint invitations_business_id_fkey FOREIGN KEY (business_id) REFERENCES public.businesses(id) ON DELETE CASCADE,
-  constraint invitations_invited_by_fkey FOREIGN KEY (invited_by) REFERENCES auth.users(id) ON DELETE SET NULL
+  constraint invitations_pkey primary key (id),
+  constraint invitations_accepted_by_fkey foreign key (accepted_by) references auth.users(id) on delete set null,
+  constraint invitations_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade,
+  constraint invitations_invited_by_fkey foreign key (invited_by) references auth.users(id) on delete set null
 );
 alter table public.invitations enable row level security;
 comment on table public.invitations is 'Owners read their business''s invitations; written only by create_invitation, revoke_invitation and accept_invitation.';
@@ -133,9 +133,9 @@ grant select on table public.invitations to authenticated;
 create table private.invitation_tokens (
   invitation_id uuid not null,
   token_hash text not null,
-  constraint invitation_tokens_pkey PRIMARY KEY (invitation_id),
-  constraint invitation_tokens_token_hash_key UNIQUE (token_hash),
-  constraint invitation_tokens_invitation_id_fkey FOREIGN KEY (invitation_id) REFERENCES public.invitations(id) ON DELETE CASCADE
+  constraint invitation_tokens_pkey primary key (invitation_id),
+  constraint invitation_tokens_token_hash_key unique (token_hash),
+  constraint invitation_tokens_invitation_id_fkey foreign key (invitation_id) references public.invitations(id) on delete cascade
 );
 alter table private.invitation_tokens enable row level security;
 comment on table private.invitation_tokens is 'SHA-256 of each invitation token; read only by the invitation functions.';
@@ -152,8 +152,8 @@ create table public.activity (
   before jsonb,
   after jsonb,
   at timestamp with time zone default now() not null,
-  constraint activity_pkey PRIMARY KEY (id),
-  constraint activity_business_id_fkey FOREIGN KEY (business_id) REFERENCES public.businesses(id) ON DELETE CASCADE
+  constraint activity_pkey primary key (id),
+  constraint activity_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade
 );
 alter table public.activity enable row level security;
 comment on table public.activity is 'Owners read their business''s trail; managers the entries of the business and of stores they may access. Nobody inserts, updates or deletes through the API; triggers and security definer functions append.';
@@ -169,12 +169,12 @@ create table public.notifications (
   link text,
   created_at timestamp with time zone default now() not null,
   read_at timestamp with time zone,
-  constraint notifications_pkey PRIMARY KEY (id),
-  constraint notifications_body_check CHECK (((body IS NULL) OR (char_length(body) <= 500))),
-  constraint notifications_kind_check CHECK (((char_length(kind) >= 1) AND (char_length(kind) <= 60))),
-  constraint notifications_link_check CHECK (((link IS NULL) OR (link ~ '^/[A-Za-z0-9/_-]*$'::text))),
-  constraint notifications_title_check CHECK (((char_length(title) >= 1) AND (char_length(title) <= 200))),
-  constraint notifications_user_id_fkey FOREIGN KEY (user_id) REFERENCES auth.users(id) ON DELETE CASCADE
+  constraint notifications_pkey primary key (id),
+  constraint notifications_body_check check (((body is null) or (char_length(body) <= 500))),
+  constraint notifications_kind_check check (((char_length(kind) >= 1) and (char_length(kind) <= 60))),
+  constraint notifications_link_check check (((link is null) or (link ~ '^/[A-Za-z0-9/_-]*$'::text))),
+  constraint notifications_title_check check (((char_length(title) >= 1) and (char_length(title) <= 200))),
+  constraint notifications_user_id_fkey foreign key (user_id) references auth.users(id) on delete cascade
 );
 alter table public.notifications enable row level security;
 comment on table public.notifications is 'Each user reads and marks read (read_at) only their own; security definer functions insert them.';
