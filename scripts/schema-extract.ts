@@ -21,6 +21,7 @@ import {
 import { readMigrationStatements, readSources, type SourceStatement } from './schema-extract/migration-sources';
 import { dollarBody } from './schema-extract/sql-statements';
 import { lowerKeywords } from './schema-extract/lower-keywords';
+import { tidyPolicy } from './schema-extract/tidy-policy';
 import { functionGives, indexGives, policyGives, triggerGives } from './schema-extract/verify-source';
 import { schemaFiles } from './schema-extract/schema-files';
 import { apiFiles, definingFiles, sqlBlock, withSqlBlock } from './schema-extract/api-files';
@@ -235,7 +236,10 @@ export async function extractSchemaFiles(): Promise<{ files: Map<Area, string>; 
     for (const policy of policies) {
       const area = tableAreaOf.get(policy.table) ?? 'shared';
       const source = await pick(sources.get(`policy ${policy.table} ${policy.name}`), (text) => policyGives(client, policy.table, policy.name, text));
-      add(area, 'policies', { comments: source?.comments ?? '', sql: [source?.text ?? policy.definition, extras(`policy ${policy.oid}`)].filter(Boolean).join('\n'), order: tables.findIndex((t) => t.name === policy.table) });
+      // No written text: the catalog's, tidied when the tidy text still gives the same policy.
+      const tidy = tidyPolicy(policy.definition);
+      const rendered = (await policyGives(client, policy.table, policy.name, tidy)) ? tidy : policy.definition;
+      add(area, 'policies', { comments: source?.comments ?? '', sql: [source?.text ?? rendered, extras(`policy ${policy.oid}`)].filter(Boolean).join('\n'), order: tables.findIndex((t) => t.name === policy.table) });
     }
 
     const texts = new Map<Area, string>();

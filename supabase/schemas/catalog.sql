@@ -917,72 +917,72 @@ create trigger catalog_words_deleted after delete on public.products
 -- ==== Policies ============================================================================================
 
 create policy "categories: members read" on public.categories for select to authenticated
-  using ((business_id in ( select private.my_business_ids() as my_business_ids)));
+  using (business_id in (select private.my_business_ids()));
 
 create policy "categories: owners and managers insert" on public.categories for insert to authenticated
-  with check ((business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids)));
+  with check (business_id in (select private.my_business_ids(array['owner', 'manager'])));
 
 create policy "categories: owners and managers delete" on public.categories for delete to authenticated
-  using ((business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids)));
+  using (business_id in (select private.my_business_ids(array['owner', 'manager'])));
 
 create policy "categories: owners and managers update" on public.categories for update to authenticated
-  using ((business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids)))
-  with check ((business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids)));
+  using (business_id in (select private.my_business_ids(array['owner', 'manager'])))
+  with check (business_id in (select private.my_business_ids(array['owner', 'manager'])));
 
 create policy "products: members read" on public.products for select to authenticated
-  using ((business_id in ( select private.my_business_ids() as my_business_ids)));
+  using (business_id in (select private.my_business_ids()));
 
 create policy "products: owners and managers insert" on public.products for insert to authenticated
-  with check ((business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids)));
+  with check (business_id in (select private.my_business_ids(array['owner', 'manager'])));
 
 create policy "products: owners and managers delete" on public.products for delete to authenticated
-  using ((business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids)));
+  using (business_id in (select private.my_business_ids(array['owner', 'manager'])));
 
 create policy "products: owners and managers update" on public.products for update to authenticated
-  using ((business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids)))
-  with check ((business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids)));
+  using (business_id in (select private.my_business_ids(array['owner', 'manager'])))
+  with check (business_id in (select private.my_business_ids(array['owner', 'manager'])));
 
 create policy "variants: members read" on public.variants for select to authenticated
-  using ((business_id in ( select private.my_business_ids() as my_business_ids)));
+  using (business_id in (select private.my_business_ids()));
 
 create policy "variants: owners and managers insert" on public.variants for insert to authenticated
-  with check ((business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids)));
+  with check (business_id in (select private.my_business_ids(array['owner', 'manager'])));
 
 create policy "variants: owners and managers delete" on public.variants for delete to authenticated
-  using ((business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids)));
+  using (business_id in (select private.my_business_ids(array['owner', 'manager'])));
 
 create policy "variants: owners and managers update" on public.variants for update to authenticated
-  using ((business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids)))
-  with check ((business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids)));
+  using (business_id in (select private.my_business_ids(array['owner', 'manager'])))
+  with check (business_id in (select private.my_business_ids(array['owner', 'manager'])));
 
 create policy "variant_costs: owners and managers read" on public.variant_costs for select to authenticated
-  using ((business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids)));
+  using (business_id in (select private.my_business_ids(array['owner', 'manager'])));
 
 create policy "variant_costs: owners and managers insert" on public.variant_costs for insert to authenticated
-  with check ((business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids)));
+  with check (business_id in (select private.my_business_ids(array['owner', 'manager'])));
 
 create policy "variant_costs: owners and managers update" on public.variant_costs for update to authenticated
-  using ((business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids)))
-  with check ((business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids)));
+  using (business_id in (select private.my_business_ids(array['owner', 'manager'])))
+  with check (business_id in (select private.my_business_ids(array['owner', 'manager'])));
 
 create policy "barcodes: members read" on public.barcodes for select to authenticated
-  using ((business_id in ( select private.my_business_ids() as my_business_ids)));
+  using (business_id in (select private.my_business_ids()));
 
 create policy "barcodes: owners and managers insert" on public.barcodes for insert to authenticated
-  with check ((business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids)));
+  with check (business_id in (select private.my_business_ids(array['owner', 'manager'])));
 
 create policy "barcodes: owners and managers delete" on public.barcodes for delete to authenticated
-  using ((business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids)));
+  using (business_id in (select private.my_business_ids(array['owner', 'manager'])));
 
 create policy "store_prices: owners and managers insert in their stores" on public.store_prices for insert to authenticated
-  with check ((((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))) and (business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids))));
+  with check (((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids()))) and (business_id in (select private.my_business_ids(array['owner', 'manager']))));
 
 create policy "store_prices: owners and managers update in their stores" on public.store_prices for update to authenticated
-  using ((((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))) and (business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids))))
-  with check ((((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))) and (business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids))));
+  using (((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids()))) and (business_id in (select private.my_business_ids(array['owner', 'manager']))))
+  with check (((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids()))) and (business_id in (select private.my_business_ids(array['owner', 'manager']))));
 
 create policy "store_prices: members read in their stores" on public.store_prices for select to authenticated
-  using (((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))));
+  using ((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids())));
 
 create policy "store_prices: owners and managers delete in their stores" on public.store_prices for delete to authenticated
-  using ((((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))) and (business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids))));
+  using (((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids()))) and (business_id in (select private.my_business_ids(array['owner', 'manager']))));

@@ -1414,30 +1414,30 @@ create policy "lots: members read" on public.lots for select to authenticated
   using (business_id in (select private.my_business_ids()));
 
 create policy "suppliers: owners and managers read" on public.suppliers for select to authenticated
-  using ((business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids)));
+  using (business_id in (select private.my_business_ids(array['owner', 'manager'])));
 
 create policy "suppliers: owners and managers insert" on public.suppliers for insert to authenticated
-  with check ((business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids)));
+  with check (business_id in (select private.my_business_ids(array['owner', 'manager'])));
 
 create policy "suppliers: owners and managers update" on public.suppliers for update to authenticated
-  using ((business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids)))
-  with check ((business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids)));
+  using (business_id in (select private.my_business_ids(array['owner', 'manager'])))
+  with check (business_id in (select private.my_business_ids(array['owner', 'manager'])));
 
 create policy "suppliers: owners and managers delete" on public.suppliers for delete to authenticated
-  using ((business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids)));
+  using (business_id in (select private.my_business_ids(array['owner', 'manager'])));
 
 create policy "purchase_orders: owners and managers insert in their stores" on public.purchase_orders for insert to authenticated
-  with check ((((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))) and (business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids))));
+  with check (((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids()))) and (business_id in (select private.my_business_ids(array['owner', 'manager']))));
 
 create policy "purchase_orders: owners and managers update in their stores" on public.purchase_orders for update to authenticated
-  using ((((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))) and (business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids))))
-  with check ((((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))) and (business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids))));
+  using (((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids()))) and (business_id in (select private.my_business_ids(array['owner', 'manager']))))
+  with check (((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids()))) and (business_id in (select private.my_business_ids(array['owner', 'manager']))));
 
 create policy "purchase_orders: owners and managers read in their stores" on public.purchase_orders for select to authenticated
-  using ((((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))) and (business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids))));
+  using (((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids()))) and (business_id in (select private.my_business_ids(array['owner', 'manager']))));
 
 create policy "purchase_orders: owners and managers delete drafts in their sto" on public.purchase_orders for delete to authenticated
-  using (((status = 'draft'::text) and ((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))) and (business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids))));
+  using ((status = 'draft'::text) and ((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids()))) and (business_id in (select private.my_business_ids(array['owner', 'manager']))));
 
 -- Lines follow their order (whose own policy scopes it to the caller's stores); they change only in drafts.
 create policy "purchase_order_lines: readers of the order" on public.purchase_order_lines
@@ -1456,20 +1456,20 @@ create policy "transfer_lines: readers of the transfer" on public.transfer_lines
   using (transfer_id in (select t.id from public.transfers t));
 
 create policy "reorder_points: owners and managers insert in their stores" on public.reorder_points for insert to authenticated
-  with check ((((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))) and (business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids))));
+  with check (((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids()))) and (business_id in (select private.my_business_ids(array['owner', 'manager']))));
 
 create policy "reorder_points: owners and managers update in their stores" on public.reorder_points for update to authenticated
-  using ((((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))) and (business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids))))
-  with check ((((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))) and (business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids))));
+  using (((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids()))) and (business_id in (select private.my_business_ids(array['owner', 'manager']))))
+  with check (((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids()))) and (business_id in (select private.my_business_ids(array['owner', 'manager']))));
 
 create policy "reorder_points: owners and managers read in their stores" on public.reorder_points for select to authenticated
-  using ((((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))) and (business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids))));
+  using (((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids()))) and (business_id in (select private.my_business_ids(array['owner', 'manager']))));
 
 create policy "reorder_points: owners and managers delete in their stores" on public.reorder_points for delete to authenticated
-  using ((((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))) and (business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids))));
+  using (((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids()))) and (business_id in (select private.my_business_ids(array['owner', 'manager']))));
 
 create policy "stock_movements: owners and managers read in their stores" on public.stock_movements for select to authenticated
-  using ((((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))) and (business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids))));
+  using (((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids()))) and (business_id in (select private.my_business_ids(array['owner', 'manager']))));
 
 create policy "stock_balances: members read in their stores" on public.stock_balances for select to authenticated
-  using (((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))));
+  using ((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids())));

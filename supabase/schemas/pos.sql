@@ -2015,10 +2015,10 @@ create trigger audit_customer after insert or update or delete on public.custome
 -- ==== Policies ============================================================================================
 
 create policy "shifts: members read in their stores" on public.shifts for select to authenticated
-  using (((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))));
+  using ((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids())));
 
 create policy "cash_movements: members read in their stores" on public.cash_movements for select to authenticated
-  using (((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))));
+  using ((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids())));
 
 create policy "customers: members read" on public.customers for select to authenticated
   using (business_id in (select private.my_business_ids()));
@@ -2034,22 +2034,22 @@ create policy "customers: owners and managers delete" on public.customers for de
   using (business_id in (select private.my_business_ids(array['owner', 'manager'])));
 
 create policy "pos_approvals: owners and managers read in their stores" on public.pos_approvals for select to authenticated
-  using ((((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))) and (business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids))));
+  using (((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids()))) and (business_id in (select private.my_business_ids(array['owner', 'manager']))));
 
 create policy "sales: members read in their stores" on public.sales for select to authenticated
-  using (((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))));
+  using ((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids())));
 
 create policy "sale_lines: members read in their stores" on public.sale_lines for select to authenticated
-  using (((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))));
+  using ((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids())));
 
 create policy "sale_line_costs: owners and managers read in their stores" on public.sale_line_costs for select to authenticated
-  using ((((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))) and (business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids))));
+  using (((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids()))) and (business_id in (select private.my_business_ids(array['owner', 'manager']))));
 
 create policy "sale_tenders: members read in their stores" on public.sale_tenders for select to authenticated
-  using (((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))));
+  using ((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids())));
 
 create policy "refunds: members read in their stores" on public.refunds for select to authenticated
-  using (((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))));
+  using ((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids())));
 
 create policy "refund_lines: readers of the refund" on public.refund_lines for select to authenticated
   using (refund_id in (select f.id from public.refunds f));

@@ -3844,13 +3844,13 @@ create trigger shift_totals_deleted after delete on public.cash_movements refere
 -- ==== Policies ============================================================================================
 
 create policy "sales_daily: owners and managers read in their stores" on public.sales_daily for select to authenticated
-  using ((((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))) and (business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids))));
+  using (((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids()))) and (business_id in (select private.my_business_ids(array['owner', 'manager']))));
 
 create policy "sales_daily_tax: owners and managers read in their stores" on public.sales_daily_tax for select to authenticated
-  using ((((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))) and (business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids))));
+  using (((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids()))) and (business_id in (select private.my_business_ids(array['owner', 'manager']))));
 
 create policy "sales_daily_variant: owners and managers read in their stores" on public.sales_daily_variant for select to authenticated
-  using ((((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))) and (business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids))));
+  using (((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids()))) and (business_id in (select private.my_business_ids(array['owner', 'manager']))));
 
 create policy "sale_reviews: owners and managers read in their stores" on public.sale_reviews
   for select to authenticated
@@ -3865,7 +3865,7 @@ create policy "sales_monthly_variant: owners and managers read in their stores" 
          and business_id in (select private.my_business_ids(array['owner', 'manager'])));
 
 create policy "sales_monthly_variant_business: owners and managers of every st" on public.sales_monthly_variant_business for select to authenticated
-  using (((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) and (business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids))));
+  using ((business_id in (select private.my_full_access_business_ids())) and (business_id in (select private.my_business_ids(array['owner', 'manager']))));
 
 create policy "stock_movements_daily: owners and managers read in their stores" on public.stock_movements_daily
   for select to authenticated
@@ -3892,7 +3892,7 @@ create policy "sales_daily_breakdown: owners and managers read in their stores" 
          and business_id in (select private.my_business_ids(array['owner', 'manager'])));
 
 create policy "sales_monthly_breakdown: owners and managers read in their stor" on public.sales_monthly_breakdown for select to authenticated
-  using ((((business_id in ( select private.my_full_access_business_ids() as my_full_access_business_ids)) or (store_id in ( select private.my_listed_store_ids() as my_listed_store_ids))) and (business_id in ( select private.my_business_ids(array['owner'::text, 'manager'::text]) as my_business_ids))));
+  using (((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids()))) and (business_id in (select private.my_business_ids(array['owner', 'manager']))));
 
 create policy "stock_pairs: owners and managers read in their stores" on public.stock_pairs
   for select to authenticated
