@@ -115,8 +115,8 @@ function quote(name: string): string {
 
 function renderFile(area: Area, sections: Map<Section, Piece[]>): string {
   const out = [
-    headers[area].split('\n').map((line) => `-- ${line}`).join('\n'),
-    `--
+    `${headers[area].split('\n').map((line) => `-- ${line}`).join('\n')}
+--
 -- Written by scripts/schema-extract.ts from the migrations and kept equal to them by
 -- tests/hosted/schema-files.test.ts: change an object here, then generate its migration (README, Contributing).`,
     `-- Function bodies are checked when they run, not when created: the files need no order among functions.

@@ -18,8 +18,9 @@ Invariants: an outbox row is claimed by one sender at a time and is never lost: 
 last_error and is retried with backoff.`,
   auth: `Auth-related: what hangs off auth.users and auth.sessions: profiles, the platform admin role
 (private.user_roles, is_admin), sign-in history and active sessions kept by triggers on auth.sessions.
-Invariants: every user has exactly one profile (created by the auth.users trigger); only the triggers write
-login_activity and active_sessions; a user is an admin only through private.user_roles.`,
+Invariants: every user has exactly one profile (created by the auth.users trigger); users only read their
+login_activity and active_sessions, which the auth.sessions triggers write; a user is an admin only through
+private.user_roles.`,
   billing: `Billing: the customer's plan (user_plans), billing history and payment methods, the plan catalog and its
 limits, trials and the plan events the admin panel lists.
 Invariants: a user has at most one plan row; only the service role writes billing_history and payment_methods;
@@ -27,24 +28,25 @@ plan limits are enforced in the database (private.assert_plan_allows), not only 
   workspace: `Workspace (shared/features/workspace): businesses, stores, registers, members with roles and store access,
 invitations, the activity trail and in-app notifications; the helpers every policy uses to ask which
 businesses and stores the caller may see (private.my_business_ids and friends).
-Invariants: a business has exactly one owner; the activity trail is append-only; invitation tokens are kept
-hashed in private; store-limited members see only their listed stores.`,
+Invariants: a business has one owner (businesses.owner_id, who is also its owner member); the activity trail is
+append-only; invitation tokens are kept hashed in private; store-limited members see only their listed stores.`,
   catalog: `Catalog (shared/features/catalog): categories, products, variants, barcodes, costs and store prices, the CSV
 import, and the search the screens and the register use (search_catalog, private.catalog_words for typos).
 Invariants: a barcode is unique within a business and its check digit is valid; the search words follow the
 products and variants through triggers.`,
   inventory: `Inventory (shared/features/inventory): the stock ledger (stock_movements) and the balances it maintains, lots
 and expiry, suppliers, purchase orders, transfers, counts and reorder points.
-Invariants: balances equal the sum of the ledger; the ledger is append-only and written only through
-private.apply_movement; quantities never go below zero for lots; average cost follows receipts.`,
+Invariants: on hand (stock_balances) is always the sum of the ledger, changed only by the inventory functions in
+the ledger row's transaction; the ledger is append-only (a trigger refuses update and delete); costs are read by
+owners and managers only.`,
   pos: `Register (shared/features/pos): shifts, cash movements, customers, manager approvals, sales with their lines,
 costs and tenders, refunds, receipt numbers and the catalog copy the register keeps offline (pos_catalog).
-Invariants: a sale is posted once (its client id is the key; a replay returns the first result); tenders cover
-the total; a refund never exceeds what was sold; each sale moves stock through the ledger.`,
+Invariants: a sale is posted once (its client id is the key; a replay returns the first result); the tenders pay
+the total; a refund line never exceeds what is left to refund; each sale moves stock through the ledger.`,
   support: `Support (shared/features/dashboard/support and admin/support): tickets, replies, the ticket search text and
 the queue counts the desk reads.
-Invariants: a customer sees only their own tickets; only the desk changes a ticket's status; the queue counts
-equal the tickets they count (kept by statement triggers).`,
+Invariants: a customer sees only their own tickets; replies and status changes go only through customer_reply,
+admin_reply and admin_set_ticket; the queue counts equal the tickets they count (kept by statement triggers).`,
   reports: `Reports (shared/features/reports): the summaries the reports read instead of the raw sales (daily and monthly
 rollups, breakdowns, inventory value, shift totals, stock pairs), the report functions, and the flagged sales and
 shifts to review.
@@ -53,7 +55,7 @@ rebuilt by the refresh functions); reports only read what the caller's role may 
   admin: `Admin (shared/features/admin): the platform figures (private.admin_totals, kept by triggers on profiles,
 plans, billing and tickets), the user, plan, business and billing lists, and the activity log.
 Invariants: every admin_* function refuses a caller who is not an admin; admin_totals equals the counts it
-summarises.`,
+summarises (kept by triggers, recomputed by private.refresh_admin_totals).`,
 };
 
 /** Tables, views and sequences by area (schema-qualified; public's too). */

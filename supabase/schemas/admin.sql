@@ -1,8 +1,7 @@
 -- Admin (shared/features/admin): the platform figures (private.admin_totals, kept by triggers on profiles,
 -- plans, billing and tickets), the user, plan, business and billing lists, and the activity log.
 -- Invariants: every admin_* function refuses a caller who is not an admin; admin_totals equals the counts it
--- summarises.
-
+-- summarises (kept by triggers, recomputed by private.refresh_admin_totals).
 --
 -- Written by scripts/schema-extract.ts from the migrations and kept equal to them by
 -- tests/hosted/schema-files.test.ts: change an object here, then generate its migration (README, Contributing).

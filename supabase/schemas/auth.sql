@@ -1,8 +1,8 @@
 -- Auth-related: what hangs off auth.users and auth.sessions: profiles, the platform admin role
 -- (private.user_roles, is_admin), sign-in history and active sessions kept by triggers on auth.sessions.
--- Invariants: every user has exactly one profile (created by the auth.users trigger); only the triggers write
--- login_activity and active_sessions; a user is an admin only through private.user_roles.
-
+-- Invariants: every user has exactly one profile (created by the auth.users trigger); users only read their
+-- login_activity and active_sessions, which the auth.sessions triggers write; a user is an admin only through
+-- private.user_roles.
 --
 -- Written by scripts/schema-extract.ts from the migrations and kept equal to them by
 -- tests/hosted/schema-files.test.ts: change an object here, then generate its migration (README, Contributing).

@@ -2,7 +2,6 @@
 -- limits, trials and the plan events the admin panel lists.
 -- Invariants: a user has at most one plan row; only the service role writes billing_history and payment_methods;
 -- plan limits are enforced in the database (private.assert_plan_allows), not only in the screens.
-
 --
 -- Written by scripts/schema-extract.ts from the migrations and kept equal to them by
 -- tests/hosted/schema-files.test.ts: change an object here, then generate its migration (README, Contributing).

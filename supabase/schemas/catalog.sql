@@ -2,7 +2,6 @@
 -- import, and the search the screens and the register use (search_catalog, private.catalog_words for typos).
 -- Invariants: a barcode is unique within a business and its check digit is valid; the search words follow the
 -- products and variants through triggers.
-
 --
 -- Written by scripts/schema-extract.ts from the migrations and kept equal to them by
 -- tests/hosted/schema-files.test.ts: change an object here, then generate its migration (README, Contributing).

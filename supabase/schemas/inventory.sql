@@ -1,8 +1,8 @@
 -- Inventory (shared/features/inventory): the stock ledger (stock_movements) and the balances it maintains, lots
 -- and expiry, suppliers, purchase orders, transfers, counts and reorder points.
--- Invariants: balances equal the sum of the ledger; the ledger is append-only and written only through
--- private.apply_movement; quantities never go below zero for lots; average cost follows receipts.
-
+-- Invariants: on hand (stock_balances) is always the sum of the ledger, changed only by the inventory functions in
+-- the ledger row's transaction; the ledger is append-only (a trigger refuses update and delete); costs are read by
+-- owners and managers only.
 --
 -- Written by scripts/schema-extract.ts from the migrations and kept equal to them by
 -- tests/hosted/schema-files.test.ts: change an object here, then generate its migration (README, Contributing).

@@ -1,8 +1,7 @@
 -- Register (shared/features/pos): shifts, cash movements, customers, manager approvals, sales with their lines,
 -- costs and tenders, refunds, receipt numbers and the catalog copy the register keeps offline (pos_catalog).
--- Invariants: a sale is posted once (its client id is the key; a replay returns the first result); tenders cover
--- the total; a refund never exceeds what was sold; each sale moves stock through the ledger.
-
+-- Invariants: a sale is posted once (its client id is the key; a replay returns the first result); the tenders pay
+-- the total; a refund line never exceeds what is left to refund; each sale moves stock through the ledger.
 --
 -- Written by scripts/schema-extract.ts from the migrations and kept equal to them by
 -- tests/hosted/schema-files.test.ts: change an object here, then generate its migration (README, Contributing).

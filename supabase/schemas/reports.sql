@@ -3,7 +3,6 @@
 -- shifts to review.
 -- Invariants: every summary equals what recomputing it from sales, refunds and the ledger gives (kept by triggers,
 -- rebuilt by the refresh functions); reports only read what the caller's role may see.
-
 --
 -- Written by scripts/schema-extract.ts from the migrations and kept equal to them by
 -- tests/hosted/schema-files.test.ts: change an object here, then generate its migration (README, Contributing).

@@ -3,7 +3,6 @@
 -- purchase orders, receipts), which the send-email Edge Function drains (docs/adr/0121).
 -- Invariants: an outbox row is claimed by one sender at a time and is never lost: a failed send keeps its
 -- last_error and is retried with backoff.
-
 --
 -- Written by scripts/schema-extract.ts from the migrations and kept equal to them by
 -- tests/hosted/schema-files.test.ts: change an object here, then generate its migration (README, Contributing).

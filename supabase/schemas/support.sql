@@ -1,8 +1,7 @@
 -- Support (shared/features/dashboard/support and admin/support): tickets, replies, the ticket search text and
 -- the queue counts the desk reads.
--- Invariants: a customer sees only their own tickets; only the desk changes a ticket's status; the queue counts
--- equal the tickets they count (kept by statement triggers).
-
+-- Invariants: a customer sees only their own tickets; replies and status changes go only through customer_reply,
+-- admin_reply and admin_set_ticket; the queue counts equal the tickets they count (kept by statement triggers).
 --
 -- Written by scripts/schema-extract.ts from the migrations and kept equal to them by
 -- tests/hosted/schema-files.test.ts: change an object here, then generate its migration (README, Contributing).

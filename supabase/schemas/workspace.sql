@@ -1,9 +1,8 @@
 -- Workspace (shared/features/workspace): businesses, stores, registers, members with roles and store access,
 -- invitations, the activity trail and in-app notifications; the helpers every policy uses to ask which
 -- businesses and stores the caller may see (private.my_business_ids and friends).
--- Invariants: a business has exactly one owner; the activity trail is append-only; invitation tokens are kept
--- hashed in private; store-limited members see only their listed stores.
-
+-- Invariants: a business has one owner (businesses.owner_id, who is also its owner member); the activity trail is
+-- append-only; invitation tokens are kept hashed in private; store-limited members see only their listed stores.
 --
 -- Written by scripts/schema-extract.ts from the migrations and kept equal to them by
 -- tests/hosted/schema-files.test.ts: change an object here, then generate its migration (README, Contributing).
