@@ -85,12 +85,20 @@ export const snapshotQueries: Record<string, string> = {
                          lower(a.privilege_type), case when a.is_grantable then ' with grant option' else '' end)
              from objects o cross join lateral aclexplode(o.acl) a
             where a.grantee <> o.owner`,
+  // Every comment on an object of ours: a policy's, trigger's or constraint's by its table's schema.
   comments: `select format('%s: %s', pg_describe_object(d.classoid, d.objoid, d.objsubid), d.description)
                from pg_description d
-              where (pg_identify_object(d.classoid, d.objoid, d.objsubid)).schema is distinct from null
-                and (pg_identify_object(d.classoid, d.objoid, d.objsubid)).schema not in ${skipped}
-                and ${notFromExtension('d.classoid', 'd.objoid')}
-                 or (d.classoid = 'pg_namespace'::regclass and d.objoid in (select oid from pg_namespace where nspname not in ${skipped}))`,
+               cross join lateral (select case d.classoid
+                   when 'pg_class'::regclass then (select relnamespace from pg_class where oid = d.objoid)
+                   when 'pg_proc'::regclass then (select pronamespace from pg_proc where oid = d.objoid)
+                   when 'pg_type'::regclass then (select typnamespace from pg_type where oid = d.objoid)
+                   when 'pg_constraint'::regclass then (select connamespace from pg_constraint where oid = d.objoid)
+                   when 'pg_policy'::regclass then (select c.relnamespace from pg_policy p join pg_class c on c.oid = p.polrelid where p.oid = d.objoid)
+                   when 'pg_trigger'::regclass then (select c.relnamespace from pg_trigger t join pg_class c on c.oid = t.tgrelid where t.oid = d.objoid)
+                   when 'pg_namespace'::regclass then d.objoid
+                   when 'pg_publication'::regclass then (select oid from pg_namespace where nspname = 'public')
+                 end as nsp) o
+              where ${ours('o.nsp')} and ${notFromExtension('d.classoid', 'd.objoid')}`,
   publications: `select format('%I all tables %s insert %s update %s delete %s truncate %s via root %s owner %s tables %s', p.pubname, p.puballtables,
                       p.pubinsert, p.pubupdate, p.pubdelete, p.pubtruncate, p.pubviaroot, pg_get_userbyid(p.pubowner),
                       coalesce((select string_agg(format('%s.%s', t.schemaname, t.tablename), ',' order by 1, 1) from pg_publication_tables t where t.pubname = p.pubname), '-'))

@@ -7,6 +7,17 @@ import { statementHead } from './sql-statements';
 
 const typeWords = /^(double precision|timestamp(\(\d\))? with(out)? time zone|time with(out)? time zone|character varying(\(\d+\))?|bit varying)/;
 
+/** PostgreSQL's other spellings of the same types, so that `int` and `integer` name one signature. */
+const aliases: Record<string, string> = {
+  int: 'integer', int4: 'integer', int8: 'bigint', int2: 'smallint', bool: 'boolean', float8: 'double precision',
+  float4: 'real', timestamptz: 'timestamp with time zone', varchar: 'character varying', decimal: 'numeric',
+};
+
+function canonicalType(type: string): string {
+  const [base = '', ...rest] = type.split(/(?=\[)/);
+  return (aliases[base] ?? base) + rest.join('');
+}
+
 /** The argument types of a parameter list, without names, modes, defaults and OUT parameters. */
 export function argumentTypes(list: string): string {
   const args: string[] = [];
@@ -31,6 +42,7 @@ export function argumentTypes(list: string): string {
       const space = arg.indexOf(' ');
       return space > 0 && !typeWords.test(arg.slice(0, space)) ? arg.slice(space + 1) : arg;
     })
+    .map(canonicalType)
     .join(',');
 }
 

@@ -45,14 +45,23 @@ describe('supabase/schemas', () => {
     expect(fromMigrations.snapshot.policies?.length).toBeGreaterThan(50);
   });
 
-  it('notices a grant taken away and a function body changed on one side', async () => {
+  it('notices one change of each kind on one side', async () => {
     const baseline = await snapshotOf(migrations.postgresUrl);
     const changed = await withClient(schema.postgresUrl, async (client) => {
       await client.query('begin');
       try {
-        await client.query('revoke select on public.shifts from authenticated');
-        await client.query(`create or replace function public.pos_clock() returns timestamptz language sql stable
-                            set search_path = '' as $$ select pg_catalog.now() - interval '1 second' $$`);
+        for (const change of [
+          'revoke select on public.shifts from authenticated',
+          `create or replace function public.pos_clock() returns timestamptz language sql stable
+             set search_path = '' as $$ select pg_catalog.now() - interval '1 second' $$`,
+          'alter table public.shifts alter column opening_float set default 1',
+          'drop index public.shifts_cashier_idx',
+          `comment on policy "shifts: members read in their stores" on public.shifts is 'probe'`,
+          'alter table public.sales disable trigger sales_summaries_inserted',
+          'create publication schema_probe for table public.sales',
+        ]) {
+          await client.query(change);
+        }
         return await snapshotCatalog(client);
       } finally {
         await client.query('rollback');
@@ -61,5 +70,10 @@ describe('supabase/schemas', () => {
     const difference = diffSnapshots({ label: 'migrations', ...baseline }, { label: 'changed', ...changed });
     expect(difference).toContain('only in migrations: table public.shifts: authenticated select');
     expect(difference).toMatch(/body of public\.pos_clock\(\) differs at line 1/);
+    expect(difference).toMatch(/only in changed: public\.shifts\.opening_float #\d+ bigint not null default 1/);
+    expect(difference).toContain('only in migrations: CREATE INDEX shifts_cashier_idx ON public.shifts USING btree (cashier_id)');
+    expect(difference).toContain('only in changed: policy shifts: members read in their stores on table public.shifts: probe');
+    expect(difference).toMatch(/only in changed: CREATE TRIGGER sales_summaries_inserted .* enabled D/);
+    expect(difference).toMatch(/only in changed: schema_probe .* tables public\.sales/);
   });
 });

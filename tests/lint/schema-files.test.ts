@@ -51,12 +51,15 @@ describe('supabase/schemas', () => {
     const a = `create or replace function public.f(_a uuid, _b timestamp with time zone default now()) returns int
                language sql as $$ select 1; $$;
                grant select, update (name) on table public.t to authenticated;`;
-    const b = `create function public.f(x uuid, y timestamp with time zone, out z int) language sql as $$ select 2 $$;
+    const b = `create function public.f(x uuid, y timestamptz, out z int) language sql as $$ select 2 $$;
                grant update (name) on public.t to authenticated;
-               create function public.f(x uuid) returns int language sql as $$ select 3 $$;`;
+               create function public.f(x uuid) returns int language sql as $$ select 3 $$;
+               create function public.g(int, bool[]) returns int language sql as $$ select 3 $$;
+               create function public.g(integer, boolean[]) returns int language sql as $$ select 3 $$;`;
     expect(duplicates([{ name: 'a.sql', text: a }, { name: 'b.sql', text: b }])).toEqual([
       'function public.f(uuid,timestamp with time zone) (a.sql, b.sql)',
       'grant update (name) on table public.t to authenticated (a.sql, b.sql)',
+      'function public.g(integer,boolean[]) (b.sql, b.sql)',
     ]);
   });
 });
