@@ -234,7 +234,12 @@ export async function extractSchemaFiles(): Promise<{ files: Map<Area, string>; 
     }
 
     for (const policy of policies) {
-      const area = tableAreaOf.get(policy.table) ?? 'shared';
+      // With its table, unless it names a table or function of a later file (which must exist first).
+      const needs = [policy.table, ...(policy.uses ?? [])]
+        .map((name) => tableAreaOf.get(name) ?? functionAreaOf.get(name))
+        .filter((a): a is Area => !!a);
+      const area = needs.sort((a, b) => areas.indexOf(b) - areas.indexOf(a))[0] ?? 'shared';
+      if (area !== tableAreaOf.get(policy.table)) warnings.push(`policy ${policy.name} on ${policy.table} placed in ${area}.sql: it names objects of that file`);
       const source = await pick(sources.get(`policy ${policy.table} ${policy.name}`), (text) => policyGives(client, policy.table, policy.name, text));
       // No written text: the catalog's, tidied when the tidy text still gives the same policy.
       const tidy = tidyPolicy(policy.definition);

@@ -6,7 +6,7 @@
  * The order of `areas` is the order the files apply in (config.toml's [db.migrations] schema_paths).
  */
 
-export const areas = ['shared', 'auth', 'billing', 'workspace', 'catalog', 'inventory', 'pos', 'support', 'reports', 'admin'] as const;
+export const areas = ['shared', 'auth', 'workspace', 'billing', 'catalog', 'inventory', 'pos', 'support', 'reports', 'admin'] as const;
 export type Area = (typeof areas)[number];
 
 /** The opening lines of each file: what the area owns and the invariants its SQL keeps. */

@@ -37,6 +37,8 @@ export interface LiveSimple {
   table: string;
   definition: string;
   extra?: string;
+  /** Tables and functions its expressions name ("schema.name"; policies). */
+  uses?: string[];
 }
 
 async function rows<T>(client: pg.Client, sql: string, params: unknown[] = []): Promise<T[]> {
@@ -147,7 +149,13 @@ export async function readPolicies(client: pg.Client): Promise<LiveSimple[]> {
               || case when p.polwithcheck is not null then format(E'\\n  with check (%s)', pg_get_expr(p.polwithcheck, p.polrelid)) else '' end
               || ';' as definition,
             (select format('%s|%s|%s|%s|%s', p.polpermissive, p.polcmd, p.polroles::text,
-                           pg_get_expr(p.polqual, p.polrelid), pg_get_expr(p.polwithcheck, p.polrelid))) as extra
+                           pg_get_expr(p.polqual, p.polrelid), pg_get_expr(p.polwithcheck, p.polrelid))) as extra,
+            array(select case d.refclassid when 'pg_class'::regclass then d.refobjid::regclass::text
+                                           else (select format('%I.%I', n.nspname, f.proname) from pg_proc f
+                                                   join pg_namespace n on n.oid = f.pronamespace where f.oid = d.refobjid) end
+                    from pg_depend d
+                   where d.classid = 'pg_policy'::regclass and d.objid = p.oid
+                     and d.refclassid in ('pg_class'::regclass, 'pg_proc'::regclass)) as uses
        from pg_policy p join pg_class c on c.oid = p.polrelid join pg_namespace n on n.oid = c.relnamespace
       where n.nspname = any($1)
       order by p.oid`,
