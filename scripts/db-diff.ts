@@ -9,8 +9,7 @@ import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { listMigrations } from '../supabase/local/db/migrate';
 import { migrationsDir, repoRoot } from '../supabase/local/db/paths';
-import { startHostedProject } from './hosted-db/hosted-project';
-import { startSchemaProject } from './hosted-db/schema-project';
+import { startBoth } from './hosted-db/start-both';
 import { runSupabaseOk } from './hosted-db/supabase-cli';
 
 /** The project's schemas: the platform's (auth, extensions) and the CLI's history are not ours to diff. */
@@ -24,7 +23,7 @@ export function nextVersion(now: Date, existing: string[]): string {
 }
 
 export async function schemaDiff(): Promise<string> {
-  const [migrations, schema] = await Promise.all([startHostedProject({ seed: false }), startSchemaProject()]);
+  const { migrations, schema } = await startBoth();
   try {
     const { stdout } = await runSupabaseOk(['db', 'diff', '--from', migrations.postgresUrl, '--to', schema.postgresUrl,
       '--schema', diffedSchemas]);

@@ -6,8 +6,9 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHostedProject, type HostedProject } from '../../scripts/hosted-db/hosted-project';
-import { startSchemaProject, type SchemaProject } from '../../scripts/hosted-db/schema-project';
+import type { HostedProject } from '../../scripts/hosted-db/hosted-project';
+import type { SchemaProject } from '../../scripts/hosted-db/schema-project';
+import { startBoth } from '../../scripts/hosted-db/start-both';
 import { diffSnapshots } from '../../scripts/schema-diff/catalog-diff';
 import { snapshotCatalog } from '../../scripts/schema-diff/catalog-snapshot';
 
@@ -15,7 +16,7 @@ let migrations: HostedProject;
 let schema: SchemaProject;
 
 beforeAll(async () => {
-  [migrations, schema] = await Promise.all([startHostedProject({ seed: false }), startSchemaProject()]);
+  ({ migrations, schema } = await startBoth());
 });
 
 afterAll(async () => {
