@@ -13,38 +13,18 @@ import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { migrationsDir, repoRoot } from '../supabase/local/db/paths';
 import { startHostedProject } from './hosted-db/hosted-project';
-import { areas, functionRules, headers, keptStatements, migrationAreas, tables as tableAreas, type Area } from './schema-extract/areas';
+import { areas, functionRules, keptStatements, migrationAreas, tables as tableAreas, type Area } from './schema-extract/areas';
 import {
   readComments, readDomains, readFunctions, readFunctionsTablesUse, readGrants, readIndexes, readPolicies, readTables, readTriggers,
   type LiveTable,
 } from './schema-extract/live-catalog';
+import { renderFile, renderTable, withSettings, type Piece, type Section } from './schema-extract/render';
 import { readMigrationStatements, readSources, type SourceStatement } from './schema-extract/migration-sources';
-import { dollarBody } from './schema-extract/sql-statements';
 import { lowerKeywords } from './schema-extract/lower-keywords';
 import { tidyPolicy } from './schema-extract/tidy-policy';
 import { functionGives, indexGives, policyGives, triggerGives } from './schema-extract/verify-source';
 import { schemaFiles } from './schema-extract/schema-files';
 import { apiFiles, definingFiles, sqlBlock, withSqlBlock } from './schema-extract/api-files';
-
-/** One object's SQL in its file, with the comment lines that go above it. */
-interface Piece {
-  comments: string;
-  sql: string;
-  /** Where its source stood (migration order), to keep related functions together. */
-  order: number;
-}
-
-type Section = 'setup' | 'helpers' | 'tables' | 'indexes' | 'functions' | 'triggers' | 'policies' | 'kept';
-const sectionTitles: Record<Section, string> = {
-  setup: 'Schemas, extensions, domains and sequences',
-  helpers: 'Functions the tables below call in defaults, checks or indexes',
-  tables: 'Tables: columns, constraints, row level security, grants and comments',
-  indexes: 'Indexes',
-  functions: 'Functions',
-  triggers: 'Triggers',
-  policies: 'Policies',
-  kept: 'Run once on apply',
-};
 
 const warnings: string[] = [];
 
@@ -69,66 +49,12 @@ function tableArea(name: string, newest: SourceStatement | undefined): Area {
   return area;
 }
 
-/** Adds `set name = value` for settings the live function has and its source does not (e.g. jit, set later). */
-function withSettings(text: string, config: string[]): string {
-  const body = dollarBody(text);
-  if (!body) return text;
-  const head = text.slice(0, body.start);
-  const missing = config.filter((entry) => !new RegExp(String.raw`\bset\s+${entry.split('=')[0]}\b`, 'i').test(head));
-  if (!missing.length) return text;
-  const lines = missing.map((entry) => {
-    const [name, ...rest] = entry.split('=');
-    const value = rest.join('=');
-    return `set ${name} = ${/^[\w.]+$/.test(value) ? value : `'${value.replace(/'/g, "''")}'`}\n`;
-  });
-  return head + lines.join('') + text.slice(body.start);
-}
-
 /** The newest candidate (the schema file's first) that still gives the live object. */
 async function pick(candidates: SourceStatement[] | undefined, gives: (text: string) => Promise<boolean>): Promise<SourceStatement | undefined> {
   for (const candidate of [...(candidates ?? [])].reverse()) {
     if (await gives(candidate.text)) return candidate;
   }
   return undefined;
-}
-
-function renderTable(table: LiveTable, defined: Set<string>, late: Map<string, string[]>): string {
-  if (table.kind === 'sequence') return `create sequence ${table.name};`;
-  const lines = [...table.columns];
-  for (const constraint of table.constraints) {
-    const text = `constraint ${quote(constraint.name)} ${constraint.def}`;
-    if (constraint.references && !defined.has(constraint.references)) {
-      // The referenced table comes later: the constraint follows it (see there).
-      late.set(constraint.references, [...(late.get(constraint.references) ?? []),
-        `alter table ${table.name} add ${text};`]);
-    } else lines.push(text);
-  }
-  let sql = `create table ${table.name} (\n  ${lines.join(',\n  ')}\n);`;
-  if (table.rls) sql += `\nalter table ${table.name} enable row level security;`;
-  if (table.forceRls) sql += `\nalter table ${table.name} force row level security;`;
-  return sql;
-}
-
-function quote(name: string): string {
-  return /^[a-z_][a-z0-9_]*$/.test(name) ? name : `"${name.replace(/"/g, '""')}"`;
-}
-
-function renderFile(area: Area, sections: Map<Section, Piece[]>): string {
-  const out = [
-    `${headers[area].split('\n').map((line) => `-- ${line}`).join('\n')}
---
--- Written by scripts/schema-extract.ts from the migrations and kept equal to them by
--- tests/hosted/schema-files.test.ts: change an object here, then generate its migration (README, Contributing).`,
-    `-- Function bodies are checked when they run, not when created: the files need no order among functions.
-set check_function_bodies = off;`,
-  ];
-  for (const section of Object.keys(sectionTitles) as Section[]) {
-    const pieces = sections.get(section);
-    if (!pieces?.length) continue;
-    out.push(`-- ${'='.repeat(4)} ${sectionTitles[section]} ${'='.repeat(Math.max(4, 100 - sectionTitles[section].length))}`);
-    for (const piece of pieces) out.push([piece.comments, piece.sql].filter(Boolean).join('\n'));
-  }
-  return `${out.join('\n\n')}\n`;
 }
 
 export async function extractSchemaFiles(): Promise<{ files: Map<Area, string>; warnings: string[] }> {
@@ -211,7 +137,11 @@ export async function extractSchemaFiles(): Promise<{ files: Map<Area, string>; 
     const functionAreaOf = new Map<string, Area>();
     for (const fn of functions) {
       const candidates = sources.get(`function ${fn.name}`);
-      const area = functionArea(fn.name, candidates?.at(-1));
+      // Its area's, unless its arguments or result are rows of a later file's table (which must exist first).
+      const own = functionArea(fn.name, candidates?.at(-1));
+      const area = [own, ...fn.signatureTables.map((t) => tableAreaOf.get(t)).filter((a): a is Area => !!a)]
+        .sort((a, b) => areas.indexOf(b) - areas.indexOf(a))[0] ?? own;
+      if (area !== own) warnings.push(`${fn.identity} placed in ${area}.sql: its signature names a table of that file`);
       functionAreaOf.set(fn.name, area);
       let source = await pick(candidates, (text) => functionGives(client, fn.oid, text));
       let text = source?.text;
@@ -242,9 +172,9 @@ export async function extractSchemaFiles(): Promise<{ files: Map<Area, string>; 
       if (area !== tableAreaOf.get(policy.table)) warnings.push(`policy ${policy.name} on ${policy.table} placed in ${area}.sql: it names objects of that file`);
       const source = await pick(sources.get(`policy ${policy.table} ${policy.name}`), (text) => policyGives(client, policy.table, policy.name, text));
       // No written text: the catalog's, tidied when the tidy text still gives the same policy.
-      const tidy = tidyPolicy(policy.definition);
-      const rendered = (await policyGives(client, policy.table, policy.name, tidy)) ? tidy : policy.definition;
-      add(area, 'policies', { comments: source?.comments ?? '', sql: [source?.text ?? rendered, extras(`policy ${policy.oid}`)].filter(Boolean).join('\n'), order: tables.findIndex((t) => t.name === policy.table) });
+      const tidy = source ? '' : tidyPolicy(policy.definition);
+      const rendered = source?.text ?? ((await policyGives(client, policy.table, policy.name, tidy)) ? tidy : policy.definition);
+      add(area, 'policies', { comments: source?.comments ?? '', sql: [rendered, extras(`policy ${policy.oid}`)].filter(Boolean).join('\n'), order: tables.findIndex((t) => t.name === policy.table) });
     }
 
     const texts = new Map<Area, string>();
