@@ -21,7 +21,8 @@ export interface HostedProject {
   stop(): Promise<void>;
 }
 
-export async function startHostedProject(options: { seed: boolean }): Promise<HostedProject> {
+/** A PostgreSQL 15 server shaped like a new hosted project, before any migration. */
+export async function startHostedServer(): Promise<PgServer> {
   const server = await startPgServer();
   try {
     const admin = new pg.Client({ connectionString: server.url('supabase_admin') });
@@ -32,6 +33,16 @@ export async function startHostedProject(options: { seed: boolean }): Promise<Ho
     } finally {
       await admin.end();
     }
+    return server;
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+}
+
+export async function startHostedProject(options: { seed: boolean }): Promise<HostedProject> {
+  const server = await startHostedServer();
+  try {
     const postgresUrl = server.url('postgres');
     const push = await runSupabaseOk(['db', 'push', `--remote=${postgresUrl}`, '--yes', ...(options.seed ? ['--include-seed'] : [])]);
     return { server, postgresUrl, push, stop: () => server.stop() };

@@ -93,7 +93,8 @@ describe('the dictionary is out of the API\'s reach', () => {
       expect(error).not.toBeNull();
       expect(data).toBeNull();
     }
-    const rpc = await w.clients.owner.rpc('catalog_typo_matches', { _business_id: w.businessA, _query: 'Velvt' });
+    const rpc = await w.clients.owner.rpc('catalog_typo_page', { _business_id: w.businessA, _query: 'Velvt', _offset: 0,
+      _limit: 25, _include_archived: false });
     expect(rpc.error).not.toBeNull();
     expect(rpc.data).toBeNull();
   });

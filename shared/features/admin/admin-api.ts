@@ -1,3 +1,5 @@
+// SQL (supabase/schemas, docs/adr/0185):
+//   supabase/schemas/admin.sql: admin_list_plans() admin_list_users() admin_overview()
 import type { StorewiseClient } from '../../lib/supabase-client';
 import {
   adminOverviewSchema,

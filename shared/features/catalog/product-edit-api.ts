@@ -1,3 +1,7 @@
+// SQL (supabase/schemas, docs/adr/0185):
+//   supabase/schemas/catalog.sql: add_internal_barcode() barcodes categories products store_prices variant_costs
+//     variants
+//   supabase/schemas/workspace.sql: stores
 import type { Database } from '../../lib/database.types';
 import type { StorewiseClient } from '../../lib/supabase-client';
 import { unwrap } from './catalog-api';

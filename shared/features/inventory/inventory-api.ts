@@ -1,3 +1,6 @@
+// SQL (supabase/schemas, docs/adr/0185):
+//   supabase/schemas/inventory.sql: adjust_stock() stock_history() store_stock() reorder_points
+//   supabase/schemas/workspace.sql: my_workspaces() stores
 import { z } from 'zod';
 import type { Database } from '../../lib/database.types';
 import type { StorewiseClient } from '../../lib/supabase-client';

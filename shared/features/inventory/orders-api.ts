@@ -1,3 +1,7 @@
+// SQL (supabase/schemas, docs/adr/0185):
+//   supabase/schemas/catalog.sql: search_catalog() products variants
+//   supabase/schemas/inventory.sql: create_purchase_order() edit_purchase_order_draft() email_purchase_order()
+//     receive_purchase_order() purchase_order_lines purchase_orders suppliers
 import type { Database } from '../../lib/database.types';
 import type { StorewiseClient } from '../../lib/supabase-client';
 import { unwrap } from './inventory-api';

@@ -1,3 +1,6 @@
+// SQL (supabase/schemas, docs/adr/0185):
+//   supabase/schemas/inventory.sql: count_sheet() post_count() receive_transfer() send_transfer() lots
+//     transfer_lines transfers
 import type { Database } from '../../lib/database.types';
 import type { StorewiseClient } from '../../lib/supabase-client';
 import { unwrap } from './inventory-api';

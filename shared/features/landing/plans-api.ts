@@ -1,3 +1,5 @@
+// SQL (supabase/schemas, docs/adr/0185):
+//   supabase/schemas/billing.sql: choose_plan()
 import type { StorewiseClient } from '../../lib/supabase-client';
 import type { SelfServicePlanName } from '../../lib/remembered-plan';
 import type { ChosenPlan } from './plan-choice-message';

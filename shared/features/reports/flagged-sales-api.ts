@@ -1,3 +1,5 @@
+// SQL (supabase/schemas, docs/adr/0185):
+//   supabase/schemas/reports.sql: flagged_sales() review_sale()
 import { z } from 'zod';
 import type { StorewiseClient } from '../../lib/supabase-client';
 

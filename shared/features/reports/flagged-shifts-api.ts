@@ -1,3 +1,5 @@
+// SQL (supabase/schemas, docs/adr/0185):
+//   supabase/schemas/reports.sql: flagged_shifts() review_shift()
 import { z } from 'zod';
 import type { StorewiseClient } from '../../lib/supabase-client';
 

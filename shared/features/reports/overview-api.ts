@@ -1,3 +1,6 @@
+// SQL (supabase/schemas, docs/adr/0185):
+//   supabase/schemas/reports.sql: business_overview()
+//   supabase/schemas/workspace.sql: my_workspaces() stores
 import { z } from 'zod';
 import type { StorewiseClient } from '../../lib/supabase-client';
 

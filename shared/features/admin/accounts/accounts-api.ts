@@ -1,3 +1,5 @@
+// SQL (supabase/schemas, docs/adr/0185):
+//   supabase/schemas/admin.sql: admin_list_businesses() admin_set_business_suspension()
 import { z } from 'zod';
 import type { StorewiseClient } from '../../../lib/supabase-client';
 import { AdminApiError } from '../admin-api';

@@ -1,3 +1,5 @@
+// SQL (supabase/schemas, docs/adr/0185):
+//   supabase/schemas/admin.sql: admin_platform_events()
 import type { StorewiseClient } from '../../../lib/supabase-client';
 import type { Database } from '../../../lib/database.types';
 

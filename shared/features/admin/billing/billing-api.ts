@@ -1,3 +1,5 @@
+// SQL (supabase/schemas, docs/adr/0185):
+//   supabase/schemas/admin.sql: admin_billing_overview()
 import type { StorewiseClient } from '../../../lib/supabase-client';
 import { AdminApiError } from '../admin-api';
 import { billingOverviewSchema, type BillingOverview } from './billing-schema';

@@ -1,3 +1,5 @@
+// SQL (supabase/schemas, docs/adr/0185):
+//   supabase/schemas/support.sql: admin_list_admins() admin_list_tickets() admin_reply() admin_set_ticket()
 import { z } from 'zod';
 import type { StorewiseClient } from '../../../lib/supabase-client';
 import { AdminApiError } from '../admin-api';

@@ -1,3 +1,5 @@
+// SQL (supabase/schemas, docs/adr/0185):
+//   supabase/schemas/billing.sql: billing_history user_plans
 import type { StorewiseClient } from '../../../lib/supabase-client';
 import { unwrap, unwrapMaybe } from '../api-result';
 

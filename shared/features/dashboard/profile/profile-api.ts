@@ -1,3 +1,5 @@
+// SQL (supabase/schemas, docs/adr/0185):
+//   supabase/schemas/auth.sql: profiles
 import { serviceMessage } from '../../../lib/service-message';
 import type { StorewiseClient } from '../../../lib/supabase-client';
 import { ServiceError, unwrap } from '../api-result';

@@ -1,3 +1,5 @@
+// SQL (supabase/schemas, docs/adr/0185):
+//   supabase/schemas/auth.sql: active_sessions login_activity
 import { createClient } from '@supabase/supabase-js';
 import type { SupabaseConfig } from '../../../platform/platform';
 import { serviceMessage } from '../../../lib/service-message';

@@ -1,3 +1,5 @@
+// SQL (supabase/schemas, docs/adr/0185):
+//   supabase/schemas/support.sql: customer_reply() support_tickets
 import type { StorewiseClient } from '../../../lib/supabase-client';
 import { unwrap } from '../api-result';
 

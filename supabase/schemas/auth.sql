@@ -1,0 +1,308 @@
+-- Auth-related: what hangs off auth.users and auth.sessions: profiles, the platform admin role
+-- (private.user_roles, is_admin), sign-in history and active sessions kept by triggers on auth.sessions.
+-- Invariants: every user has exactly one profile (created by the auth.users trigger); users only read their
+-- login_activity and active_sessions, which the auth.sessions triggers write; a user is an admin only through
+-- private.user_roles.
+--
+-- Written by scripts/schema-extract.ts from the migrations and kept equal to them by
+-- tests/hosted/schema-files.test.ts: change an object here, then generate its migration (README, Contributing).
+
+-- Function bodies are checked when they run, not when created: the files need no order among functions.
+set check_function_bodies = off;
+
+-- ==== Tables: columns, constraints, row level security, grants and comments ===============================
+
+create table private.user_roles (
+  user_id uuid not null,
+  role text not null,
+  created_at timestamp with time zone default now() not null,
+  constraint user_roles_pkey primary key (user_id, role),
+  constraint user_roles_role_check check ((role = 'admin'::text)),
+  constraint user_roles_user_id_fkey foreign key (user_id) references auth.users(id) on delete cascade
+);
+alter table private.user_roles enable row level security;
+comment on table private.user_roles is 'Who is an admin. Nobody reads or writes it through the API; is_admin() reads it as its owner.';
+
+create table public.profiles (
+  id uuid not null,
+  full_name text,
+  phone text,
+  business_name text,
+  business_type text,
+  business_email text,
+  created_at timestamp with time zone default now() not null,
+  updated_at timestamp with time zone default now() not null,
+  constraint profiles_pkey primary key (id),
+  constraint profiles_business_email_check check (((business_email is null) or ((char_length(business_email) <= 255) and (business_email ~ '^[^@[:space:]]+@[^@[:space:]]+\.[^@[:space:]]+$'::text)))),
+  constraint profiles_business_name_check check (((business_name is null) or ((char_length(btrim(business_name)) >= 2) and (char_length(btrim(business_name)) <= 100)))),
+  constraint profiles_business_type_check check ((business_type = any (array['Grocery'::text, 'Clothing'::text, 'Medical'::text, 'Electronics'::text, 'Others'::text]))),
+  constraint profiles_full_name_check check (((full_name is null) or ((char_length(btrim(full_name)) >= 2) and (char_length(btrim(full_name)) <= 100)))),
+  constraint profiles_phone_check check (((phone is null) or ((char_length(btrim(phone)) >= 10) and (char_length(btrim(phone)) <= 20)))),
+  constraint profiles_id_fkey foreign key (id) references auth.users(id) on delete cascade
+);
+alter table public.profiles enable row level security;
+comment on table public.profiles is 'Owner reads own row and updates full_name and phone only; admins read all; anon nothing. Inserted by handle_new_user.';
+grant delete, insert, select, update on table public.profiles to service_role;
+grant select on table public.profiles to authenticated;
+grant update (full_name, phone) on table public.profiles to authenticated;
+
+create table public.login_activity (
+  id uuid default gen_random_uuid() not null,
+  user_id uuid not null,
+  device text not null,
+  login_at timestamp with time zone default now() not null,
+  location text,
+  ip_address inet,
+  constraint login_activity_pkey primary key (id),
+  constraint login_activity_device_check check (((char_length(device) >= 1) and (char_length(device) <= 200))),
+  constraint login_activity_location_check check (((location is null) or (char_length(location) <= 200))),
+  constraint login_activity_user_id_fkey foreign key (user_id) references auth.users(id) on delete cascade
+);
+alter table public.login_activity enable row level security;
+comment on table public.login_activity is 'Owner reads own rows; written by the auth.sessions trigger only.';
+grant delete, insert, select, update on table public.login_activity to service_role;
+grant select on table public.login_activity to authenticated;
+
+create table public.active_sessions (
+  id uuid default gen_random_uuid() not null,
+  user_id uuid not null,
+  session_id uuid not null,
+  device text not null,
+  location text,
+  ip_address inet,
+  last_active timestamp with time zone default now() not null,
+  is_current boolean default false not null,
+  created_at timestamp with time zone default now() not null,
+  constraint active_sessions_pkey primary key (id),
+  constraint active_sessions_session_id_key unique (session_id),
+  constraint active_sessions_device_check check (((char_length(device) >= 1) and (char_length(device) <= 200))),
+  constraint active_sessions_location_check check (((location is null) or (char_length(location) <= 200))),
+  constraint active_sessions_user_id_fkey foreign key (user_id) references auth.users(id) on delete cascade
+);
+alter table public.active_sessions enable row level security;
+comment on table public.active_sessions is 'Owner reads own rows; kept in step with auth.sessions by triggers.';
+grant delete, insert, select, update on table public.active_sessions to service_role;
+grant select on table public.active_sessions to authenticated;
+
+-- ==== Indexes =============================================================================================
+
+create index profiles_created_at_idx on public.profiles (created_at desc, id);
+
+create index profiles_full_name_trgm_idx on public.profiles using gin (full_name extensions.gin_trgm_ops);
+
+create index login_activity_user_login_at_idx on public.login_activity (user_id, login_at desc);
+
+create index active_sessions_user_last_active_idx on public.active_sessions (user_id, last_active desc);
+
+-- ==== Functions ===========================================================================================
+
+-- True when _user_id is an admin. Callers may only ask about themselves, so the function cannot be
+-- used to discover who the admins are.
+create or replace function public.is_admin(_user_id uuid)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select _user_id is not null
+     and _user_id = (select auth.uid())
+     and exists (
+       select 1 from private.user_roles r
+       where r.user_id = _user_id and r.role = 'admin'
+     );
+$$;
+revoke all on function public.is_admin(uuid) from public;
+grant execute on function public.is_admin(uuid) to authenticated;
+grant execute on function public.is_admin(uuid) to service_role;
+
+-- Raises insufficient_privilege unless the caller is an admin: the guard of every admin function.
+create or replace function private.assert_admin()
+returns void
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  if not public.is_admin((select auth.uid())) then
+    raise exception 'permission denied: administrators only' using errcode = '42501';
+  end if;
+end;
+$$;
+revoke all on function private.assert_admin() from public;
+grant execute on function private.assert_admin() to authenticated;
+
+-- Creates the profile from the sign-up metadata in the same transaction as the user, so no sign-up can
+-- leave a user without a profile. Values that break a rule are left empty rather than failing sign-up.
+create or replace function public.handle_new_user()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  meta jsonb := coalesce(new.raw_user_meta_data, '{}'::jsonb);
+  v_full_name text := btrim(coalesce(meta ->> 'full_name', meta ->> 'name', ''));
+  v_business_name text := btrim(coalesce(meta ->> 'business_name', ''));
+  v_business_type text := meta ->> 'business_type';
+  v_phone text := btrim(coalesce(meta ->> 'phone', ''));
+  v_business_email text := btrim(coalesce(meta ->> 'business_email', ''));
+begin
+  insert into public.profiles (id, full_name, business_name, business_type, phone, business_email)
+  values (
+    new.id,
+    case when char_length(v_full_name) between 2 and 100 then v_full_name end,
+    case when char_length(v_business_name) between 2 and 100 then v_business_name end,
+    case when v_business_type in ('Grocery', 'Clothing', 'Medical', 'Electronics', 'Others') then v_business_type end,
+    case when char_length(v_phone) between 10 and 20 then v_phone end,
+    case when char_length(v_business_email) <= 255
+          and v_business_email ~ '^[^@[:space:]]+@[^@[:space:]]+\.[^@[:space:]]+$' then v_business_email end
+  );
+  return new;
+end;
+$$;
+revoke all on function public.handle_new_user() from public;
+
+-- A short device label from a user agent: "Chrome on Windows", "Storewise Desktop on macOS".
+create or replace function public.device_label(_user_agent text)
+returns text
+language sql
+immutable
+set search_path = ''
+as $$
+  select
+    case
+      when _user_agent is null or _user_agent = '' then 'Unknown device'
+      else
+        (case
+          when _user_agent ~* 'storewise|electron' then 'Storewise Desktop'
+          when _user_agent ~* 'edg/' then 'Edge'
+          when _user_agent ~* 'opr/|opera' then 'Opera'
+          when _user_agent ~* 'firefox/' then 'Firefox'
+          when _user_agent ~* 'chrom(e|ium)/' then 'Chrome'
+          when _user_agent ~* 'safari/' then 'Safari'
+          when _user_agent ~* 'node|undici|supabase' then 'API client'
+          else 'Browser'
+        end)
+        || coalesce(' on ' || (case
+          when _user_agent ~* 'windows' then 'Windows'
+          when _user_agent ~* 'iphone|ipad' then 'iOS'
+          when _user_agent ~* 'mac os|macintosh' then 'macOS'
+          when _user_agent ~* 'android' then 'Android'
+          when _user_agent ~* 'cros' then 'ChromeOS'
+          when _user_agent ~* 'linux' then 'Linux'
+        end), '')
+    end;
+$$;
+revoke all on function public.device_label(text) from public;
+
+-- Where a sign-in came from, as far as the server knows without a geo-IP service.
+create or replace function public.location_label(_ip inet)
+returns text
+language sql
+immutable
+set search_path = ''
+as $$
+  select case
+    when _ip is null then null
+    when _ip << '127.0.0.0/8'::inet or _ip = '::1'::inet then 'This computer'
+    when _ip << '10.0.0.0/8'::inet or _ip << '172.16.0.0/12'::inet or _ip << '192.168.0.0/16'::inet
+      or _ip << 'fc00::/7'::inet then 'Local network'
+    else null
+  end;
+$$;
+revoke all on function public.location_label(inet) from public;
+
+create or replace function public.on_auth_session_refreshed()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  update public.active_sessions set is_current = false
+   where user_id = new.user_id and is_current and session_id <> new.id;
+  update public.active_sessions
+     set last_active = coalesce(new.refreshed_at::timestamptz, new.updated_at, now()), is_current = true
+   where session_id = new.id;
+  return new;
+end;
+$$;
+revoke all on function public.on_auth_session_refreshed() from public;
+
+create or replace function public.on_auth_session_ended()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  delete from public.active_sessions where session_id = old.id;
+  return old;
+end;
+$$;
+revoke all on function public.on_auth_session_ended() from public;
+
+-- active_sessions.created_at is the sign-in time the Security screen shows next to each session (several
+-- sessions from one browser share device, place and "Active now"; when each began tells them apart). The
+-- insert trigger left it at its default, the moment the row was written, which is the sign-in only when
+-- GoTrue writes auth.sessions live: a session restored or seeded with an older created_at showed a sign-in
+-- later than its last activity. Copy the session's own created_at, as login_activity.login_at already does.
+-- No new table, column or grant: the function keeps its owner and privileges (create or replace).
+create or replace function public.on_auth_session_created()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_device text := public.device_label(new.user_agent);
+  v_location text := public.location_label(new.ip);
+  v_signed_in timestamptz := coalesce(new.created_at, now());
+begin
+  insert into public.login_activity (user_id, device, login_at, location, ip_address)
+  values (new.user_id, v_device, v_signed_in, v_location, new.ip);
+  update public.active_sessions set is_current = false where user_id = new.user_id and is_current;
+  insert into public.active_sessions (user_id, session_id, device, location, ip_address, last_active, is_current, created_at)
+  values (new.user_id, new.id, v_device, v_location, new.ip, v_signed_in, true, v_signed_in);
+  return new;
+end;
+$$;
+revoke all on function public.on_auth_session_created() from public;
+
+-- ==== Triggers ============================================================================================
+
+create trigger profiles_set_updated_at before update on public.profiles
+  for each row execute function public.set_updated_at();
+
+create trigger on_auth_user_created after insert on auth.users
+  for each row execute function public.handle_new_user();
+
+create trigger on_auth_session_created after insert on auth.sessions
+  for each row execute function public.on_auth_session_created();
+
+create trigger on_auth_session_refreshed after update of refreshed_at, updated_at on auth.sessions
+  for each row execute function public.on_auth_session_refreshed();
+
+create trigger on_auth_session_ended after delete on auth.sessions
+  for each row execute function public.on_auth_session_ended();
+
+-- ==== Policies ============================================================================================
+
+create policy "profiles: owner or admin reads" on public.profiles
+  for select to authenticated
+  using (id = (select auth.uid()) or (select public.is_admin((select auth.uid()))));
+
+create policy "profiles: owner updates own" on public.profiles
+  for update to authenticated
+  using (id = (select auth.uid()))
+  with check (id = (select auth.uid()));
+
+create policy "login_activity: owner reads" on public.login_activity
+  for select to authenticated
+  using (user_id = (select auth.uid()));
+
+create policy "active_sessions: owner reads" on public.active_sessions
+  for select to authenticated
+  using (user_id = (select auth.uid()));

@@ -1,0 +1,987 @@
+-- Catalog (shared/features/catalog): categories, products, variants, barcodes, costs and store prices, the CSV
+-- import, and the search the screens and the register use (search_catalog, private.catalog_words for typos).
+-- Invariants: a barcode is unique within a business and its check digit is valid; the search words follow the
+-- products and variants through triggers.
+--
+-- Written by scripts/schema-extract.ts from the migrations and kept equal to them by
+-- tests/hosted/schema-files.test.ts: change an object here, then generate its migration (README, Contributing).
+
+-- Function bodies are checked when they run, not when created: the files need no order among functions.
+set check_function_bodies = off;
+
+-- ==== Schemas, extensions, domains and sequences ==========================================================
+
+create sequence private.internal_barcode_seq;
+
+-- ==== Functions the tables below call in defaults, checks or indexes ======================================
+
+create or replace function private.barcode_is_valid(_code text, _kind text)
+returns boolean
+language sql
+immutable
+set search_path = ''
+as $$
+  select case _kind
+    when 'ean13' then _code ~ '^[0-9]{13}$'
+    when 'upca' then _code ~ '^[0-9]{12}$'
+    when 'ean8' then _code ~ '^[0-9]{8}$'
+    when 'internal' then _code ~ '^2[0-9]{12}$'
+    else false end
+    and private.gtin_check_digit(left(_code, length(_code) - 1)) = right(_code, 1)::int;
+$$;
+revoke all on function private.barcode_is_valid(text,text) from public;
+grant execute on function private.barcode_is_valid(text,text) to authenticated;
+grant execute on function private.barcode_is_valid(text,text) to service_role;
+
+-- ==== Tables: columns, constraints, row level security, grants and comments ===============================
+
+create table public.categories (
+  id uuid default gen_random_uuid() not null,
+  business_id uuid not null,
+  name public.entity_name not null,
+  created_at timestamp with time zone default now() not null,
+  constraint categories_pkey primary key (id),
+  constraint categories_business_id_name_key unique (business_id, name),
+  constraint categories_id_business_id_key unique (id, business_id),
+  constraint categories_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade
+);
+alter table public.categories enable row level security;
+comment on table public.categories is 'Members read; owners and managers create, rename and delete.';
+grant delete, insert, select, update on table public.categories to service_role;
+grant delete, select on table public.categories to authenticated;
+grant insert (business_id, name) on table public.categories to authenticated;
+grant update (name) on table public.categories to authenticated;
+
+create table public.products (
+  id uuid default gen_random_uuid() not null,
+  business_id uuid not null,
+  name text not null,
+  description text,
+  category_id uuid,
+  brand text,
+  unit text default 'each'::text not null,
+  tax_rate public.tax_rate,
+  track_stock boolean default true not null,
+  has_lots boolean default false not null,
+  requires_expiry boolean default false not null,
+  option1_name text,
+  option2_name text,
+  option3_name text,
+  archived_at timestamp with time zone,
+  created_at timestamp with time zone default now() not null,
+  updated_at timestamp with time zone default now() not null,
+  constraint products_pkey primary key (id),
+  constraint products_id_business_id_key unique (id, business_id),
+  constraint products_brand_check check ((char_length(brand) <= 100)),
+  constraint products_description_check check ((char_length(description) <= 2000)),
+  constraint products_expiry_needs_lots check (((not requires_expiry) or has_lots)),
+  constraint products_name_check check (((char_length(btrim(name)) >= 1) and (char_length(btrim(name)) <= 200))),
+  constraint products_option1_name_check check (((char_length(btrim(option1_name)) >= 1) and (char_length(btrim(option1_name)) <= 40))),
+  constraint products_option2_name_check check (((char_length(btrim(option2_name)) >= 1) and (char_length(btrim(option2_name)) <= 40))),
+  constraint products_option3_name_check check (((char_length(btrim(option3_name)) >= 1) and (char_length(btrim(option3_name)) <= 40))),
+  constraint products_options_in_order check ((((option2_name is null) or (option1_name is not null)) and ((option3_name is null) or (option2_name is not null)))),
+  constraint products_unit_check check ((unit = any (array['each'::text, 'kg'::text]))),
+  constraint products_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade,
+  constraint products_category_id_business_id_fkey foreign key (category_id, business_id) references public.categories(id, business_id) on delete set null (category_id)
+);
+alter table public.products enable row level security;
+comment on table public.products is 'Members read (cashiers sell from it); owners and managers create, edit and archive. Deleting works only while no stock movement names a variant; afterwards archive. Creation is limited by the plan (max_products).';
+grant delete, insert, select, update on table public.products to service_role;
+grant delete, select on table public.products to authenticated;
+grant insert (business_id, name, description, category_id, brand, unit, tax_rate, track_stock, has_lots, requires_expiry, option1_name, option2_name, option3_name) on table public.products to authenticated;
+grant update (name, description, category_id, brand, unit, tax_rate, track_stock, has_lots, requires_expiry, option1_name, option2_name, option3_name, archived_at) on table public.products to authenticated;
+
+create table public.variants (
+  id uuid default gen_random_uuid() not null,
+  business_id uuid not null,
+  product_id uuid not null,
+  option1 text,
+  option2 text,
+  option3 text,
+  sku text not null,
+  price bigint default 0 not null,
+  archived_at timestamp with time zone,
+  created_at timestamp with time zone default now() not null,
+  updated_at timestamp with time zone default now() not null,
+  constraint variants_pkey primary key (id),
+  constraint variants_business_id_sku_key unique (business_id, sku),
+  constraint variants_id_business_id_key unique (id, business_id),
+  constraint variants_option1_check check (((char_length(btrim(option1)) >= 1) and (char_length(btrim(option1)) <= 60))),
+  constraint variants_option2_check check (((char_length(btrim(option2)) >= 1) and (char_length(btrim(option2)) <= 60))),
+  constraint variants_option3_check check (((char_length(btrim(option3)) >= 1) and (char_length(btrim(option3)) <= 60))),
+  constraint variants_price_check check ((price >= 0)),
+  constraint variants_sku_check check ((sku ~ '^[A-Z0-9][A-Z0-9._/-]{0,39}$'::text)),
+  constraint variants_product_id_business_id_fkey foreign key (product_id, business_id) references public.products(id, business_id) on delete cascade
+);
+alter table public.variants enable row level security;
+comment on table public.variants is 'One sellable item (a product''s size x colour, or the product itself). Members read; owners and managers write. The SKU is unique in the business and suggested when left empty.';
+grant delete, insert, select, update on table public.variants to service_role;
+grant delete, select on table public.variants to authenticated;
+grant insert (business_id, product_id, option1, option2, option3, sku, price) on table public.variants to authenticated;
+grant update (option1, option2, option3, sku, price, archived_at) on table public.variants to authenticated;
+
+create table public.variant_costs (
+  variant_id uuid not null,
+  business_id uuid not null,
+  cost bigint default 0 not null,
+  updated_at timestamp with time zone default now() not null,
+  constraint variant_costs_pkey primary key (variant_id),
+  constraint variant_costs_cost_check check ((cost >= 0)),
+  constraint variant_costs_variant_id_business_id_fkey foreign key (variant_id, business_id) references public.variants(id, business_id) on delete cascade
+);
+alter table public.variant_costs enable row level security;
+comment on table public.variant_costs is 'Owners and managers read and set a variant''s cost; receipts update it as a moving average. Cashiers: nothing.';
+grant delete, insert, select, update on table public.variant_costs to service_role;
+grant select on table public.variant_costs to authenticated;
+grant insert (variant_id, business_id, cost) on table public.variant_costs to authenticated;
+grant update (cost) on table public.variant_costs to authenticated;
+
+create table public.barcodes (
+  id uuid default gen_random_uuid() not null,
+  business_id uuid not null,
+  variant_id uuid not null,
+  code text not null,
+  kind text not null,
+  created_at timestamp with time zone default now() not null,
+  constraint barcodes_pkey primary key (id),
+  constraint barcodes_business_id_code_key unique (business_id, code),
+  constraint barcodes_check_digit check (private.barcode_is_valid(code, kind)),
+  constraint barcodes_kind_check check ((kind = any (array['ean13'::text, 'upca'::text, 'ean8'::text, 'internal'::text]))),
+  constraint barcodes_variant_id_business_id_fkey foreign key (variant_id, business_id) references public.variants(id, business_id) on delete cascade
+);
+alter table public.barcodes enable row level security;
+comment on table public.barcodes is 'Several per variant, unique in the business, check digit validated. Members read; owners and managers write.';
+grant delete, insert, select, update on table public.barcodes to service_role;
+grant delete, select on table public.barcodes to authenticated;
+grant insert (business_id, variant_id, code, kind) on table public.barcodes to authenticated;
+
+create table public.store_prices (
+  business_id uuid not null,
+  store_id uuid not null,
+  variant_id uuid not null,
+  price bigint not null,
+  updated_at timestamp with time zone default now() not null,
+  constraint store_prices_pkey primary key (store_id, variant_id),
+  constraint store_prices_price_check check ((price >= 0)),
+  constraint store_prices_store_id_business_id_fkey foreign key (store_id, business_id) references public.stores(id, business_id) on delete cascade,
+  constraint store_prices_variant_id_business_id_fkey foreign key (variant_id, business_id) references public.variants(id, business_id) on delete cascade
+);
+alter table public.store_prices enable row level security;
+comment on table public.store_prices is 'A store''s own sell price for a variant. Members read those of stores they may use; owners and managers set them.';
+grant delete, insert, select, update on table public.store_prices to service_role;
+grant delete, select on table public.store_prices to authenticated;
+grant insert (business_id, store_id, variant_id, price) on table public.store_prices to authenticated;
+grant update (price) on table public.store_prices to authenticated;
+
+create table private.catalog_words (
+  business_id uuid not null,
+  word text not null,
+  products integer not null,
+  constraint catalog_words_pkey primary key (business_id, word),
+  constraint catalog_words_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade
+);
+alter table private.catalog_words enable row level security;
+comment on table private.catalog_words is 'The distinct words (lower case, 2-40 letters or digits) of each business''s product names and brands, with how many products hold each: the dictionary that corrects typos in search_catalog. Written by triggers on public.products, read by private.catalog_typo_page. Not exposed to the API roles.';
+
+-- ==== Indexes =============================================================================================
+
+create index products_business_name_idx on public.products (business_id, name);
+
+create index products_category_idx on public.products (category_id, business_id);
+
+create index products_name_trgm_idx on public.products using gin (name extensions.gin_trgm_ops);
+
+create index variants_product_idx on public.variants (product_id, business_id);
+
+create index variants_sku_pattern_idx on public.variants (business_id, sku text_pattern_ops);
+
+create index variant_costs_variant_business_idx on public.variant_costs (variant_id, business_id);
+
+create index barcodes_variant_idx on public.barcodes (variant_id, business_id);
+
+create index store_prices_store_business_idx on public.store_prices (store_id, business_id);
+
+create index store_prices_variant_idx on public.store_prices (variant_id, business_id);
+
+create index if not exists variants_business_id_idx on public.variants (business_id, id);
+
+create index if not exists variants_business_updated_idx on public.variants (business_id, updated_at);
+
+create index if not exists products_business_updated_idx on public.products (business_id, updated_at);
+
+create index if not exists barcodes_business_created_idx on public.barcodes (business_id, created_at);
+
+create index if not exists store_prices_store_updated_idx on public.store_prices (store_id, updated_at);
+
+create index if not exists products_business_archived_idx on public.products (business_id) where archived_at is not null;
+
+-- Browsing counts the live variants: an index-only scan of this instead of the table.
+create index if not exists variants_business_live_idx on public.variants (business_id) where archived_at is null;
+
+create index catalog_words_trgm_idx on private.catalog_words using gin (word extensions.gin_trgm_ops);
+
+-- A product's brand is searched like its name when a typed word was corrected to a brand's word.
+create index if not exists products_brand_trgm_idx on public.products using gin (brand extensions.gin_trgm_ops);
+
+-- ==== Functions ===========================================================================================
+
+-- ---------------------------------------------------------------------------------------------------
+-- Barcode rules: GTIN check digits (EAN-13, UPC-A, EAN-8) and internal codes (EAN-13 in the GS1
+-- in-store range 20-29, so a scanner reads them like any other EAN).
+create or replace function private.gtin_check_digit(_body text)
+returns int
+language sql
+immutable
+strict
+set search_path = ''
+as $$
+  select (10 - (coalesce(sum(substr(reverse(_body), i, 1)::int * case when i % 2 = 1 then 3 else 1 end), 0) % 10)::int) % 10
+    from generate_series(1, length(_body)) i;
+$$;
+revoke all on function private.gtin_check_digit(text) from public;
+grant execute on function private.gtin_check_digit(text) to authenticated;
+grant execute on function private.gtin_check_digit(text) to service_role;
+
+-- ---------------------------------------------------------------------------------------------------
+-- Plan limit on products (counted per product, archived ones excluded), under the business row lock so two
+-- concurrent creations are counted one after the other.
+create or replace function private.products_guard()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_limits record;
+  v_used bigint;
+begin
+  if tg_op = 'UPDATE' and new.business_id is distinct from old.business_id then
+    raise exception 'a product cannot move to another business' using errcode = '42501';
+  end if;
+  if tg_op = 'INSERT' and new.archived_at is null
+     or tg_op = 'UPDATE' and old.archived_at is not null and new.archived_at is null then
+    perform 1 from public.businesses b where b.id = new.business_id for update;
+    select * into v_limits from private.plan_limits(new.business_id);
+    select count(*) into v_used from public.products p
+     where p.business_id = new.business_id and p.archived_at is null;
+    if v_limits.max_products is not null and v_used >= v_limits.max_products then
+      raise exception 'plan limit reached: the % plan allows % products', v_limits.plan, v_limits.max_products
+        using errcode = 'SW001',
+              detail = format('products:%s/%s', v_used, v_limits.max_products),
+              hint = 'Archive a product or upgrade your plan to add another.';
+    end if;
+  end if;
+  return new;
+end;
+$$;
+revoke all on function private.products_guard() from public;
+
+-- Variants: SKUs are upper case and suggested from the product name when left empty; options follow the
+-- product's option names.
+create or replace function private.variants_guard()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_product public.products;
+begin
+  if tg_op = 'UPDATE' and (new.product_id, new.business_id) is distinct from (old.product_id, old.business_id) then
+    raise exception 'a variant cannot move to another product' using errcode = '42501';
+  end if;
+  select * into v_product from public.products p where p.id = new.product_id;
+  if nullif(btrim(coalesce(new.sku, '')), '') is null then
+    new.sku := coalesce(nullif(upper(left(regexp_replace(coalesce(v_product.name, ''), '[^A-Za-z0-9]', '', 'g'), 6)), ''), 'SKU')
+               || '-' || lpad((nextval('private.internal_barcode_seq') % 1000000)::text, 6, '0');
+  else
+    new.sku := upper(btrim(new.sku));
+  end if;
+  if (new.option1 is not null and v_product.option1_name is null)
+     or (new.option2 is not null and v_product.option2_name is null)
+     or (new.option3 is not null and v_product.option3_name is null) then
+    raise exception 'this product has no such option: name the option on the product first' using errcode = '22023';
+  end if;
+  return new;
+end;
+$$;
+revoke all on function private.variants_guard() from public;
+
+-- An internal EAN-13 (GS1 in-store range) for a variant that has no barcode.
+create or replace function public.add_internal_barcode(_variant_id uuid)
+returns text
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_business uuid;
+  v_body text;
+  v_code text;
+begin
+  select v.business_id into v_business from public.variants v where v.id = _variant_id;
+  perform private.assert_role(v_business, array['owner', 'manager']);
+  loop
+    v_body := '2' || lpad((nextval('private.internal_barcode_seq') % 100000000000)::text, 11, '0');
+    v_code := v_body || private.gtin_check_digit(v_body)::text;
+    exit when not exists (select 1 from public.barcodes b where b.business_id = v_business and b.code = v_code);
+  end loop;
+  insert into public.barcodes (business_id, variant_id, code, kind) values (v_business, _variant_id, v_code, 'internal');
+  return v_code;
+end;
+$$;
+revoke all on function public.add_internal_barcode(uuid) from public;
+grant execute on function public.add_internal_barcode(uuid) to authenticated;
+
+-- CSV import of products, variants, barcodes and opening stock (issue 12), all or nothing.
+-- The browser parses the file (papaparse) and sends rows as JSON; this function writes them in one
+-- subtransaction, collecting every row's error in plain words. A dry run, or any error, rolls the whole
+-- subtransaction back, so the dry run checks exactly what the import would (SKU and barcode uniqueness,
+-- check digits, quantities, the plan's product limit) and nothing is ever half-imported.
+--
+-- Row fields: product_name, unit (each|kg), category, brand, sku (optional: suggested), price (minor units),
+-- cost (minor units, optional), barcode (optional: 8, 12 or 13 digits), opening_qty (optional, into _store_id).
+-- Rows with the same product_name become variants of one product (option1 names them: option_name/option_value).
+create or replace function public.import_catalog(_business_id uuid, _rows jsonb, _store_id uuid default null,
+                                                 _dry_run boolean default true)
+returns table (row_index int, message text)
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_errors jsonb := '[]';
+  r record;
+  v_product uuid;
+  v_variant uuid;
+  v_category uuid;
+  v_code text;
+  v_price bigint;
+  v_cost bigint;
+  v_qty numeric;
+begin
+  perform private.assert_role(_business_id, array['owner', 'manager']);
+  if jsonb_typeof(_rows) is distinct from 'array' or jsonb_array_length(_rows) = 0 then
+    raise exception 'the file has no rows' using errcode = '22023';
+  end if;
+  if jsonb_array_length(_rows) > 20000 then
+    raise exception 'import at most 20,000 rows at once' using errcode = '22023';
+  end if;
+  if _store_id is not null then
+    if (select private.assert_store_role(_store_id, array['owner', 'manager'])) is distinct from _business_id then
+      raise exception 'the store belongs to another business' using errcode = '22023';
+    end if;
+  end if;
+  begin
+    for r in select (x.ord)::int as n, x.value as v from jsonb_array_elements(_rows) with ordinality as x (value, ord) loop
+      begin
+        if nullif(btrim(coalesce(r.v ->> 'product_name', '')), '') is null then
+          raise exception 'the product name is missing' using errcode = '22023';
+        end if;
+        if coalesce(r.v ->> 'price', '') !~ '^\s*[0-9]{1,12}\s*$' then
+          raise exception 'the price must be a whole number of cents, 0 or more (got "%")', coalesce(r.v ->> 'price', '');
+        end if;
+        v_price := (r.v ->> 'price')::bigint;
+        v_cost := null;
+        if nullif(btrim(coalesce(r.v ->> 'cost', '')), '') is not null then
+          if (r.v ->> 'cost') !~ '^\s*[0-9]{1,12}\s*$' then
+            raise exception 'the cost must be a whole number of cents, 0 or more (got "%")', r.v ->> 'cost';
+          end if;
+          v_cost := (r.v ->> 'cost')::bigint;
+        end if;
+        if coalesce(nullif(btrim(r.v ->> 'unit'), ''), 'each') not in ('each', 'kg') then
+          raise exception 'the unit must be "each" or "kg" (got "%")', r.v ->> 'unit';
+        end if;
+        v_category := null;
+        if nullif(btrim(coalesce(r.v ->> 'category', '')), '') is not null then
+          insert into public.categories (business_id, name) values (_business_id, btrim(r.v ->> 'category'))
+          on conflict (business_id, name) do nothing;
+          select c.id into v_category from public.categories c
+           where c.business_id = _business_id and c.name = btrim(r.v ->> 'category');
+        end if;
+        select p.id into v_product from public.products p
+         where p.business_id = _business_id and p.name = btrim(r.v ->> 'product_name') and p.archived_at is null
+         order by p.created_at limit 1;
+        if v_product is null then
+          insert into public.products (business_id, name, category_id, brand, unit, option1_name)
+          values (_business_id, btrim(r.v ->> 'product_name'), v_category, nullif(btrim(coalesce(r.v ->> 'brand', '')), ''),
+                  coalesce(nullif(btrim(r.v ->> 'unit'), ''), 'each'), nullif(btrim(coalesce(r.v ->> 'option_name', '')), ''))
+          returning id into v_product;
+        end if;
+        insert into public.variants (business_id, product_id, sku, price, option1)
+        values (_business_id, v_product, coalesce(r.v ->> 'sku', ''), v_price,
+                nullif(btrim(coalesce(r.v ->> 'option_value', '')), ''))
+        returning id into v_variant;
+        if v_cost is not null then
+          insert into public.variant_costs (variant_id, business_id, cost) values (v_variant, _business_id, v_cost);
+        end if;
+        v_code := nullif(btrim(coalesce(r.v ->> 'barcode', '')), '');
+        if v_code is not null then
+          if v_code !~ '^([0-9]{8}|[0-9]{12}|[0-9]{13})$' then
+            raise exception 'the barcode "%" is not 8, 12 or 13 digits', v_code;
+          end if;
+          insert into public.barcodes (business_id, variant_id, code, kind)
+          values (_business_id, v_variant, v_code,
+                  case length(v_code) when 8 then 'ean8' when 12 then 'upca'
+                       else case when left(v_code, 1) = '2' then 'internal' else 'ean13' end end);
+        end if;
+        if nullif(btrim(coalesce(r.v ->> 'opening_qty', '')), '') is not null then
+          if _store_id is null then
+            raise exception 'choose a store for the opening stock';
+          end if;
+          if (r.v ->> 'opening_qty') !~ '^\s*[0-9]{1,9}(\.[0-9]+)?\s*$' then
+            raise exception 'the opening quantity must be a number, 0 or more (got "%")', r.v ->> 'opening_qty';
+          end if;
+          v_qty := (r.v ->> 'opening_qty')::numeric;
+          if v_qty > 0 then
+            perform private.apply_movement(_business_id, _store_id, v_variant, null, 'opening', v_qty, null, v_cost,
+                                           null, 'import', null, null);
+          end if;
+        end if;
+      exception
+        when unique_violation then
+          v_errors := v_errors || jsonb_build_object('row', r.n, 'message',
+            case when sqlerrm like '%barcodes%' then 'this barcode is already used in the business'
+                 else 'this SKU is already used in the business' end);
+        when check_violation then
+          v_errors := v_errors || jsonb_build_object('row', r.n, 'message',
+            case when sqlerrm like '%barcodes_check_digit%' then 'the barcode''s check digit is wrong'
+                 when sqlerrm like '%sku%' then 'the SKU may hold only letters, digits, dots, dashes and slashes (40 at most)'
+                 else 'a value is out of range: ' || sqlerrm end);
+        when others then
+          v_errors := v_errors || jsonb_build_object('row', r.n, 'message', sqlerrm);
+      end;
+    end loop;
+    if _dry_run or jsonb_array_length(v_errors) > 0 then
+      -- Roll back everything this block wrote; the outer handler returns the errors.
+      raise exception 'storewise-import-rollback' using errcode = 'SW002';
+    end if;
+  exception
+    when sqlstate 'SW002' then
+      null;
+  end;
+  return query select (e ->> 'row')::int, e ->> 'message' from jsonb_array_elements(v_errors) e order by 1;
+end;
+$$;
+comment on function public.import_catalog(uuid,jsonb,uuid,boolean) is 'Owners and managers import catalog rows all or nothing; returns each failing row''s message (none: imported, or a clean dry run).';
+revoke all on function public.import_catalog(uuid,jsonb,uuid,boolean) from public;
+grant execute on function public.import_catalog(uuid,jsonb,uuid,boolean) to authenticated;
+
+-- The words of a text: lower case, split at anything but letters and digits, 2 to 40 characters, each once.
+create or replace function private.catalog_words_of(_text text)
+returns text[]
+language sql
+immutable
+parallel safe
+set search_path = ''
+as $$
+  select coalesce(array_agg(distinct w order by w), '{}')
+    from regexp_split_to_table(lower(coalesce(_text, '')), '[^[:alnum:]]+') as w
+   where char_length(w) between 2 and 40;
+$$;
+revoke all on function private.catalog_words_of(text) from public;
+
+-- Adds per (business, word) the given number of products (negative: removed), in key order (two writers lock
+-- rows in the same order), and drops words no product holds any more. A business being deleted is skipped:
+-- its words go with it (on delete cascade) and its products' delete trigger must not re-insert them.
+create or replace function private.catalog_words_apply(_business_ids uuid[], _words text[], _deltas int[])
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  insert into private.catalog_words as c (business_id, word, products)
+  select d.business_id, d.word, sum(d.delta)
+    from unnest(_business_ids, _words, _deltas) as d (business_id, word, delta)
+   where d.word is not null and exists (select 1 from public.businesses b where b.id = d.business_id)
+   group by d.business_id, d.word
+  having sum(d.delta) <> 0
+   order by d.business_id, d.word
+  on conflict (business_id, word) do update set products = c.products + excluded.products;
+  delete from private.catalog_words c
+   using (select distinct d.business_id, d.word from unnest(_business_ids, _words) as d (business_id, word)) d
+   where c.business_id = d.business_id and c.word = d.word and c.products <= 0;
+end;
+$$;
+revoke all on function private.catalog_words_apply(uuid[],text[],integer[]) from public;
+
+-- Statement triggers with transition tables: a CSV import of 10,000 products is one dictionary update, not
+-- 10,000. One function per event, so each names only the transition tables it has.
+create or replace function private.catalog_words_inserted()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.catalog_words_apply(array_agg(x.business_id), array_agg(x.word), array_agg(1))
+     from (select n.business_id, w.word from new_products n
+            cross join lateral unnest(private.catalog_words_of(concat_ws(' ', n.name, n.brand))) as w (word)) x;
+  return null;
+end;
+$$;
+revoke all on function private.catalog_words_inserted() from public;
+
+create or replace function private.catalog_words_deleted()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.catalog_words_apply(array_agg(x.business_id), array_agg(x.word), array_agg(-1))
+     from (select o.business_id, w.word from old_products o
+            cross join lateral unnest(private.catalog_words_of(concat_ws(' ', o.name, o.brand))) as w (word)) x;
+  return null;
+end;
+$$;
+revoke all on function private.catalog_words_deleted() from public;
+
+-- Only products whose name or brand changed count (an archive or a price-only edit touches no word).
+create or replace function private.catalog_words_updated()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.catalog_words_apply(array_agg(x.business_id), array_agg(x.word), array_agg(x.delta))
+     from (select o.business_id, w.word, -1 as delta
+             from old_products o join new_products n on n.id = o.id
+            cross join lateral unnest(private.catalog_words_of(concat_ws(' ', o.name, o.brand))) as w (word)
+            where (o.name, o.brand, o.business_id) is distinct from (n.name, n.brand, n.business_id)
+           union all
+           select n.business_id, w.word, 1
+             from old_products o join new_products n on n.id = o.id
+            cross join lateral unnest(private.catalog_words_of(concat_ws(' ', n.name, n.brand))) as w (word)
+            where (o.name, o.brand, o.business_id) is distinct from (n.name, n.brand, n.business_id)) x;
+  return null;
+end;
+$$;
+revoke all on function private.catalog_words_updated() from public;
+
+-- Rebuilds a business's words from its products (null: every business). For rows written with triggers off
+-- (npm run seed:large loads in replica mode); idempotent. Returns the number of words.
+create or replace function private.refresh_catalog_words(_business_id uuid default null)
+returns bigint
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_n bigint;
+begin
+  delete from private.catalog_words c where _business_id is null or c.business_id = _business_id;
+  insert into private.catalog_words (business_id, word, products)
+  select p.business_id, w.word, count(*)
+    from public.products p
+   cross join lateral unnest(private.catalog_words_of(concat_ws(' ', p.name, p.brand))) as w (word)
+   where _business_id is null or p.business_id = _business_id
+   group by p.business_id, w.word;
+  get diagnostics v_n = row_count;
+  return v_n;
+end;
+$$;
+revoke all on function private.refresh_catalog_words(uuid) from public;
+
+create or replace function private.no_category()
+returns uuid
+language sql
+immutable
+set search_path = ''
+as $$ select '00000000-0000-0000-0000-000000000000'::uuid $$;
+revoke all on function private.no_category() from public;
+grant execute on function private.no_category() to authenticated;
+
+-- Each typed word (2+ characters, at most 8 words) is corrected against the business's dictionary as in
+-- private.catalog_typo_matches: the word itself if the catalog has it, else up to 5 words it begins or resembles.
+-- A product qualifies when every typed word is matched (as a substring of its name and brand) by one of its
+-- corrections; its score is the mean over the typed words of the best matching correction's closeness (1 for
+-- the word as typed, else similarity(word, typed word)). Candidates come from the name's trigram index for the
+-- driving word's corrections (the typed word whose corrections the fewest products hold), the brand's only when
+-- no name holds them. Returns the live variants (or all, _include_archived) of the first _offset + _limit
+-- qualifying products by (score desc, name) that have such a variant, plus the products tied with the last one:
+-- enough for the page search_catalog cuts by (score desc, name, sku), as each of them has one variant or more.
+-- total is the number of such variants over all qualifying products (for the pager), the same on every row.
+-- The caller checks membership of _business_id (search_catalog does).
+create or replace function private.catalog_typo_page(
+  _business_id uuid, _query text, _limit int, _offset int, _include_archived boolean
+)
+returns table (variant_id uuid, score real, total bigint)
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_tokens text[] := private.catalog_words_of(_query);
+  v_n int := cardinality(v_tokens);
+  v_i int;
+  v_words text[];
+  v_close real[];
+  v_held bigint;
+  v_least bigint;
+  v_driver text[];
+  v_word text;
+  -- Every correction: its word, the typed word it corrects (index into v_tokens), its closeness.
+  v_cw text[] := '{}';
+  v_ct int[] := '{}';
+  v_cs real[] := '{}';
+  v_ids uuid[] := '{}';
+  v_names text[] := '{}';
+  v_patterns text[] := '{}';
+  v_scores real[] := '{}';
+  -- search_catalog's page bounds: the products needed to fill the variants before and on the page.
+  v_take int := least(greatest(coalesce(_limit, 50), 1), 200) + greatest(coalesce(_offset, 0), 0);
+begin
+  if v_n = 0 or v_n > 8 then
+    return;
+  end if;
+  for v_i in 1 .. v_n loop
+    v_words := null;
+    select array[c.word], array[1::real], c.products into v_words, v_close, v_held
+      from private.catalog_words c where c.business_id = _business_id and c.word = v_tokens[v_i];
+    if v_words is null then
+      select array_agg(m.word order by m.rank), array_agg(m.close order by m.rank), sum(m.products)
+        into v_words, v_close, v_held
+        from (select c.word, c.products, extensions.similarity(c.word, v_tokens[v_i]) as close,
+                     row_number() over (order by c.word like v_tokens[v_i] || '%' desc,
+                                                 extensions.similarity(c.word, v_tokens[v_i]) desc, c.word) as rank
+                from private.catalog_words c
+               where c.business_id = _business_id
+                 and (c.word like v_tokens[v_i] || '%' or c.word operator(extensions.%) v_tokens[v_i])
+               order by rank
+               limit 5) m;
+    end if;
+    if v_words is null then
+      return;  -- a typed word like nothing in the catalog: no product can match every word
+    end if;
+    -- Words are letters and digits only: nothing to escape in the regular expression.
+    v_patterns := v_patterns || ('(' || array_to_string(v_words, '|') || ')');
+    v_cw := v_cw || v_words;
+    v_cs := v_cs || v_close;
+    v_ct := v_ct || array_fill(v_i, array[cardinality(v_words)]);
+    if v_least is null or v_held < v_least then
+      v_least := v_held;
+      v_driver := v_words;
+    end if;
+  end loop;
+
+  -- The candidates, each scored as it is read: one plain ILIKE per driving word, so the name's trigram index
+  -- serves each (an OR with the brand, or ILIKE ANY (array), made PGlite's planner scan the whole table; ADR
+  -- 0152), then a substring test per correction on that row (no trigram similarity of the name). Words are
+  -- letters and digits only: nothing to escape.
+  foreach v_word in array v_driver loop
+    select v_ids || array_agg(p.id), v_names || array_agg(p.name), v_scores || array_agg(s.score)
+      into v_ids, v_names, v_scores
+      from public.products p
+      cross join lateral (
+        -- Null unless every typed word is matched by a correction; else the mean of the best closeness per word.
+        select case when count(*) = v_n then (sum(b.best) / v_n)::real end as score
+          from (select max(c.close) as best
+                  from unnest(v_cw, v_ct, v_cs) as c (word, token, close)
+                 where strpos(lower(concat_ws(' ', p.name, p.brand)), c.word) > 0
+                 group by c.token) b) s
+     where p.business_id = _business_id and p.name ilike '%' || v_word || '%'
+       -- The same test as the score's, as a filter of the scan: it also keeps PGlite's planner on the trigram
+       -- index (without it, it scanned all products for a word in 1,000 of 50,000 names).
+       and concat_ws(' ', p.name, p.brand) operator(pg_catalog.~*) all (v_patterns)
+       and (_include_archived or p.archived_at is null) and s.score is not null;
+  end loop;
+  -- The driving words are only in brands: the brand's trigram index, only then.
+  if cardinality(v_ids) = 0 then
+    foreach v_word in array v_driver loop
+      select v_ids || array_agg(p.id), v_names || array_agg(p.name), v_scores || array_agg(s.score)
+        into v_ids, v_names, v_scores
+        from public.products p
+        cross join lateral (
+          select case when count(*) = v_n then (sum(b.best) / v_n)::real end as score
+            from (select max(c.close) as best
+                    from unnest(v_cw, v_ct, v_cs) as c (word, token, close)
+                   where strpos(lower(concat_ws(' ', p.name, p.brand)), c.word) > 0
+                   group by c.token) b) s
+       where p.business_id = _business_id and p.brand ilike '%' || v_word || '%'
+         and concat_ws(' ', p.name, p.brand) operator(pg_catalog.~*) all (v_patterns)
+         and (_include_archived or p.archived_at is null) and s.score is not null;
+    end loop;
+  end if;
+  if cardinality(v_ids) = 0 then
+    return;
+  end if;
+
+  return query
+    with qualified as materialized (
+      -- A product found by two driving words once.
+      select q.id, min(q.name) as name, max(q.score) as score
+        from unnest(v_ids, v_names, v_scores) as q (id, name, score)
+       group by q.id
+    ), ranked as (
+      -- The first _offset + _limit products with a variant to show, by score then name, and those tied with the
+      -- last: the sort is of products' (score, name) only; the variants are read for these alone.
+      select q.id, q.score
+        from (select q.id, q.name, q.score from qualified q order by q.score desc, q.name offset 0) q
+       where exists (select 1 from public.variants v
+                      where v.product_id = q.id and (_include_archived or v.archived_at is null))
+       order by q.score desc, q.name
+       fetch first (v_take) rows with ties
+    )
+    select v.id, r.score,
+           -- The pager's total: every qualifying product's variants (an index probe each, no sort).
+           (select count(*) from qualified q join public.variants v2 on v2.product_id = q.id
+             where _include_archived or v2.archived_at is null)
+      from ranked r
+      join public.variants v on v.product_id = r.id
+     where _include_archived or v.archived_at is null;
+end;
+$$;
+comment on function private.catalog_typo_page(uuid,text,integer,integer,boolean) is 'The typo step of search_catalog: the variants of the best offset + limit products whose name or brand holds a correction of every typed word, scored by how close the corrections are. Called by search_catalog only.';
+revoke all on function private.catalog_typo_page(uuid,text,integer,integer,boolean) from public;
+
+-- The text search of search_catalog, its statement unchanged except the typo step (private.catalog_typo_page,
+-- which returns only what the page needs and the total of its matches). Exact candidates (barcode, SKU prefix,
+-- name substring) first; typo tolerance only when nothing matched as typed. The caller checks membership of
+-- _business_id and the bounds of the text, limit and offset (search_catalog does).
+create or replace function private.catalog_search_text(
+  _business_id uuid, _q text, _limit int, _offset int, _include_archived boolean
+)
+returns table (
+  variant_id uuid, product_id uuid, product_name text, category_id uuid, brand text, unit text, sku text,
+  option1 text, option2 text, option3 text, price bigint, barcode text, has_lots boolean, track_stock boolean,
+  archived boolean, total_count bigint
+)
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_like text := replace(replace(replace(_q, '\', '\\'), '%', '\%'), '_', '\_');
+  -- SKU prefix as a range, so the (business_id, sku text_pattern_ops) index serves it even in a generic plan.
+  v_sku text := upper(_q);
+  v_sku_end text := left(upper(_q), -1) || chr(ascii(right(upper(_q), 1)) + 1);
+begin
+  return query
+    with exact as materialized (
+      select bc.variant_id as id, 4::real as score
+        from public.barcodes bc where bc.business_id = _business_id and bc.code = _q
+      union all
+      select v.id, case when v.sku = v_sku then 4 else 3 end::real
+        from public.variants v
+       where v.business_id = _business_id
+         and v.sku operator(pg_catalog.~>=~) v_sku and v.sku operator(pg_catalog.~<~) v_sku_end
+      union all
+      select v.id, case when p.name ilike v_like || '%' then 2 else extensions.similarity(p.name, _q) end::real
+        from public.products p join public.variants v on v.product_id = p.id
+       where p.business_id = _business_id and p.name ilike '%' || v_like || '%'
+    ), fuzzy as (
+      -- Typo tolerance only when nothing matched as typed (a one-time filter: the function is not called then).
+      -- Only the variants the page can need, each row carrying the total of all matches.
+      select f.variant_id as id, f.score, f.total
+        from private.catalog_typo_page(_business_id, _q, _limit, _offset, _include_archived) f
+       where not exists (select 1 from exact)
+    ), best as (
+      select c.id, max(c.score) as score, max(c.total) as total
+        from (select e.id, e.score, null::bigint as total from exact e
+              union all select f.id, f.score, f.total from fuzzy f) c
+       group by c.id
+    ), page as (
+      select b.id, b.score, p.name, v.sku, coalesce(b.total, count(*) over ()) as total
+        from best b
+        join public.variants v on v.id = b.id
+        join public.products p on p.id = v.product_id
+       where _include_archived or (v.archived_at is null and p.archived_at is null)
+       order by b.score desc, p.name, v.sku
+       limit _limit offset _offset
+    )
+    select v.id, p.id, p.name, p.category_id, p.brand, p.unit, v.sku, v.option1, v.option2, v.option3, v.price,
+           (select bc.code from public.barcodes bc where bc.variant_id = v.id order by bc.created_at, bc.code limit 1),
+           p.has_lots, p.track_stock, (v.archived_at is not null or p.archived_at is not null), page.total
+      from page
+      join public.variants v on v.id = page.id
+      join public.products p on p.id = v.product_id
+     order by page.score desc, page.name, page.sku;
+end;
+$$;
+revoke all on function private.catalog_search_text(uuid,text,integer,integer,boolean) from public;
+
+-- search_catalog (20261124120000_catalog_search_words): same signature, checks, results and order. Browsing is
+-- unchanged; a search by text is private.catalog_search_text.
+create or replace function public.search_catalog(
+  _business_id uuid, _query text default null, _limit int default 50, _offset int default 0,
+  _include_archived boolean default false
+)
+returns table (
+  variant_id uuid, product_id uuid, product_name text, category_id uuid, brand text, unit text, sku text,
+  option1 text, option2 text, option3 text, price bigint, barcode text, has_lots boolean, track_stock boolean,
+  archived boolean, total_count bigint
+)
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_q text := nullif(btrim(coalesce(_query, '')), '');
+  v_limit int := least(greatest(coalesce(_limit, 50), 1), 200);
+  v_offset int := greatest(coalesce(_offset, 0), 0);
+begin
+  if char_length(v_q) > 100 then
+    raise exception 'search text is too long (100 characters at most)' using errcode = '22023';
+  end if;
+  -- The select policy of products, variants and barcodes, once: a member of the (unsuspended) business.
+  if _business_id is null or not exists (select 1 from private.my_business_ids() m where m = _business_id) then
+    return;
+  end if;
+
+  if v_q is not null then
+    return query
+      select * from private.catalog_search_text(_business_id, v_q, v_limit, v_offset, coalesce(_include_archived, false));
+    return;
+  end if;
+
+  return query
+    -- Products in name order from (business_id, name), each product's variants by SKU: an incremental sort
+    -- that stops after the page instead of sorting the whole catalog.
+    with page as (
+      select v.id, p.name, v.sku
+        from public.products p
+        cross join lateral (
+          select v.id, v.sku from public.variants v
+           where v.product_id = p.id and (_include_archived or v.archived_at is null)) v
+       where p.business_id = _business_id
+         and (_include_archived or p.archived_at is null)
+       order by p.name, v.sku
+       limit v_limit offset v_offset
+    ), total as (
+      -- Live variants, less the live variants of archived products (a partial index finds those).
+      select (select count(*) from public.variants v
+               where v.business_id = _business_id and (_include_archived or v.archived_at is null))
+           - case when _include_archived then 0
+                  else (select count(*) from public.products p join public.variants v on v.product_id = p.id
+                         where p.business_id = _business_id and p.archived_at is not null and v.archived_at is null)
+             end as n
+    )
+    select v.id, p.id, p.name, p.category_id, p.brand, p.unit, v.sku, v.option1, v.option2, v.option3, v.price,
+           (select bc.code from public.barcodes bc where bc.variant_id = v.id order by bc.created_at, bc.code limit 1),
+           p.has_lots, p.track_stock, (v.archived_at is not null or p.archived_at is not null), total.n
+      from page
+      join public.variants v on v.id = page.id
+      join public.products p on p.id = v.product_id
+      cross join total
+     order by page.name, page.sku;
+end;
+$$;
+revoke all on function public.search_catalog(uuid,text,integer,integer,boolean) from public;
+grant execute on function public.search_catalog(uuid,text,integer,integer,boolean) to authenticated;
+
+-- ==== Triggers ============================================================================================
+
+create trigger products_set_updated_at before update on public.products
+  for each row execute function public.set_updated_at();
+
+create trigger variants_set_updated_at before update on public.variants
+  for each row execute function public.set_updated_at();
+
+create trigger variant_costs_set_updated_at before update on public.variant_costs
+  for each row execute function public.set_updated_at();
+
+create trigger store_prices_set_updated_at before update on public.store_prices
+  for each row execute function public.set_updated_at();
+
+create trigger products_guard before insert or update of archived_at, business_id on public.products
+  for each row execute function private.products_guard();
+
+create trigger variants_guard before insert or update on public.variants
+  for each row execute function private.variants_guard();
+
+create trigger audit_product after insert or update or delete on public.products
+  for each row execute function private.audit_row('product');
+
+create trigger audit_variant after insert or update or delete on public.variants
+  for each row execute function private.audit_row('variant');
+
+create trigger catalog_words_inserted after insert on public.products
+  referencing new table as new_products
+  for each statement execute function private.catalog_words_inserted();
+
+create trigger catalog_words_updated after update on public.products
+  referencing old table as old_products new table as new_products
+  for each statement execute function private.catalog_words_updated();
+
+create trigger catalog_words_deleted after delete on public.products
+  referencing old table as old_products
+  for each statement execute function private.catalog_words_deleted();
+
+-- ==== Policies ============================================================================================
+
+create policy "categories: members read" on public.categories for select to authenticated
+  using (business_id in (select private.my_business_ids()));
+
+create policy "categories: owners and managers insert" on public.categories for insert to authenticated
+  with check (business_id in (select private.my_business_ids(array['owner', 'manager'])));
+
+create policy "categories: owners and managers delete" on public.categories for delete to authenticated
+  using (business_id in (select private.my_business_ids(array['owner', 'manager'])));
+
+create policy "categories: owners and managers update" on public.categories for update to authenticated
+  using (business_id in (select private.my_business_ids(array['owner', 'manager'])))
+  with check (business_id in (select private.my_business_ids(array['owner', 'manager'])));
+
+create policy "products: members read" on public.products for select to authenticated
+  using (business_id in (select private.my_business_ids()));
+
+create policy "products: owners and managers insert" on public.products for insert to authenticated
+  with check (business_id in (select private.my_business_ids(array['owner', 'manager'])));
+
+create policy "products: owners and managers delete" on public.products for delete to authenticated
+  using (business_id in (select private.my_business_ids(array['owner', 'manager'])));
+
+create policy "products: owners and managers update" on public.products for update to authenticated
+  using (business_id in (select private.my_business_ids(array['owner', 'manager'])))
+  with check (business_id in (select private.my_business_ids(array['owner', 'manager'])));
+
+create policy "variants: members read" on public.variants for select to authenticated
+  using (business_id in (select private.my_business_ids()));
+
+create policy "variants: owners and managers insert" on public.variants for insert to authenticated
+  with check (business_id in (select private.my_business_ids(array['owner', 'manager'])));
+
+create policy "variants: owners and managers delete" on public.variants for delete to authenticated
+  using (business_id in (select private.my_business_ids(array['owner', 'manager'])));
+
+create policy "variants: owners and managers update" on public.variants for update to authenticated
+  using (business_id in (select private.my_business_ids(array['owner', 'manager'])))
+  with check (business_id in (select private.my_business_ids(array['owner', 'manager'])));
+
+create policy "variant_costs: owners and managers read" on public.variant_costs for select to authenticated
+  using (business_id in (select private.my_business_ids(array['owner', 'manager'])));
+
+create policy "variant_costs: owners and managers insert" on public.variant_costs for insert to authenticated
+  with check (business_id in (select private.my_business_ids(array['owner', 'manager'])));
+
+create policy "variant_costs: owners and managers update" on public.variant_costs for update to authenticated
+  using (business_id in (select private.my_business_ids(array['owner', 'manager'])))
+  with check (business_id in (select private.my_business_ids(array['owner', 'manager'])));
+
+create policy "barcodes: members read" on public.barcodes for select to authenticated
+  using (business_id in (select private.my_business_ids()));
+
+create policy "barcodes: owners and managers insert" on public.barcodes for insert to authenticated
+  with check (business_id in (select private.my_business_ids(array['owner', 'manager'])));
+
+create policy "barcodes: owners and managers delete" on public.barcodes for delete to authenticated
+  using (business_id in (select private.my_business_ids(array['owner', 'manager'])));
+
+create policy "store_prices: owners and managers insert in their stores" on public.store_prices for insert to authenticated
+  with check (((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids()))) and (business_id in (select private.my_business_ids(array['owner', 'manager']))));
+
+create policy "store_prices: owners and managers update in their stores" on public.store_prices for update to authenticated
+  using (((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids()))) and (business_id in (select private.my_business_ids(array['owner', 'manager']))))
+  with check (((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids()))) and (business_id in (select private.my_business_ids(array['owner', 'manager']))));
+
+create policy "store_prices: members read in their stores" on public.store_prices for select to authenticated
+  using ((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids())));
+
+create policy "store_prices: owners and managers delete in their stores" on public.store_prices for delete to authenticated
+  using (((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids()))) and (business_id in (select private.my_business_ids(array['owner', 'manager']))));

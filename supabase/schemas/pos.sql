@@ -1,0 +1,2054 @@
+-- Register (shared/features/pos): shifts, cash movements, customers, manager approvals, sales with their lines,
+-- costs and tenders, refunds, receipt numbers and the catalog copy the register keeps offline (pos_catalog).
+-- Invariants: a sale is posted once (its client id is the key; a replay returns the first result); the tenders pay
+-- the total; a refund line never exceeds what is left to refund; each sale moves stock through the ledger.
+--
+-- Written by scripts/schema-extract.ts from the migrations and kept equal to them by
+-- tests/hosted/schema-files.test.ts: change an object here, then generate its migration (README, Contributing).
+
+-- Function bodies are checked when they run, not when created: the files need no order among functions.
+set check_function_bodies = off;
+
+-- ==== Tables: columns, constraints, row level security, grants and comments ===============================
+
+create table public.shifts (
+  id uuid default gen_random_uuid() not null,
+  business_id uuid not null,
+  store_id uuid not null,
+  register_id uuid not null,
+  cashier_id uuid,
+  opened_at timestamp with time zone default now() not null,
+  opening_float bigint default 0 not null,
+  closed_at timestamp with time zone,
+  closed_by uuid,
+  counted jsonb,
+  counted_total bigint,
+  expected_cash bigint,
+  difference bigint,
+  close_id uuid,
+  opened_in_conflict boolean default false not null,
+  review_reasons text[] default '{}'::text[] not null,
+  constraint shifts_pkey primary key (id),
+  constraint shifts_id_business_id_key unique (id, business_id),
+  constraint shifts_closed_has_count check (((closed_at is null) = (counted_total is null))),
+  constraint shifts_opening_float_check check ((opening_float >= 0)),
+  constraint shifts_cashier_id_fkey foreign key (cashier_id) references auth.users(id) on delete set null,
+  constraint shifts_closed_by_fkey foreign key (closed_by) references auth.users(id) on delete set null,
+  constraint shifts_register_id_fkey foreign key (register_id) references public.registers(id) on delete cascade,
+  constraint shifts_store_id_business_id_fkey foreign key (store_id, business_id) references public.stores(id, business_id) on delete cascade
+);
+alter table public.shifts enable row level security;
+comment on table public.shifts is 'A register''s shift from opening float to counted close. Members read the shifts of stores they may use; written only by open_shift and close_shift. One open shift per register (partial unique index).';
+comment on column public.shifts.close_id is 'The register''s id for the close (close_shift with _close_id): a retry of the same close returns the figures.';
+comment on column public.shifts.opened_in_conflict is 'Opened offline while another shift was open on the register (open_shift from the outbox): flagged for the manager, outside the one-open-shift-per-register index. Written only by open_shift.';
+comment on column public.shifts.review_reasons is 'Why the manager should look at this shift (open_conflict:<the other shift id>, register_opened_at). Written only by open_shift.';
+grant select on table public.shifts to authenticated;
+grant select on table public.shifts to service_role;
+
+create table public.cash_movements (
+  id uuid default gen_random_uuid() not null,
+  business_id uuid not null,
+  store_id uuid not null,
+  shift_id uuid not null,
+  kind text not null,
+  amount bigint not null,
+  reason text not null,
+  actor_id uuid,
+  at timestamp with time zone default now() not null,
+  constraint cash_movements_pkey primary key (id),
+  constraint cash_movements_amount_check check ((amount > 0)),
+  constraint cash_movements_kind_check check ((kind = any (array['in'::text, 'out'::text]))),
+  constraint cash_movements_reason_check check (((char_length(btrim(reason)) >= 1) and (char_length(btrim(reason)) <= 200))),
+  constraint cash_movements_actor_id_fkey foreign key (actor_id) references auth.users(id) on delete set null,
+  constraint cash_movements_shift_id_business_id_fkey foreign key (shift_id, business_id) references public.shifts(id, business_id) on delete cascade,
+  constraint cash_movements_store_id_business_id_fkey foreign key (store_id, business_id) references public.stores(id, business_id) on delete cascade
+);
+alter table public.cash_movements enable row level security;
+comment on table public.cash_movements is 'Cash put into or taken out of a drawer with a reason. Members read those of stores they may use; written only by cash_in_out.';
+grant select on table public.cash_movements to authenticated;
+grant select on table public.cash_movements to service_role;
+
+create table public.customers (
+  id uuid default gen_random_uuid() not null,
+  business_id uuid not null,
+  name public.entity_name not null,
+  phone public.phone_number,
+  email public.email_address,
+  created_at timestamp with time zone default now() not null,
+  updated_at timestamp with time zone default now() not null,
+  constraint customers_pkey primary key (id),
+  constraint customers_id_business_id_key unique (id, business_id),
+  constraint customers_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade
+);
+alter table public.customers enable row level security;
+comment on table public.customers is 'The business''s customers. Members read and create them (at the counter); owners and managers edit and delete.';
+grant delete, insert, select, update on table public.customers to service_role;
+grant delete, select on table public.customers to authenticated;
+grant insert (business_id, name, phone, email) on table public.customers to authenticated;
+grant update (name, phone, email) on table public.customers to authenticated;
+
+create table public.pos_approvals (
+  id uuid default gen_random_uuid() not null,
+  business_id uuid not null,
+  store_id uuid not null,
+  purpose text not null,
+  max_discount_percent numeric(6,3),
+  approved_by uuid not null,
+  created_at timestamp with time zone default now() not null,
+  expires_at timestamp with time zone default (now() + '00:10:00'::interval) not null,
+  used_at timestamp with time zone,
+  used_for uuid,
+  constraint pos_approvals_pkey primary key (id),
+  constraint pos_approvals_max_discount_percent_check check (((max_discount_percent >= (0)::numeric) and (max_discount_percent <= (100)::numeric))),
+  constraint pos_approvals_purpose_check check ((purpose = any (array['discount'::text, 'refund'::text]))),
+  constraint pos_approvals_approved_by_fkey foreign key (approved_by) references auth.users(id) on delete cascade,
+  constraint pos_approvals_store_id_business_id_fkey foreign key (store_id, business_id) references public.stores(id, business_id) on delete cascade
+);
+alter table public.pos_approvals enable row level security;
+comment on table public.pos_approvals is 'Manager approvals for a discount above the cashier''s limit or a refund. Owners and managers read them; written only by approve_discount and consumed by post_sale and post_refund.';
+grant select on table public.pos_approvals to authenticated;
+grant select on table public.pos_approvals to service_role;
+
+create table public.sales (
+  id uuid not null,
+  business_id uuid not null,
+  store_id uuid not null,
+  register_id uuid not null,
+  shift_id uuid,
+  cashier_id uuid,
+  customer_id uuid,
+  receipt_number text not null,
+  currency public.currency_code not null,
+  tax_inclusive boolean not null,
+  subtotal bigint not null,
+  discount_total bigint not null,
+  tax_total bigint not null,
+  total bigint not null,
+  tendered_total bigint not null,
+  change_total bigint not null,
+  review_reasons text[] default '{}'::text[] not null,
+  flagged_for_review boolean generated always as ((cardinality(review_reasons) > 0)) stored,
+  offline boolean default false not null,
+  approval_id uuid,
+  occurred_at timestamp with time zone not null,
+  recorded_at timestamp with time zone default now() not null,
+  constraint sales_pkey primary key (id),
+  constraint sales_business_id_receipt_number_key unique (business_id, receipt_number),
+  constraint sales_id_business_id_key unique (id, business_id),
+  constraint sales_approval_id_fkey foreign key (approval_id) references public.pos_approvals(id),
+  constraint sales_cashier_id_fkey foreign key (cashier_id) references auth.users(id) on delete set null,
+  constraint sales_customer_id_business_id_fkey foreign key (customer_id, business_id) references public.customers(id, business_id) on delete set null (customer_id),
+  constraint sales_register_id_fkey foreign key (register_id) references public.registers(id),
+  constraint sales_shift_id_business_id_fkey foreign key (shift_id, business_id) references public.shifts(id, business_id),
+  constraint sales_store_id_business_id_fkey foreign key (store_id, business_id) references public.stores(id, business_id) on delete cascade
+);
+alter table public.sales enable row level security;
+comment on table public.sales is 'Sales. Members read those of stores they may use (cashiers too: receipts and refunds); written only by post_sale. Money in minor units of the store currency.';
+grant select on table public.sales to authenticated;
+grant select on table public.sales to service_role;
+
+create table public.sale_lines (
+  id uuid default gen_random_uuid() not null,
+  business_id uuid not null,
+  store_id uuid not null,
+  sale_id uuid not null,
+  line_no integer not null,
+  variant_id uuid not null,
+  lot_id uuid,
+  description text not null,
+  qty numeric(12,3) not null,
+  unit_price bigint not null,
+  discount bigint default 0 not null,
+  tax_rate public.tax_rate not null,
+  tax_amount bigint not null,
+  line_total bigint not null,
+  constraint sale_lines_pkey primary key (id),
+  constraint sale_lines_id_business_id_key unique (id, business_id),
+  constraint sale_lines_sale_id_line_no_key unique (sale_id, line_no),
+  constraint sale_lines_discount_check check ((discount >= 0)),
+  constraint sale_lines_line_no_check check ((line_no > 0)),
+  constraint sale_lines_qty_check check ((qty > (0)::numeric)),
+  constraint sale_lines_unit_price_check check ((unit_price >= 0)),
+  constraint sale_lines_lot_id_fkey foreign key (lot_id) references public.lots(id),
+  constraint sale_lines_sale_id_business_id_fkey foreign key (sale_id, business_id) references public.sales(id, business_id) on delete cascade,
+  constraint sale_lines_variant_id_fkey foreign key (variant_id) references public.variants(id)
+);
+alter table public.sale_lines enable row level security;
+comment on table public.sale_lines is 'Lines of a sale with the price and tax it was sold at. Readers of the sale read them; written by post_sale.';
+grant select on table public.sale_lines to authenticated;
+grant select on table public.sale_lines to service_role;
+
+create table public.sale_line_costs (
+  sale_line_id uuid not null,
+  business_id uuid not null,
+  store_id uuid not null,
+  unit_cost bigint not null,
+  constraint sale_line_costs_pkey primary key (sale_line_id),
+  constraint sale_line_costs_unit_cost_check check ((unit_cost >= 0)),
+  constraint sale_line_costs_sale_line_id_business_id_fkey foreign key (sale_line_id, business_id) references public.sale_lines(id, business_id) on delete cascade
+);
+alter table public.sale_line_costs enable row level security;
+comment on table public.sale_line_costs is 'Unit cost of a sale line when it was sold (for profit). Owners and managers of the store read; post_sale writes.';
+grant select on table public.sale_line_costs to authenticated;
+grant select on table public.sale_line_costs to service_role;
+
+create table public.sale_tenders (
+  id uuid default gen_random_uuid() not null,
+  business_id uuid not null,
+  store_id uuid not null,
+  sale_id uuid not null,
+  kind text not null,
+  amount bigint not null,
+  tendered bigint not null,
+  change bigint default 0 not null,
+  constraint sale_tenders_pkey primary key (id),
+  constraint sale_tenders_amount_check check ((amount >= 0)),
+  constraint sale_tenders_change_check check ((change >= 0)),
+  constraint sale_tenders_kind_check check ((kind = any (array['cash'::text, 'card'::text, 'other'::text]))),
+  constraint sale_tenders_tendered_check check ((tendered >= 0)),
+  constraint sale_tenders_sale_id_business_id_fkey foreign key (sale_id, business_id) references public.sales(id, business_id) on delete cascade
+);
+alter table public.sale_tenders enable row level security;
+comment on table public.sale_tenders is 'How a sale was paid. Readers of the sale read them; written by post_sale.';
+grant select on table public.sale_tenders to authenticated;
+grant select on table public.sale_tenders to service_role;
+
+create table public.refunds (
+  id uuid not null,
+  business_id uuid not null,
+  store_id uuid not null,
+  sale_id uuid not null,
+  register_id uuid,
+  shift_id uuid,
+  actor_id uuid,
+  approval_id uuid,
+  tender_kind text not null,
+  total bigint not null,
+  reason public.short_text,
+  offline boolean default false not null,
+  occurred_at timestamp with time zone not null,
+  recorded_at timestamp with time zone default now() not null,
+  review_reasons text[] default '{}'::text[] not null,
+  flagged_for_review boolean generated always as ((cardinality(review_reasons) > 0)) stored,
+  constraint refunds_pkey primary key (id),
+  constraint refunds_id_business_id_key unique (id, business_id),
+  constraint refunds_tender_kind_check check ((tender_kind = any (array['cash'::text, 'card'::text, 'other'::text]))),
+  constraint refunds_total_check check ((total >= 0)),
+  constraint refunds_actor_id_fkey foreign key (actor_id) references auth.users(id) on delete set null,
+  constraint refunds_approval_id_fkey foreign key (approval_id) references public.pos_approvals(id),
+  constraint refunds_register_id_fkey foreign key (register_id) references public.registers(id),
+  constraint refunds_sale_id_business_id_fkey foreign key (sale_id, business_id) references public.sales(id, business_id) on delete cascade,
+  constraint refunds_shift_id_business_id_fkey foreign key (shift_id, business_id) references public.shifts(id, business_id),
+  constraint refunds_store_id_business_id_fkey foreign key (store_id, business_id) references public.stores(id, business_id) on delete cascade
+);
+alter table public.refunds enable row level security;
+comment on table public.refunds is 'Refunds against a sale, to its original tender. Readers of the sale read them; written by post_refund.';
+comment on column public.refunds.review_reasons is 'Why a manager should look at this refund (sale_not_synced, no_approval, over_refund:<line>); empty when none.';
+grant select on table public.refunds to authenticated;
+grant select on table public.refunds to service_role;
+
+create table public.refund_lines (
+  id uuid default gen_random_uuid() not null,
+  business_id uuid not null,
+  refund_id uuid not null,
+  sale_line_id uuid not null,
+  qty numeric(12,3) not null,
+  amount bigint not null,
+  disposition text not null,
+  constraint refund_lines_pkey primary key (id),
+  constraint refund_lines_amount_check check ((amount >= 0)),
+  constraint refund_lines_disposition_check check ((disposition = any (array['restock'::text, 'damaged'::text]))),
+  constraint refund_lines_qty_check check ((qty > (0)::numeric)),
+  constraint refund_lines_refund_id_business_id_fkey foreign key (refund_id, business_id) references public.refunds(id, business_id) on delete cascade,
+  constraint refund_lines_sale_line_id_business_id_fkey foreign key (sale_line_id, business_id) references public.sale_lines(id, business_id) on delete cascade
+);
+alter table public.refund_lines enable row level security;
+comment on table public.refund_lines is 'Lines of a refund. Readers of the refund read them; written by post_refund.';
+grant select on table public.refund_lines to authenticated;
+grant select on table public.refund_lines to service_role;
+
+create table private.register_counters (
+  register_id uuid not null,
+  last_seq bigint default 0 not null,
+  constraint register_counters_pkey primary key (register_id),
+  constraint register_counters_register_id_fkey foreign key (register_id) references public.registers(id) on delete cascade
+);
+alter table private.register_counters enable row level security;
+comment on table private.register_counters is 'Highest receipt sequence per register; read and written by the POS functions only.';
+
+-- ==== Indexes =============================================================================================
+
+create index shifts_register_idx on public.shifts (register_id, opened_at desc);
+
+create index shifts_store_idx on public.shifts (store_id, business_id, opened_at desc);
+
+create index shifts_cashier_idx on public.shifts (cashier_id);
+
+create index shifts_closed_by_idx on public.shifts (closed_by);
+
+create index cash_movements_shift_idx on public.cash_movements (shift_id, business_id);
+
+create index cash_movements_store_idx on public.cash_movements (store_id, business_id);
+
+create index cash_movements_actor_idx on public.cash_movements (actor_id);
+
+create index customers_business_name_idx on public.customers (business_id, name);
+
+create index customers_name_trgm_idx on public.customers using gin (name extensions.gin_trgm_ops);
+
+create index customers_business_phone_idx on public.customers (business_id, phone);
+
+create index customers_business_email_idx on public.customers (business_id, email);
+
+create index pos_approvals_store_idx on public.pos_approvals (store_id, business_id);
+
+create index pos_approvals_approved_by_idx on public.pos_approvals (approved_by);
+
+create index sales_store_occurred_idx on public.sales (store_id, business_id, occurred_at desc);
+
+create index sales_business_occurred_idx on public.sales (business_id, occurred_at desc);
+
+create index sales_shift_idx on public.sales (shift_id, business_id);
+
+create index sales_register_idx on public.sales (register_id);
+
+create index sales_cashier_idx on public.sales (cashier_id);
+
+create index sales_customer_idx on public.sales (customer_id, business_id);
+
+create index sales_approval_idx on public.sales (approval_id);
+
+create index sales_flagged_idx on public.sales (business_id) where flagged_for_review;
+
+create index sale_lines_sale_idx on public.sale_lines (sale_id, business_id);
+
+create index sale_lines_store_idx on public.sale_lines (store_id, business_id);
+
+create index sale_lines_variant_idx on public.sale_lines (variant_id);
+
+create index sale_lines_lot_idx on public.sale_lines (lot_id);
+
+create index sale_line_costs_line_business_idx on public.sale_line_costs (sale_line_id, business_id);
+
+create index sale_line_costs_store_idx on public.sale_line_costs (store_id, business_id);
+
+create index sale_tenders_sale_idx on public.sale_tenders (sale_id, business_id);
+
+create index sale_tenders_store_idx on public.sale_tenders (store_id, business_id);
+
+create index refunds_sale_idx on public.refunds (sale_id, business_id);
+
+create index refunds_store_idx on public.refunds (store_id, business_id, occurred_at desc);
+
+create index refunds_shift_idx on public.refunds (shift_id, business_id);
+
+create index refunds_register_idx on public.refunds (register_id);
+
+create index refunds_actor_idx on public.refunds (actor_id);
+
+create index refunds_approval_idx on public.refunds (approval_id);
+
+create index refund_lines_refund_idx on public.refund_lines (refund_id, business_id);
+
+create index refund_lines_sale_line_idx on public.refund_lines (sale_line_id, business_id);
+
+create index refunds_flagged_idx on public.refunds (business_id) where flagged_for_review;
+
+-- Z reports and the overview read a store's refunds by shift and sales per cashier within a business.
+create index if not exists sales_business_cashier_occurred_idx on public.sales (business_id, cashier_id, occurred_at desc);
+
+create unique index shifts_one_open_per_register_idx on public.shifts (register_id)
+  where closed_at is null and not opened_in_conflict;
+
+create index customers_business_updated_idx on public.customers (business_id, updated_at, id);
+
+-- The queue: a business's flagged shifts, newest first.
+create index shifts_business_conflict_idx on public.shifts (business_id, opened_at desc) where opened_in_conflict;
+
+-- ==== Functions ===========================================================================================
+
+-- The largest discount (percent of the line) each role gives without a manager (ADR 0131).
+create or replace function private.discount_limit_percent(_role text)
+returns numeric
+language sql
+immutable
+set search_path = ''
+as $$
+  select case _role when 'owner' then 100 when 'manager' then 50 when 'cashier' then 10 else 0 end::numeric;
+$$;
+revoke all on function private.discount_limit_percent(text) from public;
+
+create or replace function private.receipt_number(_prefix text, _seq bigint)
+returns text
+language sql
+immutable
+set search_path = ''
+as $$
+  select _prefix || '-' || lpad(_seq::text, 6, '0');
+$$;
+revoke all on function private.receipt_number(text,bigint) from public;
+
+-- A usable approval (right business, store and purpose, unexpired, unused, approver still an owner or manager),
+-- locked and marked used for _used_for; null when there is none.
+create or replace function private.take_approval(_approval_id uuid, _business_id uuid, _store_id uuid, _purpose text,
+                                                 _used_for uuid)
+returns public.pos_approvals
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v public.pos_approvals;
+begin
+  if _approval_id is null then
+    return null;
+  end if;
+  select a.* into v from public.pos_approvals a
+   where a.id = _approval_id and a.business_id = _business_id and a.store_id = _store_id and a.purpose = _purpose
+     and a.expires_at > now() and a.used_at is null
+     and exists (select 1 from public.business_members m where m.business_id = a.business_id
+                  and m.user_id = a.approved_by and m.role in ('owner', 'manager'))
+   for update;
+  if v.id is null then
+    return null;
+  end if;
+  update public.pos_approvals a set used_at = now(), used_for = _used_for where a.id = v.id;
+  return v;
+end;
+$$;
+revoke all on function private.take_approval(uuid,uuid,uuid,text,uuid) from public;
+
+-- The sale as the register shows it (no cost).
+create or replace function private.sale_json(_sale_id uuid)
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select to_jsonb(s) || jsonb_build_object(
+           'lines', coalesce((select jsonb_agg(to_jsonb(l) order by l.line_no) from public.sale_lines l where l.sale_id = s.id), '[]'),
+           'tenders', coalesce((select jsonb_agg(to_jsonb(t) order by t.kind, t.id) from public.sale_tenders t where t.sale_id = s.id), '[]'))
+    from public.sales s where s.id = _sale_id;
+$$;
+revoke all on function private.sale_json(uuid) from public;
+
+-- The figures of a shift: sales, discounts, taxes, tenders, refunds, cash in and out, and the cash expected in
+-- the drawer (float + cash taken - change given - cash refunds + cash in - cash out).
+create or replace function private.shift_figures(_shift_id uuid)
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  with s as (select * from public.shifts where id = _shift_id),
+  sa as (select count(*) as n, coalesce(sum(total), 0) as total, coalesce(sum(discount_total), 0) as discounts,
+                coalesce(sum(tax_total), 0) as tax, count(*) filter (where flagged_for_review) as flagged
+           from public.sales where shift_id = _shift_id),
+  te as (select t.kind, sum(t.amount) as amount from public.sale_tenders t join public.sales x on x.id = t.sale_id
+          where x.shift_id = _shift_id group by t.kind),
+  re as (select count(*) as n, coalesce(sum(total), 0) as total,
+                coalesce(sum(total) filter (where tender_kind = 'cash'), 0) as cash
+           from public.refunds where shift_id = _shift_id),
+  cm as (select coalesce(sum(amount) filter (where kind = 'in'), 0) as cash_in,
+                coalesce(sum(amount) filter (where kind = 'out'), 0) as cash_out
+           from public.cash_movements where shift_id = _shift_id)
+  select jsonb_build_object(
+    'shift_id', s.id, 'register_id', s.register_id, 'opened_at', s.opened_at, 'closed_at', s.closed_at,
+    'opening_float', s.opening_float, 'sales_count', sa.n, 'sales_total', sa.total, 'discount_total', sa.discounts,
+    'tax_total', sa.tax, 'flagged_count', sa.flagged,
+    'tenders', coalesce((select jsonb_object_agg(kind, amount) from te), '{}'),
+    'refunds_count', re.n, 'refunds_total', re.total, 'cash_in', cm.cash_in, 'cash_out', cm.cash_out,
+    'expected_cash', s.opening_float + coalesce((select amount from te where kind = 'cash'), 0) - re.cash
+                     + cm.cash_in - cm.cash_out,
+    'counted', s.counted, 'counted_total', s.counted_total, 'difference', s.difference)
+  from s, sa, re, cm;
+$$;
+revoke all on function private.shift_figures(uuid) from public;
+
+create or replace function public.x_report(_shift_id uuid)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_store uuid := (select s.store_id from public.shifts s where s.id = _shift_id);
+begin
+  if v_store is null then
+    raise exception 'no such shift' using errcode = '42501';
+  end if;
+  perform private.assert_store_role(v_store, array['owner', 'manager', 'cashier']);
+  return private.shift_figures(_shift_id);
+end;
+$$;
+revoke all on function public.x_report(uuid) from public;
+grant execute on function public.x_report(uuid) to authenticated;
+
+-- The Z report: the closed shift's final figures (a shift still open has only an X report).
+create or replace function public.z_report(_shift_id uuid)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_shift public.shifts;
+begin
+  select s.* into v_shift from public.shifts s where s.id = _shift_id;
+  if v_shift.id is null then
+    raise exception 'no such shift' using errcode = '42501';
+  end if;
+  perform private.assert_store_role(v_shift.store_id, array['owner', 'manager', 'cashier']);
+  if v_shift.closed_at is null then
+    raise exception 'this shift is still open: print an X report or close it' using errcode = '22023';
+  end if;
+  return private.shift_figures(_shift_id);
+end;
+$$;
+revoke all on function public.z_report(uuid) from public;
+grant execute on function public.z_report(uuid) to authenticated;
+
+-- ---------------------------------------------------------------------------------------------------
+-- Approvals: an owner or manager signed in at the register approves one discount (up to a percent) or refund.
+create or replace function public.approve_discount(_store_id uuid, _max_discount_percent numeric default 100,
+                                                   _purpose text default 'discount')
+returns uuid
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_business uuid := private.assert_store_role(_store_id, array['owner', 'manager']);
+  v_limit numeric := private.discount_limit_percent(private.my_role(v_business));
+  v_id uuid;
+begin
+  if _purpose is null or _purpose not in ('discount', 'refund') then
+    raise exception 'approve a discount or a refund' using errcode = '22023';
+  elsif _max_discount_percent is null or _max_discount_percent < 0 or _max_discount_percent > v_limit then
+    raise exception 'you may approve discounts up to % percent', v_limit using errcode = '22023';
+  end if;
+  insert into public.pos_approvals (business_id, store_id, purpose, max_discount_percent, approved_by)
+  values (v_business, _store_id, _purpose, _max_discount_percent, (select auth.uid()))
+  returning id into v_id;
+  perform private.log_activity(v_business, _store_id, 'approval.granted', 'approval', v_id, null,
+    jsonb_build_object('purpose', _purpose, 'max_discount_percent', _max_discount_percent));
+  return v_id;
+end;
+$$;
+revoke all on function public.approve_discount(uuid,numeric,text) from public;
+grant execute on function public.approve_discount(uuid,numeric,text) to authenticated;
+
+-- The receipt as the customer sees it: store, lines, taxes per rate, tenders, totals, local date and time.
+create or replace function private.receipt_email_params(_sale public.sales)
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select jsonb_build_object(
+    'sale_id', _sale.id,
+    'receipt_number', _sale.receipt_number,
+    'store_name', st.name,
+    'store_address', st.address,
+    'store_phone', st.phone,
+    'header', st.receipt_header,
+    'footer', st.receipt_footer,
+    'currency', _sale.currency,
+    'occurred_at', _sale.occurred_at,
+    'occurred_local', to_char(_sale.occurred_at at time zone st.time_zone, 'YYYY-MM-DD HH24:MI'),
+    'subtotal', _sale.subtotal,
+    'discount_total', _sale.discount_total,
+    'tax_total', _sale.tax_total,
+    'total', _sale.total,
+    'change_total', _sale.change_total,
+    'lines', coalesce((select jsonb_agg(jsonb_build_object('description', l.description, 'qty', l.qty,
+                                                           'unit_price', l.unit_price, 'discount', l.discount,
+                                                           'line_total', l.line_total) order by l.line_no)
+                         from public.sale_lines l where l.sale_id = _sale.id), '[]'),
+    'taxes', coalesce((select jsonb_agg(jsonb_build_object('rate', t.rate, 'tax', t.tax) order by t.rate)
+                         from (select l.tax_rate as rate, sum(l.tax_amount) as tax from public.sale_lines l
+                                where l.sale_id = _sale.id and l.tax_amount <> 0 group by l.tax_rate) t), '[]'),
+    'tenders', coalesce((select jsonb_agg(jsonb_build_object('kind', t.kind, 'amount', t.amount,
+                                                             'tendered', t.tendered, 'change', t.change)
+                                          order by t.kind, t.id)
+                           from public.sale_tenders t where t.sale_id = _sale.id), '[]'))
+    from public.stores st
+   where st.id = _sale.store_id;
+$$;
+revoke all on function private.receipt_email_params(public.sales) from public;
+
+create or replace function public.request_receipt_email(_sale_id uuid, _email text)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := (select auth.uid());
+  v_sale public.sales;
+  v_email public.email_address;
+begin
+  if v_uid is null then
+    raise exception 'sign in to email a receipt' using errcode = '42501';
+  end if;
+  -- The same rule as the sales read policy: full access to the business, or access to the sale's store.
+  select s.* into v_sale from public.sales s
+   where s.id = _sale_id
+     and (s.business_id in (select private.my_full_access_business_ids())
+          or s.store_id in (select private.my_listed_store_ids()));
+  if v_sale.id is null then
+    raise exception 'receipt not found (a sale made offline can be emailed once it has synced)' using errcode = '42501';
+  end if;
+  begin
+    v_email := btrim(coalesce(_email, ''));
+  exception when check_violation then
+    raise exception 'enter a valid email address' using errcode = '22023';
+  end;
+  if (select count(*) from public.activity a
+       where a.business_id = v_sale.business_id and a.kind = 'receipt.emailed' and a.entity_id = v_sale.id) >= 3 then
+    raise exception 'this receipt was already emailed 3 times' using errcode = 'SW003';
+  end if;
+  if (select count(*) from public.activity a
+       where a.business_id = v_sale.business_id and a.actor_id = v_uid and a.at > now() - interval '1 hour'
+         and a.kind = 'receipt.emailed') >= 30 then
+    raise exception 'too many receipt emails in the last hour; try again later' using errcode = 'SW003';
+  end if;
+
+  insert into public.email_outbox (to_email, template, params)
+  values (v_email, 'receipt', private.receipt_email_params(v_sale));
+  perform private.log_activity(v_sale.business_id, v_sale.store_id, 'receipt.emailed', 'sale', v_sale.id, null,
+    jsonb_build_object('receipt_number', v_sale.receipt_number));
+  return jsonb_build_object('queued', true, 'receipt_number', v_sale.receipt_number);
+end;
+$$;
+comment on function public.request_receipt_email(uuid,text) is 'Queues the receipt of a sale the caller may read for email to one address (3 per sale, 30 per member per hour).';
+revoke all on function public.request_receipt_email(uuid,text) from public;
+grant execute on function public.request_receipt_email(uuid,text) to authenticated;
+
+-- A refund against a sale (20261123130000_pos_more), the quantity checked by the item's rules.
+create or replace function public.post_refund(_payload jsonb)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_id uuid;
+  v_sale public.sales;
+  v_business uuid;
+  v_role text;
+  v_offline boolean;
+  v_approval public.pos_approvals;
+  v_shift uuid;
+  v_line jsonb;
+  v_sl public.sale_lines;
+  v_qty numeric;
+  v_done numeric;
+  v_amount bigint;
+  v_total bigint := 0;
+  v_disp text;
+  v_tender text;
+  v_n int := 0;
+  v_occurred timestamptz := now();
+  v_reasons text[] := '{}';
+begin
+  if jsonb_typeof(_payload) is distinct from 'object'
+     or coalesce(_payload ->> 'id', '') !~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+     or coalesce(_payload ->> 'sale_id', '') !~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then
+    raise exception 'a refund needs its own id and the sale''s id (uuids)' using errcode = '22023';
+  end if;
+  v_id := (_payload ->> 'id')::uuid;
+  v_offline := coalesce(_payload ->> 'offline', 'false') = 'true';
+  -- Lock the sale: concurrent refunds of one sale are counted one after the other.
+  select s.* into v_sale from public.sales s where s.id = (_payload ->> 'sale_id')::uuid for update;
+  if v_sale.id is null then
+    raise exception 'no such sale' using errcode = '42501';
+  end if;
+  v_business := private.assert_store_role(v_sale.store_id, array['owner', 'manager', 'cashier']);
+  v_role := private.my_role(v_business);
+
+  if exists (select 1 from public.refunds f where f.id = v_id) then
+    if not exists (select 1 from public.refunds f where f.id = v_id and f.business_id = v_business
+                      and f.store_id = v_sale.store_id) then
+      raise exception 'permission denied: this refund id belongs to another business or store' using errcode = '42501';
+    end if;
+    return (select to_jsonb(f) || jsonb_build_object('replayed', true,
+              'lines', (select jsonb_agg(to_jsonb(l)) from public.refund_lines l where l.refund_id = f.id))
+              from public.refunds f where f.id = v_id);
+  end if;
+
+  if v_role = 'cashier' then
+    if nullif(_payload ->> 'approval_id', '') ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then
+      v_approval := private.take_approval((_payload ->> 'approval_id')::uuid, v_business, v_sale.store_id, 'refund', v_id);
+    end if;
+    if v_approval.id is null then
+      if not v_offline then
+        raise exception 'permission denied: a refund needs a manager''s approval' using errcode = '42501';
+      end if;
+      v_reasons := array_append(v_reasons, 'no_approval'::text);
+    end if;
+  end if;
+  if v_offline and coalesce(_payload ->> 'sale_pending', 'false') = 'true' then
+    v_reasons := array_append(v_reasons, 'sale_not_synced'::text);
+  end if;
+
+  if _payload ? 'occurred_at' and jsonb_typeof(_payload -> 'occurred_at') = 'string' then
+    begin
+      v_occurred := least((_payload ->> 'occurred_at')::timestamptz, now());
+    exception when others then
+      raise exception 'occurred_at is not a date and time' using errcode = '22023';
+    end;
+  end if;
+  if nullif(_payload ->> 'shift_id', '') is not null then
+    select s.id into v_shift from public.shifts s
+     where s.id::text = (_payload ->> 'shift_id') and s.business_id = v_business and s.store_id = v_sale.store_id;
+  end if;
+  if char_length(coalesce(_payload ->> 'reason', '')) > 500 then
+    raise exception 'the reason is too long (500 characters at most)' using errcode = '22023';
+  end if;
+  -- The original tender (the one that paid most) unless the register names another.
+  if nullif(_payload ->> 'tender_kind', '') is not null then
+    if (_payload ->> 'tender_kind') not in ('cash', 'card', 'other') then
+      raise exception 'refund to cash, card or other' using errcode = '22023';
+    end if;
+    v_tender := _payload ->> 'tender_kind';
+  else
+    select t.kind into v_tender from public.sale_tenders t where t.sale_id = v_sale.id order by t.amount desc, t.kind limit 1;
+  end if;
+
+  if jsonb_typeof(_payload -> 'lines') is distinct from 'array' or jsonb_array_length(_payload -> 'lines') = 0 then
+    raise exception 'choose at least one line to refund' using errcode = '22023';
+  elsif jsonb_array_length(_payload -> 'lines') > 500 then
+    raise exception 'a refund has at most 500 lines' using errcode = '22023';
+  end if;
+  insert into public.refunds (id, business_id, store_id, sale_id, register_id, shift_id, actor_id, approval_id,
+                              tender_kind, total, reason, offline, occurred_at)
+  values (v_id, v_business, v_sale.store_id, v_sale.id, v_sale.register_id, v_shift, (select auth.uid()), v_approval.id,
+          v_tender, 0, nullif(btrim(coalesce(_payload ->> 'reason', '')), ''), v_offline, v_occurred);
+  for v_line in select value from jsonb_array_elements(_payload -> 'lines') loop
+    v_n := v_n + 1;
+    v_sl := null;
+    if jsonb_typeof(v_line) = 'object' and nullif(v_line ->> 'sale_line_id', '') is not null then
+      select l.* into v_sl from public.sale_lines l
+       where l.id::text = (v_line ->> 'sale_line_id') and l.sale_id = v_sale.id;
+    elsif jsonb_typeof(v_line) = 'object' and jsonb_typeof(v_line -> 'line_no') = 'number'
+          and (v_line ->> 'line_no') ~ '^[1-9][0-9]{0,5}$' then
+      select l.* into v_sl from public.sale_lines l
+       where l.sale_id = v_sale.id and l.line_no = (v_line ->> 'line_no')::int;
+    end if;
+    if v_sl.id is null then
+      raise exception 'refund line %: not a line of this sale', v_n using errcode = '22023';
+    end if;
+    if jsonb_typeof(v_line -> 'qty') is distinct from 'number' or (v_line ->> 'qty')::numeric <= 0 then
+      raise exception 'refund line %: enter a quantity above zero', v_n using errcode = '22023';
+    end if;
+    v_qty := (v_line ->> 'qty')::numeric;
+    -- Half a tee marked damaged wrote no movement, so only this check stops a fractional refund of a piece.
+    if v_sl.variant_id is not null then
+      perform private.assert_quantity(v_sl.variant_id, v_qty);
+    end if;
+    v_disp := coalesce(v_line ->> 'disposition', 'restock');
+    if v_disp not in ('restock', 'damaged') then
+      raise exception 'refund line %: restock it or mark it damaged', v_n using errcode = '22023';
+    end if;
+    select coalesce(sum(rl.qty), 0) into v_done from public.refund_lines rl where rl.sale_line_id = v_sl.id;
+    if v_qty > v_sl.qty - v_done then
+      if not v_offline then
+        raise exception 'refund line %: only % left to refund', v_n, v_sl.qty - v_done using errcode = '22023';
+      end if;
+      v_reasons := array_append(v_reasons, ('over_refund:' || v_n)::text);
+      v_qty := v_sl.qty - v_done;
+      continue when v_qty <= 0;
+    end if;
+    -- The line's share, rounded; the last part of a line takes what remains so the parts add up exactly.
+    if v_qty = v_sl.qty - v_done then
+      v_amount := v_sl.line_total - coalesce((select sum(rl.amount) from public.refund_lines rl where rl.sale_line_id = v_sl.id), 0);
+    else
+      v_amount := round(v_sl.line_total * v_qty / v_sl.qty)::bigint;
+    end if;
+    insert into public.refund_lines (business_id, refund_id, sale_line_id, qty, amount, disposition)
+    values (v_business, v_id, v_sl.id, v_qty, v_amount, v_disp);
+    v_total := v_total + v_amount;
+    if v_disp = 'restock' and exists (select 1 from public.variants v join public.products p on p.id = v.product_id
+                                       where v.id = v_sl.variant_id and p.track_stock) then
+      perform private.apply_movement(v_business, v_sale.store_id, v_sl.variant_id, v_sl.lot_id, 'refund', v_qty, null,
+        (select c.unit_cost from public.sale_line_costs c where c.sale_line_id = v_sl.id), v_occurred, 'refund', v_id,
+        v_sale.receipt_number);
+    end if;
+  end loop;
+  update public.refunds f set total = v_total, review_reasons = v_reasons where f.id = v_id;
+  perform private.log_activity(v_business, v_sale.store_id, 'refund.posted', 'refund', v_id, null,
+    jsonb_build_object('sale_id', v_sale.id, 'receipt_number', v_sale.receipt_number, 'total', v_total,
+                       'tender_kind', v_tender, 'approval_id', v_approval.id, 'offline', v_offline,
+                       'review_reasons', to_jsonb(v_reasons)));
+  return (select to_jsonb(f) || jsonb_build_object('replayed', false,
+            'lines', (select jsonb_agg(to_jsonb(l)) from public.refund_lines l where l.refund_id = f.id))
+            from public.refunds f where f.id = v_id);
+end;
+$$;
+revoke all on function public.post_refund(jsonb) from public;
+grant execute on function public.post_refund(jsonb) to authenticated;
+
+-- ---------------------------------------------------------------------------------------------------
+-- The quantity rules of private.assert_quantity as an expression: the message of the first rule broken, or null.
+create or replace function private.quantity_problem(_unit text, _qty numeric)
+returns text
+language sql
+immutable
+set search_path = ''
+as $$
+  select case
+    when _qty is null then 'enter a quantity'
+    when _qty <> round(_qty, 3) then 'a quantity has at most 3 decimals'
+    when _unit = 'each' and _qty <> trunc(_qty) then 'this item is counted by the piece: enter a whole number'
+    when abs(_qty) >= 1000000000 then 'this quantity is too large'
+  end;
+$$;
+revoke all on function private.quantity_problem(text,numeric) from public;
+
+-- ---------------------------------------------------------------------------------------------------
+-- The caller's business and role for a store, in one read: private.assert_store_role's checks (an unarchived store;
+-- a member of an unsuspended business with one of the roles; every store for owners and all-stores members, else a
+-- store listed in member_store_access) with the same errors, plus the role it found.
+create or replace function private.pos_store_access(_store_id uuid, _roles text[], out o_business_id uuid, out o_role text)
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_access boolean;
+begin
+  select s.business_id, m.role::text,
+         coalesce(m.role = 'owner' or m.all_stores
+                  or exists (select 1 from public.member_store_access a
+                              where a.business_id = s.business_id and a.user_id = m.user_id and a.store_id = s.id), false)
+    into o_business_id, o_role, v_access
+    from public.stores s
+    left join (public.business_members m join public.businesses b on b.id = m.business_id and b.suspended_at is null)
+      on m.business_id = s.business_id and m.user_id = (select auth.uid())
+   where s.id = _store_id and s.archived_at is null;
+  if o_business_id is null then
+    raise exception 'no such store' using errcode = '42501';
+  end if;
+  if o_role is null or not (o_role = any (_roles)) then
+    raise exception 'permission denied: your role in this business does not allow this' using errcode = '42501';
+  end if;
+  if not v_access then
+    raise exception 'permission denied: you do not have access to this store' using errcode = '42501';
+  end if;
+end;
+$$;
+revoke all on function private.pos_store_access(uuid,text[]) from public;
+
+-- ---------------------------------------------------------------------------------------------------
+-- The lines of a sale priced from the catalog (ADR 0131): store price, else the variant's; the product's tax rate,
+-- else the store's; rounded per line. Checks each line in order (the first problem is reported with its line
+-- number); offline, a stale price or a discount over the limit is kept and flagged. Reads the catalog once for
+-- every line. o_lines: the lines to write, each with a new id, its cost and whether it moves stock.
+create or replace function private.sale_lines_priced(
+  _lines jsonb, _business_id uuid, _store public.stores, _sale_id uuid, _offline boolean, _role text, _approval_id uuid,
+  out o_lines jsonb, out o_subtotal bigint, out o_discounts bigint, out o_taxes bigint, out o_total bigint,
+  out o_reasons text[], out o_approval_id uuid)
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_uuid constant text := '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
+  v_max_pct numeric := private.discount_limit_percent(_role);
+  v_catalog jsonb;
+  v_approval public.pos_approvals;
+  v_line jsonb;
+  v_item jsonb;
+  v_n int := 0;
+  v_qty numeric;
+  v_problem text;
+  v_price bigint;
+  v_claimed bigint;
+  v_discount bigint;
+  v_gross bigint;
+  v_net bigint;
+  v_rate numeric;
+  v_tax bigint;
+  v_line_total bigint;
+  v_pct numeric;
+  v_lot uuid;
+begin
+  o_lines := '[]';
+  o_subtotal := 0;
+  o_discounts := 0;
+  o_taxes := 0;
+  o_total := 0;
+  o_reasons := '{}';
+  if jsonb_typeof(_lines) is distinct from 'array' or jsonb_array_length(_lines) = 0 then
+    raise exception 'a sale has at least one line' using errcode = '22023';
+  elsif jsonb_array_length(_lines) > 500 then
+    raise exception 'a sale has at most 500 lines' using errcode = '22023';
+  end if;
+
+  -- Every line's item in one read, keyed by the variant id as text.
+  select coalesce(jsonb_object_agg(v.id::text, jsonb_build_object(
+           'price', coalesce(sp.price, v.price), 'tax_rate', p.tax_rate, 'track_stock', p.track_stock,
+           'has_lots', p.has_lots, 'unit', p.unit, 'cost', coalesce(c.cost, 0),
+           'description', p.name || coalesce(' ' || concat_ws(' / ', v.option1, v.option2, v.option3), ''))), '{}')
+    into v_catalog
+    from public.variants v
+    join public.products p on p.id = v.product_id
+    left join public.store_prices sp on sp.store_id = _store.id and sp.variant_id = v.id
+    left join public.variant_costs c on c.variant_id = v.id
+   where v.business_id = _business_id
+     and v.id in (select case when coalesce(x ->> 'variant_id', '') ~* v_uuid then (x ->> 'variant_id')::uuid end
+                    from jsonb_array_elements(_lines) x where jsonb_typeof(x) = 'object');
+
+  for v_line in select value from jsonb_array_elements(_lines) loop
+    v_n := v_n + 1;
+    if jsonb_typeof(v_line) <> 'object' or coalesce(v_line ->> 'variant_id', '') !~* v_uuid then
+      raise exception 'line %: choose an item', v_n using errcode = '22023';
+    end if;
+    if jsonb_typeof(v_line -> 'qty') <> 'number' or (v_line ->> 'qty')::numeric <= 0 then
+      raise exception 'line %: enter a quantity above zero', v_n using errcode = '22023';
+    end if;
+    v_qty := (v_line ->> 'qty')::numeric;
+    v_item := v_catalog -> lower(v_line ->> 'variant_id');
+    if v_item is null then
+      raise exception 'line %: no such item in this business', v_n using errcode = '22023';
+    end if;
+    v_problem := private.quantity_problem(v_item ->> 'unit', v_qty);
+    if v_problem is not null then
+      raise exception '%', v_problem using errcode = '22023';
+    end if;
+    v_price := (v_item ->> 'price')::bigint;
+    if v_line ? 'unit_price' then
+      if jsonb_typeof(v_line -> 'unit_price') <> 'number' or (v_line ->> 'unit_price') !~ '^[0-9]{1,12}$' then
+        raise exception 'line %: a price is a whole amount in minor units', v_n using errcode = '22023';
+      end if;
+      v_claimed := (v_line ->> 'unit_price')::bigint;
+      if v_claimed <> v_price then
+        if not _offline then
+          raise exception 'line %: the price % is not this item''s price (%): refresh the register', v_n, v_claimed, v_price
+            using errcode = 'SW002';
+        end if;
+        -- Offline the register sold at the price it showed (maybe stale): keep it, flag it.
+        o_reasons := array_append(o_reasons, ('price_mismatch:' || v_n)::text);
+        v_price := v_claimed;
+      end if;
+    end if;
+    v_discount := 0;
+    if v_line ? 'discount' and jsonb_typeof(v_line -> 'discount') <> 'null' then
+      if jsonb_typeof(v_line -> 'discount') <> 'number' or (v_line ->> 'discount') !~ '^[0-9]{1,12}$' then
+        raise exception 'line %: a discount is a whole amount in minor units', v_n using errcode = '22023';
+      end if;
+      v_discount := (v_line ->> 'discount')::bigint;
+    end if;
+    v_gross := round(v_price * v_qty)::bigint;
+    if v_discount > v_gross then
+      raise exception 'line %: the discount is larger than the line', v_n using errcode = '22023';
+    end if;
+    v_pct := case when v_gross = 0 then 0 else v_discount * 100.0 / v_gross end;
+    if v_pct > v_max_pct then
+      if v_approval.id is null and _approval_id is not null then
+        v_approval := private.take_approval(_approval_id, _business_id, _store.id, 'discount', _sale_id);
+      end if;
+      if v_approval.id is null or v_pct > v_approval.max_discount_percent then
+        if not _offline then
+          raise exception 'line %: a discount of % percent is above your limit of % percent: ask a manager to approve it',
+            v_n, round(v_pct, 1), v_max_pct using errcode = '42501';
+        end if;
+        o_reasons := array_append(o_reasons, ('discount_over_limit:' || v_n)::text);
+      end if;
+    end if;
+    v_net := v_gross - v_discount;
+    v_rate := coalesce((v_item ->> 'tax_rate')::numeric, _store.default_tax_rate);
+    -- Rounded per line, half away from zero, in minor units.
+    if _store.tax_inclusive then
+      v_tax := round(v_net * v_rate / (100 + v_rate))::bigint;
+      v_line_total := v_net;
+    else
+      v_tax := round(v_net * v_rate / 100)::bigint;
+      v_line_total := v_net + v_tax;
+    end if;
+    v_lot := null;
+    if (v_item ->> 'has_lots')::boolean then
+      if coalesce(v_line ->> 'lot_id', '') ~* v_uuid then
+        select l.id into v_lot from public.lots l
+         where l.id = (v_line ->> 'lot_id')::uuid and l.variant_id = (v_line ->> 'variant_id')::uuid;
+      end if;
+      if v_lot is null then
+        -- First expiring lot with stock here, else the newest lot.
+        select l.id into v_lot from public.lots l
+          left join public.stock_balances b on b.lot_id = l.id and b.store_id = _store.id
+         where l.variant_id = (v_line ->> 'variant_id')::uuid
+         order by (coalesce(b.qty, 0) > 0) desc, l.expires_on nulls last, l.created_at desc limit 1;
+      end if;
+      if v_lot is null then
+        raise exception 'line %: this item is tracked by lot and has none yet: receive it first', v_n using errcode = '22023';
+      end if;
+    end if;
+    o_subtotal := o_subtotal + v_gross;
+    o_discounts := o_discounts + v_discount;
+    o_taxes := o_taxes + v_tax;
+    o_total := o_total + v_line_total;
+    o_lines := o_lines || jsonb_build_object(
+      'id', gen_random_uuid(), 'line_no', v_n, 'variant_id', lower(v_line ->> 'variant_id'), 'lot_id', v_lot,
+      'qty', v_qty, 'unit_price', v_price, 'discount', v_discount, 'tax_rate', v_rate, 'tax_amount', v_tax,
+      'line_total', v_line_total, 'cost', (v_item ->> 'cost')::bigint, 'track_stock', (v_item ->> 'track_stock')::boolean,
+      'description', v_item ->> 'description');
+  end loop;
+  o_approval_id := v_approval.id;
+end;
+$$;
+revoke all on function private.sale_lines_priced(jsonb,uuid,public.stores,uuid,boolean,text,uuid) from public;
+
+-- The tenders of a sale, checked (cash, card or other; whole minor units; change from cash only), with their sums.
+create or replace function private.sale_tenders_checked(
+  _tenders jsonb, out o_tenders jsonb, out o_paid bigint, out o_tendered bigint, out o_change bigint)
+language plpgsql
+immutable
+set search_path = ''
+as $$
+declare
+  v_tender jsonb;
+  v_kind text;
+  v_amount bigint;
+  v_tendered bigint;
+begin
+  o_tenders := '[]';
+  o_paid := 0;
+  o_tendered := 0;
+  o_change := 0;
+  if jsonb_typeof(_tenders) is distinct from 'array' or jsonb_array_length(_tenders) = 0 then
+    raise exception 'add how the sale was paid' using errcode = '22023';
+  elsif jsonb_array_length(_tenders) > 10 then
+    raise exception 'a sale has at most 10 tenders' using errcode = '22023';
+  end if;
+  for v_tender in select value from jsonb_array_elements(_tenders) loop
+    v_kind := v_tender ->> 'kind';
+    if v_kind is null or v_kind not in ('cash', 'card', 'other') then
+      raise exception 'a tender is cash, card or other' using errcode = '22023';
+    end if;
+    if jsonb_typeof(v_tender -> 'amount') is distinct from 'number' or (v_tender ->> 'amount') !~ '^[0-9]{1,12}$' then
+      raise exception 'a tender amount is a whole amount in minor units' using errcode = '22023';
+    end if;
+    v_amount := (v_tender ->> 'amount')::bigint;
+    v_tendered := v_amount;
+    if v_tender ? 'tendered' and jsonb_typeof(v_tender -> 'tendered') <> 'null' then
+      if jsonb_typeof(v_tender -> 'tendered') <> 'number' or (v_tender ->> 'tendered') !~ '^[0-9]{1,12}$' then
+        raise exception 'the amount tendered is a whole amount in minor units' using errcode = '22023';
+      end if;
+      v_tendered := (v_tender ->> 'tendered')::bigint;
+    end if;
+    if v_tendered < v_amount then
+      raise exception 'the amount tendered is less than the amount paid' using errcode = '22023';
+    elsif v_kind <> 'cash' and v_tendered <> v_amount then
+      raise exception 'only cash gives change' using errcode = '22023';
+    end if;
+    o_paid := o_paid + v_amount;
+    o_tendered := o_tendered + v_tendered;
+    o_change := o_change + (v_tendered - v_amount);
+    o_tenders := o_tenders || jsonb_build_object('kind', v_kind, 'amount', v_amount, 'tendered', v_tendered,
+                                                 'change', v_tendered - v_amount);
+  end loop;
+end;
+$$;
+revoke all on function private.sale_tenders_checked(jsonb) from public;
+
+-- The receipt number: the register's own sequence when it sent one (the counter keeps the highest seen), else the
+-- next on the server; a number already used in the business is reassigned (o_reassigned) and flagged by the caller.
+create or replace function private.sale_receipt_number(_register public.registers, _business_id uuid, _receipt_seq jsonb,
+                                                       out o_receipt text, out o_reassigned boolean)
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_seq bigint;
+begin
+  o_reassigned := false;
+  if jsonb_typeof(_receipt_seq) = 'number' and (_receipt_seq #>> '{}') ~ '^[1-9][0-9]{0,11}$' then
+    v_seq := (_receipt_seq #>> '{}')::bigint;
+    insert into private.register_counters as c (register_id, last_seq) values (_register.id, v_seq)
+    on conflict (register_id) do update set last_seq = greatest(c.last_seq, excluded.last_seq);
+    if exists (select 1 from public.sales s where s.business_id = _business_id
+                and s.receipt_number = private.receipt_number(_register.receipt_prefix, v_seq)) then
+      v_seq := null;
+      o_reassigned := true;
+    end if;
+  end if;
+  if v_seq is null then
+    insert into private.register_counters as c (register_id, last_seq) values (_register.id, 1)
+    on conflict (register_id) do update set last_seq = c.last_seq + 1
+    returning c.last_seq into v_seq;
+  end if;
+  o_receipt := private.receipt_number(_register.receipt_prefix, v_seq);
+end;
+$$;
+revoke all on function private.sale_receipt_number(public.registers,uuid,jsonb) from public;
+
+-- The lines, their costs and the tenders of a sale: one insert each, so the daily summaries' statement triggers run
+-- once per table and not once per line.
+create or replace function private.insert_sale_rows(_sale_id uuid, _business_id uuid, _store_id uuid, _lines jsonb,
+                                                    _tenders jsonb)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  insert into public.sale_lines (id, business_id, store_id, sale_id, line_no, variant_id, lot_id, description, qty,
+                                 unit_price, discount, tax_rate, tax_amount, line_total)
+  select l.id, _business_id, _store_id, _sale_id, l.line_no, l.variant_id, l.lot_id, l.description, l.qty,
+         l.unit_price, l.discount, l.tax_rate, l.tax_amount, l.line_total
+    from jsonb_to_recordset(_lines) as l (id uuid, line_no int, variant_id uuid, lot_id uuid, description text, qty numeric,
+                                         unit_price bigint, discount bigint, tax_rate numeric, tax_amount bigint,
+                                         line_total bigint)
+   order by l.line_no;
+  insert into public.sale_line_costs (sale_line_id, business_id, store_id, unit_cost)
+  select l.id, _business_id, _store_id, l.cost
+    from jsonb_to_recordset(_lines) as l (id uuid, line_no int, cost bigint)
+   order by l.line_no;
+  insert into public.sale_tenders (business_id, store_id, sale_id, kind, amount, tendered, change)
+  select _business_id, _store_id, _sale_id, t.kind, t.amount, t.tendered, t.change
+    from jsonb_to_recordset(_tenders) as t (kind text, amount bigint, tendered bigint, change bigint);
+end;
+$$;
+revoke all on function private.insert_sale_rows(uuid,uuid,uuid,jsonb,jsonb) from public;
+
+-- A sale's stock: what private.apply_movement writes per (variant, lot) of its stock-tracked lines (the ledger row,
+-- the balance delta, the 'stock.sale' activity entry with the balance after), in one statement. The balance rows
+-- are changed in (variant, lot) order, as before, so concurrent sales cannot deadlock on them. Stock may go
+-- negative (a sale is never refused at the counter): returns 'negative_stock:<variant>' for each, in that order.
+-- The lines come from private.sale_lines_priced: items of this business, quantities checked, lots of their item.
+create or replace function private.sale_stock_movements(_business_id uuid, _store_id uuid, _sale_id uuid,
+                                                        _receipt text, _occurred_at timestamptz, _lines jsonb)
+returns text[]
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := (select auth.uid());
+  v_negative text[];
+begin
+  with mv as materialized (
+    select l.variant_id, l.lot_id, sum(l.qty) as qty, max(l.cost) as cost
+      from jsonb_to_recordset(_lines) as l (variant_id uuid, lot_id uuid, qty numeric, cost bigint, track_stock boolean)
+     where l.track_stock
+     group by 1, 2
+  ), moved as (
+    insert into public.stock_movements (business_id, store_id, variant_id, lot_id, kind, qty, reason, unit_cost,
+                                        occurred_at, actor_id, reference_type, reference_id, note)
+    select _business_id, _store_id, mv.variant_id, mv.lot_id, 'sale', -mv.qty, null, mv.cost,
+           coalesce(_occurred_at, now()), v_uid, 'sale', _sale_id, _receipt
+      from mv order by mv.variant_id, mv.lot_id
+    returning id, variant_id, lot_id
+  ), balanced as (
+    insert into public.stock_balances as b (business_id, store_id, variant_id, lot_id, qty)
+    select _business_id, _store_id, mv.variant_id, mv.lot_id, -mv.qty
+      from mv order by mv.variant_id, mv.lot_id
+    on conflict (store_id, variant_id, lot_id) do update set qty = b.qty + excluded.qty, updated_at = now()
+    returning b.variant_id, b.lot_id, b.qty
+  ), logged as (
+    insert into public.activity (business_id, store_id, actor_id, actor_label, kind, entity_type, entity_id, before, after)
+    select _business_id, _store_id, v_uid,
+           (select coalesce(p.full_name, u.email) from auth.users u left join public.profiles p on p.id = u.id
+             where u.id = v_uid),
+           'stock.sale', 'variant', m.variant_id, null,
+           jsonb_build_object('movement_id', m.id, 'qty', -mv.qty, 'balance', b.qty, 'lot_id', m.lot_id, 'reason', null,
+                              'reference_type', 'sale', 'reference_id', _sale_id)
+      from moved m
+      join mv on mv.variant_id = m.variant_id and mv.lot_id is not distinct from m.lot_id
+      join balanced b on b.variant_id = m.variant_id and b.lot_id is not distinct from m.lot_id
+     order by m.variant_id, m.lot_id
+    returning 1
+  )
+  select array_agg(('negative_stock:' || b.variant_id)::text order by b.variant_id, b.lot_id)
+    into v_negative
+    from balanced b where b.qty < 0;
+  return coalesce(v_negative, '{}');
+end;
+$$;
+revoke all on function private.sale_stock_movements(uuid,uuid,uuid,text,timestamp with time zone,jsonb) from public;
+
+-- ---------------------------------------------------------------------------------------------------
+-- Posting a sale (20261123180000_retail_hardening), the steps in the helpers above. Returns the sale's id, whether
+-- it was a replay (a retry: the first result, nothing written twice) and its receipt number.
+create or replace function private.post_sale_core(_payload jsonb, out o_id uuid, out o_replayed boolean,
+                                                  out o_receipt text)
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_uuid constant text := '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
+  v_offline boolean;
+  v_register public.registers;
+  v_store public.stores;
+  v_business uuid;
+  v_role text;
+  v_existing public.sales;
+  v_shift public.shifts;
+  v_reasons text[] := '{}';
+  v_occurred timestamptz;
+  v_customer uuid;
+  v_approval_id uuid;
+  v_priced record;
+  v_paid record;
+  v_receipt record;
+  v_negative text[];
+begin
+  if jsonb_typeof(_payload) is distinct from 'object' then
+    raise exception 'send the sale as an object' using errcode = '22023';
+  end if;
+  if coalesce(_payload ->> 'id', '') !~* v_uuid then
+    raise exception 'a sale needs its register-generated id (a uuid)' using errcode = '22023';
+  end if;
+  if coalesce(_payload ->> 'register_id', '') !~* v_uuid then
+    raise exception 'choose a register' using errcode = '22023';
+  end if;
+  o_id := (_payload ->> 'id')::uuid;
+  o_replayed := false;
+  v_offline := coalesce(_payload ->> 'offline', 'false') = 'true';
+
+  select r.* into v_register from public.registers r where r.id = (_payload ->> 'register_id')::uuid;
+  if v_register.id is null then
+    raise exception 'no such register' using errcode = '42501';
+  end if;
+  select a.o_business_id, a.o_role into v_business, v_role
+    from private.pos_store_access(v_register.store_id, array['owner', 'manager', 'cashier']) a;
+
+  -- A retry: the first result, nothing written twice. Another store's sale of the business is no replay either:
+  -- its lines and tenders are not the caller's.
+  select s.* into v_existing from public.sales s where s.id = o_id;
+  if v_existing.id is not null then
+    if v_existing.business_id <> v_business or v_existing.store_id <> v_register.store_id then
+      raise exception 'permission denied: this sale id belongs to another business or store' using errcode = '42501';
+    end if;
+    o_replayed := true;
+    o_receipt := v_existing.receipt_number;
+    return;
+  end if;
+
+  select s.* into v_store from public.stores s where s.id = v_register.store_id;
+  if v_register.archived_at is not null then
+    if not v_offline then
+      raise exception 'this register is archived' using errcode = '22023';
+    end if;
+    v_reasons := array_append(v_reasons, 'register_archived'::text);
+  end if;
+
+  -- The shift: open on this register (an offline sale may arrive after its shift closed: flagged).
+  if coalesce(_payload ->> 'shift_id', '') ~* v_uuid then
+    select s.* into v_shift from public.shifts s where s.id = (_payload ->> 'shift_id')::uuid and s.register_id = v_register.id;
+  end if;
+  if v_shift.id is null or v_shift.closed_at is not null then
+    if not v_offline then
+      raise exception 'open a shift on this register first' using errcode = '22023';
+    end if;
+    v_reasons := array_append(v_reasons, 'no_open_shift'::text);
+  end if;
+
+  v_occurred := now();
+  if _payload ? 'occurred_at' and jsonb_typeof(_payload -> 'occurred_at') = 'string' then
+    begin
+      v_occurred := (_payload ->> 'occurred_at')::timestamptz;
+    exception when others then
+      raise exception 'occurred_at is not a date and time' using errcode = '22023';
+    end;
+    if v_occurred > now() + interval '5 minutes' then
+      v_reasons := array_append(v_reasons, 'clock_ahead'::text);
+      v_occurred := now();
+    end if;
+  end if;
+
+  if nullif(_payload ->> 'customer_id', '') is not null then
+    if (_payload ->> 'customer_id') ~* v_uuid then
+      select c.id into v_customer from public.customers c
+       where c.id = (_payload ->> 'customer_id')::uuid and c.business_id = v_business;
+    end if;
+    if v_customer is null then
+      if not v_offline then
+        raise exception 'no such customer in this business' using errcode = '22023';
+      end if;
+      v_reasons := array_append(v_reasons, 'unknown_customer'::text);
+    end if;
+  end if;
+
+  if nullif(_payload ->> 'approval_id', '') ~* v_uuid then
+    v_approval_id := (_payload ->> 'approval_id')::uuid;
+  end if;
+  select * into v_priced
+    from private.sale_lines_priced(_payload -> 'lines', v_business, v_store, o_id, v_offline, v_role, v_approval_id);
+  v_reasons := v_reasons || v_priced.o_reasons;
+
+  select * into v_paid from private.sale_tenders_checked(_payload -> 'tenders');
+  if v_paid.o_paid <> v_priced.o_total then
+    if not v_offline then
+      raise exception 'the tenders pay % but the sale totals %', v_paid.o_paid, v_priced.o_total using errcode = '22023',
+        detail = format('total:%s', v_priced.o_total);
+    end if;
+    v_reasons := array_append(v_reasons, 'tenders_mismatch'::text);
+  end if;
+
+  select * into v_receipt from private.sale_receipt_number(v_register, v_business, _payload -> 'receipt_seq');
+  if v_receipt.o_reassigned then
+    v_reasons := array_append(v_reasons, 'receipt_number_reassigned'::text);
+  end if;
+  o_receipt := v_receipt.o_receipt;
+
+  insert into public.sales (id, business_id, store_id, register_id, shift_id, cashier_id, customer_id, receipt_number,
+                            currency, tax_inclusive, subtotal, discount_total, tax_total, total, tendered_total,
+                            change_total, review_reasons, offline, approval_id, occurred_at)
+  values (o_id, v_business, v_store.id, v_register.id, v_shift.id, (select auth.uid()), v_customer, o_receipt,
+          v_store.currency, v_store.tax_inclusive, v_priced.o_subtotal, v_priced.o_discounts, v_priced.o_taxes,
+          v_priced.o_total, v_paid.o_tendered, v_paid.o_change, v_reasons, v_offline, v_priced.o_approval_id, v_occurred)
+  on conflict (id) do nothing;
+  if not found then
+    -- A concurrent copy committed first: its result, nothing written by this one (the transaction still rolls
+    -- back the counter bump and any approval taken above when it raises; here they are harmless).
+    select s.* into v_existing from public.sales s where s.id = o_id;
+    if v_existing.business_id <> v_business or v_existing.store_id <> v_register.store_id then
+      raise exception 'permission denied: this sale id belongs to another business or store' using errcode = '42501';
+    end if;
+    o_replayed := true;
+    o_receipt := v_existing.receipt_number;
+    return;
+  end if;
+
+  perform private.insert_sale_rows(o_id, v_business, v_store.id, v_priced.o_lines, v_paid.o_tenders);
+  v_negative := private.sale_stock_movements(v_business, v_store.id, o_id, o_receipt, v_occurred, v_priced.o_lines);
+  if cardinality(v_negative) > 0 then
+    v_reasons := v_reasons || v_negative;
+    update public.sales s set review_reasons = v_reasons where s.id = o_id;
+  end if;
+
+  perform private.log_activity(v_business, v_store.id, 'sale.posted', 'sale', o_id, null,
+    jsonb_build_object('receipt_number', o_receipt, 'total', v_priced.o_total, 'offline', v_offline,
+                       'review_reasons', to_jsonb(v_reasons), 'approval_id', v_priced.o_approval_id));
+end;
+$$;
+revoke all on function private.post_sale_core(jsonb) from public;
+
+-- Post a sale: the sale as the register shows it (private.sale_json) and whether this was a replay.
+create or replace function public.post_sale(_payload jsonb)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v record;
+begin
+  select * into v from private.post_sale_core(_payload);
+  return private.sale_json(v.o_id) || jsonb_build_object('replayed', v.o_replayed);
+end;
+$$;
+revoke all on function public.post_sale(jsonb) from public;
+grant execute on function public.post_sale(jsonb) to authenticated;
+
+-- A register's outbox in batches (20261123130000_pos_more): each sale in its own subtransaction, so one refused
+-- sale neither undoes nor blocks the others; one result per payload, in order:
+--   { id, ok: true, replayed, receipt_number }  or  { id, ok: false, code (SQLSTATE), message }.
+-- Through private.post_sale_core: the sale's JSON, which the batch does not return, is not built.
+create or replace function public.post_sales(_payloads jsonb)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_payload jsonb;
+  v record;
+  v_out jsonb[] := '{}';
+begin
+  if jsonb_typeof(_payloads) is distinct from 'array' or jsonb_array_length(_payloads) = 0 then
+    raise exception 'send the sales as a list' using errcode = '22023';
+  elsif jsonb_array_length(_payloads) > 50 then
+    raise exception 'send at most 50 sales at a time' using errcode = '22023';
+  end if;
+  for v_payload in select value from jsonb_array_elements(_payloads) loop
+    begin
+      select * into v from private.post_sale_core(v_payload);
+      v_out := v_out || jsonb_build_object('id', v_payload ->> 'id', 'ok', true, 'replayed', v.o_replayed,
+                                           'receipt_number', v.o_receipt);
+    exception when others then
+      v_out := v_out || jsonb_build_object('id', v_payload ->> 'id', 'ok', false, 'code', sqlstate, 'message', sqlerrm);
+    end;
+  end loop;
+  return to_jsonb(v_out);
+end;
+$$;
+revoke all on function public.post_sales(jsonb) from public;
+grant execute on function public.post_sales(jsonb) to authenticated;
+
+-- The register's time for an event of a shift, kept between the shift's opening and the server's now.
+create or replace function private.pos_event_time(_at timestamptz, _opened_at timestamptz)
+returns timestamptz
+language sql
+stable
+set search_path = ''
+as $$
+  select least(greatest(coalesce(_at, _opened_at), _opened_at), now());
+$$;
+revoke all on function private.pos_event_time(timestamp with time zone,timestamp with time zone) from public;
+
+-- ---------------------------------------------------------------------------------------------------
+create or replace function public.create_customer(_id uuid, _business_id uuid, _name text, _phone text, _email text)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_row public.customers;
+begin
+  if _id is null or _business_id is null then
+    raise exception 'a customer needs an id and a business' using errcode = '22023';
+  elsif _business_id not in (select private.my_business_ids()) then
+    raise exception 'permission denied for this business' using errcode = '42501';
+  end if;
+  begin
+    insert into public.customers (id, business_id, name, phone, email)
+    values (_id, _business_id, btrim(_name), nullif(btrim(coalesce(_phone, '')), ''), nullif(btrim(coalesce(_email, '')), ''))
+    on conflict (id) do nothing
+    returning * into v_row;
+  exception when check_violation or not_null_violation then
+    raise exception 'a customer needs a name (2 to 100 characters), and a phone of 10 to 20 characters or an email if given'
+      using errcode = '22023';
+  end;
+  if v_row.id is null then
+    -- A retry (or a concurrent copy that committed first): the first row, if it is this business's.
+    select c.* into v_row from public.customers c where c.id = _id;
+    if v_row.business_id is distinct from _business_id then
+      raise exception 'permission denied for this customer id' using errcode = '42501';
+    end if;
+  end if;
+  return jsonb_build_object('id', v_row.id, 'business_id', v_row.business_id, 'name', v_row.name,
+                            'phone', v_row.phone, 'email', v_row.email, 'created_at', v_row.created_at);
+end;
+$$;
+comment on function public.create_customer(uuid,uuid,text,text,text) is 'Members add a customer at the counter with the register''s id for it; idempotent by that id (ADR 0155).';
+revoke all on function public.create_customer(uuid,uuid,text,text,text) from public;
+grant execute on function public.create_customer(uuid,uuid,text,text,text) to authenticated;
+
+create or replace function public.cash_in_out(_shift_id uuid, _kind text, _amount bigint, _reason text)
+returns uuid
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_shift public.shifts;
+  v_id uuid;
+begin
+  select s.* into v_shift from public.shifts s where s.id = _shift_id;
+  if v_shift.id is null then
+    raise exception 'no such shift' using errcode = '42501';
+  end if;
+  perform private.assert_store_role(v_shift.store_id, array['owner', 'manager', 'cashier']);
+  if v_shift.closed_at is not null then
+    raise exception 'this shift is closed' using errcode = '22023';
+  elsif _kind is null or _kind not in ('in', 'out') then
+    raise exception 'cash goes in or out' using errcode = '22023';
+  elsif _amount is null or _amount <= 0 or _amount > 100000000000 then
+    raise exception 'enter an amount above zero' using errcode = '22023';
+  elsif char_length(btrim(coalesce(_reason, ''))) not between 1 and 200 then
+    raise exception 'give a reason (1 to 200 characters)' using errcode = '22023';
+  end if;
+  insert into public.cash_movements (business_id, store_id, shift_id, kind, amount, reason, actor_id)
+  values (v_shift.business_id, v_shift.store_id, v_shift.id, _kind, _amount, btrim(_reason), (select auth.uid()))
+  returning id into v_id;
+  perform private.log_activity(v_shift.business_id, v_shift.store_id, 'cash.' || _kind, 'shift', v_shift.id, null,
+    jsonb_build_object('amount', _amount, 'reason', btrim(_reason)));
+  return v_id;
+end;
+$$;
+revoke all on function public.cash_in_out(uuid,text,bigint,text) from public;
+grant execute on function public.cash_in_out(uuid,text,bigint,text) to authenticated;
+
+-- ---------------------------------------------------------------------------------------------------
+create or replace function public.cash_in_out(_id uuid, _shift_id uuid, _kind text, _amount bigint, _reason text,
+                                              _at timestamptz)
+returns uuid
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_shift public.shifts;
+  v_done public.cash_movements;
+  v_at timestamptz;
+  v_id uuid;
+begin
+  if _id is null then
+    raise exception 'a cash movement needs an id' using errcode = '22023';
+  end if;
+  select s.* into v_shift from public.shifts s where s.id = _shift_id;
+  if v_shift.id is null then
+    raise exception 'no such shift' using errcode = '42501';
+  end if;
+  perform private.assert_store_role(v_shift.store_id, array['owner', 'manager', 'cashier']);
+  -- A retry: already written (checked before "closed", so a retry after the close still answers).
+  select m.* into v_done from public.cash_movements m where m.id = _id;
+  if v_done.id is not null then
+    if v_done.shift_id is distinct from _shift_id then
+      raise exception 'permission denied for this cash movement id' using errcode = '42501';
+    end if;
+    return v_done.id;
+  end if;
+  if v_shift.closed_at is not null then
+    raise exception 'this shift is closed' using errcode = '22023';
+  elsif _kind is null or _kind not in ('in', 'out') then
+    raise exception 'cash goes in or out' using errcode = '22023';
+  elsif _amount is null or _amount <= 0 or _amount > 100000000000 then
+    raise exception 'enter an amount above zero' using errcode = '22023';
+  elsif char_length(btrim(coalesce(_reason, ''))) not between 1 and 200 then
+    raise exception 'give a reason (1 to 200 characters)' using errcode = '22023';
+  end if;
+  v_at := private.pos_event_time(coalesce(_at, now()), v_shift.opened_at);
+  insert into public.cash_movements (id, business_id, store_id, shift_id, kind, amount, reason, actor_id, at)
+  values (_id, v_shift.business_id, v_shift.store_id, v_shift.id, _kind, _amount, btrim(_reason), (select auth.uid()), v_at)
+  on conflict (id) do nothing
+  returning id into v_id;
+  if v_id is null then
+    -- A concurrent copy committed first (the primary key made this one wait).
+    select m.* into v_done from public.cash_movements m where m.id = _id;
+    if v_done.shift_id is distinct from _shift_id then
+      raise exception 'permission denied for this cash movement id' using errcode = '42501';
+    end if;
+    return v_done.id;
+  end if;
+  perform private.log_activity(v_shift.business_id, v_shift.store_id, 'cash.' || _kind, 'shift', v_shift.id, null,
+    jsonb_build_object('amount', _amount, 'reason', btrim(_reason), 'movement_id', _id, 'at', v_at)
+    || case when _at is distinct from v_at then jsonb_build_object('register_at', _at) else '{}'::jsonb end);
+  return v_id;
+end;
+$$;
+comment on function public.cash_in_out(uuid,uuid,text,bigint,text,timestamp with time zone) is 'Cash in or out of an open shift with the register''s id and time for it; idempotent by that id (ADR 0155).';
+revoke all on function public.cash_in_out(uuid,uuid,text,bigint,text,timestamp with time zone) from public;
+grant execute on function public.cash_in_out(uuid,uuid,text,bigint,text,timestamp with time zone) to authenticated;
+
+-- Close with the cash counted by denomination ({"minor units": count}); records expected and the difference.
+create or replace function public.close_shift(_shift_id uuid, _counted jsonb)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_shift public.shifts;
+  v_total numeric := 0;
+  v_expected bigint;
+  r record;
+begin
+  select s.* into v_shift from public.shifts s where s.id = _shift_id for update;
+  if v_shift.id is null then
+    raise exception 'no such shift' using errcode = '42501';
+  end if;
+  perform private.assert_store_role(v_shift.store_id, array['owner', 'manager', 'cashier']);
+  if private.my_role(v_shift.business_id) = 'cashier' and v_shift.cashier_id is distinct from (select auth.uid()) then
+    raise exception 'permission denied: only the cashier who opened it or a manager closes this shift' using errcode = '42501';
+  elsif v_shift.closed_at is not null then
+    raise exception 'this shift is already closed' using errcode = '22023';
+  elsif jsonb_typeof(_counted) is distinct from 'object' then
+    raise exception 'count the cash by denomination' using errcode = '22023';
+  end if;
+  for r in select key, value from jsonb_each(_counted) loop
+    if r.key !~ '^[1-9][0-9]{0,9}$' or jsonb_typeof(r.value) <> 'number' or (r.value #>> '{}') !~ '^[0-9]{1,9}$' then
+      raise exception 'a denomination is a whole amount in minor units and its count a whole number' using errcode = '22023';
+    end if;
+    v_total := v_total + r.key::numeric * (r.value #>> '{}')::numeric;
+  end loop;
+  v_expected := (private.shift_figures(_shift_id) ->> 'expected_cash')::bigint;
+  update public.shifts s
+     set closed_at = now(), closed_by = (select auth.uid()), counted = _counted, counted_total = v_total::bigint,
+         expected_cash = v_expected, difference = v_total::bigint - v_expected
+   where s.id = _shift_id;
+  perform private.log_activity(v_shift.business_id, v_shift.store_id, 'shift.closed', 'shift', v_shift.id, null,
+    jsonb_build_object('expected_cash', v_expected, 'counted_total', v_total, 'difference', v_total - v_expected));
+  return private.shift_figures(_shift_id);
+end;
+$$;
+revoke all on function public.close_shift(uuid,jsonb) from public;
+grant execute on function public.close_shift(uuid,jsonb) to authenticated;
+
+-- ---------------------------------------------------------------------------------------------------
+-- The counted close with the register's id and time for it. The checks and figures are close_shift's.
+create or replace function public.close_shift(_shift_id uuid, _counted jsonb, _close_id uuid, _closed_at timestamptz)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_shift public.shifts;
+  v_total numeric := 0;
+  v_expected bigint;
+  v_at timestamptz;
+  r record;
+begin
+  if _close_id is null then
+    raise exception 'a close needs an id' using errcode = '22023';
+  end if;
+  select s.* into v_shift from public.shifts s where s.id = _shift_id for update;
+  if v_shift.id is null then
+    raise exception 'no such shift' using errcode = '42501';
+  end if;
+  perform private.assert_store_role(v_shift.store_id, array['owner', 'manager', 'cashier']);
+  if private.my_role(v_shift.business_id) = 'cashier' and v_shift.cashier_id is distinct from (select auth.uid()) then
+    raise exception 'permission denied: only the cashier who opened it or a manager closes this shift' using errcode = '42501';
+  elsif v_shift.closed_at is not null then
+    if v_shift.close_id = _close_id then
+      return private.shift_figures(_shift_id); -- a retry of this close
+    end if;
+    raise exception 'this shift is already closed' using errcode = '22023';
+  elsif jsonb_typeof(_counted) is distinct from 'object' then
+    raise exception 'count the cash by denomination' using errcode = '22023';
+  end if;
+  for r in select key, value from jsonb_each(_counted) loop
+    if r.key !~ '^[1-9][0-9]{0,9}$' or jsonb_typeof(r.value) <> 'number' or (r.value #>> '{}') !~ '^[0-9]{1,9}$' then
+      raise exception 'a denomination is a whole amount in minor units and its count a whole number' using errcode = '22023';
+    end if;
+    v_total := v_total + r.key::numeric * (r.value #>> '{}')::numeric;
+  end loop;
+  v_at := private.pos_event_time(coalesce(_closed_at, now()), v_shift.opened_at);
+  v_expected := (private.shift_figures(_shift_id) ->> 'expected_cash')::bigint;
+  update public.shifts s
+     set closed_at = v_at, closed_by = (select auth.uid()), counted = _counted, counted_total = v_total::bigint,
+         expected_cash = v_expected, difference = v_total::bigint - v_expected, close_id = _close_id
+   where s.id = _shift_id;
+  perform private.log_activity(v_shift.business_id, v_shift.store_id, 'shift.closed', 'shift', v_shift.id, null,
+    jsonb_build_object('expected_cash', v_expected, 'counted_total', v_total, 'difference', v_total - v_expected,
+                       'closed_at', v_at)
+    || case when _closed_at is distinct from v_at then jsonb_build_object('register_closed_at', _closed_at) else '{}'::jsonb end);
+  return private.shift_figures(_shift_id);
+end;
+$$;
+comment on function public.close_shift(uuid,jsonb,uuid,timestamp with time zone) is 'The counted close with the register''s id and time for it; a retry of the same close returns the figures (ADR 0155).';
+revoke all on function public.close_shift(uuid,jsonb,uuid,timestamp with time zone) from public;
+grant execute on function public.close_shift(uuid,jsonb,uuid,timestamp with time zone) to authenticated;
+
+-- ---------------------------------------------------------------------------------------------------
+-- The shift as the register reads it: the row, the next receipt sequence and the register's prefix.
+create or replace function private.shift_for_register(_shift public.shifts, _register public.registers)
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select to_jsonb(_shift) || jsonb_build_object(
+    'next_receipt_seq', coalesce((select c.last_seq from private.register_counters c where c.register_id = _register.id), 0) + 1,
+    'receipt_prefix', _register.receipt_prefix::text);
+$$;
+revoke all on function private.shift_for_register(public.shifts,public.registers) from public;
+
+-- ---------------------------------------------------------------------------------------------------
+-- Shifts.
+create or replace function public.open_shift(_register_id uuid, _opening_float bigint default 0)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_register public.registers;
+  v_business uuid;
+  v_shift public.shifts;
+begin
+  select r.* into v_register from public.registers r where r.id = _register_id and r.archived_at is null;
+  if v_register.id is null then
+    raise exception 'no such register' using errcode = '42501';
+  end if;
+  v_business := private.assert_store_role(v_register.store_id, array['owner', 'manager', 'cashier']);
+  if _opening_float is null or _opening_float < 0 or _opening_float > 100000000000 then
+    raise exception 'enter a starting float of zero or more' using errcode = '22023';
+  end if;
+  begin
+    insert into public.shifts (business_id, store_id, register_id, cashier_id, opening_float)
+    values (v_business, v_register.store_id, v_register.id, (select auth.uid()), _opening_float)
+    returning * into v_shift;
+  exception when unique_violation then
+    raise exception 'this register already has an open shift: close it first' using errcode = '23505';
+  end;
+  insert into private.register_counters (register_id) values (v_register.id) on conflict do nothing;
+  perform private.log_activity(v_business, v_register.store_id, 'shift.opened', 'shift', v_shift.id, null,
+    jsonb_build_object('register_id', v_register.id, 'opening_float', _opening_float));
+  return to_jsonb(v_shift) || jsonb_build_object(
+    'next_receipt_seq', (select c.last_seq + 1 from private.register_counters c where c.register_id = v_register.id),
+    'receipt_prefix', v_register.receipt_prefix::text);
+end;
+$$;
+revoke all on function public.open_shift(uuid,bigint) from public;
+grant execute on function public.open_shift(uuid,bigint) to authenticated;
+
+create or replace function public.open_shift(_id uuid, _register_id uuid, _opening_float bigint, _opened_at timestamptz,
+                                             _offline boolean)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_register public.registers;
+  v_business uuid;
+  v_shift public.shifts;
+  v_other public.shifts;
+  v_at timestamptz;
+  v_floor timestamptz;
+begin
+  if _id is null then
+    raise exception 'a shift needs its register-generated id' using errcode = '22023';
+  end if;
+  select r.* into v_register from public.registers r where r.id = _register_id;
+  if v_register.id is null or (v_register.archived_at is not null and not coalesce(_offline, false)) then
+    raise exception 'no such register' using errcode = '42501';
+  end if;
+  v_business := private.assert_store_role(v_register.store_id, array['owner', 'manager', 'cashier']);
+  -- A retry: the first shift (checked before the float, so a replay always answers the same).
+  select s.* into v_shift from public.shifts s where s.id = _id;
+  if v_shift.id is not null then
+    if v_shift.register_id is distinct from v_register.id then
+      raise exception 'permission denied for this shift id' using errcode = '42501';
+    end if;
+    return private.shift_for_register(v_shift, v_register);
+  end if;
+  if _opening_float is null or _opening_float < 0 or _opening_float > 100000000000 then
+    raise exception 'enter a starting float of zero or more' using errcode = '22023';
+  end if;
+  -- The register's clock, kept after the register's last close and before the server's now.
+  select max(s.closed_at) into v_floor from public.shifts s where s.register_id = v_register.id;
+  v_at := least(greatest(coalesce(_opened_at, now()), coalesce(v_floor, '-infinity'::timestamptz)), now());
+  begin
+    insert into public.shifts (id, business_id, store_id, register_id, cashier_id, opening_float, opened_at)
+    values (_id, v_business, v_register.store_id, v_register.id, (select auth.uid()), _opening_float, v_at)
+    on conflict (id) do nothing
+    returning * into v_shift;
+  exception when unique_violation then
+    -- A concurrent copy of this open (same id) that committed first is a replay, not a conflict.
+    if exists (select 1 from public.shifts s where s.id = _id) then
+      select s.* into v_shift from public.shifts s where s.id = _id and s.register_id = v_register.id;
+      if v_shift.id is null then
+        raise exception 'permission denied for this shift id' using errcode = '42501';
+      end if;
+      return private.shift_for_register(v_shift, v_register);
+    end if;
+    -- Another shift is open on this register.
+    select s.* into v_other from public.shifts s
+     where s.register_id = v_register.id and s.closed_at is null and not s.opened_in_conflict;
+    if not coalesce(_offline, false) then
+      raise exception 'this register already has an open shift: close it first' using errcode = '23505';
+    end if;
+    insert into public.shifts (id, business_id, store_id, register_id, cashier_id, opening_float, opened_at,
+                               opened_in_conflict, review_reasons)
+    values (_id, v_business, v_register.store_id, v_register.id, (select auth.uid()), _opening_float, v_at, true,
+            array['open_conflict:' || coalesce(v_other.id::text, 'unknown')])
+    on conflict (id) do nothing
+    returning * into v_shift;
+    if v_shift.id is not null then
+      perform private.log_activity(v_business, v_register.store_id, 'shift.open_conflict', 'shift', v_shift.id, null,
+        jsonb_build_object('register_id', v_register.id, 'opening_float', _opening_float, 'opened_at', v_at,
+                           'open_shift_id', v_other.id));
+    end if;
+  end;
+  if v_shift.id is null then
+    -- A concurrent copy of the same open committed first.
+    select s.* into v_shift from public.shifts s where s.id = _id;
+    if v_shift.register_id is distinct from v_register.id then
+      raise exception 'permission denied for this shift id' using errcode = '42501';
+    end if;
+    return private.shift_for_register(v_shift, v_register);
+  end if;
+  insert into private.register_counters (register_id) values (v_register.id) on conflict do nothing;
+  if not v_shift.opened_in_conflict then
+    perform private.log_activity(v_business, v_register.store_id, 'shift.opened', 'shift', v_shift.id, null,
+      jsonb_build_object('register_id', v_register.id, 'opening_float', _opening_float, 'opened_at', v_at)
+      || case when _opened_at is distinct from v_at then jsonb_build_object('register_opened_at', _opened_at)
+              else '{}'::jsonb end);
+  end if;
+  return private.shift_for_register(v_shift, v_register);
+end;
+$$;
+comment on function public.open_shift(uuid,uuid,bigint,timestamp with time zone,boolean) is 'Opens a shift with the register''s id and time for it; idempotent by that id. From the offline outbox a second open shift on the register is written and flagged (opened_in_conflict) instead of refused (ADR 0165).';
+revoke all on function public.open_shift(uuid,uuid,bigint,timestamp with time zone,boolean) from public;
+grant execute on function public.open_shift(uuid,uuid,bigint,timestamp with time zone,boolean) to authenticated;
+
+-- The register's open shift: the caller's own first (a shift of theirs that collided offline stays theirs), then
+-- the one the unique index guards.
+create or replace function public.current_shift(_register_id uuid)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_register public.registers;
+  v_shift public.shifts;
+begin
+  select r.* into v_register from public.registers r where r.id = _register_id;
+  if v_register.id is null then
+    raise exception 'no such register' using errcode = '42501';
+  end if;
+  perform private.assert_store_role(v_register.store_id, array['owner', 'manager', 'cashier']);
+  select s.* into v_shift from public.shifts s
+   where s.register_id = _register_id and s.closed_at is null
+   order by (s.cashier_id = (select auth.uid())) desc nulls last, s.opened_in_conflict, s.opened_at desc
+   limit 1;
+  if v_shift.id is null then
+    return null;
+  end if;
+  return private.shift_for_register(v_shift, v_register);
+end;
+$$;
+revoke all on function public.current_shift(uuid) from public;
+grant execute on function public.current_shift(uuid) to authenticated;
+
+-- ---------------------------------------------------------------------------------------------------
+-- A manager settles an outbox entry the server refused: 'retry' (sent again) or 'discard' (removed from the
+-- register), always with a reason. The entry lives on the device; the trail keeps the decision.
+create or replace function public.pos_outbox_review(_store_id uuid, _entry_id uuid, _kind text, _action text,
+                                                    _reason text, _error text, _author_id uuid)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_business uuid;
+begin
+  v_business := private.assert_store_role(_store_id, array['owner', 'manager']);
+  if _entry_id is null then
+    raise exception 'name the entry' using errcode = '22023';
+  elsif _kind is null or _kind not in ('sale', 'refund', 'customer', 'cash', 'close', 'open') then
+    raise exception 'an entry is a sale, refund, customer, cash, close or open' using errcode = '22023';
+  elsif _action is null or _action not in ('retry', 'discard') then
+    raise exception 'retry or discard' using errcode = '22023';
+  elsif char_length(btrim(coalesce(_reason, ''))) not between 3 and 500 then
+    raise exception 'give a reason (3 to 500 characters)' using errcode = '22023';
+  end if;
+  perform private.log_activity(v_business, _store_id, 'pos.outbox_' || _action, 'outbox_entry', _entry_id, null,
+    jsonb_build_object('kind', _kind, 'reason', btrim(_reason), 'refusal', left(coalesce(_error, ''), 500),
+                       'author_id', _author_id));
+end;
+$$;
+comment on function public.pos_outbox_review(uuid,uuid,text,text,text,text,uuid) is 'Owners and managers of the store record retrying or discarding an outbox entry the server refused (ADR 0165).';
+revoke all on function public.pos_outbox_review(uuid,uuid,text,text,text,text,uuid) from public;
+grant execute on function public.pos_outbox_review(uuid,uuid,text,text,text,text,uuid) to authenticated;
+
+-- ---------------------------------------------------------------------------------------------------
+-- The catalog delta, one page: the variants changed after _since (their own row, their product, this store's price,
+-- a barcode added), archived ones included so the register drops them, in id order after _after.
+create or replace function private.pos_catalog_delta(_store public.stores, _business uuid, _after uuid, _limit int,
+                                                     _since timestamptz)
+returns table (
+  variant_id uuid, name text, sku text, price bigint, tax_rate numeric, unit text, has_lots boolean, barcodes text[],
+  archived boolean, changed_at timestamptz
+)
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  -- Past this many changes the walk in id order reads less per page than the changed set rebuilt for each page.
+  v_cap int := 3 * _limit;
+  v_changed int;
+begin
+  -- A capped count: a bulk change is recognised after reading v_cap index entries, not all of them.
+  select count(*) into v_changed from (
+    select 1 from public.variants v where v.business_id = _business and v.updated_at > _since limit v_cap) x;
+  if v_changed < v_cap then
+    select v_changed + count(*) into v_changed from (
+      select 1 from public.products p join public.variants v on v.product_id = p.id
+       where p.business_id = _business and p.updated_at > _since limit v_cap) x;
+  end if;
+  if v_changed < v_cap then
+    select v_changed + count(*) into v_changed from (
+      select 1 from public.store_prices sp where sp.store_id = _store.id and sp.updated_at > _since limit v_cap) x;
+  end if;
+  if v_changed < v_cap then
+    select v_changed + count(*) into v_changed from (
+      select 1 from public.barcodes bc where bc.business_id = _business and bc.created_at > _since limit v_cap) x;
+  end if;
+
+  if v_changed >= v_cap then
+    -- Many changes: the variants in id order from the keyset (business_id, id), each checked, until the page is full.
+    return query
+      select v.id,
+             p.name || coalesce(' ' || nullif(concat_ws(' / ', v.option1, v.option2, v.option3), ''), ''),
+             v.sku, coalesce(sp.price, v.price), coalesce(p.tax_rate, _store.default_tax_rate)::numeric, p.unit,
+             p.has_lots,
+             coalesce((select array_agg(b.code order by b.code) from public.barcodes b where b.variant_id = v.id), '{}'),
+             (v.archived_at is not null or p.archived_at is not null),
+             greatest(v.updated_at, p.updated_at, sp.updated_at)
+        from public.variants v
+        join public.products p on p.id = v.product_id
+        left join public.store_prices sp on sp.store_id = _store.id and sp.variant_id = v.id
+       where v.business_id = _business
+         -- Never "_after is null or ...": a cached generic plan could not use the index for it.
+         and v.id > coalesce(_after, '00000000-0000-0000-0000-000000000000'::uuid)
+         and (v.updated_at > _since or p.updated_at > _since or sp.updated_at > _since
+              or exists (select 1 from public.barcodes bc where bc.variant_id = v.id and bc.created_at > _since))
+       order by v.business_id, v.id
+       limit _limit;
+    return;
+  end if;
+  -- A few changes: the set from the sources' timestamp indexes (fewer than v_cap rows), the page after the keyset.
+  return query
+    with changed as (
+      select v.id from public.variants v where v.business_id = _business and v.updated_at > _since
+      union
+      select v.id from public.products p join public.variants v on v.product_id = p.id
+       where p.business_id = _business and p.updated_at > _since
+      union
+      select sp.variant_id from public.store_prices sp where sp.store_id = _store.id and sp.updated_at > _since
+      union
+      select bc.variant_id from public.barcodes bc where bc.business_id = _business and bc.created_at > _since
+    )
+    select v.id,
+           p.name || coalesce(' ' || nullif(concat_ws(' / ', v.option1, v.option2, v.option3), ''), ''),
+           v.sku, coalesce(sp.price, v.price), coalesce(p.tax_rate, _store.default_tax_rate)::numeric, p.unit,
+           p.has_lots,
+           coalesce((select array_agg(b.code order by b.code) from public.barcodes b where b.variant_id = v.id), '{}'),
+           (v.archived_at is not null or p.archived_at is not null),
+           greatest(v.updated_at, p.updated_at, sp.updated_at)
+      from changed c
+      join public.variants v on v.id = c.id and v.business_id = _business
+      join public.products p on p.id = v.product_id
+      left join public.store_prices sp on sp.store_id = _store.id and sp.variant_id = v.id
+     where v.id > coalesce(_after, '00000000-0000-0000-0000-000000000000'::uuid)
+     order by v.id
+     limit _limit;
+end;
+$$;
+revoke all on function private.pos_catalog_delta(public.stores,uuid,uuid,integer,timestamp with time zone) from public;
+
+create or replace function public.pos_catalog(
+  _store_id uuid, _after uuid default null, _limit int default 1000, _since timestamptz default null
+)
+returns table (
+  variant_id uuid, name text, sku text, price bigint, tax_rate numeric, unit text, has_lots boolean, barcodes text[],
+  archived boolean, changed_at timestamptz
+)
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_business uuid := private.assert_store_role(_store_id, array['owner', 'manager', 'cashier']);
+  v_store public.stores;
+  v_limit int := least(greatest(coalesce(_limit, 1000), 1), 1000);
+begin
+  select s.* into v_store from public.stores s where s.id = _store_id;
+  if _since is null then
+    -- A full load: the business's live variants in id order from the keyset, on (business_id, id).
+    return query
+      select v.id,
+             p.name || coalesce(' ' || nullif(concat_ws(' / ', v.option1, v.option2, v.option3), ''), ''),
+             v.sku, coalesce(sp.price, v.price), coalesce(p.tax_rate, v_store.default_tax_rate)::numeric, p.unit,
+             p.has_lots,
+             coalesce((select array_agg(b.code order by b.code) from public.barcodes b where b.variant_id = v.id), '{}'),
+             false,
+             greatest(v.updated_at, p.updated_at, sp.updated_at)
+        from public.variants v
+        join public.products p on p.id = v.product_id
+        left join public.store_prices sp on sp.store_id = _store_id and sp.variant_id = v.id
+       where v.business_id = v_business
+         and (_after is null or v.id > _after)
+         and v.archived_at is null and p.archived_at is null
+       order by v.business_id, v.id
+       limit v_limit;
+    return;
+  end if;
+  -- A delta: only what changed since the register's last load (archived ones too, so it drops them).
+  return query select * from private.pos_catalog_delta(v_store, v_business, _after, v_limit, _since);
+end;
+$$;
+revoke all on function public.pos_catalog(uuid,uuid,integer,timestamp with time zone) from public;
+grant execute on function public.pos_catalog(uuid,uuid,integer,timestamp with time zone) to authenticated;
+
+-- The server's clock for the register's catalog copy: asked beside a load's first page, it becomes the copy's
+-- `since` when later than the newest change seen, so the next delta starts from the server's now less the overlap
+-- (a bulk change is re-read only by a load within the overlap, not by every later one). Any signed-in member.
+create or replace function public.pos_clock()
+returns timestamptz
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select now();
+$$;
+revoke all on function public.pos_clock() from public;
+grant execute on function public.pos_clock() to authenticated;
+
+-- The shift a flagged shift overlapped, from its review reason 'open_conflict:<id>' (null when it was unknown).
+-- Called by review_shift (definer); flagged_shifts reads the same reason inline (it runs as the caller).
+create or replace function private.shift_conflict_other(_reasons text[])
+returns uuid
+language sql
+immutable
+set search_path = ''
+as $$
+  select substr(r, 15)::uuid from unnest(_reasons) r
+   where r ~ '^open_conflict:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+   limit 1;
+$$;
+revoke all on function private.shift_conflict_other(text[]) from public;
+
+-- ==== Triggers ============================================================================================
+
+create trigger customers_set_updated_at before update on public.customers
+  for each row execute function public.set_updated_at();
+
+create trigger audit_customer after insert or update or delete on public.customers
+  for each row execute function private.audit_row('customer');
+
+-- ==== Policies ============================================================================================
+
+create policy "shifts: members read in their stores" on public.shifts for select to authenticated
+  using ((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids())));
+
+create policy "cash_movements: members read in their stores" on public.cash_movements for select to authenticated
+  using ((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids())));
+
+create policy "customers: members read" on public.customers for select to authenticated
+  using (business_id in (select private.my_business_ids()));
+
+create policy "customers: members create" on public.customers for insert to authenticated
+  with check (business_id in (select private.my_business_ids()));
+
+create policy "customers: owners and managers edit" on public.customers for update to authenticated
+  using (business_id in (select private.my_business_ids(array['owner', 'manager'])))
+  with check (business_id in (select private.my_business_ids(array['owner', 'manager'])));
+
+create policy "customers: owners and managers delete" on public.customers for delete to authenticated
+  using (business_id in (select private.my_business_ids(array['owner', 'manager'])));
+
+create policy "pos_approvals: owners and managers read in their stores" on public.pos_approvals for select to authenticated
+  using (((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids()))) and (business_id in (select private.my_business_ids(array['owner', 'manager']))));
+
+create policy "sales: members read in their stores" on public.sales for select to authenticated
+  using ((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids())));
+
+create policy "sale_lines: members read in their stores" on public.sale_lines for select to authenticated
+  using ((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids())));
+
+create policy "sale_line_costs: owners and managers read in their stores" on public.sale_line_costs for select to authenticated
+  using (((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids()))) and (business_id in (select private.my_business_ids(array['owner', 'manager']))));
+
+create policy "sale_tenders: members read in their stores" on public.sale_tenders for select to authenticated
+  using ((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids())));
+
+create policy "refunds: members read in their stores" on public.refunds for select to authenticated
+  using ((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids())));
+
+create policy "refund_lines: readers of the refund" on public.refund_lines for select to authenticated
+  using (refund_id in (select f.id from public.refunds f));

@@ -1,0 +1,245 @@
+-- Shared: the private schema, the extensions, the domains every area's columns use (names, emails, money
+-- codes, tax rates), set_updated_at, and the email outbox the database queues mail in (support replies,
+-- purchase orders, receipts), which the send-email Edge Function drains (docs/adr/0121).
+-- Invariants: an outbox row is claimed by one sender at a time and is never lost: a failed send keeps its
+-- last_error and is retried with backoff.
+--
+-- Written by scripts/schema-extract.ts from the migrations and kept equal to them by
+-- tests/hosted/schema-files.test.ts: change an object here, then generate its migration (README, Contributing).
+
+-- Function bodies are checked when they run, not when created: the files need no order among functions.
+set check_function_bodies = off;
+
+-- ==== Schemas, extensions, domains and sequences ==========================================================
+
+-- Private schema: not exposed through the data API; holds the admin roles and the admin totals.
+create schema if not exists private;
+
+create extension if not exists pg_trgm with schema extensions;
+
+grant usage on schema private to authenticated;
+grant usage on schema private to service_role;
+
+-- ---------------------------------------------------------------------------------------------------
+-- Value rules shared by several tables, as domains (one definition, one test: tests/db/workspace-constraints).
+create domain public.business_type as text
+  check (value in ('Grocery', 'Clothing', 'Medical', 'Electronics', 'Others'));
+
+create domain public.member_role as text check (value in ('owner', 'manager', 'cashier'));
+
+create domain public.entity_name as text check (char_length(btrim(value)) between 2 and 100);
+
+create domain public.email_address as text
+  check (char_length(value) <= 255 and value ~ '^[^@[:space:]]+@[^@[:space:]]+\.[^@[:space:]]+$');
+
+create domain public.phone_number as text check (char_length(btrim(value)) between 10 and 20);
+
+create domain public.short_text as text check (char_length(value) <= 500);
+
+-- Active ISO 4217 codes (as Intl.supportedValuesOf('currency') lists them), so a typo cannot become a currency.
+create domain public.currency_code as text check (value in (
+  'AED', 'AFN', 'ALL', 'AMD', 'ANG', 'AOA', 'ARS', 'AUD', 'AWG', 'AZN', 'BAM', 'BBD', 'BDT', 'BGN', 'BHD',
+  'BIF', 'BMD', 'BND', 'BOB', 'BRL', 'BSD', 'BTN', 'BWP', 'BYN', 'BZD', 'CAD', 'CDF', 'CHF', 'CLP', 'CNY',
+  'COP', 'CRC', 'CUC', 'CUP', 'CVE', 'CZK', 'DJF', 'DKK', 'DOP', 'DZD', 'EGP', 'ERN', 'ETB', 'EUR', 'FJD',
+  'FKP', 'GBP', 'GEL', 'GHS', 'GIP', 'GMD', 'GNF', 'GTQ', 'GYD', 'HKD', 'HNL', 'HRK', 'HTG', 'HUF', 'IDR',
+  'ILS', 'INR', 'IQD', 'IRR', 'ISK', 'JMD', 'JOD', 'JPY', 'KES', 'KGS', 'KHR', 'KMF', 'KPW', 'KRW', 'KWD',
+  'KYD', 'KZT', 'LAK', 'LBP', 'LKR', 'LRD', 'LSL', 'LYD', 'MAD', 'MDL', 'MGA', 'MKD', 'MMK', 'MNT', 'MOP',
+  'MRU', 'MUR', 'MVR', 'MWK', 'MXN', 'MYR', 'MZN', 'NAD', 'NGN', 'NIO', 'NOK', 'NPR', 'NZD', 'OMR', 'PAB',
+  'PEN', 'PGK', 'PHP', 'PKR', 'PLN', 'PYG', 'QAR', 'RON', 'RSD', 'RUB', 'RWF', 'SAR', 'SBD', 'SCR', 'SDG',
+  'SEK', 'SGD', 'SHP', 'SLE', 'SLL', 'SOS', 'SRD', 'SSP', 'STN', 'SVC', 'SYP', 'SZL', 'THB', 'TJS', 'TMT',
+  'TND', 'TOP', 'TRY', 'TTD', 'TWD', 'TZS', 'UAH', 'UGX', 'USD', 'UYU', 'UZS', 'VES', 'VND', 'VUV', 'WST',
+  'XAF', 'XCD', 'XCG', 'XOF', 'XPF', 'YER', 'ZAR', 'ZMW', 'ZWG', 'ZWL'));
+
+-- Percent with up to three decimals (7.5, 20, 8.875).
+create domain public.tax_rate as numeric(6, 3) check (value >= 0 and value <= 100);
+
+create domain public.receipt_prefix as text check (value ~ '^[A-Z0-9]{1,8}$');
+
+-- ==== Tables: columns, constraints, row level security, grants and comments ===============================
+
+create table public.email_outbox (
+  id bigint generated always as identity not null,
+  to_email text not null,
+  template text not null,
+  params jsonb default '{}'::jsonb not null,
+  created_at timestamp with time zone default now() not null,
+  attempts integer default 0 not null,
+  next_attempt_at timestamp with time zone default now() not null,
+  claimed_until timestamp with time zone,
+  last_error text,
+  sent_at timestamp with time zone,
+  constraint email_outbox_pkey primary key (id),
+  constraint email_outbox_template_check check ((template = any (array['ticket_reply'::text, 'ticket_resolved'::text, 'purchase_order'::text, 'receipt'::text])))
+);
+alter table public.email_outbox enable row level security;
+comment on table public.email_outbox is 'Emails the database asks to send. Only the service role reads them, through claim_email_outbox and finish_email_outbox (the local outbox relay; on hosted the send-email Edge Function, docs/adr/0121). A failed or unknown-template row stays and is retried with backoff; sent rows are purged after 7 days.';
+comment on column public.email_outbox.claimed_until is 'A deliverer''s lease: no other run claims the row before then (a crashed run''s rows come back after it).';
+grant delete, select on table public.email_outbox to service_role;
+
+-- ==== Indexes =============================================================================================
+
+create index email_outbox_due_idx on public.email_outbox (next_attempt_at, id) where sent_at is null;
+
+create index email_outbox_sent_idx on public.email_outbox (sent_at) where sent_at is not null;
+
+-- ==== Functions ===========================================================================================
+
+-- ---------------------------------------------------------------------------------------------------
+-- Shared trigger function: keep updated_at honest whatever the client sends.
+create or replace function public.set_updated_at()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  new.updated_at := now();
+  return new;
+end;
+$$;
+revoke all on function public.set_updated_at() from public;
+
+-- Claims up to _limit due rows for _lease_seconds; each claim counts as an attempt.
+create or replace function public.claim_email_outbox(_limit integer default 20, _lease_seconds integer default 120)
+returns table (id bigint, to_email text, template text, params jsonb, attempts integer)
+language plpgsql
+security definer
+set search_path = ''
+as $$
+#variable_conflict use_column
+begin
+  -- Sent rows keep an address: they go after a week (long enough to answer "did it go out?").
+  delete from public.email_outbox o where o.sent_at < now() - interval '7 days';
+  return query
+    with due as (
+      select o.id
+        from public.email_outbox o
+       where o.sent_at is null
+         and o.next_attempt_at <= clock_timestamp()
+         and (o.claimed_until is null or o.claimed_until <= clock_timestamp())
+       order by o.next_attempt_at, o.id
+       limit least(greatest(coalesce(_limit, 20), 1), 100)
+         for update of o skip locked
+    )
+    update public.email_outbox o
+       set claimed_until = clock_timestamp()
+                           + make_interval(secs => least(greatest(coalesce(_lease_seconds, 120), 10), 3600)),
+           attempts = o.attempts + 1
+      from due
+     where o.id = due.id
+    returning o.id, o.to_email, o.template, o.params, o.attempts;
+end;
+$$;
+comment on function public.claim_email_outbox(integer,integer) is 'Service role only: claims up to _limit (1..100) due outbox rows for a lease; rows locked or leased by another run are skipped, so two deliverers never send the same row.';
+revoke all on function public.claim_email_outbox(integer,integer) from public;
+grant execute on function public.claim_email_outbox(integer,integer) to service_role;
+
+-- Reports one claimed row: _error null means sent. Returns false when the row is not claimed any more.
+create or replace function public.finish_email_outbox(_id bigint, _error text default null)
+returns boolean
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  update public.email_outbox o
+     set sent_at = case when _error is null then clock_timestamp() end,
+         claimed_until = null,
+         last_error = case when _error is null then null else left(_error, 500) end,
+         next_attempt_at = case when _error is null then o.next_attempt_at
+                                else clock_timestamp() + least(interval '30 seconds' * power(2, least(o.attempts - 1, 20)),
+                                                               interval '1 hour') end
+   where o.id = _id and o.sent_at is null;
+  return found;
+end;
+$$;
+comment on function public.finish_email_outbox(bigint,text) is 'Service role only: marks a claimed outbox row sent (_error null) or failed: the row stays, with the error (no address in it), and is retried after 30 s doubling per attempt, at most an hour.';
+revoke all on function public.finish_email_outbox(bigint,text) from public;
+grant execute on function public.finish_email_outbox(bigint,text) to service_role;
+
+-- ---------------------------------------------------------------------------------------------------
+-- Hosted: pg_cron calls the send-email Edge Function every minute while rows are due. The function's URL and
+-- the token it expects come from Supabase Vault (secrets storewise_project_url, storewise_outbox_sender_token;
+-- README, hosted deploy), never from the repository. Dynamic SQL: net and vault do not exist locally, and the
+-- function must still compile there (and pass plpgsql_check in the hosted check).
+create or replace function private.kick_email_outbox_sender()
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_url text;
+  v_token text;
+  v_vault text := 'vault';
+  v_net text := 'net';
+begin
+  if not exists (select 1 from public.email_outbox o
+                  where o.sent_at is null and o.next_attempt_at <= now()
+                    and (o.claimed_until is null or o.claimed_until <= now())) then
+    return;
+  end if;
+  if to_regnamespace('net') is null or to_regclass('vault.decrypted_secrets') is null then
+    return;
+  end if;
+  -- The schema name goes in through format(): plpgsql_check (supabase db lint) checks constant dynamic SQL and
+  -- would report vault missing wherever it is not installed.
+  execute format('select (select decrypted_secret from %1$I.decrypted_secrets where name = ''storewise_project_url''),
+                  (select decrypted_secret from %1$I.decrypted_secrets where name = ''storewise_outbox_sender_token'')',
+                 v_vault)
+     into v_url, v_token;
+  if v_url is null or v_token is null then
+    raise warning 'email outbox: set the vault secrets storewise_project_url and storewise_outbox_sender_token';
+    return;
+  end if;
+  execute format('select %I.http_post(url := $1, body := ''{}''::jsonb, headers := $2, timeout_milliseconds := 55000)',
+                 v_net)
+    using rtrim(v_url, '/') || '/functions/v1/send-email',
+          jsonb_build_object('Content-Type', 'application/json', 'Authorization', 'Bearer ' || v_token);
+end;
+$$;
+revoke all on function private.kick_email_outbox_sender() from public;
+
+-- Enables pg_cron and pg_net where the server offers them and schedules the kick; a notice elsewhere. Idempotent:
+-- the README's hosted steps run it again after enabling the extensions by hand, should this migration have
+-- been pushed before they were available.
+create or replace function private.schedule_email_outbox_sender()
+returns text
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_cron text := 'cron';
+begin
+  if not exists (select 1 from pg_catalog.pg_available_extensions e where e.name = 'pg_cron')
+     or not exists (select 1 from pg_catalog.pg_available_extensions e where e.name = 'pg_net') then
+    return 'pg_cron or pg_net is not available here: deliver the outbox another way (the local stack relays it)';
+  end if;
+  begin
+    create extension if not exists pg_net with schema extensions;
+    create extension if not exists pg_cron with schema pg_catalog;
+    -- Through format() for the same reason as the vault read above (cron exists only once pg_cron does).
+    execute format('select %I.schedule(''storewise-email-outbox'', ''* * * * *'', ''select private.kick_email_outbox_sender()'')',
+                   v_cron);
+  exception when others then
+    -- e.g. pg_cron installed but not preloaded: the migration must still apply.
+    return 'could not schedule the email outbox sender: ' || sqlerrm;
+  end;
+  return 'scheduled storewise-email-outbox every minute';
+end;
+$$;
+revoke all on function private.schedule_email_outbox_sender() from public;
+
+-- ==== Policies ============================================================================================
+
+-- The service role bypasses RLS anyway; the policy states who may read and remove outbox rows.
+create policy "email_outbox: the service role delivers" on public.email_outbox
+  for all to service_role using (true) with check (true);
+
+-- ==== Run once on apply ===================================================================================
+
+do $$
+begin
+  raise notice 'email outbox: %', private.schedule_email_outbox_sender();
+end;
+$$;

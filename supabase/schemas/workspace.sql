@@ -1,0 +1,989 @@
+-- Workspace (shared/features/workspace): businesses, stores, registers, members with roles and store access,
+-- invitations, the activity trail and in-app notifications; the helpers every policy uses to ask which
+-- businesses and stores the caller may see (private.my_business_ids and friends).
+-- Invariants: a business has one owner (businesses.owner_id, who is also its owner member); the activity trail is
+-- append-only; invitation tokens are kept hashed in private; store-limited members see only their listed stores.
+--
+-- Written by scripts/schema-extract.ts from the migrations and kept equal to them by
+-- tests/hosted/schema-files.test.ts: change an object here, then generate its migration (README, Contributing).
+
+-- Function bodies are checked when they run, not when created: the files need no order among functions.
+set check_function_bodies = off;
+
+-- ==== Tables: columns, constraints, row level security, grants and comments ===============================
+
+create table public.businesses (
+  id uuid default gen_random_uuid() not null,
+  name public.entity_name not null,
+  type public.business_type default 'Others'::text not null,
+  email public.email_address,
+  phone public.phone_number,
+  owner_id uuid not null,
+  suspended_at timestamp with time zone,
+  suspended_reason public.short_text,
+  created_at timestamp with time zone default now() not null,
+  updated_at timestamp with time zone default now() not null,
+  constraint businesses_pkey primary key (id),
+  constraint businesses_owner_id_fkey foreign key (owner_id) references auth.users(id) on delete cascade
+);
+alter table public.businesses enable row level security;
+comment on table public.businesses is 'Members read their (unsuspended) businesses; the owner also reads a suspended one to see why, and updates name, type, email and phone. Created at sign-up by a trigger; suspended through admin functions only.';
+grant delete, insert, select, update on table public.businesses to service_role;
+grant select on table public.businesses to authenticated;
+grant update (name, type, email, phone) on table public.businesses to authenticated;
+
+create table public.business_members (
+  business_id uuid not null,
+  user_id uuid not null,
+  role public.member_role not null,
+  all_stores boolean default true not null,
+  created_at timestamp with time zone default now() not null,
+  constraint business_members_pkey primary key (business_id, user_id),
+  constraint business_members_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade,
+  constraint business_members_user_id_fkey foreign key (user_id) references auth.users(id) on delete cascade
+);
+alter table public.business_members enable row level security;
+comment on table public.business_members is 'Owners and managers read their business''s team; every member reads its own row. Written only by the team functions (accept_invitation, set_member_role, remove_member, transfer_ownership).';
+grant delete, insert, select, update on table public.business_members to service_role;
+grant select on table public.business_members to authenticated;
+
+create table public.stores (
+  id uuid default gen_random_uuid() not null,
+  business_id uuid not null,
+  name public.entity_name not null,
+  address public.short_text,
+  phone public.phone_number,
+  time_zone text default 'UTC'::text not null,
+  currency public.currency_code default 'USD'::text not null,
+  tax_inclusive boolean default false not null,
+  default_tax_rate public.tax_rate default 0 not null,
+  receipt_header public.short_text,
+  receipt_footer public.short_text,
+  archived_at timestamp with time zone,
+  created_at timestamp with time zone default now() not null,
+  updated_at timestamp with time zone default now() not null,
+  constraint stores_pkey primary key (id),
+  constraint stores_id_business_id_key unique (id, business_id),
+  constraint stores_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade
+);
+alter table public.stores enable row level security;
+comment on table public.stores is 'Members read the stores they may access; owners create and archive (never delete); owners and managers edit the settings of stores they may access. Creation is limited by the plan (private.plan_limits).';
+grant delete, insert, select, update on table public.stores to service_role;
+grant select on table public.stores to authenticated;
+grant insert (business_id, name, address, phone, time_zone, currency, tax_inclusive, default_tax_rate, receipt_header, receipt_footer) on table public.stores to authenticated;
+grant update (name, address, phone, time_zone, currency, tax_inclusive, default_tax_rate, receipt_header, receipt_footer, archived_at) on table public.stores to authenticated;
+
+create table public.member_store_access (
+  business_id uuid not null,
+  user_id uuid not null,
+  store_id uuid not null,
+  constraint member_store_access_pkey primary key (business_id, user_id, store_id),
+  constraint member_store_access_business_id_user_id_fkey foreign key (business_id, user_id) references public.business_members(business_id, user_id) on delete cascade,
+  constraint member_store_access_store_id_business_id_fkey foreign key (store_id, business_id) references public.stores(id, business_id) on delete cascade
+);
+alter table public.member_store_access enable row level security;
+comment on table public.member_store_access is 'Same readers as business_members; written only by the team functions.';
+grant delete, insert, select, update on table public.member_store_access to service_role;
+grant select on table public.member_store_access to authenticated;
+
+create table public.registers (
+  id uuid default gen_random_uuid() not null,
+  business_id uuid not null,
+  store_id uuid not null,
+  name public.entity_name not null,
+  receipt_prefix public.receipt_prefix not null,
+  archived_at timestamp with time zone,
+  created_at timestamp with time zone default now() not null,
+  updated_at timestamp with time zone default now() not null,
+  constraint registers_pkey primary key (id),
+  constraint registers_business_id_receipt_prefix_key unique (business_id, receipt_prefix),
+  constraint registers_store_id_business_id_fkey foreign key (store_id, business_id) references public.stores(id, business_id) on delete cascade
+);
+alter table public.registers enable row level security;
+comment on table public.registers is 'Members read the registers of stores they may access; owners and managers of such a store create, rename and archive them (never delete).';
+grant delete, insert, select, update on table public.registers to service_role;
+grant select on table public.registers to authenticated;
+grant insert (business_id, store_id, name, receipt_prefix) on table public.registers to authenticated;
+grant update (name, receipt_prefix, archived_at) on table public.registers to authenticated;
+
+create table public.invitations (
+  id uuid default gen_random_uuid() not null,
+  business_id uuid not null,
+  email public.email_address not null,
+  role public.member_role not null,
+  all_stores boolean default true not null,
+  store_ids uuid[] default '{}'::uuid[] not null,
+  invited_by uuid,
+  created_at timestamp with time zone default now() not null,
+  expires_at timestamp with time zone default (now() + '7 days'::interval) not null,
+  accepted_at timestamp with time zone,
+  accepted_by uuid,
+  revoked_at timestamp with time zone,
+  constraint invitations_pkey primary key (id),
+  constraint invitations_accepted_by_fkey foreign key (accepted_by) references auth.users(id) on delete set null,
+  constraint invitations_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade,
+  constraint invitations_invited_by_fkey foreign key (invited_by) references auth.users(id) on delete set null
+);
+alter table public.invitations enable row level security;
+comment on table public.invitations is 'Owners read their business''s invitations; written only by create_invitation, revoke_invitation and accept_invitation.';
+grant delete, insert, select, update on table public.invitations to service_role;
+grant select on table public.invitations to authenticated;
+
+create table private.invitation_tokens (
+  invitation_id uuid not null,
+  token_hash text not null,
+  constraint invitation_tokens_pkey primary key (invitation_id),
+  constraint invitation_tokens_token_hash_key unique (token_hash),
+  constraint invitation_tokens_invitation_id_fkey foreign key (invitation_id) references public.invitations(id) on delete cascade
+);
+alter table private.invitation_tokens enable row level security;
+comment on table private.invitation_tokens is 'SHA-256 of each invitation token; read only by the invitation functions.';
+
+create table public.activity (
+  id bigint generated always as identity not null,
+  business_id uuid not null,
+  store_id uuid,
+  actor_id uuid,
+  actor_label text,
+  kind text not null,
+  entity_type text not null,
+  entity_id uuid,
+  before jsonb,
+  after jsonb,
+  at timestamp with time zone default now() not null,
+  constraint activity_pkey primary key (id),
+  constraint activity_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade
+);
+alter table public.activity enable row level security;
+comment on table public.activity is 'Owners read their business''s trail; managers the entries of the business and of stores they may access. Nobody inserts, updates or deletes through the API; triggers and security definer functions append.';
+grant delete, insert, select, update on table public.activity to service_role;
+grant select on table public.activity to authenticated;
+
+create table public.notifications (
+  id uuid default gen_random_uuid() not null,
+  user_id uuid not null,
+  kind text not null,
+  title text not null,
+  body text,
+  link text,
+  created_at timestamp with time zone default now() not null,
+  read_at timestamp with time zone,
+  constraint notifications_pkey primary key (id),
+  constraint notifications_body_check check (((body is null) or (char_length(body) <= 500))),
+  constraint notifications_kind_check check (((char_length(kind) >= 1) and (char_length(kind) <= 60))),
+  constraint notifications_link_check check (((link is null) or (link ~ '^/[A-Za-z0-9/_-]*$'::text))),
+  constraint notifications_title_check check (((char_length(title) >= 1) and (char_length(title) <= 200))),
+  constraint notifications_user_id_fkey foreign key (user_id) references auth.users(id) on delete cascade
+);
+alter table public.notifications enable row level security;
+comment on table public.notifications is 'Each user reads and marks read (read_at) only their own; security definer functions insert them.';
+grant delete, insert, select, update on table public.notifications to service_role;
+grant select on table public.notifications to authenticated;
+grant update (read_at) on table public.notifications to authenticated;
+
+-- ==== Indexes =============================================================================================
+
+create index businesses_owner_id_idx on public.businesses (owner_id);
+
+create index businesses_created_at_idx on public.businesses (created_at desc, id);
+
+create index businesses_name_trgm_idx on public.businesses using gin (name extensions.gin_trgm_ops);
+
+create index business_members_user_id_idx on public.business_members (user_id);
+
+-- Exactly one owner per business: at most one here, and create/transfer always write one.
+create unique index business_members_one_owner_idx on public.business_members (business_id) where role = 'owner';
+
+create index stores_business_id_idx on public.stores (business_id, created_at);
+
+create index member_store_access_store_idx on public.member_store_access (store_id, business_id);
+
+create index registers_store_idx on public.registers (store_id, business_id);
+
+create index invitations_business_idx on public.invitations (business_id, created_at desc);
+
+create index invitations_invited_by_idx on public.invitations (invited_by);
+
+create index invitations_accepted_by_idx on public.invitations (accepted_by);
+
+create index activity_business_at_idx on public.activity (business_id, at desc, id desc);
+
+create index activity_business_actor_idx on public.activity (business_id, actor_id, at desc);
+
+create index activity_business_store_idx on public.activity (business_id, store_id, at desc);
+
+create index activity_business_kind_idx on public.activity (business_id, kind, at desc);
+
+create index notifications_user_idx on public.notifications (user_id, created_at desc);
+
+create index notifications_unread_idx on public.notifications (user_id) where read_at is null;
+
+create index activity_platform_idx on public.activity (at desc, id desc)
+  where kind in ('business.suspended', 'business.unsuspended');
+
+-- ==== Functions ===========================================================================================
+
+-- Append-only even for the table owner's own code: only the cascade of a deleted business removes rows.
+create or replace function private.activity_is_append_only()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  if tg_op = 'DELETE' and not exists (select 1 from public.businesses b where b.id = old.business_id) then
+    return old;
+  end if;
+  raise exception 'the activity trail is append-only' using errcode = '42501';
+end;
+$$;
+revoke all on function private.activity_is_append_only() from public;
+
+-- Businesses the caller belongs to that are not suspended (optionally only with one of the given roles).
+create or replace function private.my_business_ids(_roles text[] default null)
+returns setof uuid
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select m.business_id
+    from public.business_members m
+    join public.businesses b on b.id = m.business_id
+   where m.user_id = (select auth.uid())
+     and b.suspended_at is null
+     and (_roles is null or m.role = any (_roles));
+$$;
+revoke all on function private.my_business_ids(text[]) from public;
+grant execute on function private.my_business_ids(text[]) to authenticated;
+
+-- Store access comes in two halves, so a policy never needs to list every store of a business (and a store
+-- inserted by the statement itself is visible to its own RETURNING): businesses where the caller uses every
+-- store (owners, all_stores members), and the stores listed for the other members.
+create or replace function private.my_full_access_business_ids()
+returns setof uuid
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select m.business_id
+    from public.business_members m
+    join public.businesses b on b.id = m.business_id
+   where m.user_id = (select auth.uid())
+     and b.suspended_at is null
+     and (m.role = 'owner' or m.all_stores);
+$$;
+revoke all on function private.my_full_access_business_ids() from public;
+grant execute on function private.my_full_access_business_ids() to authenticated;
+
+create or replace function private.my_listed_store_ids()
+returns setof uuid
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select a.store_id
+    from public.member_store_access a
+    join public.business_members m on m.business_id = a.business_id and m.user_id = a.user_id
+    join public.businesses b on b.id = a.business_id
+   where a.user_id = (select auth.uid())
+     and b.suspended_at is null
+     and not (m.role = 'owner' or m.all_stores);
+$$;
+revoke all on function private.my_listed_store_ids() from public;
+grant execute on function private.my_listed_store_ids() to authenticated;
+
+-- The caller's role in a business (null when not a member or the business is suspended).
+create or replace function private.my_role(_business_id uuid)
+returns text
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select m.role::text
+    from public.business_members m
+    join public.businesses b on b.id = m.business_id and b.suspended_at is null
+   where m.business_id = _business_id and m.user_id = (select auth.uid());
+$$;
+revoke all on function private.my_role(uuid) from public;
+grant execute on function private.my_role(uuid) to authenticated;
+
+-- Raises 42501 unless the caller has one of the roles in an unsuspended business.
+create or replace function private.assert_role(_business_id uuid, _roles text[])
+returns text
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_role text := private.my_role(_business_id);
+begin
+  if v_role is null or not (v_role = any (_roles)) then
+    raise exception 'permission denied: your role in this business does not allow this' using errcode = '42501';
+  end if;
+  return v_role;
+end;
+$$;
+revoke all on function private.assert_role(uuid,text[]) from public;
+grant execute on function private.assert_role(uuid,text[]) to authenticated;
+
+-- ---------------------------------------------------------------------------------------------------
+-- Activity writer: every entry of the trail goes through here.
+create or replace function private.log_activity(
+  _business_id uuid, _store_id uuid, _kind text, _entity_type text, _entity_id uuid, _before jsonb, _after jsonb
+)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_actor uuid := (select auth.uid());
+begin
+  -- A business being deleted (its owner's account removed) takes its trail with it: nothing to log.
+  if not exists (select 1 from public.businesses b where b.id = _business_id) then
+    return;
+  end if;
+  insert into public.activity (business_id, store_id, actor_id, actor_label, kind, entity_type, entity_id, before, after)
+  values (_business_id, _store_id, v_actor,
+          (select coalesce(p.full_name, u.email) from auth.users u left join public.profiles p on p.id = u.id
+            where u.id = v_actor),
+          _kind, _entity_type, _entity_id, _before, _after);
+end;
+$$;
+revoke all on function private.log_activity(uuid,uuid,text,text,uuid,jsonb,jsonb) from public;
+
+-- One audit trigger for the workspace tables: kind = <entity>.<created|updated|archived|restored|deleted>.
+create or replace function private.audit_row()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_entity text := tg_argv[0];
+  v_old jsonb := case when tg_op <> 'INSERT' then to_jsonb(old) end;
+  v_new jsonb := case when tg_op <> 'DELETE' then to_jsonb(new) end;
+  v_row jsonb := coalesce(v_new, v_old);
+  v_verb text;
+begin
+  if tg_op = 'UPDATE' then
+    -- updated_at alone is no change worth a line.
+    if (v_old - 'updated_at') = (v_new - 'updated_at') then
+      return null;
+    end if;
+    v_verb := case
+      when v_entity = 'business' and (v_old ->> 'suspended_at') is null and (v_new ->> 'suspended_at') is not null then 'suspended'
+      when v_entity = 'business' and (v_old ->> 'suspended_at') is not null and (v_new ->> 'suspended_at') is null then 'unsuspended'
+      when (v_old ->> 'archived_at') is null and (v_new ->> 'archived_at') is not null then 'archived'
+      when (v_old ->> 'archived_at') is not null and (v_new ->> 'archived_at') is null then 'restored'
+      when v_entity = 'member' and (v_old ->> 'role') is distinct from (v_new ->> 'role') then 'role_changed'
+      when v_entity = 'invitation' and (v_old ->> 'accepted_at') is null and (v_new ->> 'accepted_at') is not null then 'accepted'
+      when v_entity = 'invitation' and (v_old ->> 'revoked_at') is null and (v_new ->> 'revoked_at') is not null then 'revoked'
+      else 'updated' end;
+  else
+    v_verb := case tg_op when 'INSERT' then (case when v_entity = 'member' then 'added' else 'created' end)
+                         else (case when v_entity = 'member' then 'removed' else 'deleted' end) end;
+  end if;
+  perform private.log_activity(
+    case when v_entity = 'business' then (v_row ->> 'id')::uuid else (v_row ->> 'business_id')::uuid end,
+    case when v_entity = 'store' then (v_row ->> 'id')::uuid else (v_row ->> 'store_id')::uuid end,
+    v_entity || '.' || v_verb,
+    v_entity,
+    case when v_entity = 'member' then (v_row ->> 'user_id')::uuid else (v_row ->> 'id')::uuid end,
+    v_old, v_new);
+  return null;
+end;
+$$;
+revoke all on function private.audit_row() from public;
+
+-- ---------------------------------------------------------------------------------------------------
+-- Store rules: a real time zone, the plan's store limit on create and on restore, archive by owners only.
+create or replace function private.stores_guard()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if not exists (select 1 from pg_catalog.pg_timezone_names z where z.name = new.time_zone) then
+    raise exception 'unknown time zone: %', new.time_zone using errcode = '22023';
+  end if;
+  if tg_op = 'INSERT' and new.archived_at is null
+     or tg_op = 'UPDATE' and old.archived_at is not null and new.archived_at is null then
+    perform private.assert_plan_allows(new.business_id, 'stores');
+  end if;
+  -- Managers edit settings; archiving and restoring is the owner's call. auth.uid() is null for the
+  -- database owner (migrations, seed, admin tooling), which may do both.
+  if tg_op = 'UPDATE' and new.archived_at is distinct from old.archived_at and (select auth.uid()) is not null
+     and private.my_role(new.business_id) is distinct from 'owner' then
+    raise exception 'permission denied: only the owner archives or restores a store' using errcode = '42501';
+  end if;
+  return new;
+end;
+$$;
+revoke all on function private.stores_guard() from public;
+
+-- ---------------------------------------------------------------------------------------------------
+-- A business per owner: at sign-up from the metadata (ADR 0040), and now for every existing account.
+create or replace function private.create_business_for(_user_id uuid, _meta jsonb, _fallback_name text)
+returns uuid
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_name text := btrim(coalesce(_meta ->> 'business_name', ''));
+  v_type text := _meta ->> 'business_type';
+  v_email text := btrim(coalesce(_meta ->> 'business_email', ''));
+  v_phone text := btrim(coalesce(_meta ->> 'phone', ''));
+  v_id uuid;
+begin
+  if char_length(v_name) not between 2 and 100 then
+    v_name := left(btrim(coalesce(_fallback_name, '')), 100);
+    if char_length(v_name) < 2 then
+      v_name := 'My business';
+    end if;
+  end if;
+  insert into public.businesses (name, type, email, phone, owner_id)
+  values (
+    v_name,
+    case when v_type in ('Grocery', 'Clothing', 'Medical', 'Electronics', 'Others') then v_type else 'Others' end,
+    case when char_length(v_email) <= 255 and v_email ~ '^[^@[:space:]]+@[^@[:space:]]+\.[^@[:space:]]+$' then v_email end,
+    case when char_length(v_phone) between 10 and 20 then v_phone end,
+    _user_id)
+  returning id into v_id;
+  insert into public.business_members (business_id, user_id, role, all_stores) values (v_id, _user_id, 'owner', true);
+  return v_id;
+end;
+$$;
+revoke all on function private.create_business_for(uuid,jsonb,text) from public;
+
+-- Someone who signs up from an invitation (metadata invited = true, no business name) joins a business
+-- instead of founding one.
+create or replace function private.on_auth_user_created_business()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  meta jsonb := case when jsonb_typeof(new.raw_user_meta_data) = 'object' then new.raw_user_meta_data else '{}' end;
+begin
+  if coalesce(meta ->> 'invited', '') = 'true' and coalesce(meta ->> 'business_name', '') = '' then
+    return new;
+  end if;
+  perform private.create_business_for(new.id, meta,
+    coalesce(nullif(btrim(coalesce(meta ->> 'full_name', meta ->> 'name', '')), '') || '''s business', ''));
+  return new;
+end;
+$$;
+revoke all on function private.on_auth_user_created_business() from public;
+
+-- ---------------------------------------------------------------------------------------------------
+-- The workspaces of the caller with role, plan and usage: the switcher and the usage line ("2 of 3 stores").
+-- An owner also sees a suspended business (with the reason); other members do not see it at all.
+create or replace function public.my_workspaces()
+returns table (
+  id uuid, name text, type text, role text, owner_id uuid, suspended_at timestamptz, suspended_reason text,
+  plan text, max_stores int, max_products int, max_members int, stores_used bigint, members_used bigint
+)
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select b.id, b.name::text, b.type::text, m.role::text, b.owner_id, b.suspended_at, b.suspended_reason::text,
+         l.plan, l.max_stores, l.max_products, l.max_members,
+         (select count(*) from public.stores s where s.business_id = b.id and s.archived_at is null),
+         (select count(*) from public.business_members x where x.business_id = b.id)
+    from public.business_members m
+    join public.businesses b on b.id = m.business_id
+    cross join lateral private.plan_limits(b.id) l
+   where m.user_id = (select auth.uid())
+     and (b.suspended_at is null or m.role = 'owner')
+   order by (m.role = 'owner') desc, b.name, b.id;
+$$;
+revoke all on function public.my_workspaces() from public;
+grant execute on function public.my_workspaces() to authenticated;
+
+-- ---------------------------------------------------------------------------------------------------
+-- The team with names and emails (profiles and auth.users are not readable across users otherwise).
+create or replace function public.business_team(_business_id uuid)
+returns table (
+  user_id uuid, full_name text, email text, role text, all_stores boolean, store_ids uuid[], joined_at timestamptz
+)
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.assert_role(_business_id, array['owner', 'manager']);
+  return query
+    select m.user_id, p.full_name, u.email::text, m.role::text, m.all_stores,
+           coalesce((select array_agg(a.store_id order by a.store_id) from public.member_store_access a
+                      where a.business_id = m.business_id and a.user_id = m.user_id), '{}'),
+           m.created_at
+      from public.business_members m
+      join auth.users u on u.id = m.user_id
+      left join public.profiles p on p.id = m.user_id
+     where m.business_id = _business_id
+     order by (m.role = 'owner') desc, m.role, p.full_name, m.user_id;
+end;
+$$;
+revoke all on function public.business_team(uuid) from public;
+grant execute on function public.business_team(uuid) to authenticated;
+
+-- Store ids must be stores of the business; an empty list with all_stores off means no store at all.
+create or replace function private.write_store_access(_business_id uuid, _user_id uuid, _all_stores boolean, _store_ids uuid[])
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_before uuid[];
+  v_after uuid[] := case when _all_stores then '{}'::uuid[]
+                         else (select coalesce(array_agg(distinct x order by x), '{}') from unnest(coalesce(_store_ids, '{}')) x) end;
+begin
+  if exists (select 1 from unnest(v_after) x
+              where not exists (select 1 from public.stores s where s.id = x and s.business_id = _business_id)) then
+    raise exception 'a chosen store does not belong to this business' using errcode = '22023';
+  end if;
+  select coalesce(array_agg(a.store_id order by a.store_id), '{}') into v_before
+    from public.member_store_access a where a.business_id = _business_id and a.user_id = _user_id;
+  if v_before = v_after then
+    return;
+  end if;
+  delete from public.member_store_access a where a.business_id = _business_id and a.user_id = _user_id;
+  insert into public.member_store_access (business_id, user_id, store_id)
+  select _business_id, _user_id, x from unnest(v_after) x;
+  perform private.log_activity(_business_id, null, 'member.access_changed', 'member', _user_id,
+    jsonb_build_object('store_ids', v_before), jsonb_build_object('store_ids', v_after));
+end;
+$$;
+revoke all on function private.write_store_access(uuid,uuid,boolean,uuid[]) from public;
+
+-- The owner changes a member's role and store access (not their own: ownership moves by transfer).
+create or replace function public.set_member_role(
+  _business_id uuid, _user_id uuid, _role text, _all_stores boolean default true, _store_ids uuid[] default '{}'
+)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_current text;
+begin
+  perform private.assert_role(_business_id, array['owner']);
+  if _role is null or _role not in ('manager', 'cashier') then
+    raise exception 'a member is a manager or a cashier' using errcode = '22023';
+  end if;
+  select m.role into v_current from public.business_members m
+   where m.business_id = _business_id and m.user_id = _user_id for update;
+  if v_current is null then
+    raise exception 'not a member of this business' using errcode = 'P0002';
+  elsif v_current = 'owner' then
+    raise exception 'the owner''s role changes only by transferring ownership' using errcode = '42501';
+  end if;
+  update public.business_members m set role = _role, all_stores = coalesce(_all_stores, true)
+   where m.business_id = _business_id and m.user_id = _user_id
+     and (m.role is distinct from _role or m.all_stores is distinct from coalesce(_all_stores, true));
+  perform private.write_store_access(_business_id, _user_id, coalesce(_all_stores, true), _store_ids);
+end;
+$$;
+revoke all on function public.set_member_role(uuid,uuid,text,boolean,uuid[]) from public;
+grant execute on function public.set_member_role(uuid,uuid,text,boolean,uuid[]) to authenticated;
+
+-- The owner removes a member; their next request finds no membership (RLS reads it live).
+create or replace function public.remove_member(_business_id uuid, _user_id uuid)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_current text;
+begin
+  perform private.assert_role(_business_id, array['owner']);
+  select m.role into v_current from public.business_members m
+   where m.business_id = _business_id and m.user_id = _user_id for update;
+  if v_current is null then
+    raise exception 'not a member of this business' using errcode = 'P0002';
+  elsif v_current = 'owner' then
+    raise exception 'the owner cannot be removed; transfer ownership first' using errcode = '42501';
+  end if;
+  delete from public.business_members m where m.business_id = _business_id and m.user_id = _user_id;
+end;
+$$;
+revoke all on function public.remove_member(uuid,uuid) from public;
+grant execute on function public.remove_member(uuid,uuid) to authenticated;
+
+-- The owner hands the business to another member, who becomes the one owner; the old owner stays as a
+-- manager of every store.
+create or replace function public.transfer_ownership(_business_id uuid, _new_owner uuid)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := (select auth.uid());
+begin
+  perform private.assert_role(_business_id, array['owner']);
+  perform 1 from public.businesses b where b.id = _business_id for update;
+  if _new_owner is null or _new_owner = v_uid
+     or not exists (select 1 from public.business_members m where m.business_id = _business_id and m.user_id = _new_owner) then
+    raise exception 'ownership goes to another member of this business' using errcode = '22023';
+  end if;
+  update public.business_members m set role = 'manager', all_stores = true
+   where m.business_id = _business_id and m.user_id = v_uid;
+  update public.business_members m set role = 'owner', all_stores = true
+   where m.business_id = _business_id and m.user_id = _new_owner;
+  delete from public.member_store_access a where a.business_id = _business_id and a.user_id in (v_uid, _new_owner);
+  update public.businesses b set owner_id = _new_owner where b.id = _business_id;
+end;
+$$;
+revoke all on function public.transfer_ownership(uuid,uuid) from public;
+grant execute on function public.transfer_ownership(uuid,uuid) to authenticated;
+
+-- ---------------------------------------------------------------------------------------------------
+-- Invitations. The token is returned once to the owner (for the email link) and stored as a SHA-256.
+create or replace function public.create_invitation(
+  _business_id uuid, _email text, _role text, _all_stores boolean default true, _store_ids uuid[] default '{}'
+)
+returns table (invitation_id uuid, token text, expires_at timestamptz)
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_email text := lower(btrim(coalesce(_email, '')));
+  v_token text := encode(extensions.gen_random_bytes(32), 'hex');
+  v_store_ids uuid[] := case when coalesce(_all_stores, true) then '{}'::uuid[]
+                             else (select coalesce(array_agg(distinct x), '{}') from unnest(coalesce(_store_ids, '{}')) x) end;
+  v_invitation public.invitations;
+begin
+  perform private.assert_role(_business_id, array['owner']);
+  if _role is null or _role not in ('manager', 'cashier') then
+    raise exception 'invite a manager or a cashier' using errcode = '22023';
+  end if;
+  if char_length(v_email) > 255 or v_email !~ '^[^@[:space:]]+@[^@[:space:]]+\.[^@[:space:]]+$' then
+    raise exception 'enter a valid email address' using errcode = '22023';
+  end if;
+  if exists (select 1 from unnest(v_store_ids) x
+              where not exists (select 1 from public.stores s where s.id = x and s.business_id = _business_id)) then
+    raise exception 'a chosen store does not belong to this business' using errcode = '22023';
+  end if;
+  perform private.assert_plan_allows(_business_id, 'members');
+  if exists (select 1 from public.business_members m join auth.users u on u.id = m.user_id
+              where m.business_id = _business_id and lower(u.email) = v_email) then
+    raise exception 'this person is already a member of the business' using errcode = '23505';
+  end if;
+  -- One open invitation per address: a new one replaces the old.
+  update public.invitations i set revoked_at = now()
+   where i.business_id = _business_id and lower(i.email) = v_email
+     and i.accepted_at is null and i.revoked_at is null;
+  insert into public.invitations (business_id, email, role, all_stores, store_ids, invited_by)
+  values (_business_id, v_email, _role, coalesce(_all_stores, true), v_store_ids, (select auth.uid()))
+  returning * into v_invitation;
+  insert into private.invitation_tokens (invitation_id, token_hash)
+  values (v_invitation.id, encode(extensions.digest(v_token, 'sha256'), 'hex'));
+  return query select v_invitation.id, v_token, v_invitation.expires_at;
+end;
+$$;
+revoke all on function public.create_invitation(uuid,text,text,boolean,uuid[]) from public;
+grant execute on function public.create_invitation(uuid,text,text,boolean,uuid[]) to authenticated;
+
+create or replace function public.revoke_invitation(_invitation_id uuid)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_business uuid;
+begin
+  select i.business_id into v_business from public.invitations i where i.id = _invitation_id;
+  perform private.assert_role(v_business, array['owner']);
+  update public.invitations i set revoked_at = now()
+   where i.id = _invitation_id and i.accepted_at is null and i.revoked_at is null;
+  if not found then
+    raise exception 'this invitation was already accepted or revoked' using errcode = '22023';
+  end if;
+end;
+$$;
+revoke all on function public.revoke_invitation(uuid) from public;
+grant execute on function public.revoke_invitation(uuid) to authenticated;
+
+-- The invitation behind a token, for its accept page: who invites, for which role and whether it still works.
+create or replace function public.invitation_preview(_token text)
+returns table (business_name text, role text, email text, expires_at timestamptz, status text)
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select b.name::text, i.role::text, i.email::text, i.expires_at,
+         case when i.accepted_at is not null then 'accepted'
+              when i.revoked_at is not null then 'revoked'
+              when i.expires_at <= now() then 'expired'
+              else 'pending' end
+    from private.invitation_tokens t
+    join public.invitations i on i.id = t.invitation_id
+    join public.businesses b on b.id = i.business_id
+   where (select auth.uid()) is not null
+     and t.token_hash = encode(extensions.digest(coalesce(_token, ''), 'sha256'), 'hex');
+$$;
+revoke all on function public.invitation_preview(text) from public;
+grant execute on function public.invitation_preview(text) to authenticated;
+
+-- The signed-in invitee joins the business: once, before it expires, unrevoked, with the invited address.
+create or replace function public.accept_invitation(_token text)
+returns uuid
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := (select auth.uid());
+  v_invitation public.invitations;
+  v_email text;
+begin
+  if v_uid is null then
+    raise exception 'sign in to accept an invitation' using errcode = '42501';
+  end if;
+  select i.* into v_invitation
+    from private.invitation_tokens t join public.invitations i on i.id = t.invitation_id
+   where t.token_hash = encode(extensions.digest(coalesce(_token, ''), 'sha256'), 'hex')
+   for update of i;
+  if v_invitation.id is null then
+    raise exception 'this invitation link is not valid' using errcode = 'P0002';
+  elsif v_invitation.accepted_at is not null then
+    raise exception 'this invitation was already used' using errcode = '22023';
+  elsif v_invitation.revoked_at is not null then
+    raise exception 'this invitation was withdrawn' using errcode = '22023';
+  elsif v_invitation.expires_at <= now() then
+    raise exception 'this invitation has expired: ask for a new one' using errcode = '22023';
+  end if;
+  select lower(u.email) into v_email from auth.users u where u.id = v_uid and u.email_confirmed_at is not null;
+  if v_email is distinct from lower(v_invitation.email) then
+    raise exception 'this invitation was sent to another email address' using errcode = '42501';
+  end if;
+  if exists (select 1 from public.business_members m where m.business_id = v_invitation.business_id and m.user_id = v_uid) then
+    raise exception 'you are already a member of this business' using errcode = '23505';
+  end if;
+  if exists (select 1 from public.businesses b where b.id = v_invitation.business_id and b.suspended_at is not null) then
+    raise exception 'this business is suspended' using errcode = '42501';
+  end if;
+  perform private.assert_plan_allows(v_invitation.business_id, 'members');
+  insert into public.business_members (business_id, user_id, role, all_stores)
+  values (v_invitation.business_id, v_uid, v_invitation.role, v_invitation.all_stores);
+  insert into public.member_store_access (business_id, user_id, store_id)
+  select v_invitation.business_id, v_uid, s.id
+    from public.stores s
+   where not v_invitation.all_stores and s.business_id = v_invitation.business_id and s.id = any (v_invitation.store_ids);
+  update public.invitations i set accepted_at = now(), accepted_by = v_uid where i.id = v_invitation.id;
+  return v_invitation.business_id;
+end;
+$$;
+revoke all on function public.accept_invitation(text) from public;
+grant execute on function public.accept_invitation(text) to authenticated;
+
+-- The business of a store the caller may use with one of the roles (raises otherwise).
+create or replace function private.assert_store_role(_store_id uuid, _roles text[])
+returns uuid
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_business uuid;
+begin
+  select s.business_id into v_business from public.stores s where s.id = _store_id and s.archived_at is null;
+  if v_business is null then
+    raise exception 'no such store' using errcode = '42501';
+  end if;
+  perform private.assert_role(v_business, _roles);
+  if not (v_business in (select private.my_full_access_business_ids())
+          or _store_id in (select private.my_listed_store_ids())) then
+    raise exception 'permission denied: you do not have access to this store' using errcode = '42501';
+  end if;
+  return v_business;
+end;
+$$;
+revoke all on function private.assert_store_role(uuid,text[]) from public;
+
+-- The owner hears when someone accepts an invitation (accept_invitation sets accepted_at exactly once).
+create or replace function private.notify_invitation_accepted()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_owner uuid;
+  v_business text;
+begin
+  if new.accepted_at is null or old.accepted_at is not null then
+    return new;
+  end if;
+  select b.owner_id, b.name into v_owner, v_business from public.businesses b where b.id = new.business_id;
+  if v_owner is null or v_owner = new.accepted_by then
+    return new;
+  end if;
+  insert into public.notifications (user_id, kind, title, body, link)
+  values (v_owner, 'invitation.accepted', left(format('%s joined %s', new.email, v_business), 200),
+          format('They accepted your invitation and joined as %s.', new.role), '/dashboard/business/team');
+  return new;
+end;
+$$;
+revoke all on function private.notify_invitation_accepted() from public;
+
+-- The transfer screen's path: the owner types the business name back (case and outer spaces ignored), then
+-- transfer_ownership does the work and its audit lines follow; this adds the one line an owner looks for.
+create or replace function public.transfer_ownership_confirmed(_business_id uuid, _new_owner uuid, _confirm_name text)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := (select auth.uid());
+  v_name text;
+  v_new_label text;
+begin
+  perform private.assert_role(_business_id, array['owner']);
+  select b.name::text into v_name from public.businesses b where b.id = _business_id;
+  if lower(btrim(coalesce(_confirm_name, ''))) <> lower(btrim(v_name)) then
+    raise exception 'type the business name exactly to confirm the transfer' using errcode = '22023';
+  end if;
+  perform public.transfer_ownership(_business_id, _new_owner);
+  select coalesce(p.full_name, u.email) into v_new_label
+    from auth.users u left join public.profiles p on p.id = u.id where u.id = _new_owner;
+  perform private.log_activity(_business_id, null, 'business.ownership_transferred', 'business', _business_id,
+    jsonb_build_object('owner_id', v_uid), jsonb_build_object('owner_id', _new_owner, 'owner_label', v_new_label));
+end;
+$$;
+comment on function public.transfer_ownership_confirmed(uuid,uuid,text) is 'Owner only (42501): hands the business to another member after the business name is typed back (22023).';
+revoke all on function public.transfer_ownership_confirmed(uuid,uuid,text) from public;
+grant execute on function public.transfer_ownership_confirmed(uuid,uuid,text) to authenticated;
+grant execute on function public.transfer_ownership_confirmed(uuid,uuid,text) to service_role;
+
+-- ==== Triggers ============================================================================================
+
+create trigger businesses_set_updated_at before update on public.businesses
+  for each row execute function public.set_updated_at();
+
+create trigger stores_set_updated_at before update on public.stores
+  for each row execute function public.set_updated_at();
+
+create trigger registers_set_updated_at before update on public.registers
+  for each row execute function public.set_updated_at();
+
+create trigger activity_append_only before update or delete on public.activity
+  for each row execute function private.activity_is_append_only();
+
+create trigger audit_business after update on public.businesses
+  for each row execute function private.audit_row('business');
+
+create trigger audit_store after insert or update on public.stores
+  for each row execute function private.audit_row('store');
+
+create trigger audit_register after insert or update on public.registers
+  for each row execute function private.audit_row('register');
+
+create trigger audit_member after insert or update or delete on public.business_members
+  for each row execute function private.audit_row('member');
+
+create trigger audit_invitation after insert or update on public.invitations
+  for each row execute function private.audit_row('invitation');
+
+create trigger stores_guard before insert or update of time_zone, archived_at on public.stores
+  for each row execute function private.stores_guard();
+
+create trigger on_auth_user_created_business after insert on auth.users
+  for each row execute function private.on_auth_user_created_business();
+
+create trigger invitations_notify_accepted after update of accepted_at on public.invitations
+  for each row execute function private.notify_invitation_accepted();
+
+-- ==== Policies ============================================================================================
+
+create policy "businesses: members read, the owner also when suspended" on public.businesses
+  for select to authenticated
+  using (id in (select private.my_business_ids()) or owner_id = (select auth.uid()));
+
+create policy "businesses: owner updates" on public.businesses
+  for update to authenticated
+  using (id in (select private.my_business_ids(array['owner'])))
+  with check (id in (select private.my_business_ids(array['owner'])));
+
+create policy "business_members: team managers read all, members their own" on public.business_members
+  for select to authenticated
+  using (business_id in (select private.my_business_ids(array['owner', 'manager']))
+         or (user_id = (select auth.uid()) and business_id in (select private.my_business_ids())));
+
+create policy "stores: members read the stores they may use" on public.stores
+  for select to authenticated
+  using (business_id in (select private.my_full_access_business_ids())
+         or id in (select private.my_listed_store_ids()));
+
+create policy "stores: owners create" on public.stores
+  for insert to authenticated
+  with check (business_id in (select private.my_business_ids(array['owner'])));
+
+create policy "stores: owners and managers edit stores they may use" on public.stores
+  for update to authenticated
+  using ((business_id in (select private.my_full_access_business_ids())
+          or id in (select private.my_listed_store_ids()))
+         and business_id in (select private.my_business_ids(array['owner', 'manager'])))
+  with check (business_id in (select private.my_business_ids(array['owner', 'manager'])));
+
+create policy "member_store_access: team managers read all, members their own" on public.member_store_access
+  for select to authenticated
+  using (business_id in (select private.my_business_ids(array['owner', 'manager']))
+         or (user_id = (select auth.uid()) and business_id in (select private.my_business_ids())));
+
+create policy "registers: members read the registers of stores they may use" on public.registers
+  for select to authenticated
+  using ((business_id in (select private.my_full_access_business_ids())
+              or store_id in (select private.my_listed_store_ids())));
+
+create policy "registers: owners and managers create in stores they may use" on public.registers
+  for insert to authenticated
+  with check ((business_id in (select private.my_full_access_business_ids())
+              or store_id in (select private.my_listed_store_ids()))
+              and business_id in (select private.my_business_ids(array['owner', 'manager'])));
+
+create policy "registers: owners and managers edit in stores they may use" on public.registers
+  for update to authenticated
+  using ((business_id in (select private.my_full_access_business_ids())
+              or store_id in (select private.my_listed_store_ids()))
+         and business_id in (select private.my_business_ids(array['owner', 'manager'])))
+  with check ((business_id in (select private.my_full_access_business_ids())
+              or store_id in (select private.my_listed_store_ids()))
+              and business_id in (select private.my_business_ids(array['owner', 'manager'])));
+
+create policy "invitations: owners read" on public.invitations
+  for select to authenticated
+  using (business_id in (select private.my_business_ids(array['owner'])));
+
+create policy "activity: owners read all, managers their stores" on public.activity
+  for select to authenticated
+  using (business_id in (select private.my_business_ids(array['owner']))
+         or (business_id in (select private.my_business_ids(array['manager']))
+             and (store_id is null or (business_id in (select private.my_full_access_business_ids())
+              or store_id in (select private.my_listed_store_ids())))));
+
+create policy "notifications: own read" on public.notifications
+  for select to authenticated using (user_id = (select auth.uid()));
+
+create policy "notifications: own mark read" on public.notifications
+  for update to authenticated using (user_id = (select auth.uid())) with check (user_id = (select auth.uid()));
