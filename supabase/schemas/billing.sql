@@ -91,6 +91,16 @@ create table private.plan_events (
 alter table private.plan_events enable row level security;
 comment on table private.plan_events is 'Plan history for the admin Activity Logs; written only by private.record_plan_event, read through public.admin_platform_events. Not exposed to the API roles.';
 
+create table private.business_trials (
+  business_id uuid not null,
+  user_id uuid not null,
+  started_at timestamp with time zone default now() not null,
+  constraint business_trials_pkey primary key (business_id),
+  constraint business_trials_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade
+);
+alter table private.business_trials enable row level security;
+comment on table private.business_trials is 'One row per business that had its free trial, with the owner who started it. Read by plan_limits and choose_plan only (no API role has any grant); a trial never starts twice for a business.';
+
 -- ==== Indexes =============================================================================================
 
 create index user_plans_created_at_idx on public.user_plans (created_at desc, id);
@@ -241,61 +251,6 @@ revoke all on function private.plan_price(text) from public;
 grant execute on function private.plan_price(text) to authenticated;
 grant execute on function private.plan_price(text) to service_role;
 
--- Same contract as before (20261122100000_workspace.sql), now reading the one table of limits.
-create or replace function private.plan_limits(_business_id uuid)
-returns table (plan text, max_stores int, max_products int, max_members int)
-language sql
-stable
-security definer
-set search_path = ''
-as $$
-  select p.plan, l.max_stores, l.max_products, l.max_members
-    from (
-      select coalesce((
-        select up.plan_name
-          from public.businesses b
-          join public.user_plans up on up.user_id = b.owner_id
-         where b.id = _business_id and up.status in ('trialing', 'active', 'past_due')
-      ), 'Free') as plan
-    ) p
-    cross join lateral private.plan_limits_of(p.plan) l;
-$$;
-revoke all on function private.plan_limits(uuid) from public;
-
--- Same behaviour as the core schema's choose_plan; the price now comes from private.plan_price.
-create or replace function public.choose_plan(_plan_name text)
-returns public.user_plans
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_uid uuid := (select auth.uid());
-  v_price numeric(12, 2) := private.plan_price(_plan_name);
-  v_plan public.user_plans;
-begin
-  if v_uid is null then
-    raise exception 'sign in to choose a plan' using errcode = '42501';
-  end if;
-  if v_price is null then
-    raise exception 'unknown plan: %', coalesce(_plan_name, 'null')
-      using errcode = 'P0001', hint = 'Choose Starter, Growth or Pro; Enterprise is sold by our sales team.';
-  end if;
-  insert into public.user_plans as p (user_id, plan_name, price, billing_cycle, status, auto_renew,
-                                      started_at, next_billing_date)
-  values (v_uid, _plan_name, v_price, 'annual', 'trialing', true, now(), now() + interval '7 days')
-  -- The free trial is granted once: switching plans later changes the plan and its price but keeps the
-  -- status and dates, so choosing again cannot restart a trial.
-  on conflict (user_id) do update
-    set plan_name = excluded.plan_name,
-        price = excluded.price
-  returning * into v_plan;
-  return v_plan;
-end;
-$$;
-revoke all on function public.choose_plan(text) from public;
-grant execute on function public.choose_plan(text) to authenticated;
-
 -- Every plan with its price and limits, for the chooser. Reads no table; any signed-in user may ask.
 create or replace function public.plan_catalog()
 returns table (plan text, price numeric, max_stores int, max_products int, max_members int, self_service boolean)
@@ -315,8 +270,183 @@ revoke all on function public.plan_catalog() from public;
 grant execute on function public.plan_catalog() to authenticated;
 grant execute on function public.plan_catalog() to service_role;
 
--- What each business the caller owns uses, against any plan's limits (suspended ones included: the owner
--- still manages their plan). Counts as the limits count: unarchived stores and products, every member.
+-- A plan row that starts trialing marks the businesses its user owns as having had their trial.
+create or replace function private.record_business_trial()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if new.status = 'trialing' and (tg_op = 'INSERT' or old.status is distinct from 'trialing') then
+    insert into private.business_trials (business_id, user_id, started_at)
+    select b.id, new.user_id, new.started_at from public.businesses b where b.owner_id = new.user_id
+    on conflict (business_id) do nothing;
+  end if;
+  return null;
+end;
+$$;
+comment on function private.record_business_trial() is 'Trigger on user_plans: a plan that starts trialing records the trial of each business its user owns.';
+revoke all on function private.record_business_trial() from public;
+
+-- Whether a plan row gives its plan to a business now: paid states always; a trial only before its end date and
+-- only for the business whose owner started it (a trial does not follow its user to a business they take over).
+create or replace function private.plan_is_live(_plan public.user_plans, _business_id uuid)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select _plan.status in ('active', 'past_due')
+      or (_plan.status = 'trialing' and _plan.next_billing_date > now()
+          and exists (select 1 from private.business_trials t
+                       where t.business_id = _business_id and t.user_id = _plan.user_id));
+$$;
+comment on function private.plan_is_live(public.user_plans,uuid) is 'True when the plan row applies to the business now (active or past due, or a trial before its end started for that business). The one rule behind plan_limits and my_plan.';
+revoke all on function private.plan_is_live(public.user_plans,uuid) from public;
+
+-- Same contract as 20261123100100_workspace_plan_chooser.sql; a trial counts only while private.plan_is_live.
+create or replace function private.plan_limits(_business_id uuid)
+returns table (plan text, max_stores int, max_products int, max_members int)
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select p.plan, l.max_stores, l.max_products, l.max_members
+    from (
+      select coalesce((
+        select up.plan_name
+          from public.businesses b
+          join public.user_plans up on up.user_id = b.owner_id
+         where b.id = _business_id and private.plan_is_live(up, b.id)
+      ), 'Free') as plan
+    ) p
+    cross join lateral private.plan_limits_of(p.plan) l;
+$$;
+comment on function private.plan_limits(uuid) is 'The plan in force for a business and its limits (null = unlimited; max_products counts sellable items). Free without a live plan: none, canceled, expired, or a trial past its end.';
+revoke all on function private.plan_limits(uuid) from public;
+
+-- choose_plan (20261123100100): a first plan starts a 7-day trial, unless a business the caller owns already had
+-- one (it was taken over from an owner who trialed it); switching plans keeps status and dates, as before.
+create or replace function public.choose_plan(_plan_name text)
+returns public.user_plans
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := (select auth.uid());
+  v_price numeric(12, 2) := private.plan_price(_plan_name);
+  v_plan public.user_plans;
+begin
+  if v_uid is null then
+    raise exception 'sign in to choose a plan' using errcode = '42501';
+  end if;
+  if v_price is null then
+    raise exception 'unknown plan: %', coalesce(_plan_name, 'null')
+      using errcode = 'P0001', hint = 'Choose Starter, Growth or Pro; Enterprise is sold by our sales team.';
+  end if;
+  if not exists (select 1 from public.user_plans up where up.user_id = v_uid)
+     and exists (select 1 from private.business_trials t join public.businesses b on b.id = t.business_id
+                  where b.owner_id = v_uid) then
+    raise exception 'your business already had its free trial, so choosing a plan cannot start another'
+      using errcode = 'SW002',
+            hint = 'Paid plans are not sold in the app yet: contact support to subscribe.';
+  end if;
+  insert into public.user_plans as p (user_id, plan_name, price, billing_cycle, status, auto_renew,
+                                      started_at, next_billing_date)
+  values (v_uid, _plan_name, v_price, 'annual', 'trialing', true, now(), now() + interval '7 days')
+  on conflict (user_id) do update
+    set plan_name = excluded.plan_name,
+        price = excluded.price
+  returning * into v_plan;
+  return v_plan;
+end;
+$$;
+comment on function public.choose_plan(text) is 'The signed-in user picks Starter, Growth or Pro: a first choice starts a 7-day trial (once per business, SW002 otherwise); later choices change plan and price only.';
+revoke all on function public.choose_plan(text) from public;
+grant execute on function public.choose_plan(text) to authenticated;
+
+-- The billing page's plan card: the caller's plan row as stored, except that a trial past its end (or one that
+-- does not apply to the business they own) reads as expired, and effective_plan is the plan whose limits apply.
+create or replace function public.my_plan()
+returns table (plan_name text, price numeric, billing_cycle text, status text, auto_renew boolean,
+               started_at timestamptz, next_billing_date timestamptz, effective_plan text)
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select up.plan_name, up.price, up.billing_cycle,
+         case when up.status = 'trialing' and not live.ok then 'expired' else up.status end,
+         up.auto_renew, up.started_at, up.next_billing_date,
+         case when live.ok then up.plan_name else 'Free' end
+    from public.user_plans up
+    cross join lateral (
+      select case when up.status = 'trialing'
+                  then coalesce((select bool_or(private.plan_is_live(up, b.id)) from public.businesses b
+                                  where b.owner_id = up.user_id), up.next_billing_date > now())
+                  else private.plan_is_live(up, null) end as ok
+    ) live
+   where up.user_id = (select auth.uid());
+$$;
+comment on function public.my_plan() is 'The signed-in user''s plan row for the billing page: an ended trial reads as expired; effective_plan is the plan whose limits apply (Free when none is live).';
+revoke all on function public.my_plan() from public;
+grant execute on function public.my_plan() to authenticated;
+
+-- Raises SW001 when adding _adding sellable items (unarchived variants of unarchived products) would pass the
+-- plan's max_products. Under the business row lock, so concurrent creations are counted one after the other.
+create or replace function private.assert_items_allow(_business_id uuid, _adding bigint)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_limits record;
+  v_used bigint;
+begin
+  select * into v_limits from private.plan_limits(_business_id);
+  if v_limits.max_products is null or _adding <= 0 then
+    return;
+  end if;
+  perform 1 from public.businesses b where b.id = _business_id for update;
+  select count(*) into v_used
+    from public.variants v join public.products p on p.id = v.product_id
+   where v.business_id = _business_id and v.archived_at is null and p.archived_at is null;
+  if v_used + _adding > v_limits.max_products then
+    raise exception 'plan limit reached: the % plan allows % items (each size or colour you sell counts as one)',
+        v_limits.plan, v_limits.max_products
+      using errcode = 'SW001',
+            detail = format('products:%s/%s', v_used, v_limits.max_products),
+            hint = 'Archive an item or upgrade your plan to add another.';
+  end if;
+end;
+$$;
+comment on function private.assert_items_allow(uuid,bigint) is 'Plan limit on sellable items (variants): SW001 when adding _adding would pass private.plan_limits.max_products.';
+revoke all on function private.assert_items_allow(uuid,bigint) from public;
+
+-- Each new or restored variant of a product on sale is one more sellable item.
+create or replace function private.variants_plan_limit()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if new.archived_at is null and (tg_op = 'INSERT' or old.archived_at is not null)
+     and exists (select 1 from public.products p where p.id = new.product_id and p.archived_at is null) then
+    perform private.assert_items_allow(new.business_id, 1);
+  end if;
+  return new;
+end;
+$$;
+comment on function private.variants_plan_limit() is 'Trigger on variants: creating or restoring a sellable variant is limited by the plan (SW001).';
+revoke all on function private.variants_plan_limit() from public;
+
+-- my_plan_usage (20261123100100): products_used now counts sellable items, as the limit does.
 create or replace function public.my_plan_usage()
 returns table (business_id uuid, business_name text, stores_used bigint, products_used bigint, members_used bigint)
 language sql
@@ -326,13 +456,14 @@ set search_path = ''
 as $$
   select b.id, b.name::text,
          (select count(*) from public.stores s where s.business_id = b.id and s.archived_at is null),
-         (select count(*) from public.products p where p.business_id = b.id and p.archived_at is null),
+         (select count(*) from public.variants v join public.products p on p.id = v.product_id
+           where v.business_id = b.id and v.archived_at is null and p.archived_at is null),
          (select count(*) from public.business_members m where m.business_id = b.id)
     from public.businesses b
    where b.owner_id = (select auth.uid())
    order by b.name, b.id;
 $$;
-comment on function public.my_plan_usage() is 'The signed-in owner''s businesses with stores, products and members in use (the plan chooser''s warnings).';
+comment on function public.my_plan_usage() is 'The signed-in owner''s businesses with stores, sellable items (products_used) and members in use.';
 revoke all on function public.my_plan_usage() from public;
 grant execute on function public.my_plan_usage() to authenticated;
 grant execute on function public.my_plan_usage() to service_role;
@@ -347,6 +478,9 @@ create trigger user_plans_notify_changed after update of plan_name, status on pu
 
 create trigger user_plans_record_event after insert or update of plan_name, status on public.user_plans
   for each row execute function private.record_plan_event();
+
+create trigger user_plans_record_trial after insert or update of status on public.user_plans
+  for each row execute function private.record_business_trial();
 
 -- ==== Policies ============================================================================================
 

@@ -242,40 +242,6 @@ revoke all on function private.gtin_check_digit(text) from public;
 grant execute on function private.gtin_check_digit(text) to authenticated;
 grant execute on function private.gtin_check_digit(text) to service_role;
 
--- ---------------------------------------------------------------------------------------------------
--- Plan limit on products (counted per product, archived ones excluded), under the business row lock so two
--- concurrent creations are counted one after the other.
-create or replace function private.products_guard()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_limits record;
-  v_used bigint;
-begin
-  if tg_op = 'UPDATE' and new.business_id is distinct from old.business_id then
-    raise exception 'a product cannot move to another business' using errcode = '42501';
-  end if;
-  if tg_op = 'INSERT' and new.archived_at is null
-     or tg_op = 'UPDATE' and old.archived_at is not null and new.archived_at is null then
-    perform 1 from public.businesses b where b.id = new.business_id for update;
-    select * into v_limits from private.plan_limits(new.business_id);
-    select count(*) into v_used from public.products p
-     where p.business_id = new.business_id and p.archived_at is null;
-    if v_limits.max_products is not null and v_used >= v_limits.max_products then
-      raise exception 'plan limit reached: the % plan allows % products', v_limits.plan, v_limits.max_products
-        using errcode = 'SW001',
-              detail = format('products:%s/%s', v_used, v_limits.max_products),
-              hint = 'Archive a product or upgrade your plan to add another.';
-    end if;
-  end if;
-  return new;
-end;
-$$;
-revoke all on function private.products_guard() from public;
-
 -- Variants: SKUs are upper case and suggested from the product name when left empty; options follow the
 -- product's option names.
 create or replace function private.variants_guard()
@@ -875,6 +841,30 @@ $$;
 revoke all on function public.search_catalog(uuid,text,integer,integer,boolean) from public;
 grant execute on function public.search_catalog(uuid,text,integer,integer,boolean) to authenticated;
 
+-- products_guard (20261122120000_catalog.sql): a new product needs room for one item; restoring a product brings
+-- back its unarchived variants.
+create or replace function private.products_guard()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if tg_op = 'UPDATE' and new.business_id is distinct from old.business_id then
+    raise exception 'a product cannot move to another business' using errcode = '42501';
+  end if;
+  if tg_op = 'INSERT' and new.archived_at is null then
+    perform private.assert_items_allow(new.business_id, 1);
+  elsif tg_op = 'UPDATE' and old.archived_at is not null and new.archived_at is null then
+    perform private.assert_items_allow(new.business_id,
+      (select count(*) from public.variants v where v.product_id = new.id and v.archived_at is null));
+  end if;
+  return new;
+end;
+$$;
+comment on function private.products_guard() is 'Products stay in their business; creating or restoring one is limited by the plan''s sellable items.';
+revoke all on function private.products_guard() from public;
+
 -- ==== Triggers ============================================================================================
 
 create trigger products_set_updated_at before update on public.products
@@ -912,6 +902,21 @@ create trigger catalog_words_updated after update on public.products
 create trigger catalog_words_deleted after delete on public.products
   referencing old table as old_products
   for each statement execute function private.catalog_words_deleted();
+
+create trigger audit_store_price after insert or update or delete on public.store_prices
+  for each row execute function private.audit_keyed_row('store_price', 'variant_id');
+
+create trigger audit_variant_cost after insert or update or delete on public.variant_costs
+  for each row execute function private.audit_keyed_row('variant_cost', 'variant_id');
+
+create trigger audit_barcode after insert or update or delete on public.barcodes
+  for each row execute function private.audit_keyed_row('barcode', 'id');
+
+create trigger audit_category after insert or update or delete on public.categories
+  for each row execute function private.audit_keyed_row('category', 'id');
+
+create trigger variants_plan_limit before insert or update of archived_at on public.variants
+  for each row execute function private.variants_plan_limit();
 
 -- ==== Policies ============================================================================================
 

@@ -366,63 +366,6 @@ end;
 $$;
 revoke all on function private.purchase_orders_guard() from public;
 
--- The one writer of the ledger and the balances. Returns the balance after the movement.
-create or replace function private.apply_movement(
-  _business_id uuid, _store_id uuid, _variant_id uuid, _lot_id uuid, _kind text, _qty numeric,
-  _reason text default null, _unit_cost bigint default null, _occurred_at timestamptz default null,
-  _reference_type text default null, _reference_id uuid default null, _note text default null
-)
-returns numeric
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_has_lots boolean;
-  v_id bigint;
-  v_balance numeric;
-begin
-  select p.has_lots into v_has_lots
-    from public.variants v join public.products p on p.id = v.product_id
-   where v.id = _variant_id and v.business_id = _business_id;
-  if v_has_lots is null then
-    raise exception 'no such item in this business' using errcode = '22023';
-  end if;
-  if not exists (select 1 from public.stores s where s.id = _store_id and s.business_id = _business_id) then
-    raise exception 'no such store in this business' using errcode = '22023';
-  end if;
-  perform private.assert_quantity(_variant_id, _qty);
-  if _qty = 0 then
-    raise exception 'enter a quantity other than zero' using errcode = '22023';
-  end if;
-  if v_has_lots and _lot_id is null then
-    raise exception 'choose a lot: this item is tracked by lot' using errcode = '22023';
-  elsif not v_has_lots and _lot_id is not null then
-    raise exception 'this item is not tracked by lot' using errcode = '22023';
-  elsif _lot_id is not null and not exists (select 1 from public.lots l where l.id = _lot_id and l.variant_id = _variant_id) then
-    raise exception 'this lot belongs to another item' using errcode = '22023';
-  end if;
-  insert into public.stock_movements (business_id, store_id, variant_id, lot_id, kind, qty, reason, unit_cost,
-                                      occurred_at, actor_id, reference_type, reference_id, note)
-  values (_business_id, _store_id, _variant_id, _lot_id, _kind, _qty, _reason, _unit_cost,
-          coalesce(_occurred_at, now()), (select auth.uid()), _reference_type, _reference_id, _note)
-  returning id into v_id;
-  insert into public.stock_balances as b (business_id, store_id, variant_id, lot_id, qty)
-  values (_business_id, _store_id, _variant_id, _lot_id, _qty)
-  on conflict (store_id, variant_id, lot_id) do update set qty = b.qty + excluded.qty, updated_at = now()
-  returning b.qty into v_balance;
-  -- Taking out more than is there (by hand) is refused; the whole transaction rolls back.
-  if v_balance < 0 and _kind in ('adjust', 'damage', 'transfer_out') and _qty < 0 then
-    raise exception 'not enough stock: only % on hand', v_balance - _qty using errcode = '22023';
-  end if;
-  perform private.log_activity(_business_id, _store_id, 'stock.' || _kind, 'variant', _variant_id, null,
-    jsonb_build_object('movement_id', v_id, 'qty', _qty, 'balance', v_balance, 'lot_id', _lot_id, 'reason', _reason,
-                       'reference_type', _reference_type, 'reference_id', _reference_id));
-  return v_balance;
-end;
-$$;
-revoke all on function private.apply_movement(uuid,uuid,uuid,uuid,text,numeric,text,bigint,timestamp with time zone,text,uuid,text) from public;
-
 -- The lot with this number for the variant (created on first receipt), checking the expiry rule.
 create or replace function private.lot_for(_business_id uuid, _variant_id uuid, _lot_number text, _expires_on date)
 returns uuid
@@ -653,38 +596,6 @@ $$;
 revoke all on function public.store_stock(uuid,text,integer,integer) from public;
 grant execute on function public.store_stock(uuid,text,integer,integer) to authenticated;
 
--- Every movement of a variant in a store, newest first, with who, why and the running balance after it.
-create or replace function public.stock_history(_store_id uuid, _variant_id uuid, _limit int default 100, _offset int default 0)
-returns table (
-  id bigint, kind text, qty numeric, balance numeric, reason text, lot_number text, expires_on date,
-  occurred_at timestamptz, recorded_at timestamptz, actor_id uuid, actor_label text, reference_type text,
-  reference_id uuid, note text
-)
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
-begin
-  perform private.assert_store_role(_store_id, array['owner', 'manager']);
-  return query
-    with h as (
-      select m.*, sum(m.qty) over (order by m.id) as running
-        from public.stock_movements m
-       where m.store_id = _store_id and m.variant_id = _variant_id
-    )
-    select h.id, h.kind, h.qty, h.running, h.reason, l.lot_number, l.expires_on, h.occurred_at, h.recorded_at,
-           h.actor_id, (select coalesce(p.full_name, u.email::text) from auth.users u
-                          left join public.profiles p on p.id = u.id where u.id = h.actor_id),
-           h.reference_type, h.reference_id, h.note::text
-      from h left join public.lots l on l.id = h.lot_id
-     order by h.id desc
-     limit least(greatest(coalesce(_limit, 100), 1), 500) offset greatest(coalesce(_offset, 0), 0);
-end;
-$$;
-revoke all on function public.stock_history(uuid,uuid,integer,integer) from public;
-grant execute on function public.stock_history(uuid,uuid,integer,integer) to authenticated;
-
 -- Lots with stock in a store that expire within _days (expired ones included), soonest first.
 create or replace function public.expiring_lots(_store_id uuid, _days int default 30)
 returns table (lot_id uuid, variant_id uuid, product_name text, sku text, lot_number text, expires_on date, qty numeric)
@@ -762,64 +673,6 @@ $$;
 comment on function public.count_sheet(uuid,uuid[]) is 'Members who may use the store (row level security): expected quantities per variant and lot for a count.';
 revoke all on function public.count_sheet(uuid,uuid[]) from public;
 grant execute on function public.count_sheet(uuid,uuid[]) to authenticated;
-
--- Ordered (or partly received) orders only, to the supplier's saved address, at most 3 times an hour per
--- order (the address is typed by the business: the relay must not become a way to send mail in bulk).
--- Returns the address it was sent to.
-create or replace function public.email_purchase_order(_purchase_order_id uuid)
-returns text
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_po public.purchase_orders;
-  v_business uuid;
-  v_supplier public.suppliers;
-  v_lines jsonb;
-begin
-  select po.* into v_po from public.purchase_orders po where po.id = _purchase_order_id;
-  if v_po.id is null then
-    raise exception 'no such purchase order' using errcode = '42501';
-  end if;
-  v_business := private.assert_store_role(v_po.store_id, array['owner', 'manager']);
-  if v_po.status not in ('ordered', 'partly_received') then
-    raise exception 'mark the order as ordered before sending it to the supplier' using errcode = '22023';
-  end if;
-  select s.* into v_supplier from public.suppliers s where s.id = v_po.supplier_id;
-  if v_supplier.email is null then
-    raise exception 'this supplier has no email address: add one on the Suppliers page' using errcode = '22023';
-  end if;
-  if (select count(*) from public.activity a where a.business_id = v_business and a.entity_id = _purchase_order_id
-        and a.kind = 'purchase_order.emailed' and a.at > now() - interval '1 hour') >= 3 then
-    raise exception 'this order was emailed 3 times in the last hour: try again later' using errcode = '22023';
-  end if;
-  select coalesce(jsonb_agg(jsonb_build_object(
-           'sku', v.sku,
-           'name', concat_ws(' / ', p.name, v.option1, v.option2, v.option3),
-           'qty', l.qty_ordered, 'unit', p.unit) order by p.name, v.sku), '[]')
-    into v_lines
-    from public.purchase_order_lines l
-    join public.variants v on v.id = l.variant_id
-    join public.products p on p.id = v.product_id
-   where l.purchase_order_id = _purchase_order_id;
-  insert into public.email_outbox (to_email, template, params)
-  values (v_supplier.email, 'purchase_order', jsonb_build_object(
-    'order_number', upper(left(replace(_purchase_order_id::text, '-', ''), 8)),
-    'business_name', (select b.name from public.businesses b where b.id = v_business),
-    'store_name', (select st.name from public.stores st where st.id = v_po.store_id),
-    'contact_name', v_supplier.contact_name,
-    'expected_on', v_po.expected_on,
-    'notes', v_po.notes,
-    'lines', v_lines));
-  perform private.log_activity(v_business, v_po.store_id, 'purchase_order.emailed', 'purchase_order',
-    _purchase_order_id, null, jsonb_build_object('supplier_id', v_supplier.id, 'lines', jsonb_array_length(v_lines)));
-  return v_supplier.email;
-end;
-$$;
-comment on function public.email_purchase_order(uuid) is 'Owners and managers of the store: queue the ordered purchase order as an email to its supplier.';
-revoke all on function public.email_purchase_order(uuid) from public;
-grant execute on function public.email_purchase_order(uuid) to authenticated;
 
 -- ---------------------------------------------------------------------------------------------------
 -- Insights inputs (ADR 0145). Daily units sold (demand, before refunds) of a store's _limit best-selling
@@ -1170,70 +1023,6 @@ end;
 $$;
 revoke all on function private.count_found_lot(uuid,uuid,uuid,text,date) from public;
 
--- post_count (20261122120100_inventory_functions): a line may name a lot by number (lot_number, expires_on)
--- instead of lot_id. Such lots are resolved first, in (variant, lot number) order, then every line is posted
--- in (variant, lot) order under the balance row's lock, as before. Same signature, grants and results.
-create or replace function public.post_count(_store_id uuid, _lines jsonb, _occurred_at timestamptz default null)
-returns table (variant_id uuid, lot_id uuid, expected numeric, counted numeric, delta numeric)
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_business uuid := private.assert_store_role(_store_id, array['owner', 'manager']);
-  r record;
-  v_expected numeric;
-begin
-  if jsonb_typeof(_lines) is distinct from 'array' or jsonb_array_length(_lines) = 0 then
-    raise exception 'count at least one item' using errcode = '22023';
-  end if;
-  if jsonb_array_length(_lines) > 5000 then
-    raise exception 'post at most 5000 lines at once' using errcode = '22023';
-  end if;
-  if exists (select 1 from jsonb_to_recordset(_lines) as x (lot_id uuid, lot_number text, counted numeric)
-              where nullif(btrim(coalesce(x.lot_number, '')), '') is not null
-                and (x.lot_id is not null or x.counted is null or x.counted <= 0)) then
-    raise exception 'a lot found during the count needs its number alone (no lot id) and a counted quantity above zero'
-      using errcode = '22023';
-  end if;
-  for r in
-    select y.variant_id, y.lot_id, y.counted
-      from (select x.variant_id, x.counted,
-                   case when nullif(btrim(coalesce(x.lot_number, '')), '') is null then x.lot_id
-                        else private.count_found_lot(v_business, _store_id, x.variant_id, x.lot_number, x.expires_on)
-                   end as lot_id
-              from (select x.* from jsonb_to_recordset(_lines)
-                                    as x (variant_id uuid, lot_id uuid, counted numeric, lot_number text, expires_on date)
-                     order by x.variant_id, x.lot_number) x
-             offset 0) y
-     order by y.variant_id, y.lot_id nulls first
-  loop
-    if r.variant_id is null or r.counted is null or r.counted < 0 then
-      raise exception 'every counted line needs an item and a quantity of zero or more' using errcode = '22023';
-    end if;
-    if not exists (select 1 from public.variants v where v.id = r.variant_id and v.business_id = v_business) then
-      raise exception 'no such item in this business' using errcode = '22023';
-    end if;
-    perform private.assert_quantity(r.variant_id, r.counted);
-    insert into public.stock_balances (business_id, store_id, variant_id, lot_id, qty)
-    values (v_business, _store_id, r.variant_id, r.lot_id, 0)
-    on conflict on constraint stock_balances_key do nothing;
-    select b.qty into v_expected from public.stock_balances b
-     where b.store_id = _store_id and b.variant_id = r.variant_id and b.lot_id is not distinct from r.lot_id
-       for update;
-    if r.counted <> v_expected then
-      perform private.apply_movement(v_business, _store_id, r.variant_id, r.lot_id, 'count', r.counted - v_expected,
-                                     'count', null, _occurred_at, null, null, null);
-    end if;
-    variant_id := r.variant_id; lot_id := r.lot_id; expected := v_expected; counted := r.counted;
-    delta := r.counted - v_expected;
-    return next;
-  end loop;
-end;
-$$;
-revoke all on function public.post_count(uuid,jsonb,timestamp with time zone) from public;
-grant execute on function public.post_count(uuid,jsonb,timestamp with time zone) to authenticated;
-
 -- A new draft purchase order with its lines. The order's row is in the trail by its audit trigger
 -- (purchase_order.created); its lines as written, and where the draft came from, are one more entry,
 -- purchase_order.lines_added (as edit_purchase_order_draft records purchase_order.lines_edited). The callers have
@@ -1385,6 +1174,232 @@ comment on function public.create_reorder_purchase_order(uuid,uuid,jsonb) is 'Ow
 revoke all on function public.create_reorder_purchase_order(uuid,uuid,jsonb) from public;
 grant execute on function public.create_reorder_purchase_order(uuid,uuid,jsonb) to authenticated;
 
+-- ---------------------------------------------------------------------------------------------------
+-- The one writer of the ledger (20261122120100_inventory_functions), with the date rule of the register applied to
+-- the back office: receiving, adjusting, counting and transfers are dated by the caller at most 7 days back and not
+-- in the future (a stock entry dated 2001 rewrote closed stock reports). A refund's restock is dated by its shift
+-- (private.pos_entry_terms); the database's own writes (no caller: seeds, jobs) are not bounded.
+create or replace function private.apply_movement(
+  _business_id uuid, _store_id uuid, _variant_id uuid, _lot_id uuid, _kind text, _qty numeric,
+  _reason text default null, _unit_cost bigint default null, _occurred_at timestamptz default null,
+  _reference_type text default null, _reference_id uuid default null, _note text default null
+)
+returns numeric
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_has_lots boolean;
+  v_id bigint;
+  v_balance numeric;
+begin
+  if _occurred_at is not null and (select auth.uid()) is not null and _kind not in ('refund', 'sale') and
+     (not isfinite(_occurred_at) or _occurred_at < now() - interval '7 days' or _occurred_at > now() + interval '5 minutes') then
+    raise exception 'date a stock entry within the last 7 days and not in the future' using errcode = '22023';
+  end if;
+  select p.has_lots into v_has_lots
+    from public.variants v join public.products p on p.id = v.product_id
+   where v.id = _variant_id and v.business_id = _business_id;
+  if v_has_lots is null then
+    raise exception 'no such item in this business' using errcode = '22023';
+  end if;
+  if not exists (select 1 from public.stores s where s.id = _store_id and s.business_id = _business_id) then
+    raise exception 'no such store in this business' using errcode = '22023';
+  end if;
+  perform private.assert_quantity(_variant_id, _qty);
+  if _qty = 0 then
+    raise exception 'enter a quantity other than zero' using errcode = '22023';
+  end if;
+  if v_has_lots and _lot_id is null then
+    raise exception 'choose a lot: this item is tracked by lot' using errcode = '22023';
+  elsif not v_has_lots and _lot_id is not null then
+    raise exception 'this item is not tracked by lot' using errcode = '22023';
+  elsif _lot_id is not null and not exists (select 1 from public.lots l where l.id = _lot_id and l.variant_id = _variant_id) then
+    raise exception 'this lot belongs to another item' using errcode = '22023';
+  end if;
+  insert into public.stock_movements (business_id, store_id, variant_id, lot_id, kind, qty, reason, unit_cost,
+                                      occurred_at, actor_id, reference_type, reference_id, note)
+  values (_business_id, _store_id, _variant_id, _lot_id, _kind, _qty, _reason, _unit_cost,
+          coalesce(_occurred_at, now()), (select auth.uid()), _reference_type, _reference_id, _note)
+  returning id into v_id;
+  insert into public.stock_balances as b (business_id, store_id, variant_id, lot_id, qty)
+  values (_business_id, _store_id, _variant_id, _lot_id, _qty)
+  on conflict (store_id, variant_id, lot_id) do update set qty = b.qty + excluded.qty, updated_at = now()
+  returning b.qty into v_balance;
+  -- Taking out more than is there (by hand) is refused; the whole transaction rolls back.
+  if v_balance < 0 and _kind in ('adjust', 'damage', 'transfer_out') and _qty < 0 then
+    raise exception 'not enough stock: only % on hand', v_balance - _qty using errcode = '22023';
+  end if;
+  perform private.log_activity(_business_id, _store_id, 'stock.' || _kind, 'variant', _variant_id, null,
+    jsonb_build_object('movement_id', v_id, 'qty', _qty, 'balance', v_balance, 'lot_id', _lot_id, 'reason', _reason,
+                       'reference_type', _reference_type, 'reference_id', _reference_id));
+  return v_balance;
+end;
+$$;
+revoke all on function private.apply_movement(uuid,uuid,uuid,uuid,text,numeric,text,bigint,timestamp with time zone,text,uuid,text) from public;
+
+create function public.stock_history(_store_id uuid, _variant_id uuid, _limit int default 100, _offset int default 0)
+returns table (
+  id bigint, kind text, qty numeric, balance numeric, reason text, lot_number text, expires_on date,
+  occurred_at timestamptz, recorded_at timestamptz, actor_id uuid, actor_label text, reference_type text,
+  reference_id uuid, note text, actor_email text
+)
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.assert_store_role(_store_id, array['owner', 'manager']);
+  return query
+    with h as (
+      select m.*, sum(m.qty) over (order by m.id) as running
+        from public.stock_movements m
+       where m.store_id = _store_id and m.variant_id = _variant_id
+    )
+    select h.id, h.kind, h.qty, h.running, h.reason, l.lot_number, l.expires_on, h.occurred_at, h.recorded_at,
+           h.actor_id, p.full_name, h.reference_type, h.reference_id, h.note::text, u.email::text
+      from h
+      left join public.lots l on l.id = h.lot_id
+      left join auth.users u on u.id = h.actor_id
+      left join public.profiles p on p.id = h.actor_id
+     order by h.id desc
+     limit least(greatest(coalesce(_limit, 100), 1), 500) offset greatest(coalesce(_offset, 0), 0);
+end;
+$$;
+comment on function public.stock_history(uuid,uuid,integer,integer) is 'Owners and managers of the store: a variant''s movements newest first with the running balance and the actor (user id, account email, name).';
+revoke all on function public.stock_history(uuid,uuid,integer,integer) from public;
+grant execute on function public.stock_history(uuid,uuid,integer,integer) to authenticated;
+
+-- email_purchase_order (20261123120000_inventory_more.sql): the same, plus the hourly caps before queueing.
+create or replace function public.email_purchase_order(_purchase_order_id uuid)
+returns text
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_po public.purchase_orders;
+  v_business uuid;
+  v_supplier public.suppliers;
+  v_lines jsonb;
+begin
+  select po.* into v_po from public.purchase_orders po where po.id = _purchase_order_id;
+  if v_po.id is null then
+    raise exception 'no such purchase order' using errcode = '42501';
+  end if;
+  v_business := private.assert_store_role(v_po.store_id, array['owner', 'manager']);
+  if v_po.status not in ('ordered', 'partly_received') then
+    raise exception 'mark the order as ordered before sending it to the supplier' using errcode = '22023';
+  end if;
+  select s.* into v_supplier from public.suppliers s where s.id = v_po.supplier_id;
+  if v_supplier.email is null then
+    raise exception 'this supplier has no email address: add one on the Suppliers page' using errcode = '22023';
+  end if;
+  if (select count(*) from public.activity a where a.business_id = v_business and a.entity_id = _purchase_order_id
+        and a.kind = 'purchase_order.emailed' and a.at > now() - interval '1 hour') >= 3 then
+    raise exception 'this order was emailed 3 times in the last hour: try again later' using errcode = '22023';
+  end if;
+  perform private.spend_email(v_business, 'purchase_order');
+  select coalesce(jsonb_agg(jsonb_build_object(
+           'sku', v.sku,
+           'name', concat_ws(' / ', p.name, v.option1, v.option2, v.option3),
+           'qty', l.qty_ordered, 'unit', p.unit) order by p.name, v.sku), '[]')
+    into v_lines
+    from public.purchase_order_lines l
+    join public.variants v on v.id = l.variant_id
+    join public.products p on p.id = v.product_id
+   where l.purchase_order_id = _purchase_order_id;
+  insert into public.email_outbox (to_email, template, params)
+  values (v_supplier.email, 'purchase_order', jsonb_build_object(
+    'order_number', upper(left(replace(_purchase_order_id::text, '-', ''), 8)),
+    'business_name', (select b.name from public.businesses b where b.id = v_business),
+    'store_name', (select st.name from public.stores st where st.id = v_po.store_id),
+    'contact_name', v_supplier.contact_name,
+    'expected_on', v_po.expected_on,
+    'notes', v_po.notes,
+    'lines', v_lines));
+  perform private.log_activity(v_business, v_po.store_id, 'purchase_order.emailed', 'purchase_order',
+    _purchase_order_id, null, jsonb_build_object('supplier_id', v_supplier.id, 'lines', jsonb_array_length(v_lines)));
+  return v_supplier.email;
+end;
+$$;
+comment on function public.email_purchase_order(uuid) is 'Owners and managers of the store: queues an ordered purchase order to its supplier''s email (3 per order per hour, and the business''s and account''s hourly email caps: PT429 past them). Returns the address.';
+revoke all on function public.email_purchase_order(uuid) from public;
+grant execute on function public.email_purchase_order(uuid) to authenticated;
+
+-- post_count (20261124120000_catalog_search_words.sql), the same except that every line's item and lot are checked
+-- before anything is written: a lot of another item or business is refused instead of getting a balance row.
+create or replace function public.post_count(_store_id uuid, _lines jsonb, _occurred_at timestamptz default null)
+returns table (variant_id uuid, lot_id uuid, expected numeric, counted numeric, delta numeric)
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_business uuid := private.assert_store_role(_store_id, array['owner', 'manager']);
+  r record;
+  v_expected numeric;
+begin
+  if jsonb_typeof(_lines) is distinct from 'array' or jsonb_array_length(_lines) = 0 then
+    raise exception 'count at least one item' using errcode = '22023';
+  end if;
+  if jsonb_array_length(_lines) > 5000 then
+    raise exception 'post at most 5000 lines at once' using errcode = '22023';
+  end if;
+  if exists (select 1 from jsonb_to_recordset(_lines) as x (lot_id uuid, lot_number text, counted numeric)
+              where nullif(btrim(coalesce(x.lot_number, '')), '') is not null
+                and (x.lot_id is not null or x.counted is null or x.counted <= 0)) then
+    raise exception 'a lot found during the count needs its number alone (no lot id) and a counted quantity above zero'
+      using errcode = '22023';
+  end if;
+  -- Checked before any found lot is created or any balance row written.
+  if exists (select 1 from jsonb_to_recordset(_lines) as x (variant_id uuid, lot_id uuid)
+              where x.variant_id is null
+                 or not exists (select 1 from public.variants v where v.id = x.variant_id and v.business_id = v_business)
+                 or (x.lot_id is not null
+                     and not exists (select 1 from public.lots l where l.id = x.lot_id and l.variant_id = x.variant_id
+                                        and l.business_id = v_business))) then
+    raise exception 'every counted line needs an item of this business, and a lot of that item when it names one'
+      using errcode = '22023';
+  end if;
+  for r in
+    select y.variant_id, y.lot_id, y.counted
+      from (select x.variant_id, x.counted,
+                   case when nullif(btrim(coalesce(x.lot_number, '')), '') is null then x.lot_id
+                        else private.count_found_lot(v_business, _store_id, x.variant_id, x.lot_number, x.expires_on)
+                   end as lot_id
+              from (select x.* from jsonb_to_recordset(_lines)
+                                    as x (variant_id uuid, lot_id uuid, counted numeric, lot_number text, expires_on date)
+                     order by x.variant_id, x.lot_number) x
+             offset 0) y
+     order by y.variant_id, y.lot_id nulls first
+  loop
+    if r.variant_id is null or r.counted is null or r.counted < 0 then
+      raise exception 'every counted line needs an item and a quantity of zero or more' using errcode = '22023';
+    end if;
+    perform private.assert_quantity(r.variant_id, r.counted);
+    insert into public.stock_balances (business_id, store_id, variant_id, lot_id, qty)
+    values (v_business, _store_id, r.variant_id, r.lot_id, 0)
+    on conflict on constraint stock_balances_key do nothing;
+    select b.qty into v_expected from public.stock_balances b
+     where b.store_id = _store_id and b.variant_id = r.variant_id and b.lot_id is not distinct from r.lot_id
+       for update;
+    if r.counted <> v_expected then
+      perform private.apply_movement(v_business, _store_id, r.variant_id, r.lot_id, 'count', r.counted - v_expected,
+                                     'count', null, _occurred_at, null, null, null);
+    end if;
+    variant_id := r.variant_id; lot_id := r.lot_id; expected := v_expected; counted := r.counted;
+    delta := r.counted - v_expected;
+    return next;
+  end loop;
+end;
+$$;
+comment on function public.post_count(uuid,jsonb,timestamp with time zone) is 'Owners and managers of the store: counted quantities become count movements under the balance row''s lock; items and lots are checked before anything is written.';
+revoke all on function public.post_count(uuid,jsonb,timestamp with time zone) from public;
+grant execute on function public.post_count(uuid,jsonb,timestamp with time zone) to authenticated;
+
 -- ==== Triggers ============================================================================================
 
 create trigger suppliers_set_updated_at before update on public.suppliers
@@ -1407,6 +1422,16 @@ create trigger audit_supplier after insert or update on public.suppliers
 
 create trigger audit_purchase_order after insert or update on public.purchase_orders
   for each row execute function private.audit_row('purchase_order');
+
+create trigger audit_reorder_point after insert or update or delete on public.reorder_points
+  for each row execute function private.audit_keyed_row('reorder_point', 'variant_id');
+
+-- Suppliers were audited on insert and update only (20261122120000_catalog.sql).
+create trigger audit_supplier_deleted after delete on public.suppliers
+  for each row execute function private.audit_row('supplier');
+
+create trigger audit_purchase_order_deleted before delete on public.purchase_orders
+  for each row execute function private.audit_purchase_order_deleted();
 
 -- ==== Policies ============================================================================================
 

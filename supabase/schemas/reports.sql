@@ -712,44 +712,6 @@ revoke all on function public.flagged_sales(uuid,uuid,boolean,integer,integer) f
 grant execute on function public.flagged_sales(uuid,uuid,boolean,integer,integer) to authenticated;
 
 -- ---------------------------------------------------------------------------------------------------
--- Record the review of one flagged sale, once (a second review is refused with 23505: HTTP 409).
-create or replace function public.review_sale(_sale_id uuid, _note text)
-returns public.sale_reviews
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_sale public.sales;
-  v_business uuid;
-  v_row public.sale_reviews;
-begin
-  select s.* into v_sale from public.sales s where s.id = _sale_id;
-  if v_sale.id is null then
-    raise exception 'no such sale' using errcode = '42501';
-  end if;
-  v_business := private.assert_store_role(v_sale.store_id, array['owner', 'manager']);
-  if not v_sale.flagged_for_review then
-    raise exception 'this sale is not flagged for review' using errcode = '22023';
-  elsif _note is null or char_length(btrim(_note)) not between 1 and 500 then
-    raise exception 'write what you found (1 to 500 characters)' using errcode = '22023';
-  end if;
-  insert into public.sale_reviews (sale_id, business_id, store_id, note, reviewed_by)
-  values (v_sale.id, v_business, v_sale.store_id, btrim(_note), (select auth.uid()))
-  on conflict (sale_id) do nothing
-  returning * into v_row;
-  if v_row.sale_id is null then
-    raise exception 'this sale was already reviewed' using errcode = '23505';
-  end if;
-  perform private.log_activity(v_business, v_sale.store_id, 'sale.reviewed', 'sale', v_sale.id, null,
-    jsonb_build_object('receipt_number', v_sale.receipt_number, 'review_reasons', to_jsonb(v_sale.review_reasons)));
-  return v_row;
-end;
-$$;
-revoke all on function public.review_sale(uuid,text) from public;
-grant execute on function public.review_sale(uuid,text) to authenticated;
-
--- ---------------------------------------------------------------------------------------------------
 -- Maintenance: signed deltas of the daily rows a statement inserted, updated or deleted. Inserts and updates
 -- upsert; deletions only update existing rows (a store or business being deleted cascades to these tables first,
 -- and an insert would then point at a row that is going away), then rows without days are removed.
@@ -3049,46 +3011,6 @@ $$;
 revoke all on function public.flagged_shifts(uuid,uuid,boolean,integer,integer) from public;
 grant execute on function public.flagged_shifts(uuid,uuid,boolean,integer,integer) to authenticated;
 
--- Resolve one flagged shift with a reason, once (a second review is refused with 23505: HTTP 409). Changes no
--- money: a correction of the drawer is a cash movement or the close's count, through their own functions.
-create or replace function public.review_shift(_shift_id uuid, _reason text)
-returns public.shift_reviews
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_shift public.shifts;
-  v_business uuid;
-  v_row public.shift_reviews;
-begin
-  select s.* into v_shift from public.shifts s where s.id = _shift_id;
-  if v_shift.id is null then
-    raise exception 'no such shift' using errcode = '42501';
-  end if;
-  v_business := private.assert_store_role(v_shift.store_id, array['owner', 'manager']);
-  if not v_shift.opened_in_conflict then
-    raise exception 'this shift is not flagged for review' using errcode = '22023';
-  elsif _reason is null or char_length(btrim(_reason)) not between 3 and 500 then
-    raise exception 'give a reason (3 to 500 characters)' using errcode = '22023';
-  end if;
-  insert into public.shift_reviews (shift_id, business_id, store_id, reason, reviewed_by)
-  values (v_shift.id, v_business, v_shift.store_id, btrim(_reason), (select auth.uid()))
-  on conflict (shift_id) do nothing
-  returning * into v_row;
-  if v_row.shift_id is null then
-    raise exception 'this shift was already reviewed' using errcode = '23505';
-  end if;
-  perform private.log_activity(v_business, v_shift.store_id, 'shift.reviewed', 'shift', v_shift.id, null,
-    jsonb_build_object('register_id', v_shift.register_id, 'review_reasons', to_jsonb(v_shift.review_reasons),
-                       'open_shift_id', private.shift_conflict_other(v_shift.review_reasons),
-                       'reason', btrim(_reason)));
-  return v_row;
-end;
-$$;
-revoke all on function public.review_shift(uuid,text) from public;
-grant execute on function public.review_shift(uuid,text) to authenticated;
-
 -- ---------------------------------------------------------------------------------------------------
 -- The _per_list variants with the most units in each store and month given, with the list's frontier: the
 -- lowest units read when the list holds _per_list rows (a variant not read sold at most that), else 0.
@@ -3592,6 +3514,82 @@ $$;
 comment on function public.report_sell_through(uuid,date,date,uuid,boolean,integer) is 'Owners and managers only: per variant and store with a stock record, units sold net of refunds in the range, on hand at the end of the range (ledger), sell-through = sold / (sold + on hand); best or worst (_worst) first, limit 1..500 (ADR 0144, 0166, 0170).';
 revoke all on function public.report_sell_through(uuid,date,date,uuid,boolean,integer) from public;
 grant execute on function public.report_sell_through(uuid,date,date,uuid,boolean,integer) to authenticated;
+
+create or replace function public.review_sale(_sale_id uuid, _note text)
+returns public.sale_reviews
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_sale public.sales;
+  v_business uuid;
+  v_row public.sale_reviews;
+begin
+  select s.* into v_sale from public.sales s where s.id = _sale_id;
+  if v_sale.id is null then
+    raise exception 'no such sale' using errcode = '42501';
+  end if;
+  v_business := private.assert_store_role(v_sale.store_id, array['owner', 'manager']);
+  perform private.assert_second_reviewer(v_business, v_sale.cashier_id);
+  if not v_sale.flagged_for_review then
+    raise exception 'this sale is not flagged for review' using errcode = '22023';
+  elsif _note is null or char_length(btrim(_note)) not between 1 and 500 then
+    raise exception 'write what you found (1 to 500 characters)' using errcode = '22023';
+  end if;
+  insert into public.sale_reviews (sale_id, business_id, store_id, note, reviewed_by)
+  values (v_sale.id, v_business, v_sale.store_id, btrim(_note), (select auth.uid()))
+  on conflict (sale_id) do nothing
+  returning * into v_row;
+  if v_row.sale_id is null then
+    raise exception 'this sale was already reviewed' using errcode = '23505';
+  end if;
+  perform private.log_activity(v_business, v_sale.store_id, 'sale.reviewed', 'sale', v_sale.id, null,
+    jsonb_build_object('receipt_number', v_sale.receipt_number, 'review_reasons', to_jsonb(v_sale.review_reasons)));
+  return v_row;
+end;
+$$;
+revoke all on function public.review_sale(uuid,text) from public;
+grant execute on function public.review_sale(uuid,text) to authenticated;
+
+create or replace function public.review_shift(_shift_id uuid, _reason text)
+returns public.shift_reviews
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_shift public.shifts;
+  v_business uuid;
+  v_row public.shift_reviews;
+begin
+  select s.* into v_shift from public.shifts s where s.id = _shift_id;
+  if v_shift.id is null then
+    raise exception 'no such shift' using errcode = '42501';
+  end if;
+  v_business := private.assert_store_role(v_shift.store_id, array['owner', 'manager']);
+  perform private.assert_second_reviewer(v_business, v_shift.cashier_id);
+  if not v_shift.opened_in_conflict then
+    raise exception 'this shift is not flagged for review' using errcode = '22023';
+  elsif _reason is null or char_length(btrim(_reason)) not between 3 and 500 then
+    raise exception 'give a reason (3 to 500 characters)' using errcode = '22023';
+  end if;
+  insert into public.shift_reviews (shift_id, business_id, store_id, reason, reviewed_by)
+  values (v_shift.id, v_business, v_shift.store_id, btrim(_reason), (select auth.uid()))
+  on conflict (shift_id) do nothing
+  returning * into v_row;
+  if v_row.shift_id is null then
+    raise exception 'this shift was already reviewed' using errcode = '23505';
+  end if;
+  perform private.log_activity(v_business, v_shift.store_id, 'shift.reviewed', 'shift', v_shift.id, null,
+    jsonb_build_object('register_id', v_shift.register_id, 'review_reasons', to_jsonb(v_shift.review_reasons),
+                       'open_shift_id', private.shift_conflict_other(v_shift.review_reasons),
+                       'reason', btrim(_reason)));
+  return v_row;
+end;
+$$;
+revoke all on function public.review_shift(uuid,text) from public;
+grant execute on function public.review_shift(uuid,text) to authenticated;
 
 -- Rebuild from the raw rows: a whole business (_stores null) or the given (store, day) pairs.
 create or replace function private.compute_sales_summaries_daily(_business_id uuid, _stores uuid[] default null,

@@ -76,11 +76,27 @@ comment on table public.email_outbox is 'Emails the database asks to send. Only 
 comment on column public.email_outbox.claimed_until is 'A deliverer''s lease: no other run claims the row before then (a crashed run''s rows come back after it).';
 grant delete, select on table public.email_outbox to service_role;
 
+create table private.email_sends (
+  id bigint generated always as identity not null,
+  business_id uuid not null,
+  user_id uuid,
+  kind text not null,
+  at timestamp with time zone default now() not null,
+  constraint email_sends_pkey primary key (id),
+  constraint email_sends_kind_check check ((kind = any (array['purchase_order'::text, 'receipt'::text, 'invitation'::text])))
+);
+alter table private.email_sends enable row level security;
+comment on table private.email_sends is 'Emails members had the platform send, counted per business and per account over the last hour by private.spend_email. No API role reads or writes it; rows older than a day are removed as the account sends.';
+
 -- ==== Indexes =============================================================================================
 
 create index email_outbox_due_idx on public.email_outbox (next_attempt_at, id) where sent_at is null;
 
 create index email_outbox_sent_idx on public.email_outbox (sent_at) where sent_at is not null;
+
+create index email_sends_business_at_idx on private.email_sends (business_id, at);
+
+create index email_sends_user_at_idx on private.email_sends (user_id, at);
 
 -- ==== Functions ===========================================================================================
 
@@ -229,6 +245,78 @@ begin
 end;
 $$;
 revoke all on function private.schedule_email_outbox_sender() from public;
+
+-- The caps for a business: low on Free and trials (a trial is where a new account would abuse it), higher on a
+-- paid plan in force.
+create or replace function private.email_caps(_business_id uuid)
+returns table (per_business int, per_account int, plan_label text)
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select case when paid.ok then 300 else 20 end, case when paid.ok then 100 else 10 end,
+         case when paid.ok then l.plan || ' plan' when l.plan = 'Free' then 'Free plan' else 'trial' end
+    from private.plan_limits(_business_id) l
+    cross join lateral (
+      select exists (select 1 from public.businesses b join public.user_plans up on up.user_id = b.owner_id
+                      where b.id = _business_id and up.status in ('active', 'past_due')
+                        and l.plan <> 'Free') as ok
+    ) paid;
+$$;
+comment on function private.email_caps(uuid) is 'Hourly email caps of a business: per business and per account (Free and trials 20 and 10; paid 300 and 100).';
+revoke all on function private.email_caps(uuid) from public;
+
+-- Counts one email of _kind for the business and the calling account, or raises PT429 (HTTP 429 in PostgREST and
+-- the local gateway) saying how long to wait. Locks per business, then per account, so concurrent calls queue.
+create or replace function private.spend_email(_business_id uuid, _kind text)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := (select auth.uid());
+  v_caps record;
+  v_business_sent int;
+  v_account_sent int;
+  v_oldest timestamptz;
+  v_wait int;
+  v_hint text;
+begin
+  select * into v_caps from private.email_caps(_business_id);
+  v_hint := case when v_caps.plan_label in ('Free plan', 'trial') then 'Paid plans send more emails per hour.'
+                 else 'The count goes down as the hour passes; support can help with more.' end;
+  perform pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended('email_sends:' || _business_id::text, 0));
+  if v_uid is not null then
+    perform pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended('email_sends:' || v_uid::text, 0));
+    delete from private.email_sends s where s.user_id = v_uid and s.at < now() - interval '1 day';
+  end if;
+  select count(*) into v_business_sent from private.email_sends s
+   where s.business_id = _business_id and s.at > now() - interval '1 hour';
+  select count(*) into v_account_sent from private.email_sends s
+   where v_uid is not null and s.user_id = v_uid and s.at > now() - interval '1 hour';
+  if v_account_sent >= v_caps.per_account then
+    select min(s.at) into v_oldest from private.email_sends s
+     where s.user_id = v_uid and s.at > now() - interval '1 hour';
+    v_wait := greatest(1, ceil(extract(epoch from (v_oldest + interval '1 hour' - now())) / 60)::int);
+    raise exception 'you have sent % emails in the last hour, the most one person may send on the %; try again in % minutes',
+        v_account_sent, v_caps.plan_label, v_wait
+      using errcode = 'PT429', hint = v_hint;
+  end if;
+  if v_business_sent >= v_caps.per_business then
+    select min(s.at) into v_oldest from private.email_sends s
+     where s.business_id = _business_id and s.at > now() - interval '1 hour';
+    v_wait := greatest(1, ceil(extract(epoch from (v_oldest + interval '1 hour' - now())) / 60)::int);
+    raise exception 'this business has sent % emails in the last hour, the most the % allows; try again in % minutes',
+        v_business_sent, v_caps.plan_label, v_wait
+      using errcode = 'PT429', hint = v_hint;
+  end if;
+  insert into private.email_sends (business_id, user_id, kind) values (_business_id, v_uid, _kind);
+end;
+$$;
+comment on function private.spend_email(uuid,text) is 'Counts one member-triggered email against the hourly caps of the business and the account, or raises PT429.';
+revoke all on function private.spend_email(uuid,text) from public;
 
 -- ==== Policies ============================================================================================
 

@@ -31,6 +31,7 @@ comment on table public.businesses is 'Members read their (unsuspended) business
 grant delete, insert, select, update on table public.businesses to service_role;
 grant select on table public.businesses to authenticated;
 grant update (name, type, email, phone) on table public.businesses to authenticated;
+alter table private.email_sends add constraint email_sends_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade;
 
 create table public.business_members (
   business_id uuid not null,
@@ -62,16 +63,19 @@ create table public.stores (
   archived_at timestamp with time zone,
   created_at timestamp with time zone default now() not null,
   updated_at timestamp with time zone default now() not null,
+  offline_refund_limit bigint default 5000 not null,
   constraint stores_pkey primary key (id),
   constraint stores_id_business_id_key unique (id, business_id),
+  constraint stores_offline_refund_limit_range check (((offline_refund_limit >= 0) and (offline_refund_limit <= 100000000))),
   constraint stores_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade
 );
 alter table public.stores enable row level security;
 comment on table public.stores is 'Members read the stores they may access; owners create and archive (never delete); owners and managers edit the settings of stores they may access. Creation is limited by the plan (private.plan_limits).';
+comment on column public.stores.offline_refund_limit is 'The most (minor units) a cashier refunds offline without a manager''s approval, to the original tender, in their own shift; flagged for review. Owners change it with the store''s settings.';
 grant delete, insert, select, update on table public.stores to service_role;
 grant select on table public.stores to authenticated;
-grant insert (business_id, name, address, phone, time_zone, currency, tax_inclusive, default_tax_rate, receipt_header, receipt_footer) on table public.stores to authenticated;
-grant update (name, address, phone, time_zone, currency, tax_inclusive, default_tax_rate, receipt_header, receipt_footer, archived_at) on table public.stores to authenticated;
+grant insert (business_id, name, address, phone, time_zone, currency, tax_inclusive, default_tax_rate, receipt_header, receipt_footer, offline_refund_limit) on table public.stores to authenticated;
+grant update (name, address, phone, time_zone, currency, tax_inclusive, default_tax_rate, receipt_header, receipt_footer, archived_at, offline_refund_limit) on table public.stores to authenticated;
 
 create table public.member_store_access (
   business_id uuid not null,
@@ -151,11 +155,14 @@ create table public.activity (
   before jsonb,
   after jsonb,
   at timestamp with time zone default now() not null,
+  actor_email text,
   constraint activity_pkey primary key (id),
   constraint activity_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade
 );
 alter table public.activity enable row level security;
-comment on table public.activity is 'Owners read their business''s trail; managers the entries of the business and of stores they may access. Nobody inserts, updates or deletes through the API; triggers and security definer functions append.';
+comment on table public.activity is 'Owners read their business''s trail; managers the entries of the business and of stores they may access, except invitation entries. Nobody inserts, updates or deletes through the API; triggers and security definer functions append, naming the actor by user id and account email.';
+comment on column public.activity.actor_label is 'The actor''s profile name when the entry was written (editable by them: never the identity, see actor_email).';
+comment on column public.activity.actor_email is 'The actor''s account email when the entry was written (set by the writers from auth.users, not chosen by the actor). actor_label is the profile name at the time, a secondary label; entries before 20261127110000 have no email and the Activity page looks it up by actor_id.';
 grant delete, insert, select, update on table public.activity to service_role;
 grant select on table public.activity to authenticated;
 
@@ -329,32 +336,6 @@ end;
 $$;
 revoke all on function private.assert_role(uuid,text[]) from public;
 grant execute on function private.assert_role(uuid,text[]) to authenticated;
-
--- ---------------------------------------------------------------------------------------------------
--- Activity writer: every entry of the trail goes through here.
-create or replace function private.log_activity(
-  _business_id uuid, _store_id uuid, _kind text, _entity_type text, _entity_id uuid, _before jsonb, _after jsonb
-)
-returns void
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_actor uuid := (select auth.uid());
-begin
-  -- A business being deleted (its owner's account removed) takes its trail with it: nothing to log.
-  if not exists (select 1 from public.businesses b where b.id = _business_id) then
-    return;
-  end if;
-  insert into public.activity (business_id, store_id, actor_id, actor_label, kind, entity_type, entity_id, before, after)
-  values (_business_id, _store_id, v_actor,
-          (select coalesce(p.full_name, u.email) from auth.users u left join public.profiles p on p.id = u.id
-            where u.id = v_actor),
-          _kind, _entity_type, _entity_id, _before, _after);
-end;
-$$;
-revoke all on function private.log_activity(uuid,uuid,text,text,uuid,jsonb,jsonb) from public;
 
 -- One audit trigger for the workspace tables: kind = <entity>.<created|updated|archived|restored|deleted>.
 create or replace function private.audit_row()
@@ -876,6 +857,95 @@ revoke all on function public.transfer_ownership_confirmed(uuid,uuid,text) from 
 grant execute on function public.transfer_ownership_confirmed(uuid,uuid,text) to authenticated;
 grant execute on function public.transfer_ownership_confirmed(uuid,uuid,text) to service_role;
 
+-- log_activity (20261122100000_workspace.sql): the actor is the user id with the account email; the name follows.
+create or replace function private.log_activity(
+  _business_id uuid, _store_id uuid, _kind text, _entity_type text, _entity_id uuid, _before jsonb, _after jsonb
+)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_actor uuid := (select auth.uid());
+begin
+  -- A business being deleted (its owner's account removed) takes its trail with it: nothing to log.
+  if not exists (select 1 from public.businesses b where b.id = _business_id) then
+    return;
+  end if;
+  insert into public.activity (business_id, store_id, actor_id, actor_email, actor_label, kind, entity_type, entity_id,
+                               before, after)
+  select _business_id, _store_id, v_actor, u.email::text, p.full_name, _kind, _entity_type, _entity_id, _before, _after
+    from (select 1) one
+    left join auth.users u on u.id = v_actor
+    left join public.profiles p on p.id = v_actor;
+end;
+$$;
+comment on function private.log_activity(uuid,uuid,text,text,uuid,jsonb,jsonb) is 'Appends one trail entry as the signed-in user: actor_id and actor_email identify them, actor_label is their name.';
+revoke all on function private.log_activity(uuid,uuid,text,text,uuid,jsonb,jsonb) from public;
+
+-- Audit trigger for rows named by another row (a store's price of a variant, a variant's cost, a reorder point):
+-- tg_argv[0] is the entity, tg_argv[1] the column that names it. kind = <entity>.<created|updated|deleted>,
+-- before and after the whole row. An update that changes nothing but updated_at writes nothing.
+create or replace function private.audit_keyed_row()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_entity text := tg_argv[0];
+  v_old jsonb := case when tg_op <> 'INSERT' then to_jsonb(old) end;
+  v_new jsonb := case when tg_op <> 'DELETE' then to_jsonb(new) end;
+  v_row jsonb := coalesce(v_new, v_old);
+begin
+  if tg_op = 'UPDATE' and (v_old - 'updated_at') = (v_new - 'updated_at') then
+    return null;
+  end if;
+  perform private.log_activity((v_row ->> 'business_id')::uuid, (v_row ->> 'store_id')::uuid,
+    v_entity || '.' || case tg_op when 'INSERT' then 'created' when 'UPDATE' then 'updated' else 'deleted' end,
+    v_entity, (v_row ->> tg_argv[1])::uuid, v_old, v_new);
+  return null;
+end;
+$$;
+comment on function private.audit_keyed_row() is 'Trail trigger for store_prices, variant_costs, reorder_points, barcodes and categories: before and after rows.';
+revoke all on function private.audit_keyed_row() from public;
+
+-- A draft purchase order's deletion, with its lines: before the delete, while the lines are still there.
+create or replace function private.audit_purchase_order_deleted()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.log_activity(old.business_id, old.store_id, 'purchase_order.deleted', 'purchase_order', old.id,
+    to_jsonb(old) || jsonb_build_object('lines', coalesce((
+      select jsonb_agg(jsonb_build_object('variant_id', l.variant_id, 'qty_ordered', l.qty_ordered,
+                                          'unit_cost', l.unit_cost) order by l.variant_id)
+        from public.purchase_order_lines l where l.purchase_order_id = old.id), '[]'::jsonb)),
+    null);
+  return old;
+end;
+$$;
+comment on function private.audit_purchase_order_deleted() is 'Trail trigger: a deleted purchase order (drafts only, by policy) with its lines as they were.';
+revoke all on function private.audit_purchase_order_deleted() from public;
+
+-- Invitations: each one is an email the inviting screen sends (docs/adr/0105), so creating one spends from the caps.
+create or replace function private.invitations_spend_email()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.spend_email(new.business_id, 'invitation');
+  return new;
+end;
+$$;
+comment on function private.invitations_spend_email() is 'Trigger on invitations: a new invitation counts as one email against the hourly caps (PT429 past them).';
+revoke all on function private.invitations_spend_email() from public;
+
 -- ==== Triggers ============================================================================================
 
 create trigger businesses_set_updated_at before update on public.businesses
@@ -913,6 +983,9 @@ create trigger on_auth_user_created_business after insert on auth.users
 
 create trigger invitations_notify_accepted after update of accepted_at on public.invitations
   for each row execute function private.notify_invitation_accepted();
+
+create trigger invitations_spend_email before insert on public.invitations
+  for each row execute function private.invitations_spend_email();
 
 -- ==== Policies ============================================================================================
 
@@ -979,6 +1052,7 @@ create policy "activity: owners read all, managers their stores" on public.activ
   for select to authenticated
   using (business_id in (select private.my_business_ids(array['owner']))
          or (business_id in (select private.my_business_ids(array['manager']))
+             and entity_type <> 'invitation'
              and (store_id is null or (business_id in (select private.my_full_access_business_ids())
               or store_id in (select private.my_listed_store_ids())))));
 

@@ -57,7 +57,7 @@ describe('supabase/schemas', () => {
              set search_path = '' as $$ select pg_catalog.now() - interval '1 second' $$`,
           'alter table public.shifts alter column opening_float set default 1',
           'drop index public.shifts_cashier_idx',
-          `comment on policy "shifts: members read in their stores" on public.shifts is 'probe'`,
+          `comment on policy "customers: members read" on public.customers is 'probe'`,
           'alter table public.sales disable trigger sales_summaries_inserted',
           'create publication schema_probe for table public.sales',
         ]) {
@@ -73,7 +73,7 @@ describe('supabase/schemas', () => {
     expect(difference).toMatch(/body of public\.pos_clock\(\) differs at line 1/);
     expect(difference).toMatch(/only in changed: public\.shifts\.opening_float #\d+ bigint not null default 1/);
     expect(difference).toContain('only in migrations: CREATE INDEX shifts_cashier_idx ON public.shifts USING btree (cashier_id)');
-    expect(difference).toContain('only in changed: policy shifts: members read in their stores on table public.shifts: probe');
+    expect(difference).toContain('only in changed: policy customers: members read on table public.customers: probe');
     expect(difference).toMatch(/only in changed: CREATE TRIGGER sales_summaries_inserted .* enabled D/);
     expect(difference).toMatch(/only in changed: schema_probe .* tables public\.sales/);
   });

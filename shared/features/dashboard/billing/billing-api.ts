@@ -1,6 +1,6 @@
 // SQL (supabase/schemas, docs/adr/0185):
-//   supabase/schemas/billing.sql: choose_plan() my_plan_usage() plan_catalog() billing_history payment_methods
-//     user_plans
+//   supabase/schemas/billing.sql: choose_plan() my_plan() my_plan_usage() plan_catalog() billing_history
+//     payment_methods user_plans
 import type { StorewiseClient } from '../../../lib/supabase-client';
 import { unwrap, unwrapMaybe } from '../api-result';
 
