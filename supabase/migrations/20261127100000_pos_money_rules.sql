@@ -1125,7 +1125,7 @@ $$;
 
 -- ---------------------------------------------------------------------------------------------------
 -- A manager settles a refused outbox entry (20261125130000_pos_offline_shift_open): the entry's author, when named,
--- is a member of the business (any uuid was recorded before).
+-- is a member of the business or a former member with entries in its trail (any uuid was recorded before).
 create or replace function public.pos_outbox_review(_store_id uuid, _entry_id uuid, _kind text, _action text,
                                                     _reason text, _error text, _author_id uuid)
 returns void
@@ -1145,8 +1145,10 @@ begin
     raise exception 'retry or discard' using errcode = '22023';
   elsif char_length(btrim(coalesce(_reason, ''))) not between 3 and 500 then
     raise exception 'give a reason (3 to 500 characters)' using errcode = '22023';
-  elsif _author_id is not null and not exists (select 1 from public.business_members m
-                                                where m.business_id = v_business and m.user_id = _author_id) then
+  elsif _author_id is not null
+        and not exists (select 1 from public.business_members m where m.business_id = v_business and m.user_id = _author_id)
+        and not exists (select 1 from public.activity a where a.business_id = v_business and a.actor_id = _author_id) then
+    -- A member, or a former one who worked here (their entry is refused because they were removed: the usual case).
     raise exception 'the entry''s author is not a member of this business' using errcode = '22023';
   end if;
   perform private.log_activity(v_business, _store_id, 'pos.outbox_' || _action, 'outbox_entry', _entry_id, null,

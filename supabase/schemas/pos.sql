@@ -250,23 +250,7 @@ comment on table public.refunds is 'Refunds against a sale. Owners and managers 
 comment on column public.refunds.review_reasons is 'Why a manager should look at this refund (sale_not_synced, no_approval, over_refund:<line>); empty when none.';
 grant select on table public.refunds to authenticated;
 grant select on table public.refunds to service_role;
-
-create table public.refund_reviews (
-  refund_id uuid not null,
-  business_id uuid not null,
-  store_id uuid not null,
-  note text not null,
-  reviewed_by uuid,
-  reviewed_at timestamp with time zone default now() not null,
-  constraint refund_reviews_pkey primary key (refund_id),
-  constraint refund_reviews_note_check check (((char_length(btrim(note)) >= 1) and (char_length(btrim(note)) <= 500))),
-  constraint refund_reviews_refund_id_business_id_fkey foreign key (refund_id, business_id) references public.refunds(id, business_id) on delete cascade,
-  constraint refund_reviews_reviewed_by_fkey foreign key (reviewed_by) references auth.users(id) on delete set null
-);
-alter table public.refund_reviews enable row level security;
-comment on table public.refund_reviews is 'One review per flagged refund. Owners and managers of the store read; written only by public.review_refund.';
-grant select on table public.refund_reviews to authenticated;
-grant select on table public.refund_reviews to service_role;
+alter table public.refund_reviews add constraint refund_reviews_refund_id_business_id_fkey foreign key (refund_id, business_id) references public.refunds(id, business_id) on delete cascade;
 
 create table public.refund_lines (
   id uuid default gen_random_uuid() not null,
@@ -391,12 +375,6 @@ create index sales_shift_recorded_idx on public.sales (shift_id, recorded_at);
 create index refunds_business_flagged_idx on public.refunds (business_id) where flagged_for_review;
 
 create index cash_movements_shift_at_idx on public.cash_movements (shift_id, at);
-
-create index refund_reviews_business_reviewed_idx on public.refund_reviews (business_id, reviewed_at desc);
-
-create index refund_reviews_refund_business_idx on public.refund_reviews (refund_id, business_id);
-
-create index refund_reviews_reviewed_by_idx on public.refund_reviews (reviewed_by);
 
 -- ==== Functions ===========================================================================================
 
@@ -1013,56 +991,6 @@ as $$
    limit 1;
 $$;
 revoke all on function private.shift_conflict_other(text[]) from public;
-
--- Managers change their stores' settings, but not how much their cashiers may pay back without them: owners only.
-create or replace function private.stores_refund_limit_guard()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
-begin
-  if (select auth.uid()) is not null and private.my_role(new.business_id) is distinct from 'owner' then
-    raise exception 'permission denied: only the owner changes the refund limit without a manager' using errcode = '42501';
-  end if;
-  return new;
-end;
-$$;
-revoke all on function private.stores_refund_limit_guard() from public;
-
--- ---------------------------------------------------------------------------------------------------
--- Who reads what was rung: owners and managers in their stores; a cashier their own shifts and what was rung in
--- them (their own sales without a shift too).
-create or replace function private.my_shift_ids()
-returns setof uuid
-language sql
-stable
-security definer
-set search_path = ''
-as $$
-  select s.id from public.shifts s
-   where s.cashier_id = (select auth.uid()) and s.business_id in (select private.my_business_ids());
-$$;
-comment on function private.my_shift_ids() is 'The caller''s own shifts in the businesses they belong to (RLS helper).';
-revoke all on function private.my_shift_ids() from public;
-grant execute on function private.my_shift_ids() to authenticated;
-
-create or replace function private.my_rung_sale_ids()
-returns setof uuid
-language sql
-stable
-security definer
-set search_path = ''
-as $$
-  select x.id from public.sales x
-   where x.shift_id in (select private.my_shift_ids())
-  union
-  select x.id from public.sales x
-   where x.cashier_id = (select auth.uid()) and x.business_id in (select private.my_business_ids());
-$$;
-comment on function private.my_rung_sale_ids() is 'Sales rung in the caller''s own shifts, or by the caller (RLS helper for a cashier''s reads).';
-revoke all on function private.my_rung_sale_ids() from public;
-grant execute on function private.my_rung_sale_ids() to authenticated;
 
 -- ---------------------------------------------------------------------------------------------------
 -- The terms of an entry from the register (a sale or a refund): the shift it goes into, its time and why a manager
@@ -2080,7 +2008,7 @@ grant execute on function public.cash_in_out(uuid,uuid,text,bigint,text,timestam
 
 -- ---------------------------------------------------------------------------------------------------
 -- A manager settles a refused outbox entry (20261125130000_pos_offline_shift_open): the entry's author, when named,
--- is a member of the business (any uuid was recorded before).
+-- is a member of the business or a former member with entries in its trail (any uuid was recorded before).
 create or replace function public.pos_outbox_review(_store_id uuid, _entry_id uuid, _kind text, _action text,
                                                     _reason text, _error text, _author_id uuid)
 returns void
@@ -2100,8 +2028,10 @@ begin
     raise exception 'retry or discard' using errcode = '22023';
   elsif char_length(btrim(coalesce(_reason, ''))) not between 3 and 500 then
     raise exception 'give a reason (3 to 500 characters)' using errcode = '22023';
-  elsif _author_id is not null and not exists (select 1 from public.business_members m
-                                                where m.business_id = v_business and m.user_id = _author_id) then
+  elsif _author_id is not null
+        and not exists (select 1 from public.business_members m where m.business_id = v_business and m.user_id = _author_id)
+        and not exists (select 1 from public.activity a where a.business_id = v_business and a.actor_id = _author_id) then
+    -- A member, or a former one who worked here (their entry is refused because they were removed: the usual case).
     raise exception 'the entry''s author is not a member of this business' using errcode = '22023';
   end if;
   perform private.log_activity(v_business, _store_id, 'pos.outbox_' || _action, 'outbox_entry', _entry_id, null,
@@ -2112,148 +2042,6 @@ $$;
 comment on function public.pos_outbox_review(uuid,uuid,text,text,text,text,uuid) is 'Owners and managers of the store record retrying or discarding an outbox entry the server refused (ADR 0165).';
 revoke all on function public.pos_outbox_review(uuid,uuid,text,text,text,text,uuid) from public;
 grant execute on function public.pos_outbox_review(uuid,uuid,text,text,text,text,uuid) to authenticated;
-
--- ---------------------------------------------------------------------------------------------------
--- Reviews by a second person: a manager does not clear a flag about their own sale, refund or shift (the owner,
--- who has nobody above, may).
-create or replace function private.assert_second_reviewer(_business_id uuid, _subject uuid)
-returns void
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
-begin
-  if _subject = (select auth.uid()) and private.my_role(_business_id) <> 'owner' then
-    raise exception 'permission denied: another manager or the owner reviews what you rang yourself' using errcode = '42501';
-  end if;
-end;
-$$;
-revoke all on function private.assert_second_reviewer(uuid,uuid) from public;
-
--- The flagged refunds of a business (optionally one store), newest first, with the sale each refunds: beside
--- flagged_sales in the manager's review list. Security invoker: RLS limits a manager to their stores.
-create or replace function public.flagged_refunds(_business_id uuid, _store_id uuid default null,
-                                                  _include_reviewed boolean default false,
-                                                  _limit integer default 50, _offset integer default 0)
-returns table (refund_id uuid, store_id uuid, store_name text, sale_id uuid, sale_receipt_number text,
-               sale_total bigint, sale_review_reasons text[], actor_name text, occurred_at timestamptz,
-               recorded_at timestamptz, total bigint, tender_kind text, currency text, offline boolean,
-               review_reasons text[], reason text, reviewed_at timestamptz, reviewer_name text, note text,
-               total_count bigint)
-language plpgsql
-stable
-security invoker
-set search_path = ''
-as $$
-begin
-  perform private.assert_role(_business_id, array['owner', 'manager']);
-  if _limit is null or _limit < 1 or _limit > 200 or _offset is null or _offset < 0 then
-    raise exception 'ask for 1 to 200 refunds from offset 0 or more' using errcode = '22023';
-  end if;
-  return query
-    select f.id, f.store_id, st.name::text, s.id, s.receipt_number, s.total, s.review_reasons, n.name, f.occurred_at,
-           f.recorded_at, f.total, f.tender_kind, s.currency::text, f.offline, f.review_reasons, f.reason::text,
-           r.reviewed_at, rn.name, r.note, count(*) over ()
-      from public.refunds f
-      join public.sales s on s.id = f.sale_id
-      join public.stores st on st.id = f.store_id
-      left join public.refund_reviews r on r.refund_id = f.id
-      left join private.member_names(_business_id) n on n.user_id = f.actor_id
-      left join private.member_names(_business_id) rn on rn.user_id = r.reviewed_by
-     where f.business_id = _business_id
-       and f.flagged_for_review
-       and (_store_id is null or f.store_id = _store_id)
-       and (_include_reviewed or r.refund_id is null)
-     order by f.occurred_at desc, f.id
-     limit _limit offset _offset;
-end;
-$$;
-comment on function public.flagged_refunds(uuid,uuid,boolean,integer,integer) is 'Refunds flagged for review (no approval, offline terms, after close), with the sale each refunds (ADR 0171).';
-revoke all on function public.flagged_refunds(uuid,uuid,boolean,integer,integer) from public;
-grant execute on function public.flagged_refunds(uuid,uuid,boolean,integer,integer) to authenticated;
-
-create or replace function public.review_refund(_refund_id uuid, _note text)
-returns public.refund_reviews
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_refund public.refunds;
-  v_business uuid;
-  v_row public.refund_reviews;
-begin
-  select f.* into v_refund from public.refunds f where f.id = _refund_id;
-  if v_refund.id is null then
-    raise exception 'no such refund' using errcode = '42501';
-  end if;
-  v_business := private.assert_store_role(v_refund.store_id, array['owner', 'manager']);
-  perform private.assert_second_reviewer(v_business, v_refund.actor_id);
-  if not v_refund.flagged_for_review then
-    raise exception 'this refund is not flagged for review' using errcode = '22023';
-  elsif _note is null or char_length(btrim(_note)) not between 1 and 500 then
-    raise exception 'write what you found (1 to 500 characters)' using errcode = '22023';
-  end if;
-  insert into public.refund_reviews (refund_id, business_id, store_id, note, reviewed_by)
-  values (v_refund.id, v_business, v_refund.store_id, btrim(_note), (select auth.uid()))
-  on conflict (refund_id) do nothing
-  returning * into v_row;
-  if v_row.refund_id is null then
-    raise exception 'this refund was already reviewed' using errcode = '23505';
-  end if;
-  perform private.log_activity(v_business, v_refund.store_id, 'refund.reviewed', 'refund', v_refund.id, null,
-    jsonb_build_object('sale_id', v_refund.sale_id, 'total', v_refund.total,
-                       'review_reasons', to_jsonb(v_refund.review_reasons)));
-  return v_row;
-end;
-$$;
-revoke all on function public.review_refund(uuid,text) from public;
-grant execute on function public.review_refund(uuid,text) to authenticated;
-
--- ---------------------------------------------------------------------------------------------------
--- A receipt for a refund at the counter: any member of the store finds a sale of the store by its receipt number
--- (the customer hands it over), with its tenders and what is left of each line. Nothing else of the store's sales
--- is readable to a cashier.
-create or replace function public.find_sale_for_refund(_store_id uuid, _receipt_number text)
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
-declare
-  v_business uuid;
-  v_sale public.sales;
-begin
-  v_business := private.assert_store_role(_store_id, array['owner', 'manager', 'cashier']);
-  if _receipt_number is null or char_length(btrim(_receipt_number)) not between 1 and 40 then
-    raise exception 'type or scan the receipt number' using errcode = '22023';
-  end if;
-  select s.* into v_sale from public.sales s
-   where s.business_id = v_business and s.store_id = _store_id and s.receipt_number = upper(btrim(_receipt_number));
-  if v_sale.id is null then
-    return null;
-  end if;
-  return jsonb_build_object(
-    'id', v_sale.id, 'receipt_number', v_sale.receipt_number, 'occurred_at', v_sale.occurred_at, 'total', v_sale.total,
-    'store_id', v_sale.store_id, 'currency', v_sale.currency,
-    'tenders', coalesce((select jsonb_agg(jsonb_build_object('kind', t.kind, 'amount', t.amount) order by t.amount desc, t.kind)
-                           from public.sale_tenders t where t.sale_id = v_sale.id), '[]'),
-    'lines', coalesce((select jsonb_agg(jsonb_build_object(
-                         'id', l.id, 'line_no', l.line_no, 'description', l.description, 'qty', l.qty,
-                         'line_total', l.line_total, 'refunded', coalesce(r.qty, 0), 'refundedAmount', coalesce(r.amount, 0))
-                         order by l.line_no)
-                         from public.sale_lines l
-                         left join (select rl.sale_line_id, sum(rl.qty) as qty, sum(rl.amount) as amount
-                                      from public.refund_lines rl join public.sale_lines x on x.id = rl.sale_line_id
-                                     where x.sale_id = v_sale.id group by rl.sale_line_id) r on r.sale_line_id = l.id
-                        where l.sale_id = v_sale.id), '[]'));
-end;
-$$;
-comment on function public.find_sale_for_refund(uuid,text) is 'A sale of the store by its receipt number, with tenders and what is left of each line: how a cashier finds a receipt to refund without reading the store''s sales (ADR 0171).';
-revoke all on function public.find_sale_for_refund(uuid,text) from public;
-grant execute on function public.find_sale_for_refund(uuid,text) to authenticated;
 
 -- sale_stock_movements (20261124100000_pos_speed.sql), identical except the trail's actor fields, which follow
 -- log_activity: actor_email from the account, actor_label the profile name.
@@ -2368,10 +2156,6 @@ create trigger customers_set_updated_at before update on public.customers
 create trigger audit_customer after insert or update or delete on public.customers
   for each row execute function private.audit_row('customer');
 
-create trigger stores_refund_limit_guard before update of offline_refund_limit on public.stores
-  for each row when (old.offline_refund_limit is distinct from new.offline_refund_limit)
-  execute function private.stores_refund_limit_guard();
-
 -- ==== Policies ============================================================================================
 
 create policy "shifts: owners and managers in their stores, cashiers their own" on public.shifts for select to authenticated
@@ -2413,9 +2197,3 @@ create policy "refunds: owners and managers in their stores, cashiers their ow" 
 
 create policy "refund_lines: readers of the refund" on public.refund_lines for select to authenticated
   using (refund_id in (select f.id from public.refunds f));
-
-create policy "refund_reviews: owners and managers read in their stores" on public.refund_reviews
-  for select to authenticated
-  using ((business_id in (select private.my_full_access_business_ids())
-          or store_id in (select private.my_listed_store_ids()))
-         and business_id in (select private.my_business_ids(array['owner', 'manager'])));

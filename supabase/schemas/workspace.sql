@@ -984,6 +984,10 @@ create trigger on_auth_user_created_business after insert on auth.users
 create trigger invitations_notify_accepted after update of accepted_at on public.invitations
   for each row execute function private.notify_invitation_accepted();
 
+create trigger stores_refund_limit_guard before update of offline_refund_limit on public.stores
+  for each row when (old.offline_refund_limit is distinct from new.offline_refund_limit)
+  execute function private.stores_refund_limit_guard();
+
 create trigger invitations_spend_email before insert on public.invitations
   for each row execute function private.invitations_spend_email();
 
@@ -1061,3 +1065,9 @@ create policy "notifications: own read" on public.notifications
 
 create policy "notifications: own mark read" on public.notifications
   for update to authenticated using (user_id = (select auth.uid())) with check (user_id = (select auth.uid()));
+
+create policy "refund_reviews: owners and managers read in their stores" on public.refund_reviews
+  for select to authenticated
+  using ((business_id in (select private.my_full_access_business_ids())
+          or store_id in (select private.my_listed_store_ids()))
+         and business_id in (select private.my_business_ids(array['owner', 'manager'])));

@@ -150,3 +150,27 @@ test('an owner reviews a sale an offline register kept at a stale price, and the
   await expect(page.getByTestId('flagged-sale').filter({ hasText: receipt }))
     .toContainText('Olivia Grocer on');
 });
+
+test('an owner sees the refunds taken on offline terms beside the flagged sales, each with the sale it refunds (ADR 0171)', async ({ page }) => {
+  const { client, businessId } = await owner1Api();
+  const { data } = await client.rpc('flagged_refunds', { _business_id: businessId });
+  const flagged = data as { sale_receipt_number: string; review_reasons: string[] }[];
+  // The demo's two refunds arrived from the register's outbox after their shifts closed.
+  expect(flagged.length).toBeGreaterThanOrEqual(1);
+  const first = flagged[0]!;
+
+  await signInThroughUi(page, demo.owner1.email, demo.owner1.password);
+  await page.goto('/dashboard/reports');
+  await page.getByTestId('reports-tab-flagged').click();
+  const section = page.getByTestId('report-flagged-refunds');
+  await expect(section.getByRole('heading', { name: 'Refunds to review' })).toBeVisible();
+  const card = section.getByTestId('flagged-refund').filter({ hasText: first.sale_receipt_number });
+  await expect(card.getByTestId('flagged-refund-sale')).toContainText(`Of sale ${first.sale_receipt_number}`);
+  await expect(card).toContainText('arrived after its shift was closed');
+  await card.getByLabel('What you found').fill('Customer returned it the next morning; receipt checked.');
+  await card.getByRole('button', { name: 'Mark reviewed' }).click();
+  await expect(section.getByTestId('flagged-refund').filter({ hasText: first.sale_receipt_number })).toHaveCount(0);
+  await section.getByText('Include reviewed refunds').click();
+  await expect(section.getByTestId('flagged-refund').filter({ hasText: first.sale_receipt_number }))
+    .toContainText('Customer returned it the next morning');
+});

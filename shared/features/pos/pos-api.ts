@@ -1,6 +1,7 @@
 // SQL (supabase/schemas, docs/adr/0185):
 //   supabase/schemas/pos.sql: approve_discount() cash_in_out() close_shift() create_customer() current_shift()
-//     find_sale_for_refund() open_shift() post_sales() x_report() z_report() customers sales shifts
+//     open_shift() post_sales() x_report() z_report() customers sales shifts
+//   supabase/schemas/shared.sql: find_sale_for_refund()
 //   supabase/schemas/workspace.sql: my_workspaces() registers stores
 import type { StorewiseClient } from '../../lib/supabase-client';
 import type { BatchResult, OutboxEntry, SendResult } from './outbox';

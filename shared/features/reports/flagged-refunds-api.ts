@@ -1,5 +1,5 @@
 // SQL (supabase/schemas, docs/adr/0185):
-//   supabase/schemas/pos.sql: flagged_refunds() review_refund()
+//   supabase/schemas/shared.sql: flagged_refunds() review_refund()
 import { z } from 'zod';
 import type { StorewiseClient } from '../../lib/supabase-client';
 import { reviewNoteSchema, type ReviewNote } from './flagged-sales-api';

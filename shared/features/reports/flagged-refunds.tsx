@@ -63,7 +63,7 @@ export function FlaggedRefundsSection({ request }: Pick<TabProps, 'request'>) {
       <Checkbox.Root checked={includeReviewed} onCheckedChange={(e) => setIncludeReviewed(e.checked === true)}>
         <Checkbox.HiddenInput />
         <Checkbox.Control />
-        <Checkbox.Label>Show reviewed refunds</Checkbox.Label>
+        <Checkbox.Label>Include reviewed refunds</Checkbox.Label>
       </Checkbox.Root>
       <ReportState loaded={loaded}>
         {(rows) => rows.length === 0 ? <Text>No refunds waiting for review.</Text> : (
