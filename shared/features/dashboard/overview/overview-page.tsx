@@ -35,7 +35,7 @@ function StatCard({ label, children }: { label: string; children: ReactNode }) {
 export function OverviewPage() {
   const supabase = useSupabase();
   const { user } = useDashboardSession();
-  const plan = useLoad(user.id, () => fetchPlanSummary(supabase, user.id));
+  const plan = useLoad(user.id, () => fetchPlanSummary(supabase));
   const billing = useLoad(user.id, () => fetchRecentBilling(supabase, user.id));
   const fullName = metadataFullName(user);
   const email = user.email ?? '';
@@ -69,7 +69,7 @@ export function OverviewPage() {
                   {data?.plan_name ?? 'Free'}
                 </Text>
                 <Text fontSize="sm" color="fg.muted">
-                  {planPriceLine(data)}
+                  {data?.endedTrial ? `Your ${data.endedTrial} trial has ended` : planPriceLine(data)}
                 </Text>
               </Stack>
             )}
