@@ -63,6 +63,7 @@ export const printableReceiptSchema = z.strictObject({
   currency: z.string().regex(/^[A-Z]{3}$/),
   lines: z.array(z.object({ name: printText(200), qty: z.number().finite().min(-1e6).max(1e6), unitPrice: minor, total: minor }))
     .max(500),
+  taxInclusive: z.boolean().optional(),
   subtotal: minor,
   discount: minor,
   tax: minor,

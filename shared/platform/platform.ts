@@ -30,7 +30,10 @@ export interface PrintableReceipt {
   header: string | null;
   footer: string | null;
   currency: string;
+  /** total: qty x unit price as the catalog prices it (tax included when taxInclusive): the lines add up to subtotal. */
   lines: { name: string; qty: number; unitPrice: number; total: number }[];
+  /** The store's prices include tax: the tax lines are shown as included, not added to the subtotal. */
+  taxInclusive?: boolean;
   subtotal: number;
   discount: number;
   tax: number;

@@ -508,46 +508,6 @@ $$;
 revoke all on function public.approve_discount(uuid,numeric,text) from public;
 grant execute on function public.approve_discount(uuid,numeric,text) to authenticated;
 
--- The receipt as the customer sees it: store, lines, taxes per rate, tenders, totals, local date and time.
-create or replace function private.receipt_email_params(_sale public.sales)
-returns jsonb
-language sql
-stable
-security definer
-set search_path = ''
-as $$
-  select jsonb_build_object(
-    'sale_id', _sale.id,
-    'receipt_number', _sale.receipt_number,
-    'store_name', st.name,
-    'store_address', st.address,
-    'store_phone', st.phone,
-    'header', st.receipt_header,
-    'footer', st.receipt_footer,
-    'currency', _sale.currency,
-    'occurred_at', _sale.occurred_at,
-    'occurred_local', to_char(_sale.occurred_at at time zone st.time_zone, 'YYYY-MM-DD HH24:MI'),
-    'subtotal', _sale.subtotal,
-    'discount_total', _sale.discount_total,
-    'tax_total', _sale.tax_total,
-    'total', _sale.total,
-    'change_total', _sale.change_total,
-    'lines', coalesce((select jsonb_agg(jsonb_build_object('description', l.description, 'qty', l.qty,
-                                                           'unit_price', l.unit_price, 'discount', l.discount,
-                                                           'line_total', l.line_total) order by l.line_no)
-                         from public.sale_lines l where l.sale_id = _sale.id), '[]'),
-    'taxes', coalesce((select jsonb_agg(jsonb_build_object('rate', t.rate, 'tax', t.tax) order by t.rate)
-                         from (select l.tax_rate as rate, sum(l.tax_amount) as tax from public.sale_lines l
-                                where l.sale_id = _sale.id and l.tax_amount <> 0 group by l.tax_rate) t), '[]'),
-    'tenders', coalesce((select jsonb_agg(jsonb_build_object('kind', t.kind, 'amount', t.amount,
-                                                             'tendered', t.tendered, 'change', t.change)
-                                          order by t.kind, t.id)
-                           from public.sale_tenders t where t.sale_id = _sale.id), '[]'))
-    from public.stores st
-   where st.id = _sale.store_id;
-$$;
-revoke all on function private.receipt_email_params(public.sales) from public;
-
 -- ---------------------------------------------------------------------------------------------------
 -- The quantity rules of private.assert_quantity as an expression: the message of the first rule broken, or null.
 create or replace function private.quantity_problem(_unit text, _qty numeric)
@@ -2147,6 +2107,52 @@ $$;
 comment on function public.request_receipt_email(uuid,text) is 'Queues the receipt of a sale the caller may read for email to one address (3 per sale, 30 per member per hour, and the business''s and account''s hourly email caps: PT429 past them).';
 revoke all on function public.request_receipt_email(uuid,text) from public;
 grant execute on function public.request_receipt_email(uuid,text) to authenticated;
+
+-- Receipts a customer can check with a pocket calculator (issue 25): each line shows qty x unit price (its amount
+-- before discount), so the lines add up to the subtotal; the tax lines are added on top, or marked included when the
+-- store's prices include tax. The emailed receipt gets the same two facts as the register's: each line's amount and
+-- whether the prices include tax (20261123135000_receipt_email: it showed the tax-inclusive line total next to a
+-- pre-tax unit price).
+create or replace function private.receipt_email_params(_sale public.sales)
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select jsonb_build_object(
+    'sale_id', _sale.id,
+    'receipt_number', _sale.receipt_number,
+    'store_name', st.name,
+    'store_address', st.address,
+    'store_phone', st.phone,
+    'header', st.receipt_header,
+    'footer', st.receipt_footer,
+    'currency', _sale.currency,
+    'occurred_at', _sale.occurred_at,
+    'occurred_local', to_char(_sale.occurred_at at time zone st.time_zone, 'YYYY-MM-DD HH24:MI'),
+    'tax_inclusive', _sale.tax_inclusive,
+    'subtotal', _sale.subtotal,
+    'discount_total', _sale.discount_total,
+    'tax_total', _sale.tax_total,
+    'total', _sale.total,
+    'change_total', _sale.change_total,
+    'lines', coalesce((select jsonb_agg(jsonb_build_object('description', l.description, 'qty', l.qty,
+                                                           'unit_price', l.unit_price, 'discount', l.discount,
+                                                           'amount', round(l.unit_price * l.qty)::bigint,
+                                                           'line_total', l.line_total) order by l.line_no)
+                         from public.sale_lines l where l.sale_id = _sale.id), '[]'),
+    'taxes', coalesce((select jsonb_agg(jsonb_build_object('rate', t.rate, 'tax', t.tax) order by t.rate)
+                         from (select l.tax_rate as rate, sum(l.tax_amount) as tax from public.sale_lines l
+                                where l.sale_id = _sale.id and l.tax_amount <> 0 group by l.tax_rate) t), '[]'),
+    'tenders', coalesce((select jsonb_agg(jsonb_build_object('kind', t.kind, 'amount', t.amount,
+                                                             'tendered', t.tendered, 'change', t.change)
+                                          order by t.kind, t.id)
+                           from public.sale_tenders t where t.sale_id = _sale.id), '[]'))
+    from public.stores st
+   where st.id = _sale.store_id;
+$$;
+revoke all on function private.receipt_email_params(public.sales) from public;
 
 -- ==== Triggers ============================================================================================
 

@@ -81,6 +81,9 @@ describe('request_receipt_email', () => {
     expect(mail?.Text).toContain('Cash: $20.00');
     expect(mail?.Text).toContain('Change: $4.76');
     expect(mail?.Text).toMatch(/Tax 8\.875%: \$1\.24/);
+    // The line shows qty x price, which is what the subtotal adds up: 14.00 + 1.24 tax = 15.24 (issue 25).
+    expect(mail?.Text).toMatch(/1(\.000)? x \$14\.00: \$14\.00/);
+    expect(mail?.Text).toContain('Subtotal: $14.00');
     expect(await emailsLogged(downtownSale)).toBe(1);
   });
 

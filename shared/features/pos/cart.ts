@@ -42,6 +42,14 @@ export function lineFigures(line: CartLine, taxInclusive: boolean): LineFigures 
   return { gross, net, tax, total: taxInclusive ? net : net + tax };
 }
 
+/**
+ * A receipt's line: qty x unit price, the line before its discount (tax included only when the store's prices
+ * include it), so a receipt's lines add up to its subtotal (issue 25).
+ */
+export function receiptLine(line: CartLine, taxInclusive: boolean): { name: string; qty: number; unitPrice: number; total: number } {
+  return { name: line.item.name, qty: line.qty, unitPrice: line.item.price, total: lineFigures(line, taxInclusive).gross };
+}
+
 export interface CartTotals {
   subtotal: number;
   discount: number;

@@ -1,6 +1,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { addItem, cartTotals, lineFigures, parseMinor, type CatalogItem } from './cart';
+import fc from 'fast-check';
+import { addItem, cartTotals, lineFigures, parseMinor, receiptLine, type CatalogItem } from './cart';
 import { createScanDetector } from './scanner';
 import { enqueueSale, openPosDb, pendingCount, syncOutbox, type OutboxEntry, type SendResult } from './outbox';
 
@@ -19,6 +20,24 @@ describe('cart arithmetic (the same as post_sale)', () => {
     const lines = addItem(addItem(addItem([], tee), tee), apples, 0.5);
     expect(lines).toHaveLength(2);
     expect(cartTotals(lines, false)).toMatchObject({ subtotal: 3000, tax: 267, total: 3267 });
+  });
+
+  it('a receipt adds up with a pocket calculator: lines = subtotal, subtotal - discount (+ tax on top) = total', () => {
+    fc.assert(fc.property(
+      fc.array(fc.record({ price: fc.integer({ min: 0, max: 100_000 }), rate: fc.constantFrom(0, 5, 8.875, 20),
+        qty: fc.integer({ min: 1, max: 5000 }), weighed: fc.boolean(), pct: fc.integer({ min: 0, max: 50 }) }), { minLength: 1, maxLength: 8 }),
+      fc.boolean(),
+      (specs, taxInclusive) => {
+        const lines = specs.map((s, i) => {
+          const qty = s.weighed ? s.qty / 1000 : s.qty;
+          const item = { ...tee, variantId: `v${i}`, name: `Item ${i}`, price: s.price, taxRate: s.rate };
+          return { item, qty, discount: Math.floor((Math.round(s.price * qty) * s.pct) / 100) };
+        });
+        const totals = cartTotals(lines, taxInclusive);
+        const printed = lines.map((l) => receiptLine(l, taxInclusive));
+        expect(printed.reduce((sum, l) => sum + l.total, 0)).toBe(totals.subtotal);
+        expect(totals.subtotal - totals.discount + (taxInclusive ? 0 : totals.tax)).toBe(totals.total);
+      }), { seed: 25, numRuns: 200 });
   });
 
   it('parses amounts typed at the till into minor units', () => {

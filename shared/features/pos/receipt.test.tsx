@@ -62,6 +62,11 @@ describe('Receipt', { timeout: 30_000 }, () => {
     expect(css).toMatch(/\.pos-receipt, \.pos-receipt \* \{ visibility: visible !important; \}/);
   });
 
+  it('a store whose prices include tax marks its tax lines as included (issue 25)', async () => {
+    renderReceipt({ ...cashSale, taxInclusive: true, total: 2800, taxByRate: [{ rate: 20, tax: 467 }] });
+    expect(await screen.findByTestId('receipt-tax')).toHaveTextContent('Tax 20% (included)$4.67');
+  });
+
   it('on the web the print button prints through the browser', async () => {
     const print = vi.spyOn(window, 'print').mockImplementation(() => undefined);
     renderReceipt(cashSale);

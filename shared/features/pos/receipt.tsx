@@ -5,6 +5,7 @@ import { formatMinor } from './cart';
 import { EmailReceipt, requestReceiptEmail, saleIdForReceipt } from './printing/email-receipt';
 import { printReceipt, type PrintResult } from './printing/print-receipt';
 import { ReceiptBarcode } from './printing/receipt-barcode';
+import { taxLabel } from '../../lib/tax-label';
 
 export interface ReceiptData {
   receiptNumber: string;
@@ -15,7 +16,10 @@ export interface ReceiptData {
   header: string | null;
   footer: string | null;
   currency: string;
+  /** total is qty x unit price (the line before its discount): the lines add up to the subtotal (issue 25). */
   lines: { name: string; qty: number; unitPrice: number; total: number }[];
+  /** Prices include tax: tax lines read "included" and the total is the subtotal less discounts. */
+  taxInclusive?: boolean;
   subtotal: number;
   discount: number;
   tax: number;
@@ -70,7 +74,7 @@ export function Receipt({ data, onClose }: { data: ReceiptData; onClose: () => v
         <HStack justify="space-between"><Text>Subtotal</Text><Text>{money(data.subtotal)}</Text></HStack>
         {data.discount > 0 && <HStack justify="space-between"><Text>Discount</Text><Text>-{money(data.discount)}</Text></HStack>}
         {data.taxByRate.map((t) => (
-          <HStack key={t.rate} justify="space-between" data-testid="receipt-tax"><Text>Tax {t.rate}%</Text><Text>{money(t.tax)}</Text></HStack>
+          <HStack key={t.rate} justify="space-between" data-testid="receipt-tax"><Text>{taxLabel(t.rate, data.taxInclusive)}</Text><Text>{money(t.tax)}</Text></HStack>
         ))}
         <HStack justify="space-between" fontWeight="bold"><Text>Total</Text><Text data-testid="receipt-total">{money(data.total)}</Text></HStack>
         {data.tenders.map((t, i) => (

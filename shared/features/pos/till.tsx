@@ -3,7 +3,7 @@ import { Badge, Box, Button, Flex, HStack, Input, Stack, Table, Text } from '@ch
 import type { StorewiseClient } from '../../lib/supabase-client';
 import type { PrintableSlip } from '../../platform/platform';
 import {
-  addItem, cartTotals, discountLimitPercent, formatMinor, lineFigures, maxDiscountPercent, priceCart, setQty, tenderState,
+  addItem, cartTotals, discountLimitPercent, formatMinor, lineFigures, maxDiscountPercent, priceCart, receiptLine, setQty, tenderState,
   type CatalogItem, type Discount, type Tender,
 } from './cart';
 import { CustomerPanel } from './customer-panel';
@@ -245,7 +245,9 @@ export function Till(props: TillProps) {
     setReceipt({
       receiptNumber, occurredAt, saleId: id, storeName: store.name,
       header: store.receipt_header, footer: store.receipt_footer, currency: store.currency,
-      lines: lines.map((l) => ({ name: l.item.name, qty: l.qty, unitPrice: l.item.price, total: lineFigures(l, store.tax_inclusive).total })),
+      // Each line is qty x price, so the lines add up to the subtotal a customer checks with a calculator.
+      lines: lines.map((l) => receiptLine(l, store.tax_inclusive)),
+      taxInclusive: store.tax_inclusive,
       subtotal: totals.subtotal, discount: totals.discount, tax: totals.tax, total: totals.total, taxByRate: totals.taxByRate,
       tenders: paid.map((t) => ({ kind: t.kind, amount: t.amount, tendered: t.tendered, change: t.tendered - t.amount })),
       pending: offline,

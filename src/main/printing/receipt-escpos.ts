@@ -1,6 +1,7 @@
 import type { PrintableReceipt } from '../../ipc-contract';
 import { minorToPlain } from '../../../shared/lib/money';
 import { EscPosBuilder, isPrintable } from './escpos';
+import { taxLabel } from '../../../shared/lib/tax-label';
 
 /**
  * The 80 mm receipt as one ESC/POS job: the same content as the on-screen receipt (shared/features/pos/receipt.tsx):
@@ -66,7 +67,7 @@ export function receiptJob(receipt: PrintableReceipt, options: ReceiptJobOptions
   }
   job.line('-'.repeat(width)).line(twoColumns('Subtotal', money(receipt.subtotal), width));
   if (receipt.discount > 0) job.line(twoColumns('Discount', `-${money(receipt.discount)}`, width));
-  for (const t of receipt.taxByRate) job.line(twoColumns(`Tax ${t.rate}%`, money(t.tax), width));
+  for (const t of receipt.taxByRate) job.line(twoColumns(taxLabel(t.rate, receipt.taxInclusive), money(t.tax), width));
   job.bold(true).line(twoColumns('TOTAL', money(receipt.total), width)).bold(false);
   for (const t of receipt.tenders) {
     job.line(twoColumns(tenderLabel(t.kind), money(t.kind === 'cash' ? t.tendered : t.amount), width));

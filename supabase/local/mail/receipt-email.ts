@@ -18,12 +18,15 @@ const receiptParams = z.object({
   footer: z.string().max(500).nullable().optional(),
   currency: z.string().regex(/^[A-Z]{3}$/),
   occurred_local: z.string().max(40),
+  /** Absent in rows queued before 20261127160000: shown as before (tax added on top). */
+  tax_inclusive: z.boolean().optional(),
   subtotal: money,
   discount_total: money,
   tax_total: money,
   total: money,
   change_total: money,
-  lines: z.array(z.object({ description: z.string().max(500), qty: z.number(), unit_price: money, line_total: money })).max(1000),
+  lines: z.array(z.object({ description: z.string().max(500), qty: z.number(), unit_price: money, line_total: money,
+    amount: money.optional() })).max(1000),
   taxes: z.array(z.object({ rate: z.number(), tax: money })).max(50),
   tenders: z.array(z.object({ kind: z.string().max(20), amount: money, tendered: money, change: money })).max(20),
 });
@@ -49,10 +52,11 @@ export function receiptEmail(to: string, params: unknown): OutgoingMail | null {
   const fmt = formatter(r.currency);
   // [label, amount] rows shared by the text and the HTML versions.
   const rows: [string, string][] = [
-    ...r.lines.map((l): [string, string] => [`${l.description}  ${l.qty} x ${fmt(l.unit_price)}`, fmt(l.line_total)]),
+    // Each line is qty x unit price, so the lines add up to the subtotal (as on the register's receipt, issue 25).
+    ...r.lines.map((l): [string, string] => [`${l.description}  ${l.qty} x ${fmt(l.unit_price)}`, fmt(l.amount ?? l.line_total)]),
     ['Subtotal', fmt(r.subtotal)],
     ...(r.discount_total > 0 ? [['Discount', `-${fmt(r.discount_total)}`] as [string, string]] : []),
-    ...r.taxes.map((t): [string, string] => [`Tax ${t.rate}%`, fmt(t.tax)]),
+    ...r.taxes.map((t): [string, string] => [r.tax_inclusive ? `Tax ${t.rate}% (included)` : `Tax ${t.rate}%`, fmt(t.tax)]),
     ['Total', fmt(r.total)],
     ...r.tenders.map((t): [string, string] => [tenderLabel(t.kind), fmt(t.kind === 'cash' ? t.tendered : t.amount)]),
     ...(r.change_total > 0 ? [['Change', fmt(r.change_total)] as [string, string]] : []),

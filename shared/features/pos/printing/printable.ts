@@ -17,6 +17,7 @@ export function toPrintable(data: ReceiptData): PrintableReceipt {
     footer: clip(data.footer, 500),
     currency: data.currency,
     lines: data.lines.slice(0, 500).map((l) => ({ name: l.name.slice(0, 200), qty: l.qty, unitPrice: int(l.unitPrice), total: int(l.total) })),
+    ...(data.taxInclusive !== undefined ? { taxInclusive: data.taxInclusive } : {}),
     subtotal: int(data.subtotal),
     discount: int(data.discount),
     tax: int(data.tax),
