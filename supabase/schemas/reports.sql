@@ -601,39 +601,6 @@ comment on function public.report_sales(uuid,date,date,text,uuid) is 'Owners and
 revoke all on function public.report_sales(uuid,date,date,text,uuid) from public;
 grant execute on function public.report_sales(uuid,date,date,text,uuid) to authenticated;
 
-create or replace function public.report_profit(_business_id uuid, _from date, _to date, _grain text default 'day',
-                                                _store_id uuid default null)
-returns table (period date, store_id uuid, revenue bigint, cost bigint, profit bigint, margin numeric,
-               lines_without_cost bigint)
-language plpgsql
-stable
-security invoker
-set search_path = ''
-set jit = off
-as $$
-begin
-  perform private.report_args(_business_id, _from, _to, _grain);
-  return query
-    select g.period, g.store_id, g.revenue, g.cost, g.revenue - g.cost,
-           case when g.revenue = 0 then null else round((g.revenue - g.cost)::numeric / g.revenue, 4) end,
-           g.missing
-      from (
-        select date_trunc(_grain, d.day)::date as period, d.store_id, sum(d.revenue)::bigint as revenue,
-               round(sum(d.cost))::bigint as cost, sum(d.lines_without_cost)::bigint as missing
-          from public.sales_daily d
-         where d.business_id = _business_id
-           and (_store_id is null or d.store_id = _store_id)
-           and d.day between _from and _to
-         group by 1, 2
-        having sum(d.lines) > 0
-      ) g
-     order by 1, 2;
-end;
-$$;
-comment on function public.report_profit(uuid,date,date,text,uuid) is 'Owners and managers only (42501 otherwise): revenue net of tax, cost (qty x recorded unit cost), profit and margin per period and store; lines_without_cost counts lines sold without a recorded cost (counted at 0).';
-revoke all on function public.report_profit(uuid,date,date,text,uuid) from public;
-grant execute on function public.report_profit(uuid,date,date,text,uuid) to authenticated;
-
 create or replace function public.report_taxes(_business_id uuid, _from date, _to date, _store_id uuid default null)
 returns table (store_id uuid, tax_rate numeric, lines bigint, taxable bigint, tax bigint)
 language plpgsql
@@ -1080,53 +1047,6 @@ end;
 $$;
 revoke all on function private.worst_sellers(uuid,date,date,uuid,integer) from public;
 grant execute on function private.worst_sellers(uuid,date,date,uuid,integer) to authenticated;
-
--- Same signature and columns as in 20261123140100. Best: as before (revenue as rung up, ties by variant id).
--- Worst: unsold variants on sale come first (revenue 0, description from the catalog), then the lowest revenue.
--- The description of a sold variant is the one on its latest line in the range.
-create or replace function public.report_top_products(_business_id uuid, _from date, _to date,
-                                                      _store_id uuid default null, _worst boolean default false,
-                                                      _limit int default 10)
-returns table (variant_id uuid, description text, units numeric, revenue bigint, profit bigint)
-language plpgsql
-stable
-security invoker
-set search_path = ''
-set jit = off
-as $$
-#variable_conflict use_column
-declare
-  v_limit int := least(greatest(coalesce(_limit, 10), 1), 100);
-begin
-  perform private.report_args(_business_id, _from, _to, null);
-  return query
-    with ranked as (
-      select t.variant_id, t.revenue, t.units, t.cost, false as unsold, t.n
-        from private.top_sellers(_business_id, _from, _to, _store_id, v_limit)
-             with ordinality as t (variant_id, revenue, units, cost, n)
-       where not coalesce(_worst, false)
-      union all
-      select w.variant_id, w.revenue, w.units, w.cost, w.unsold, w.n
-        from private.worst_sellers(_business_id, _from, _to, _store_id, v_limit)
-             with ordinality as w (variant_id, revenue, units, cost, unsold, n)
-       where coalesce(_worst, false)
-    )
-    select r.variant_id,
-           case when r.unsold then (select p.name || coalesce(' ' || concat_ws(' / ', v.option1, v.option2, v.option3), '')
-                                      from public.variants v join public.products p on p.id = v.product_id
-                                     where v.id = r.variant_id)
-                else (select d.description from public.sales_daily_variant d
-                       where d.variant_id = r.variant_id and d.business_id = _business_id
-                         and (_store_id is null or d.store_id = _store_id) and d.day between _from and _to
-                       order by d.day desc, d.description desc limit 1) end,
-           r.units, r.revenue::bigint, (r.revenue - round(r.cost))::bigint
-      from ranked r
-     order by r.n;
-end;
-$$;
-comment on function public.report_top_products(uuid,date,date,uuid,boolean,integer) is 'Owners and managers only (42501 otherwise): the variants sold in the range, best (or worst, _worst) first by revenue net of tax, with units and profit; limit 1..100. Variants that did not sell at all are not listed.';
-revoke all on function public.report_top_products(uuid,date,date,uuid,boolean,integer) from public;
-grant execute on function public.report_top_products(uuid,date,date,uuid,boolean,integer) to authenticated;
 
 -- The first instant (UTC) that can fall on local day _from anywhere, with a day to spare.
 create or replace function private.report_utc_lower(_from date)
@@ -3590,6 +3510,96 @@ end;
 $$;
 revoke all on function public.review_shift(uuid,text) from public;
 grant execute on function public.review_shift(uuid,text) to authenticated;
+
+create or replace function public.report_profit(_business_id uuid, _from date, _to date, _grain text default 'day',
+                                                _store_id uuid default null)
+returns table (period date, store_id uuid, revenue bigint, cost bigint, profit bigint, margin numeric,
+               lines_without_cost bigint)
+language plpgsql
+stable
+security invoker
+set search_path = ''
+set jit = off
+as $$
+begin
+  perform private.report_args(_business_id, _from, _to, _grain);
+  return query
+    with b as (
+      select date_trunc(_grain, d.day)::date as period, d.store_id,
+             (sum(d.gross) - sum(d.refunds) - sum(d.tax))::bigint as revenue, sum(d.cost)::bigint as cost
+        from public.sales_daily_breakdown d
+       where d.business_id = _business_id and d.dimension = 'store'
+         and (_store_id is null or d.store_id = _store_id)
+         and d.day between _from and _to
+       group by 1, 2
+    ), m as (
+      select date_trunc(_grain, d.day)::date as period, d.store_id, sum(d.lines_without_cost)::bigint as missing
+        from public.sales_daily d
+       where d.business_id = _business_id
+         and (_store_id is null or d.store_id = _store_id)
+         and d.day between _from and _to
+       group by 1, 2
+    )
+    select b.period, b.store_id, b.revenue, b.cost, b.revenue - b.cost,
+           case when b.revenue = 0 then null else round((b.revenue - b.cost)::numeric / b.revenue, 4) end,
+           coalesce(m.missing, 0)
+      from b left join m on m.period = b.period and m.store_id = b.store_id
+     order by 1, 2;
+end;
+$$;
+comment on function public.report_profit(uuid,date,date,text,uuid) is 'Owners and managers only (42501 otherwise): net sales (revenue less tax, discounts and refunds), cost (less restocked refunds), gross profit and margin per period and store, refunds on the day they happened: the figures of report_sales_by and the Overview (ADR 0172). lines_without_cost counts lines sold without a recorded cost (counted at 0).';
+revoke all on function public.report_profit(uuid,date,date,text,uuid) from public;
+grant execute on function public.report_profit(uuid,date,date,text,uuid) to authenticated;
+
+create or replace function public.report_top_products(_business_id uuid, _from date, _to date,
+                                                      _store_id uuid default null, _worst boolean default false,
+                                                      _limit int default 10)
+returns table (variant_id uuid, description text, units numeric, revenue bigint, profit bigint)
+language plpgsql
+stable
+security invoker
+set search_path = ''
+set jit = off
+as $$
+#variable_conflict use_column
+declare
+  v_limit int := least(greatest(coalesce(_limit, 10), 1), 100);
+begin
+  perform private.report_args(_business_id, _from, _to, null);
+  return query
+    with ranked as materialized (
+      select t.variant_id, t.revenue, t.units, t.cost, false as unsold, t.n
+        from private.top_sellers(_business_id, _from, _to, _store_id, v_limit)
+             with ordinality as t (variant_id, revenue, units, cost, n)
+       where not coalesce(_worst, false)
+      union all
+      select w.variant_id, w.revenue, w.units, w.cost, w.unsold, w.n
+        from private.worst_sellers(_business_id, _from, _to, _store_id, v_limit)
+             with ordinality as w (variant_id, revenue, units, cost, unsold, n)
+       where coalesce(_worst, false)
+    ), back as (
+      select b.* from private.variant_refunds(_business_id, _from, _to, _store_id,
+                                              (select array_agg(r.variant_id) from ranked r)) b
+    )
+    select r.variant_id,
+           case when r.unsold then (select p.name || coalesce(' ' || concat_ws(' / ', v.option1, v.option2, v.option3), '')
+                                      from public.variants v join public.products p on p.id = v.product_id
+                                     where v.id = r.variant_id)
+                else (select d.description from public.sales_daily_variant d
+                       where d.variant_id = r.variant_id and d.business_id = _business_id
+                         and (_store_id is null or d.store_id = _store_id) and d.day between _from and _to
+                       order by d.day desc, d.description desc limit 1) end,
+           r.units - coalesce(b.units, 0),
+           (r.revenue - coalesce(b.revenue, 0))::bigint,
+           ((r.revenue - coalesce(b.revenue, 0)) - (round(r.cost) - coalesce(b.cost, 0)))::bigint
+      from ranked r
+      left join back b on b.variant_id = r.variant_id
+     order by r.n;
+end;
+$$;
+comment on function public.report_top_products(uuid,date,date,uuid,boolean,integer) is 'Owners and managers only (42501 otherwise): the variants sold in the range, best (or worst, _worst) first by sales revenue net of tax, with units, net sales and gross profit net of the refunds of the range (ADR 0172); limit 1..100. Variants that did not sell at all are not listed.';
+revoke all on function public.report_top_products(uuid,date,date,uuid,boolean,integer) from public;
+grant execute on function public.report_top_products(uuid,date,date,uuid,boolean,integer) to authenticated;
 
 -- Rebuild from the raw rows: a whole business (_stores null) or the given (store, day) pairs.
 create or replace function private.compute_sales_summaries_daily(_business_id uuid, _stores uuid[] default null,

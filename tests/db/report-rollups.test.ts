@@ -67,6 +67,10 @@ const normalise = (rows: Record<string, unknown>[]): Seller[] => rows.map((r) =>
   revenue: Number(r.revenue), profit: Number(r.profit) }));
 
 /** The ranking from the raw lines of the stores in scope: best by revenue; worst = unsold variants on sale first. */
+/**
+ * The ranking written apart from the rollups: by sales revenue net of tax in the range (best first, or unsold then
+ * lowest), each listed with its units, revenue and profit net of the range's refunds (ADR 0172).
+ */
 async function rawSellers(from: string, to: string, scope: string[], worst: boolean, limit: number): Promise<Seller[]> {
   const { rows } = await db.query(
     `with f as (
@@ -76,14 +80,29 @@ async function rawSellers(from: string, to: string, scope: string[], worst: bool
          left join public.sale_line_costs c on c.sale_line_id = l.id
         where s.business_id = $1 and s.store_id = any ($4::uuid[])
           and (s.occurred_at at time zone st.time_zone)::date between $2::date and $3::date
+     ), back as (
+       select l.variant_id, sum(rl.qty) as units,
+              sum(rl.amount - case when l.line_total = 0 then 0 else round(rl.amount::numeric * l.tax_amount / l.line_total) end) as revenue,
+              sum(case when rl.disposition = 'restock' then round(rl.qty * coalesce(c.unit_cost, 0)) else 0 end) as cost
+         from public.refund_lines rl join public.refunds r on r.id = rl.refund_id join public.stores st on st.id = r.store_id
+         join public.sale_lines l on l.id = rl.sale_line_id
+         left join public.sale_line_costs c on c.sale_line_id = l.id
+        where r.business_id = $1 and r.store_id = any ($4::uuid[])
+          and (r.occurred_at at time zone st.time_zone)::date between $2::date and $3::date
+        group by 1
      ), sold as (
-       select g.variant_id, d.description, g.units, g.revenue, g.revenue - round(g.cost) as profit
+       select g.variant_id, d.description, g.units - coalesce(b.units, 0) as units,
+              g.revenue - coalesce(b.revenue, 0) as revenue,
+              (g.revenue - coalesce(b.revenue, 0)) - (round(g.cost) - coalesce(b.cost, 0)) as profit, g.revenue as rank
          from (select variant_id, sum(qty) as units, sum(revenue) as revenue, sum(cost) as cost from f group by 1) g
          join (select distinct on (variant_id) variant_id, description from f
                 order by variant_id, day desc, description desc) d on d.variant_id = g.variant_id
+         left join back b on b.variant_id = g.variant_id
      ), unsold as (
-       select v.id as variant_id, p.name || coalesce(' ' || concat_ws(' / ', v.option1, v.option2, v.option3), '') as description
+       select v.id as variant_id, p.name || coalesce(' ' || concat_ws(' / ', v.option1, v.option2, v.option3), '') as description,
+              -coalesce(b.units, 0) as units, -coalesce(b.revenue, 0) as revenue, -coalesce(b.revenue, 0) + coalesce(b.cost, 0) as profit
          from public.variants v join public.products p on p.id = v.product_id
+         left join back b on b.variant_id = v.id
         where v.business_id = $1 and v.archived_at is null and p.archived_at is null
           and v.created_at < (($3::date + 1)::timestamp at time zone 'UTC')
           and (not p.track_stock or exists (select 1 from public.stock_balances b
@@ -92,9 +111,9 @@ async function rawSellers(from: string, to: string, scope: string[], worst: bool
      )
      select variant_id, description, units, revenue, profit from (
        select 1 as k, * from sold where not $5
-       union all select 0, variant_id, description, 0, 0, 0 from unsold where $5
+       union all select 0, variant_id, description, units, revenue, profit, 0 from unsold where $5
        union all select 1, * from sold where $5) x
-      order by k, case when $5 then revenue end asc, case when not $5 then revenue end desc, variant_id
+      order by k, case when $5 then rank end asc, case when not $5 then rank end desc, variant_id
       limit $6`, [business, from, to, scope, worst, limit]);
   return normalise(rows);
 }

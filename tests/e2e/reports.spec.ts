@@ -174,3 +174,25 @@ test('an owner sees the refunds taken on offline terms beside the flagged sales,
   await expect(section.getByTestId('flagged-refund').filter({ hasText: first.sale_receipt_number }))
     .toContainText('Customer returned it the next morning');
 });
+
+test('one profit: the Overview, the Sales report and the Breakdown show the same gross profit for today (ADR 0172)', async ({ page }) => {
+  const amount = (text: string | null) => Number((text ?? '').replace(/[^0-9.-]/g, ''));
+  // The demo shop's day is New York's; today has sales and a refund that came back to the shelf.
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York' }).format(new Date());
+  await signInThroughUi(page, demo.owner1.email, demo.owner1.password);
+  await page.goto('/dashboard');
+  const overview = amount(await page.getByTestId('overview-profit-value').textContent());
+  expect(overview).not.toBe(0);
+
+  await page.goto('/dashboard/reports');
+  await page.getByTestId('reports-from').fill(today);
+  await page.getByTestId('reports-to').fill(today);
+  await expect(page.getByTestId('reports-row').first()).toBeVisible();
+  await expect(page.getByTestId('reports-total-profit')).toHaveText(overview.toFixed(2));
+
+  await page.getByTestId('reports-tab-breakdown').click();
+  await expect(page.getByRole('heading', { name: 'Sales by store' })).toBeVisible();
+  const headers = await page.getByTestId('report-breakdown-totals').locator('xpath=ancestor::table//th').allTextContents();
+  const cells = page.getByTestId('report-breakdown-totals').locator('td');
+  await expect(cells.nth(headers.indexOf('Gross profit'))).toHaveText(overview.toFixed(2));
+});

@@ -76,7 +76,7 @@ describe('ManagerOverviewView', { timeout: 30_000 }, () => {
     expect(await screen.findByTestId('chart-stub')).toHaveTextContent('30 bars');
     expect(charted.points.at(-1)).toEqual({ label: day(23), value: 125_000 });
     expect(screen.getByTestId('overview-30-total')).toHaveTextContent('Total $1,540.00');
-    expect(within(screen.getByRole('region', { name: 'Top products, 30 days' })).getByText('Whole milk 1 L')).toBeInTheDocument();
+    expect(within(screen.getByRole('region', { name: 'Top products, 30 days (as rung up)' })).getByText('Whole milk 1 L')).toBeInTheDocument();
     expect(screen.getByRole('region', { name: 'Low stock (4)' })).toHaveTextContent('Rice 1 kg3 / 20');
     expect(screen.getByRole('region', { name: 'Lots expiring within 14 days (0)' })).toHaveTextContent('No lot expires soon.');
   });

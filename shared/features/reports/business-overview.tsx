@@ -83,7 +83,7 @@ export function ManagerOverviewView({ overview: o, currency }: { overview: Manag
         </Suspense>
       </Card>
       <SimpleGrid columns={{ base: 1, lg: 3 }} gap="4">
-        <Card label="Top products, 30 days" testId="overview-top">
+        <Card label="Top products, 30 days (as rung up)" testId="overview-top">
           {o.top_products.length === 0 ? <Text color="fg.muted">No sales yet.</Text> : (
             <List.Root as="ol" gap="1" ps="5">
               {o.top_products.map((t) => (

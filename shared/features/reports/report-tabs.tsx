@@ -62,7 +62,7 @@ export function BreakdownTab({ request }: TabProps) {
       { header: 'Units', kind: 'number', value: (r) => r.units, total: true },
       { header: 'Revenue ex tax', kind: 'money', value: (r) => r.revenue, total: true },
       { header: 'Cost', kind: 'money', value: (r) => r.cost, total: true },
-      { header: 'Profit', kind: 'money', value: (r) => r.profit, total: true },
+      { header: 'Gross profit', kind: 'money', value: (r) => r.profit, total: true },
       { header: 'Margin', kind: 'percent', value: (r) => r.margin },
     ] satisfies Column<BreakdownRow>[]),
   ];
@@ -116,9 +116,9 @@ export function SellersTab({ request, storeName }: TabProps) {
                 { header: 'Product', kind: 'text', value: (r) => r.description },
                 { header: 'Units', kind: 'number', value: (r) => r.units, total: true },
                 { header: 'Revenue ex tax', kind: 'money', value: (r) => r.revenue, total: true },
-                { header: 'Profit', kind: 'money', value: (r) => r.profit, total: true },
+                { header: 'Gross profit', kind: 'money', value: (r) => r.profit, total: true },
               ]}
-              note={worst ? 'Products on sale (in stock in the store, or not stock-tracked) that did not sell at all in the range come first, then the lowest revenue.' : undefined} />
+              note={`${worst ? 'Products on sale (in stock in the store, or not stock-tracked) that did not sell at all in the range come first, then the lowest revenue. ' : ''}Units, revenue ex tax and gross profit are net of the range's refunds, as on every report.`} />
             <ReportTable id="sell-through" title="Sell-through" rows={d.sellThrough} columns={through} fileName={file('sell-through', request)}
               note="Sell-through = units sold net of refunds / (sold + on hand at the end of the range, from the stock ledger); products that do not track stock are left out." />
           </SimpleGrid>

@@ -92,19 +92,26 @@ export function ReportsApp() {
     return [...byPeriod].map(([label, value]) => ({ label, value }));
   }, [rows]);
   const totals = rows.reduce(
-    (t, r) => ({ receipts: t.receipts + r.receipts, gross: t.gross + r.gross, tax: t.tax + r.tax, net: t.net + r.net, refunds: t.refunds + r.refunds }),
-    { receipts: 0, gross: 0, tax: 0, net: 0, refunds: 0 },
+    (t, r) => ({ receipts: t.receipts + r.receipts, gross: t.gross + r.gross, refunds: t.refunds + r.refunds }),
+    { receipts: 0, gross: 0, refunds: 0 },
   );
-  const profitTotal = (loaded?.key === key ? loaded.profit : []).reduce((a, p) => a + p.profit, 0);
+  const profitRows = loaded?.key === key ? loaded.profit : [];
+  // One definition on every screen (ADR 0172): net sales = gross less refunds; revenue ex tax = net sales less tax;
+  // gross profit = revenue ex tax less cost (restocked returns given back).
+  const profitTotal = profitRows.reduce((a, p) => a + p.profit, 0);
+  const revenueTotal = profitRows.reduce((a, p) => a + p.revenue, 0);
 
   function exportCsv() {
     const csv = toCsv(
-      ['Period', 'Store', 'Receipts', 'Units', 'Gross', 'Discounts', 'Tax', 'Net', 'Refunds', 'Cost', 'Profit', 'Margin'],
+      ['Period', 'Store', 'Receipts', 'Units', 'Gross', 'Discounts', 'Tax on sales', 'Sales ex tax before refunds', 'Refunds',
+        'Net sales', 'Revenue ex tax', 'Cost', 'Gross profit', 'Margin'],
       rows.map((r) => {
         const p = profitOf(r);
         const c = currencyOf(r.store_id);
         return [r.period, storeName(r.store_id), r.receipts, r.units, minorToDecimal(r.gross, c), minorToDecimal(r.discounts, c),
-          minorToDecimal(r.tax, c), minorToDecimal(r.net, c), minorToDecimal(r.refunds, c), p ? minorToDecimal(p.cost, c) : '',
+          minorToDecimal(r.tax, c), minorToDecimal(r.net, c), minorToDecimal(r.refunds, c), minorToDecimal(r.gross - r.refunds, c),
+          p ? minorToDecimal(p.revenue, c) : '',
+          p ? minorToDecimal(p.cost, c) : '',
           p ? minorToDecimal(p.profit, c) : '', p?.margin ?? ''];
       }),
     );
@@ -200,7 +207,7 @@ export function ReportsApp() {
           <Table.Root size="sm" data-testid="reports-table">
             <Table.Header>
               <Table.Row>
-                {['Period', 'Store', 'Receipts', 'Gross', 'Tax', 'Net', 'Refunds', 'Profit', 'Margin'].map((h, i) => (
+                {['Period', 'Store', 'Receipts', 'Gross', 'Refunds', 'Net sales', 'Revenue ex tax', 'Gross profit', 'Margin'].map((h, i) => (
                   <Table.ColumnHeader key={h} textAlign={i > 1 ? 'end' : 'start'}>{h}</Table.ColumnHeader>
                 ))}
               </Table.Row>
@@ -214,9 +221,9 @@ export function ReportsApp() {
                     <Table.Cell>{storeName(r.store_id)}</Table.Cell>
                     <Table.Cell textAlign="end">{r.receipts}</Table.Cell>
                     <Table.Cell textAlign="end">{minorToDecimal(r.gross, currencyOf(r.store_id))}</Table.Cell>
-                    <Table.Cell textAlign="end">{minorToDecimal(r.tax, currencyOf(r.store_id))}</Table.Cell>
-                    <Table.Cell textAlign="end">{minorToDecimal(r.net, currencyOf(r.store_id))}</Table.Cell>
                     <Table.Cell textAlign="end">{minorToDecimal(r.refunds, currencyOf(r.store_id))}</Table.Cell>
+                    <Table.Cell textAlign="end">{minorToDecimal(r.gross - r.refunds, currencyOf(r.store_id))}</Table.Cell>
+                    <Table.Cell textAlign="end">{p ? minorToDecimal(p.revenue, currencyOf(r.store_id)) : '—'}</Table.Cell>
                     <Table.Cell textAlign="end">{p ? minorToDecimal(p.profit, currencyOf(r.store_id)) : '—'}</Table.Cell>
                     <Table.Cell textAlign="end">{p?.margin == null ? '—' : `${(p.margin * 100).toFixed(1)} %`}</Table.Cell>
                   </Table.Row>
@@ -228,17 +235,22 @@ export function ReportsApp() {
                 <Table.Cell colSpan={2}>Total</Table.Cell>
                 <Table.Cell textAlign="end">{totals.receipts}</Table.Cell>
                 <Table.Cell textAlign="end" data-testid="reports-total-gross">{minorToDecimal(totals.gross, totalsCurrency)}</Table.Cell>
-                <Table.Cell textAlign="end">{minorToDecimal(totals.tax, totalsCurrency)}</Table.Cell>
-                <Table.Cell textAlign="end">{minorToDecimal(totals.net, totalsCurrency)}</Table.Cell>
                 <Table.Cell textAlign="end">{minorToDecimal(totals.refunds, totalsCurrency)}</Table.Cell>
-                <Table.Cell textAlign="end">{minorToDecimal(profitTotal, totalsCurrency)}</Table.Cell>
-                <Table.Cell textAlign="end">{totals.net ? `${((profitTotal / totals.net) * 100).toFixed(1)} %` : '—'}</Table.Cell>
+                <Table.Cell textAlign="end" data-testid="reports-total-net-sales">{minorToDecimal(totals.gross - totals.refunds, totalsCurrency)}</Table.Cell>
+                <Table.Cell textAlign="end" data-testid="reports-total-revenue">{minorToDecimal(revenueTotal, totalsCurrency)}</Table.Cell>
+                <Table.Cell textAlign="end" data-testid="reports-total-profit">{minorToDecimal(profitTotal, totalsCurrency)}</Table.Cell>
+                <Table.Cell textAlign="end">{revenueTotal ? `${((profitTotal / revenueTotal) * 100).toFixed(1)} %` : '—'}</Table.Cell>
               </Table.Row>
             </Table.Footer>
           </Table.Root>
         </Table.ScrollArea>
       )}
-      <Text color="fg.muted" fontSize="sm">Amounts in the store currency; net is without tax; profit is net minus the cost recorded on each sale line.</Text>
+      <Text color="fg.muted" fontSize="sm">
+        Amounts in the store currency. Gross is what customers paid after discounts, tax included; refunds count on the
+        day they happened. Net sales is gross less refunds; revenue ex tax is net sales less tax; gross profit is revenue
+        ex tax less the cost recorded on each sale line, with restocked returns given back. The same figures as the
+        Overview, Breakdown and Products.
+      </Text>
       </Stack>
         </Tabs.Content>
       </Tabs.Root></ReportCurrency.Provider>

@@ -1,0 +1,73 @@
+/**
+ * One profit (issue 25, ADR 0172): the Sales report (report_profit), Products (report_top_products), Breakdown
+ * (report_sales_by) and the Overview (business_overview) give the same net sales and gross profit for the same
+ * range, refunds netted on the day they happened (before, the Sales report and Products counted sales only).
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { downtown, startCatalogWorld, type CatalogWorld } from './support/catalog-world';
+
+let w: CatalogWorld;
+let today = '';
+
+type Row = Record<string, number | string | null>;
+const sum = (rows: Row[], key: string) => rows.reduce((a, r) => a + Number(r[key] ?? 0), 0);
+
+beforeAll(async () => {
+  w = await startCatalogWorld();
+  [{ today } = { today: '' }] = await w.rows<{ today: string }>(
+    `select (now() at time zone time_zone)::date::text as today from public.stores where id = $1`, [downtown]);
+  const [{ id: register } = { id: '' }] = await w.rows<{ id: string }>(`select id from public.registers where receipt_prefix = 'DT1'`);
+  const opened = await w.clients.owner.rpc('open_shift', { _register_id: register, _opening_float: 0 });
+  if (opened.error) throw new Error(opened.error.message);
+  const shift = (opened.data as { id: string }).id;
+  // Three tees (cost 6.00 each) and a kilo of apples (no cost); then a tee back to the shelf and 0.4 kg thrown away.
+  const payload = { id: randomUUID(), register_id: register, shift_id: shift,
+    lines: [{ variant_id: w.f.variant, qty: 3 }, { variant_id: w.f.kgVariant, qty: 1 }] };
+  const probe = await w.clients.owner.rpc('post_sale', { _payload: { ...payload, tenders: [{ kind: 'card', amount: 0 }] } });
+  const total = Number(/total:(\d+)/.exec(probe.error?.details ?? '')?.[1]);
+  const sold = await w.clients.owner.rpc('post_sale', { _payload: { ...payload, tenders: [{ kind: 'card', amount: total }] } });
+  if (sold.error) throw new Error(sold.error.message);
+  const lines = (sold.data as { lines: { id: string }[] }).lines;
+  const back = await w.clients.owner.rpc('post_refund', { _payload: { id: randomUUID(), sale_id: payload.id, shift_id: shift,
+    lines: [{ sale_line_id: lines[0]?.id, qty: 1, disposition: 'restock' }, { sale_line_id: lines[1]?.id, qty: 0.4, disposition: 'damaged' }] } });
+  if (back.error) throw new Error(back.error.message);
+}, 300_000);
+
+afterAll(async () => {
+  await w?.stack.stop();
+});
+
+async function call(fn: string, args: Record<string, unknown>): Promise<Row[]> {
+  const { data, error } = await w.clients.owner.rpc(fn, args);
+  if (error) throw new Error(`${fn}: ${error.message}`);
+  return data as Row[];
+}
+
+describe('net sales and gross profit are the same on every screen', () => {
+  it('today at Downtown: Sales report, Products, Breakdown and Overview agree', async () => {
+    const range = { _business_id: w.businessA, _from: today, _to: today, _store_id: downtown };
+    const profit = await call('report_profit', range);
+    const byStore = await call('report_sales_by', { ...range, _dimension: 'store' });
+    const products = await call('report_top_products', { ...range, _limit: 100 });
+    const overview = (await w.clients.owner.rpc('business_overview', { _business_id: w.businessA, _store_id: downtown, _today: today }))
+      .data as { today: { gross_profit: number } };
+    expect(sum(byStore, 'refunds')).toBeGreaterThan(0);
+    expect(sum(profit, 'profit')).toBe(sum(byStore, 'profit'));
+    expect(sum(profit, 'revenue')).toBe(sum(byStore, 'revenue'));
+    expect(sum(products, 'profit')).toBe(sum(profit, 'profit'));
+    expect(sum(products, 'revenue')).toBe(sum(profit, 'revenue'));
+    expect(Number(overview.today.gross_profit)).toBe(sum(profit, 'profit'));
+  });
+
+  it('over the demo\'s month of sales and refunds, the Sales report equals the Breakdown', async () => {
+    const [{ from } = { from: '' }] = await w.rows<{ from: string }>(`select ($1::date - 30)::text as from`, [today]);
+    const range = { _business_id: w.businessA, _from: from, _to: today };
+    const profit = await call('report_profit', range);
+    const byStore = await call('report_sales_by', { ...range, _dimension: 'store' });
+    expect(sum(byStore, 'refunds')).toBeGreaterThan(0);
+    expect(sum(profit, 'profit')).toBe(sum(byStore, 'profit'));
+    expect(sum(profit, 'revenue')).toBe(sum(byStore, 'revenue'));
+    expect(sum(profit, 'cost')).toBe(sum(byStore, 'cost'));
+  });
+});
