@@ -214,6 +214,7 @@ export type Database = {
           name: string;
           owner_id: string;
           phone: string | null;
+          setup_dismissed_at: string | null;
           suspended_at: string | null;
           suspended_reason: string | null;
           type: string;
@@ -227,6 +228,7 @@ export type Database = {
           name: string;
           owner_id: string;
           phone?: string | null;
+          setup_dismissed_at?: string | null;
           suspended_at?: string | null;
           suspended_reason?: string | null;
           type?: string;
@@ -239,6 +241,7 @@ export type Database = {
           name?: string;
           owner_id?: string;
           phone?: string | null;
+          setup_dismissed_at?: string | null;
           suspended_at?: string | null;
           suspended_reason?: string | null;
           type?: string;
@@ -2770,6 +2773,7 @@ export type Database = {
     Functions: {
       accept_invitation: { Args: { _token: string }; Returns: string };
       add_internal_barcode: { Args: { _variant_id: string }; Returns: string };
+      add_sample_catalog: { Args: { _business_id: string }; Returns: number };
       adjust_stock: {
         Args: {
           _lot_id?: string;
@@ -3126,6 +3130,10 @@ export type Database = {
         }[];
       };
       device_label: { Args: { _user_agent: string }; Returns: string };
+      dismiss_setup: {
+        Args: { _business_id: string; _dismissed?: boolean };
+        Returns: undefined;
+      };
       edit_purchase_order_draft: {
         Args: { _lines: Json; _purchase_order_id: string };
         Returns: number;
@@ -3749,6 +3757,7 @@ export type Database = {
         };
         Returns: undefined;
       };
+      setup_progress: { Args: { _business_id: string }; Returns: Json };
       stock_history: {
         Args: {
           _limit?: number;

@@ -561,6 +561,125 @@ comment on function private.variant_refunds(uuid,date,date,uuid,uuid[]) is 'Refu
 revoke all on function private.variant_refunds(uuid,date,date,uuid,uuid[]) from public;
 grant execute on function private.variant_refunds(uuid,date,date,uuid,uuid[]) to authenticated;
 
+-- ---------------------------------------------------------------------------------------------------
+-- A sample catalog for each kind of shop (issue 25's setup guide): eight everyday items with prices in minor units,
+-- so a new owner can ring a test sale before entering their own. SKUs start with SAMPLE- so they are easy to find
+-- and archive.
+create or replace function private.sample_catalog(_business_type text)
+returns table (name text, unit text, sku text, price bigint)
+language sql
+immutable
+set search_path = ''
+as $$
+  select x.name, x.unit, x.sku, x.price
+    from (values
+      ('Grocery', 'Bananas', 'kg', 'SAMPLE-BANANA', 129), ('Grocery', 'Whole milk 1 L', 'each', 'SAMPLE-MILK', 249),
+      ('Grocery', 'Sourdough loaf', 'each', 'SAMPLE-BREAD', 450), ('Grocery', 'Free-range eggs, 12', 'each', 'SAMPLE-EGGS', 399),
+      ('Grocery', 'Gala apples', 'kg', 'SAMPLE-APPLE', 299), ('Grocery', 'Orange juice 1 L', 'each', 'SAMPLE-OJ', 329),
+      ('Grocery', 'Cheddar 200 g', 'each', 'SAMPLE-CHEDDAR', 389), ('Grocery', 'Coffee beans 500 g', 'each', 'SAMPLE-COFFEE', 899),
+      ('Clothing', 'Classic tee', 'each', 'SAMPLE-TEE', 1500), ('Clothing', 'Slim jeans', 'each', 'SAMPLE-JEANS', 4900),
+      ('Clothing', 'Hoodie', 'each', 'SAMPLE-HOODIE', 3900), ('Clothing', 'Socks, 3 pairs', 'each', 'SAMPLE-SOCKS', 1200),
+      ('Clothing', 'Baseball cap', 'each', 'SAMPLE-CAP', 1800), ('Clothing', 'Wool scarf', 'each', 'SAMPLE-SCARF', 2200),
+      ('Clothing', 'Polo shirt', 'each', 'SAMPLE-POLO', 2900), ('Clothing', 'Leather belt', 'each', 'SAMPLE-BELT', 2500),
+      ('Medical', 'Paracetamol 500 mg, 16 tablets', 'each', 'SAMPLE-PARA', 299),
+      ('Medical', 'Ibuprofen 200 mg, 24 tablets', 'each', 'SAMPLE-IBU', 449),
+      ('Medical', 'Vitamin C 1000 mg, 30 tablets', 'each', 'SAMPLE-VITC', 799),
+      ('Medical', 'Hand sanitiser 100 ml', 'each', 'SAMPLE-SANI', 349), ('Medical', 'Plasters, 20', 'each', 'SAMPLE-PLAST', 259),
+      ('Medical', 'Digital thermometer', 'each', 'SAMPLE-THERMO', 1299), ('Medical', 'Cough syrup 150 ml', 'each', 'SAMPLE-SYRUP', 699),
+      ('Medical', 'Face masks, 10', 'each', 'SAMPLE-MASK', 499),
+      ('Electronics', 'USB-C cable 1 m', 'each', 'SAMPLE-USBC', 1299), ('Electronics', 'Phone charger 20 W', 'each', 'SAMPLE-CHARGER', 2499),
+      ('Electronics', 'Wireless earbuds', 'each', 'SAMPLE-BUDS', 5999), ('Electronics', 'Power bank 10000 mAh', 'each', 'SAMPLE-POWER', 3499),
+      ('Electronics', 'HDMI cable 2 m', 'each', 'SAMPLE-HDMI', 1499), ('Electronics', 'Bluetooth speaker', 'each', 'SAMPLE-SPEAKER', 4999),
+      ('Electronics', 'Screen protector', 'each', 'SAMPLE-SCREEN', 999), ('Electronics', 'AA batteries, 4', 'each', 'SAMPLE-AA', 599),
+      ('Others', 'Gift card', 'each', 'SAMPLE-GIFT', 2500), ('Others', 'Notebook A5', 'each', 'SAMPLE-NOTE', 499),
+      ('Others', 'Pen set', 'each', 'SAMPLE-PENS', 699), ('Others', 'Tote bag', 'each', 'SAMPLE-TOTE', 1299),
+      ('Others', 'Ceramic mug', 'each', 'SAMPLE-MUG', 999), ('Others', 'Scented candle', 'each', 'SAMPLE-CANDLE', 1599),
+      ('Others', 'Greeting card', 'each', 'SAMPLE-CARD', 349), ('Others', 'Keyring', 'each', 'SAMPLE-KEY', 499)
+    ) as x (business_type, name, unit, sku, price)
+   where x.business_type = coalesce(_business_type, 'Others');
+$$;
+revoke all on function private.sample_catalog(text) from public;
+
+-- Adds the sample catalog of the business's type, once (23505 the second time), within the plan's item limit (the
+-- catalog triggers refuse past it, and nothing is added then). Owners and managers, as for adding products.
+create or replace function public.add_sample_catalog(_business_id uuid)
+returns integer
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_type text;
+  v_n integer := 0;
+  r record;
+  v_product uuid;
+begin
+  perform private.assert_role(_business_id, array['owner', 'manager']);
+  select b.type into v_type from public.businesses b where b.id = _business_id;
+  if exists (select 1 from public.variants v where v.business_id = _business_id and v.sku like 'SAMPLE-%') then
+    raise exception 'the sample products are already in your catalog' using errcode = '23505';
+  end if;
+  for r in select * from private.sample_catalog(v_type) loop
+    insert into public.products (business_id, name, unit) values (_business_id, r.name, r.unit) returning id into v_product;
+    insert into public.variants (business_id, product_id, sku, price) values (_business_id, v_product, r.sku, r.price);
+    v_n := v_n + 1;
+  end loop;
+  return v_n;
+end;
+$$;
+comment on function public.add_sample_catalog(uuid) is 'Adds eight sample products for the business''s type (the setup guide), once.';
+revoke all on function public.add_sample_catalog(uuid) from public;
+grant execute on function public.add_sample_catalog(uuid) to authenticated;
+
+-- The owner hides the setup guide, or shows it again.
+create or replace function public.dismiss_setup(_business_id uuid, _dismissed boolean default true)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.assert_role(_business_id, array['owner']);
+  update public.businesses b
+     set setup_dismissed_at = case when coalesce(_dismissed, true) then now() end
+   where b.id = _business_id;
+end;
+$$;
+comment on function public.dismiss_setup(uuid,boolean) is 'The owner hides (or shows again) the Overview''s setup guide.';
+revoke all on function public.dismiss_setup(uuid,boolean) from public;
+grant execute on function public.dismiss_setup(uuid,boolean) to authenticated;
+
+-- ---------------------------------------------------------------------------------------------------
+-- The Overview's setup guide for a new owner (issue 25): which first-day steps are done, read in one call:
+-- business details, a store, a register, products, staff (a member or an invitation), a first sale.
+create or replace function public.setup_progress(_business_id uuid)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_business public.businesses;
+begin
+  perform private.assert_role(_business_id, array['owner']);
+  select b.* into v_business from public.businesses b where b.id = _business_id;
+  return jsonb_build_object(
+    'business_type', v_business.type,
+    'dismissed', v_business.setup_dismissed_at is not null,
+    'details', v_business.email is not null and v_business.phone is not null,
+    'store', exists (select 1 from public.stores s where s.business_id = _business_id and s.archived_at is null),
+    'register', exists (select 1 from public.registers r where r.business_id = _business_id and r.archived_at is null),
+    'products', exists (select 1 from public.variants v where v.business_id = _business_id and v.archived_at is null),
+    'team', exists (select 1 from public.business_members m where m.business_id = _business_id and m.role <> 'owner')
+            or exists (select 1 from public.invitations i where i.business_id = _business_id and i.revoked_at is null),
+    'sale', exists (select 1 from public.sales x where x.business_id = _business_id));
+end;
+$$;
+comment on function public.setup_progress(uuid) is 'The owner''s first-day steps and whether each is done (the Overview''s setup guide).';
+revoke all on function public.setup_progress(uuid) from public;
+grant execute on function public.setup_progress(uuid) to authenticated;
+
 -- ==== Policies ============================================================================================
 
 -- The service role bypasses RLS anyway; the policy states who may read and remove outbox rows.

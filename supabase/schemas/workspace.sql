@@ -23,11 +23,13 @@ create table public.businesses (
   suspended_reason public.short_text,
   created_at timestamp with time zone default now() not null,
   updated_at timestamp with time zone default now() not null,
+  setup_dismissed_at timestamp with time zone,
   constraint businesses_pkey primary key (id),
   constraint businesses_owner_id_fkey foreign key (owner_id) references auth.users(id) on delete cascade
 );
 alter table public.businesses enable row level security;
 comment on table public.businesses is 'Members read their (unsuspended) businesses; the owner also reads a suspended one to see why, and updates name, type, email and phone. Created at sign-up by a trigger; suspended through admin functions only.';
+comment on column public.businesses.setup_dismissed_at is 'When the owner dismissed the Overview''s setup guide (dismiss_setup); null while it shows.';
 grant delete, insert, select, update on table public.businesses to service_role;
 grant select on table public.businesses to authenticated;
 grant update (name, type, email, phone) on table public.businesses to authenticated;

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { Box, Heading, HStack, Link, NativeSelect, Stack, Text } from '@chakra-ui/react';
-import { NavLink, Route, Routes } from 'react-router-dom';
+import { Box, Button, Heading, HStack, Link, NativeSelect, Stack, Text } from '@chakra-ui/react';
+import { Link as RouterLink, NavLink, Route, Routes } from 'react-router-dom';
 import { LoadingText } from '../../components/loading-text';
 import { useSupabase } from '../../lib/platform-context';
 import { CountsPage } from './counts-page';
@@ -64,7 +64,13 @@ export function InventoryApp() {
         <Text color="fg.muted">Stock on hand per store; every change is a ledger entry with who, when and why.</Text>
       </Box>
       {failed ? <Text color="fg.error">Your stores could not be loaded. Reload the page to try again.</Text>
-        : !stores ? <LoadingText /> : !ctx ? <Text>No store to show yet.</Text> : (
+        : !stores ? <LoadingText /> : !ctx ? (
+          <Stack gap="2" borderWidth="1px" rounded="md" p="3" role="note" aria-label="No store yet" data-testid="inventory-no-store">
+            <Text fontWeight="semibold">No store to show yet</Text>
+            <Text>Stock is kept per store. Add your first store, then receive or count what is on its shelves.</Text>
+            <div><Button asChild size="sm"><RouterLink to="/dashboard/business/stores">Add a store</RouterLink></Button></div>
+          </Stack>
+        ) : (
         <Stack gap="4">
           <NativeSelect.Root maxW="xs">
             <NativeSelect.Field aria-label="Store" value={storeId} onChange={(e) => {

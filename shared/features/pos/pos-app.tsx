@@ -14,6 +14,7 @@ import { keepQueuedShift, openShiftAnywhere } from './shift-open';
 import { Till } from './till';
 import { useOutbox } from './use-outbox';
 import { PrinterSettingsButton } from './printing/printer-settings';
+import { NoRegisterYet } from './no-register-yet';
 
 interface Setup { stores: PosStore[]; registers: PosRegister[] }
 
@@ -39,7 +40,13 @@ export function PosApp() {
     if (!db) return;
     void getMeta<Setup>(db, 'setup').then((cached) => cached && setSetup((current) => current ?? cached));
     fetchStoresAndRegisters(supabase).then(
-      (s) => { setSetup(s); void setMeta(db, 'setup', s); },
+      (s) => {
+        setSetup(s);
+        void setMeta(db, 'setup', s);
+        // A single register is chosen for the cashier (issue 25); with several, the last one used on this device is.
+        const only = s.registers.length === 1 ? s.registers[0]?.id : undefined;
+        if (only) setRegisterId((id) => id || only);
+      },
       async () => setSetup((await getMeta<Setup>(db, 'setup')) ?? { stores: [], registers: [] }),
     );
     void getMeta<string>(db, 'register').then((id) => id && setRegisterId(id));
@@ -129,7 +136,8 @@ export function PosApp() {
         <RefusedEntries supabase={supabase} db={db} storeId={store.id} currency={store.currency}
           role={roles[store.business_id] ?? 'cashier'} refusedCount={outbox.refused} onChanged={outbox.refresh} />
       )}
-      <NativeSelect.Root maxW="sm">
+      {setup.registers.length === 0 && <NoRegisterYet canManage={Object.values(roles).some((r) => r === 'owner' || r === 'manager')} />}
+      <NativeSelect.Root maxW="sm" hidden={setup.registers.length === 0}>
         <NativeSelect.Field aria-label="Register" value={registerId} onChange={(e) => setRegisterId(e.target.value)}>
           <option value="">Choose a register</option>
           {setup.stores.map((s) => (

@@ -3,6 +3,7 @@ import { Link as RouterLink } from 'react-router-dom';
 import { storeUsage } from './plan-limit';
 import { useWorkspaces } from './use-workspaces';
 import type { Workspace } from './workspace-api';
+import { SetupGuide } from './setup-guide';
 import { WorkspaceCard } from './workspace-card';
 
 /** No plan, canceled or expired: the plan functions call it Free (ADR 0100). */
@@ -15,7 +16,12 @@ export const isFreePlan = (plan: string) => plan.toLowerCase() === 'free';
 export function BusinessGlance() {
   const { status, current } = useWorkspaces();
   if (status !== 'ready' || !current) return null;
-  return <BusinessGlanceCard workspace={current} />;
+  return (
+    <>
+      {current.role === 'owner' && <SetupGuide workspace={current} />}
+      <BusinessGlanceCard workspace={current} />
+    </>
+  );
 }
 
 export function BusinessGlanceCard({ workspace: current }: { workspace: Workspace }) {

@@ -1,4 +1,5 @@
 // SQL (supabase/schemas, docs/adr/0185):
+//   supabase/schemas/shared.sql: add_sample_catalog() dismiss_setup() setup_progress()
 //   supabase/schemas/workspace.sql: accept_invitation() business_team() create_invitation() invitation_preview()
 //     my_workspaces() remove_member() revoke_invitation() set_member_role() transfer_ownership_confirmed()
 //     activity businesses invitations registers stores
@@ -149,4 +150,24 @@ export async function fetchActivity(supabase: StorewiseClient, businessId: strin
 export async function transferOwnership(supabase: StorewiseClient, businessId: string, newOwner: string, typedName: string) {
   check(await supabase.rpc('transfer_ownership_confirmed', { _business_id: businessId, _new_owner: newOwner,
     _confirm_name: typedName }));
+}
+
+/** The owner's first-day steps (the Overview's setup guide, issue 25). */
+export interface SetupProgress {
+  business_type: string; dismissed: boolean;
+  details: boolean; store: boolean; register: boolean; products: boolean; team: boolean; sale: boolean;
+}
+
+export async function fetchSetupProgress(supabase: StorewiseClient, businessId: string): Promise<SetupProgress> {
+  return unwrap(await supabase.rpc('setup_progress', { _business_id: businessId })) as unknown as SetupProgress;
+}
+
+export async function dismissSetup(supabase: StorewiseClient, businessId: string, dismissed = true): Promise<void> {
+  const { error } = await supabase.rpc('dismiss_setup', { _business_id: businessId, _dismissed: dismissed });
+  if (error) throw new WorkspaceError(error.message, error.code, error.hint);
+}
+
+/** Eight sample products of the business's type; how many were added. */
+export async function addSampleCatalog(supabase: StorewiseClient, businessId: string): Promise<number> {
+  return unwrap(await supabase.rpc('add_sample_catalog', { _business_id: businessId })) as number;
 }

@@ -32,6 +32,11 @@ function StatCard({ label, children }: { label: string; children: ReactNode }) {
  * /dashboard. Names and dates come from the signed-in user (no request); only the plan and the two latest
  * billing rows are fetched, in parallel.
  */
+/** An account in its first week is welcomed, not welcomed back (issue 25). */
+export function isNewAccount(createdAt: string | undefined, now = Date.now()): boolean {
+  return createdAt !== undefined && now - Date.parse(createdAt) < 7 * 86_400_000;
+}
+
 export function OverviewPage() {
   const supabase = useSupabase();
   const { user } = useDashboardSession();
@@ -44,7 +49,7 @@ export function OverviewPage() {
   return (
     <>
       <PageHeader
-        title={`Welcome back, ${fullName ?? email.split('@')[0]}!`}
+        title={`${isNewAccount(user.created_at) ? 'Welcome to Storewise' : 'Welcome back'}, ${fullName ?? email.split('@')[0]}!`}
         description="Here's an overview of your Storewise account."
       />
 
