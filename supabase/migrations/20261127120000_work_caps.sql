@@ -1,6 +1,6 @@
 -- Issue 22, finding 9: per-call work caps, so no account's call holds the embedded stack's single PGlite connection
 -- for long (docs/adr/0180, 0181). Measured on PGlite (2 shared cores) to finish well under 1 s at the cap.
--- * import_catalog: at most 500 rows checked (dry run) or 50 rows written per call; the browser sends a file in
+-- * import_catalog: at most 500 rows checked (dry run) or 25 rows written per call; the browser sends a file in
 --   parts with a progress bar. The check is one set-based pass without writes or per-row subtransactions (the old
 --   loop opened one subtransaction per row and appended errors to a jsonb array: both grew quadratically), and it
 --   sees the parts of the same import already checked (private.catalog_import_keys) so a SKU or barcode repeated
@@ -28,6 +28,7 @@ create table private.catalog_import_keys (
 );
 create index catalog_import_keys_sku_idx on private.catalog_import_keys (import_id, sku) where sku is not null;
 create index catalog_import_keys_barcode_idx on private.catalog_import_keys (import_id, barcode) where barcode is not null;
+create index catalog_import_keys_product_idx on private.catalog_import_keys (import_id, new_product) where new_product is not null;
 create index catalog_import_keys_created_idx on private.catalog_import_keys (created_at);
 comment on table private.catalog_import_keys is
   'The SKUs, barcodes and new product names of the rows an import''s check has already seen (earlier parts of the '
@@ -152,7 +153,7 @@ drop function public.import_catalog(uuid, jsonb, uuid, boolean);
 -- Import catalog rows (20261122120200_catalog_import: fields, rules and messages as before), in parts:
 -- * a dry run checks at most 500 rows and writes nothing but the import's keys (with _import_id: the next parts
 --   are checked against them);
--- * an import writes at most 50 rows, all or nothing: if any row fails, nothing of the part is written;
+-- * an import writes at most 25 rows, all or nothing: if any row fails, nothing of the part is written;
 -- * _first_row numbers the part's rows as the file's, in the messages.
 -- The browser checks every part of a file first and writes only a file without errors (docs/adr/0180).
 create or replace function public.import_catalog(_business_id uuid, _rows jsonb, _store_id uuid default null,
@@ -165,7 +166,7 @@ set search_path = ''
 as $$
 declare
   c_check_cap constant int := 500;
-  c_write_cap constant int := 50;
+  c_write_cap constant int := 25;
   v_problems jsonb;
   r record;
   v_n int;
@@ -284,7 +285,7 @@ begin
 end;
 $$;
 comment on function public.import_catalog(uuid, jsonb, uuid, boolean, uuid, int) is
-  'Owners and managers check (dry run, up to 500 rows) or import (up to 50 rows, all or nothing) a part of a '
+  'Owners and managers check (dry run, up to 500 rows) or import (up to 25 rows, all or nothing) a part of a '
   'catalog file; returns each failing row''s message with its row number in the file. _import_id links the parts of '
   'one file''s check; _first_row numbers the part''s first row.';
 revoke all on function public.import_catalog(uuid, jsonb, uuid, boolean, uuid, int) from public, anon;

@@ -1,6 +1,6 @@
 /**
  * Issue 22, finding 9: per-call work caps (supabase/migrations/20261127120000_work_caps.sql, docs/adr/0180).
- * - import_catalog checks at most 500 rows and writes at most 50 per call; a file goes in parts, numbered as the
+ * - import_catalog checks at most 500 rows and writes at most 25 per call; a file goes in parts, numbered as the
  *   file's rows; the parts of one check see each other (a SKU or barcode repeated across parts, the plan's product
  *   limit over the whole file); a part that fails writes nothing; an import id is its maker's only.
  * - post_sales takes at most 60 sale lines per batch, whatever the number of sales.
@@ -36,14 +36,14 @@ const many = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => 
 const productCount = async () => Number((await rows<{ n: string }>('select count(*) as n from public.products where business_id = $1', [business]))[0]?.n);
 
 describe('import_catalog in parts', () => {
-  it('refuses more than 500 rows to check or 50 rows to write in one call, in plain words', async () => {
+  it('refuses more than 500 rows to check or 25 rows to write in one call, in plain words', async () => {
     const check = await owner.rpc('import_catalog', { _business_id: business, _rows: many(501, 'CAPA'), _dry_run: true });
     expect(check.status).toBe(400);
     expect(check.error?.message).toBe('check at most 500 rows in one call: send the file in parts');
     const before = await productCount();
-    const write = await owner.rpc('import_catalog', { _business_id: business, _rows: many(51, 'CAPB'), _dry_run: false });
+    const write = await owner.rpc('import_catalog', { _business_id: business, _rows: many(26, 'CAPB'), _dry_run: false });
     expect(write.status).toBe(400);
-    expect(write.error?.message).toBe('import at most 50 rows in one call: send the file in parts');
+    expect(write.error?.message).toBe('import at most 25 rows in one call: send the file in parts');
     expect(await productCount()).toBe(before);
     // At the cap, accepted (variants of one product: the plan allows few more products).
     const sizes = Array.from({ length: 500 }, (_, i) => item('Cap Tee', { sku: `CAPC-${i + 1}`, option_name: 'Size', option_value: `S${i + 1}` }));

@@ -20,8 +20,8 @@ function fakeClient(answers: { status: number; data?: unknown; error?: { message
 const file = (n: number) => Array.from({ length: n }, (_, i) => ({ product_name: `P${i}`, price: '1' }));
 
 describe('a catalog file in parts', () => {
-  it('checks 500 rows a call and writes 50 a call, numbered as the file, under one import id, reporting progress', async () => {
-    expect([CHECK_PART_ROWS, WRITE_PART_ROWS]).toEqual([500, 50]);
+  it('checks 500 rows a call and writes 25 a call, numbered as the file, under one import id, reporting progress', async () => {
+    expect([CHECK_PART_ROWS, WRITE_PART_ROWS]).toEqual([500, 25]);
     const { client, calls } = fakeClient();
     const progress: ImportProgress[] = [];
     const target = { businessId: 'b', importId: 'imp-1', onProgress: (p: ImportProgress) => progress.push(p) };
@@ -29,8 +29,8 @@ describe('a catalog file in parts', () => {
     expect(calls.map((c) => [c.rows, c.first, c.dry])).toEqual([[500, 1, true], [500, 501, true], [120, 1001, true]]);
     expect(progress.map((p) => p.done)).toEqual([0, 500, 1000, 1120]);
     calls.length = 0;
-    expect(await writeCatalogFile(client, target, file(120))).toEqual({ written: 120, errors: [] });
-    expect(calls.map((c) => [c.rows, c.first, c.dry, c.importId])).toEqual([[50, 1, false, 'imp-1'], [50, 51, false, 'imp-1'], [20, 101, false, 'imp-1']]);
+    expect(await writeCatalogFile(client, target, file(60))).toEqual({ written: 60, errors: [] });
+    expect(calls.map((c) => [c.rows, c.first, c.dry, c.importId])).toEqual([[25, 1, false, 'imp-1'], [25, 26, false, 'imp-1'], [10, 51, false, 'imp-1']]);
   });
 
   it('lists the errors of every part of the check', async () => {
@@ -48,23 +48,23 @@ describe('a catalog file in parts', () => {
       { status: 200, data: [] },
       { status: 429, error: { message: 'Too many requests at once from this account: wait a moment and try again.' } },
       { status: 200, data: [] },
-      { status: 200, data: [{ row_index: 123, message: 'this SKU is already used in the business' }] },
+      { status: 200, data: [{ row_index: 63, message: 'this SKU is already used in the business' }] },
     ]);
     const target = { businessId: 'b', importId: 'i', pause: async (ms: number) => { pauses.push(ms); } };
-    expect(await writeCatalogFile(client, target, file(200))).toEqual({ written: 100, errors: [{ row_index: 123, message: 'this SKU is already used in the business' }] });
+    expect(await writeCatalogFile(client, target, file(100))).toEqual({ written: 50, errors: [{ row_index: 63, message: 'this SKU is already used in the business' }] });
     expect(pauses).toEqual([1000]);
-    expect(calls.map((c) => c.first)).toEqual([1, 51, 51, 101]);
-    // Resumed from row 101: only the rest is sent.
+    expect(calls.map((c) => c.first)).toEqual([1, 26, 26, 51]);
+    // Resumed from row 51: only the rest is sent.
     calls.length = 0;
-    expect(await writeCatalogFile(client, target, file(200), 100)).toEqual({ written: 200, errors: [] });
-    expect(calls.map((c) => c.first)).toEqual([101, 151]);
+    expect(await writeCatalogFile(client, target, file(100), 50)).toEqual({ written: 100, errors: [] });
+    expect(calls.map((c) => c.first)).toEqual([51, 76]);
   });
 
   it('a refused call (not 429) throws with the rows written before it', async () => {
     const { client } = fakeClient([{ status: 200, data: [] }, { status: 400, error: { message: 'the store belongs to another business' } }]);
-    const failed = await writeCatalogFile(client, { businessId: 'b', importId: 'i' }, file(80)).catch((error: unknown) => error);
+    const failed = await writeCatalogFile(client, { businessId: 'b', importId: 'i' }, file(40)).catch((error: unknown) => error);
     expect(failed).toBeInstanceOf(Error);
     expect((failed as Error).message).toBe('the store belongs to another business');
-    expect(writtenBefore(failed, 0)).toBe(50);
+    expect(writtenBefore(failed, 0)).toBe(25);
   });
 });

@@ -3,12 +3,12 @@ import { CatalogError } from './catalog-api';
 import type { CsvRow } from './catalog-csv';
 
 /**
- * A catalog file sent in parts (ADR 0180): import_catalog checks at most 500 rows and writes at most 50 per call,
+ * A catalog file sent in parts (ADR 0180): import_catalog checks at most 500 rows and writes at most 25 per call,
  * so no call holds the database for long. The whole file is checked first (each part against the parts before it,
  * through the import id); only a file without errors is written, part after part, each part all or nothing.
  */
 export const CHECK_PART_ROWS = 500;
-export const WRITE_PART_ROWS = 50;
+export const WRITE_PART_ROWS = 25;
 
 export interface RowError { row_index: number; message: string }
 
