@@ -26,6 +26,9 @@ create table private.catalog_import_keys (
   created_at timestamptz not null default now(),
   primary key (import_id, row_index)
 );
+-- No policy: only the security definer import reads or writes it (RLS on, as on every table, refuses everyone else).
+alter table private.catalog_import_keys enable row level security;
+create index catalog_import_keys_business_idx on private.catalog_import_keys (business_id);
 create index catalog_import_keys_sku_idx on private.catalog_import_keys (import_id, sku) where sku is not null;
 create index catalog_import_keys_barcode_idx on private.catalog_import_keys (import_id, barcode) where barcode is not null;
 create index catalog_import_keys_product_idx on private.catalog_import_keys (import_id, new_product) where new_product is not null;
