@@ -70,7 +70,9 @@ as $$
            nullif(btrim(coalesce(x.value ->> 'cost', '')), '') as cost,
            coalesce(nullif(btrim(x.value ->> 'unit'), ''), 'each') as unit,
            nullif(btrim(coalesce(x.value ->> 'option_value', '')), '') as option_value,
-           nullif(btrim(coalesce(x.value ->> 'option_name', '')), '') as option_name
+           nullif(btrim(coalesce(x.value ->> 'option_name', '')), '') as option_name,
+           nullif(btrim(coalesce(x.value ->> 'category', '')), '') as category,
+           nullif(btrim(coalesce(x.value ->> 'brand', '')), '') as brand
       from jsonb_array_elements(_rows) with ordinality as x (value, ord)
   ),
   k as (
@@ -112,6 +114,10 @@ as $$
         format('the cost must be a whole number of cents, 0 or more (got "%s")', k.v ->> 'cost')
       when k.unit not in ('each', 'kg') then format('the unit must be "each" or "kg" (got "%s")', k.v ->> 'unit')
       when char_length(k.name) > 200 then 'the product name is longer than 200 characters'
+      -- Categories are written for the whole part before its rows: a bad one must be caught here, with its row.
+      when k.category is not null and char_length(k.category) not between 2 and 100 then
+        'the category must be 2 to 100 characters'
+      when k.brand is not null and char_length(k.brand) > 100 then 'the brand is longer than 100 characters'
       when k.option_value is not null and coalesce(k.product_option, case when k.product_id is null then k.first_option end) is null then
         'this product has no such option: name the option on the product first'
       when k.sku is not null and k.sku !~ '^[A-Z0-9][A-Z0-9._/-]{0,39}$' then

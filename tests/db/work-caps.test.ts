@@ -55,13 +55,15 @@ describe('import_catalog in parts', () => {
     const part1 = [item('Part Tee', { sku: 'PART-1', barcode: '96385074' }), item('Part Cap', { sku: 'PART-2' })];
     const first = await owner.rpc('import_catalog', { _business_id: business, _rows: part1, _dry_run: true, _import_id: importId, _first_row: 1 });
     expect(first).toMatchObject({ status: 200, data: [] });
-    const part2 = [item('Part Sock', { sku: 'part-1' }), item('Part Hat', { sku: 'PART-4', barcode: '96385074' }), item('Part Bag', { price: 'ten' })];
+    const part2 = [item('Part Sock', { sku: 'part-1' }), item('Part Hat', { sku: 'PART-4', barcode: '96385074' }), item('Part Bag', { price: 'ten' }),
+      item('Part Pin', { category: 'X' })];
     const second = await owner.rpc('import_catalog', { _business_id: business, _rows: part2, _dry_run: true, _import_id: importId, _first_row: 3 });
     expect(second.error).toBeNull();
     expect(second.data).toEqual([
       { row_index: 3, message: 'this SKU is also on row 1' },
       { row_index: 4, message: 'this barcode is also on row 1' },
       { row_index: 5, message: 'the price must be a whole number of cents, 0 or more (got "ten")' },
+      { row_index: 6, message: 'the category must be 2 to 100 characters' },
     ]);
     // The same part sent again (a retry) gives the same answer: its own earlier keys do not count against it.
     const again = await owner.rpc('import_catalog', { _business_id: business, _rows: part2, _dry_run: true, _import_id: importId, _first_row: 3 });
