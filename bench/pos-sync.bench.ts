@@ -2,8 +2,8 @@
  * Point of sale: 1,000 sales queued in the register's offline outbox (IndexedDB through fake-indexeddb, the same
  * outbox.ts the register runs) sync through the register's own sendSale over HTTP (supabase-js -> the local
  * gateway -> post_sale), in order, exactly once. The first 100 were already posted before the sync (their answer
- * "lost"), so the sync resends them and the server must replay, not duplicate. The sync sends consecutive sales 50
- * at a time through post_sales, as the register does; a sample sent one request per sale is printed for comparison.
+ * "lost"), so the sync resends them and the server must replay, not duplicate. The sync sends consecutive sales 20
+ * at a time (3 lines each: post_sales takes 60 lines a call) through post_sales, as the register does; a sample sent one request per sale is printed for comparison.
  * Target (issue 13): 1,000 queued offline sales sync exactly once in under 60 s.
  *
  *   npm run bench -- pos-sync
@@ -87,7 +87,7 @@ async function main(): Promise<void> {
 
     const started = performance.now();
     let replayed = 0;
-    // As the register syncs (use-outbox.ts): consecutive sales 50 at a time through post_sales, pass after pass
+    // As the register syncs (use-outbox.ts): consecutive sales up to 60 lines at a time through post_sales, pass after pass
     // (the register starts one every 15 s and on reconnect; here at once) until nothing waits.
     const result = { sent: 0, waiting: SALES, rejected: 0 };
     let passes = 0;

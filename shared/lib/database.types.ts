@@ -3257,6 +3257,8 @@ export type Database = {
         Args: {
           _business_id: string;
           _dry_run?: boolean;
+          _first_row?: number;
+          _import_id?: string;
           _rows: Json;
           _store_id?: string;
         };

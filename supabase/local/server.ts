@@ -15,6 +15,7 @@ import { startOutboxRelay } from './mail/outbox-relay';
 import { smtpRelayFromEnv } from './mail/smtp-relay';
 import { defaultDataDir } from './db/paths';
 import { allowedHostNames } from './gateway/host-check';
+import type { HeavyCallGateOptions } from './rest/heavy-calls';
 
 export interface StackOptions extends OpenDbOptions {
   host?: string;
@@ -32,6 +33,8 @@ export interface StackOptions extends OpenDbOptions {
   maxBodyBytes?: number;
   /** Deliver public.email_outbox rows to the inbox (default true; tests of another deliverer turn it off). */
   outboxRelay?: boolean;
+  /** The per-user limit on heavy data-API calls (rest/heavy-calls.ts). */
+  heavyCalls?: HeavyCallGateOptions;
 }
 
 export interface RunningStack extends ApiKeys {
@@ -80,6 +83,7 @@ export async function startLocalStack(options: StackOptions = {}): Promise<Runni
     allowedOrigins,
     allowedHosts,
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
+    ...(options.heavyCalls ? { heavyCalls: options.heavyCalls } : {}),
   });
   const servers: ServerType[] = [];
   try {

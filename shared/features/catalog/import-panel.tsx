@@ -2,14 +2,18 @@ import { useEffect, useState } from 'react';
 import { Alert, Button, HStack, List, NativeSelect, Progress, Stack, Text } from '@chakra-ui/react';
 import { notify } from '../../components/toaster';
 import { useSupabase } from '../../lib/platform-context';
-import { unwrap, type CatalogWorkspace } from './catalog-api';
+import type { CatalogWorkspace } from './catalog-api';
 import { parseCatalogCsv, type CsvRow } from './catalog-csv';
+import { checkCatalogFile, writeCatalogFile, writtenBefore, type ImportProgress, type ImportTarget, type RowError } from './catalog-import';
 
-interface RowError { row_index: number; message: string }
+/** What stopped an import part way (ADR 0180): the rows before it are in the catalog, the rest are not. */
+interface Stopped { written: number; reason: string }
 
 /**
- * CSV import: the file is parsed here, then a dry run in the database lists every row's error; the import itself
- * is one transaction, so a failure leaves nothing half-imported.
+ * CSV import: the file is parsed here, then checked in the database part after part (every row's error is listed),
+ * then written part after part with a progress bar (catalog-import.ts). Only a file without errors is written;
+ * if a part still fails (someone changed the catalog meanwhile), nothing of that part is written and the panel
+ * says which rows are in, and resumes from there.
  */
 export function ImportPanel({ business, onImported }: { business: CatalogWorkspace; onImported: () => void }) {
   const supabase = useSupabase();
@@ -19,18 +23,24 @@ export function ImportPanel({ business, onImported }: { business: CatalogWorkspa
   const [stores, setStores] = useState<{ id: string; name: string }[]>([]);
   const [storeId, setStoreId] = useState('');
   const [busy, setBusy] = useState<'checking' | 'importing' | null>(null);
+  const [progress, setProgress] = useState<ImportProgress | null>(null);
+  const [importId, setImportId] = useState(() => crypto.randomUUID());
+  const [written, setWritten] = useState(0);
+  const [stopped, setStopped] = useState<Stopped | null>(null);
 
   useEffect(() => {
     void supabase.from('stores').select('id, name').eq('business_id', business.id).is('archived_at', null).order('name')
       .then(({ data }) => setStores(data ?? []));
   }, [supabase, business.id]);
 
-  const run = async (dryRun: boolean): Promise<RowError[]> => unwrap(await supabase.rpc('import_catalog', {
-    _business_id: business.id, _rows: rows, _dry_run: dryRun, ...(storeId ? { _store_id: storeId } : {}),
-  })) ?? [];
+  const target = (): ImportTarget => ({ businessId: business.id, importId, onProgress: setProgress, ...(storeId ? { storeId } : {}) });
 
   const choose = async (file: File | undefined) => {
     setRowErrors(null);
+    setStopped(null);
+    setWritten(0);
+    // A new file is a new check: its parts must not be compared with another file's.
+    setImportId(crypto.randomUUID());
     if (!file) return;
     const parsed = parseCatalogCsv(await file.arrayBuffer());
     setFileErrors(parsed.errors);
@@ -39,31 +49,45 @@ export function ImportPanel({ business, onImported }: { business: CatalogWorkspa
 
   const check = async () => {
     setBusy('checking');
+    setStopped(null);
     try {
-      setRowErrors(await run(true));
+      setRowErrors(await checkCatalogFile(supabase, target(), rows, written));
     } catch (error) {
       notify.error('Not checked', error instanceof Error ? error.message : 'Please try again.');
     } finally {
       setBusy(null);
+      setProgress(null);
     }
   };
 
   const importRows = async () => {
     setBusy('importing');
     try {
-      const errors = await run(false);
-      setRowErrors(errors);
-      if (errors.length === 0) {
-        notify.success('Catalog imported', `${rows.length} rows`);
+      const result = await writeCatalogFile(supabase, target(), rows, written);
+      setWritten(result.written);
+      if (result.errors.length === 0) {
+        notify.success('Catalog imported', `${rows.length - written} rows`);
         setRows([]);
-        onImported();
+        setWritten(0);
+        setRowErrors(null);
+      } else {
+        setStopped({ written: result.written, reason: result.errors.map((e) => `Row ${e.row_index}: ${e.message}.`).join(' ') });
+        setRowErrors(null);
       }
+      if (result.written > written) onImported();
     } catch (error) {
-      notify.error('Not imported', error instanceof Error ? error.message : 'Please try again.');
+      const done = writtenBefore(error, written);
+      setWritten(done);
+      setStopped({ written: done, reason: error instanceof Error ? error.message : 'The connection was lost.' });
+      setRowErrors(null);
+      if (done > written) onImported();
     } finally {
       setBusy(null);
+      setProgress(null);
     }
   };
+
+  const remaining = rows.length - written;
 
   return (
     <Stack gap="3" as="section" aria-label="Import products">
@@ -81,14 +105,35 @@ export function ImportPanel({ business, onImported }: { business: CatalogWorkspa
           <NativeSelect.Indicator />
         </NativeSelect.Root>
         <Button size="sm" variant="outline" disabled={rows.length === 0 || busy !== null} loading={busy === 'checking'}
-          onClick={() => void check()}>Check ({rows.length} rows)</Button>
-        <Button size="sm" disabled={rows.length === 0 || rowErrors === null || rowErrors.length > 0 || busy !== null}
-          loading={busy === 'importing'} onClick={() => void importRows()}>Import</Button>
+          onClick={() => void check()}>Check ({remaining} rows)</Button>
+        <Button size="sm" disabled={remaining === 0 || rowErrors === null || rowErrors.length > 0 || busy !== null}
+          loading={busy === 'importing'} onClick={() => void importRows()}>{written > 0 ? `Import the other ${remaining} rows` : 'Import'}</Button>
       </HStack>
       {busy && (
-        <Progress.Root value={null} size="xs" aria-label={busy === 'checking' ? 'Checking' : 'Importing'}>
-          <Progress.Track><Progress.Range /></Progress.Track>
-        </Progress.Root>
+        <Stack gap="1">
+          <Progress.Root value={progress && progress.total > 0 ? Math.round((progress.done / progress.total) * 100) : null} size="xs"
+            aria-label={busy === 'checking' ? 'Checking' : 'Importing'}>
+            <Progress.Track><Progress.Range /></Progress.Track>
+          </Progress.Root>
+          {progress && (
+            <Text fontSize="xs" color="fg.muted" role="status">
+              {busy === 'checking' ? 'Checked' : 'Imported'} {progress.done.toLocaleString()} of {progress.total.toLocaleString()} rows
+            </Text>
+          )}
+        </Stack>
+      )}
+      {stopped && (
+        <Alert.Root status="error" role="alert">
+          <Alert.Indicator />
+          <Alert.Content>
+            <Alert.Title>
+              {stopped.written > 0 ? `Rows 1 to ${stopped.written} were imported; the rest were not` : 'Nothing was imported'}
+            </Alert.Title>
+            <Alert.Description>
+              {stopped.reason} Check again, then import the other {rows.length - stopped.written} rows.
+            </Alert.Description>
+          </Alert.Content>
+        </Alert.Root>
       )}
       {fileErrors.length > 0 && (
         <Alert.Root status="error" role="alert">
@@ -100,7 +145,7 @@ export function ImportPanel({ business, onImported }: { business: CatalogWorkspa
         </Alert.Root>
       )}
       {rowErrors !== null && (rowErrors.length === 0 ? (
-        <Text color="green.fg" role="status">No errors: {rows.length} rows are ready to import.</Text>
+        <Text color="green.fg" role="status">No errors: {remaining} rows are ready to import.</Text>
       ) : (
         <Alert.Root status="warning" role="alert">
           <Alert.Indicator />

@@ -104,7 +104,7 @@ export type SendResult = { status: 'done'; result: unknown } | { status: 'retry'
 export type BatchResult = { status: 'done'; results: SendResult[] } | { status: 'retry'; error: string } | { status: 'unsupported' };
 
 export interface SyncOptions {
-  /** Sends consecutive sales together (post_sales, at most 50): far fewer round trips for a long outbox. */
+  /** Sends consecutive sales together (post_sales, at most 50 and MAX_BATCH_LINES lines): fewer round trips. */
   sendBatch?: (entries: OutboxEntry[]) => Promise<BatchResult>;
   /** Sales a batch starts with (default 50, the most post_sales takes); halved while the server asks to retry. */
   batchSize?: number;
@@ -127,6 +127,15 @@ export const isRefused = (entry: OutboxEntry) => Boolean(entry.lastError?.starts
 
 /** The most sales post_sales takes in one call (supabase/migrations: post_sales). */
 export const MAX_BATCH = 50;
+
+/**
+ * The most sale lines post_sales takes in one call, all its sales together (20261127120000_work_caps, ADR 0180):
+ * each call stays well under a second on the embedded database. A sale longer than that goes alone (post_sale).
+ */
+export const MAX_BATCH_LINES = 60;
+
+/** The lines of a queued sale (what post_sales counts against MAX_BATCH_LINES). */
+const linesOf = (entry: OutboxEntry): number => (Array.isArray(entry.payload.lines) ? entry.payload.lines.length : 0);
 
 /**
  * Sends the waiting entries in order. Stops at the first one that must be retried, so a later sale never overtakes
@@ -189,7 +198,12 @@ export async function syncOutbox(
     const entry = entries[i] as OutboxEntry;
     if (batching && options.sendBatch && (entry.kind ?? 'sale') === 'sale') {
       let end = i;
-      while (end < entries.length && end - i < size && ((entries[end] as OutboxEntry).kind ?? 'sale') === 'sale') end += 1;
+      let lines = 0;
+      while (end < entries.length && end - i < size && ((entries[end] as OutboxEntry).kind ?? 'sale') === 'sale'
+        && (end === i || lines + linesOf(entries[end] as OutboxEntry) <= MAX_BATCH_LINES)) {
+        lines += linesOf(entries[end] as OutboxEntry);
+        end += 1;
+      }
       const batch = entries.slice(i, end);
       if (batch.length > 1) {
         const outcome = await options.sendBatch(batch);

@@ -104,7 +104,8 @@ export async function sendSale(supabase: StorewiseClient, entry: OutboxEntry): P
   try {
     const { data, error, status } = await callEntry(supabase, entry);
     if (!error) return { status: 'done', result: data };
-    if (status === 0 || status >= 500 || status === 401) return { status: 'retry', error: error.message };
+    // 429: the server is busy with this account's other calls (the local stack's per-user limit): later, not never.
+    if (status === 0 || status >= 500 || status === 401 || status === 429) return { status: 'retry', error: error.message };
     return { status: 'rejected', error: error.message };
   } catch (error) {
     return { status: 'retry', error: error instanceof Error ? error.message : String(error) };

@@ -1,14 +1,14 @@
 /**
- * PGlite behind the Db seam, off the HTTP thread (docs/adr/0080). Every operation goes through one FIFO
- * queue (PGlite has one connection); each statement of an API request carries its role's statement
- * timeout. A statement past its deadline, or one whose result PGlite lost, fails its request and
- * restarts the worker on the same data folder: committed data is kept, the open transaction is gone,
- * and the requests queued behind it run on the new worker.
+ * PGlite behind the Db seam, off the HTTP thread (docs/adr/0080). Every operation goes through one queue
+ * (PGlite has one connection), taken in turns between users (fair-queue.ts, docs/adr/0181); each statement of
+ * an API request carries its role's statement timeout. A statement past its deadline, or one whose result
+ * PGlite lost, fails its request and restarts the worker on the same data folder: committed data is kept, the
+ * open transaction is gone, and the requests queued behind it run on the new worker.
  */
 import type { LocalDb, OwnerTx } from './local-db';
 import { PgliteThread, type PgliteThreadOptions } from './pglite-thread';
 import { applyRequestContext } from './request-settings';
-import { SerialQueue } from './serial-queue';
+import { FairQueue, laneOf, OWNER_LANE } from './fair-queue';
 import { statementTimeoutMs, type StatementTimeouts } from './statement-timeouts';
 import type { Queryable, QueryResult, RequestContext } from './types';
 
@@ -25,6 +25,8 @@ export interface PgliteDbOptions {
 export type PgliteLocalDb = LocalDb & {
   /** How many times the worker was restarted after a timeout or a lost result. */
   readonly restarts: number;
+  /** Operations waiting for the connection (the running one not counted). */
+  readonly queued: number;
 };
 
 /** The statements applyRequestContext would run, collected to be sent with `begin` in one message. */
@@ -48,7 +50,7 @@ function wrap(thread: PgliteThread, timeoutMs?: number): OwnerTx {
 }
 
 export async function openPgliteDb(options: PgliteDbOptions): Promise<PgliteLocalDb> {
-  const queue = new SerialQueue();
+  const queue = new FairQueue();
   const reopen: PgliteThreadOptions = { dataDir: options.dataDir };
   let restarts = 0;
   let closed = false;
@@ -76,7 +78,7 @@ export async function openPgliteDb(options: PgliteDbOptions): Promise<PgliteLoca
   };
 
   const inTransaction = <T>(fn: (tx: OwnerTx) => Promise<T>, ctx?: RequestContext): Promise<T> =>
-    queue.run(async () => {
+    queue.run(ctx ? laneOf(ctx) : OWNER_LANE, async () => {
       // The whole transaction stays on the worker it began on, even if that worker is restarted.
       const worker = await thread();
       const tx = wrap(worker, ctx ? statementTimeoutMs(ctx.role, options.statementTimeouts) : undefined);
@@ -97,20 +99,23 @@ export async function openPgliteDb(options: PgliteDbOptions): Promise<PgliteLoca
     get restarts() {
       return restarts;
     },
+    get queued() {
+      return queue.waitingTasks;
+    },
     asRequest: (ctx, fn) => inTransaction(fn, ctx),
     transaction: (fn) => inTransaction(fn),
     ownerTransaction: (fn) => inTransaction(fn),
     query<T>(sql: string, params?: unknown[]): Promise<QueryResult<T>> {
-      return queue.run(async () => (await thread()).query<T>(sql, params));
+      return queue.run(OWNER_LANE, async () => (await thread()).query<T>(sql, params));
     },
     exec(sql: string) {
-      return queue.run(async () => (await thread()).exec(sql));
+      return queue.run(OWNER_LANE, async () => (await thread()).exec(sql));
     },
     async close() {
       if (closed) return;
       closed = true;
       try {
-        await queue.run(async () => (await current.catch(() => undefined))?.close());
+        await queue.run(OWNER_LANE, async () => (await current.catch(() => undefined))?.close());
       } finally {
         options.onClose?.();
       }

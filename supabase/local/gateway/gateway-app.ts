@@ -4,6 +4,7 @@ import { createAuthApp, openAuthPaths } from '../auth/auth-app';
 import type { AuthDeps } from '../auth/auth-deps';
 import type { ApiKeys } from '../keys/api-keys';
 import { handleRest } from '../rest/handle-rest';
+import { HeavyCallGate, type HeavyCallGateOptions } from '../rest/heavy-calls';
 import { logUnexpected } from '../log-unexpected';
 import { apiKeyProblem } from './api-key';
 import { bodyLimit } from './body-limit';
@@ -20,6 +21,8 @@ export interface GatewayOptions {
   maxBodyBytes: number;
   /** Host names served (see host-check.ts); default: loopback, the allowed origins' hosts and STOREWISE_ALLOWED_HOSTS. */
   allowedHosts?: ReadonlySet<string>;
+  /** At most one heavy data-API call per user at a time (rest/heavy-calls.ts). */
+  heavyCalls?: HeavyCallGateOptions;
 }
 
 const loopbackOrigin = /^http:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d{1,5}$/;
@@ -29,6 +32,7 @@ export function createGateway(options: GatewayOptions): Hono {
   const { auth, keys } = options;
   const app = new Hono();
   const allowed = new Set(options.allowedOrigins);
+  const heavyCalls = new HeavyCallGate(options.heavyCalls);
 
   // First: a rebound DNS name must not even reach CORS or the routes.
   app.use('*', hostCheck(options.allowedHosts ?? allowedHostNames(options.allowedOrigins)));
@@ -38,7 +42,7 @@ export function createGateway(options: GatewayOptions): Hono {
       // Local development stack: the configured origins plus any loopback dev server.
       origin: (origin) => (allowed.has(origin) || loopbackOrigin.test(origin) ? origin : null),
       allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-      exposeHeaders: ['Content-Range', 'Content-Location', 'Preference-Applied', 'x-sb-error-code', 'X-Supabase-Api-Version', 'Location'],
+      exposeHeaders: ['Content-Range', 'Content-Location', 'Preference-Applied', 'x-sb-error-code', 'X-Supabase-Api-Version', 'Location', 'Retry-After'],
       maxAge: 3600,
     }),
   );
@@ -60,14 +64,14 @@ export function createGateway(options: GatewayOptions): Hono {
     if (problem) return problem;
     const authResult = await restAuth(c, keys, auth.jwtSecret);
     if (authResult instanceof Response) return authResult;
-    return handleRest(c.req.raw, authResult, auth.db);
+    return handleRest(c.req.raw, authResult, auth.db, heavyCalls);
   });
   app.all('/rest/v1', async (c) => {
     const problem = apiKeyProblem(c, keys);
     if (problem) return problem;
     const authResult = await restAuth(c, keys, auth.jwtSecret);
     if (authResult instanceof Response) return authResult;
-    return handleRest(c.req.raw, authResult, auth.db);
+    return handleRest(c.req.raw, authResult, auth.db, heavyCalls);
   });
 
   app.notFound((c) => c.json({ message: 'no Route matched with those values' }, 404));

@@ -17,6 +17,7 @@ import type { TableRequest } from './run-table';
 import type { SchemaCache } from './schema-cache';
 import { EXPOSED_SCHEMA, getSchema, schemaAfterMiss } from './schema-cache';
 import { logUnexpected } from '../log-unexpected';
+import { isHeavyFunction, TooManyHeavyCalls, type HeavyCallGate } from './heavy-calls';
 
 export interface RestAuth {
   role: 'anon' | 'authenticated' | 'service_role';
@@ -49,13 +50,13 @@ function methodNotAllowed(method: string): RestError {
   return new RestError(405, 'PGRST117', `Unsupported HTTP method: ${method}`, null, null);
 }
 
-export async function handleRest(request: Request, auth: RestAuth, db: Db): Promise<Response> {
+export async function handleRest(request: Request, auth: RestAuth, db: Db, heavyCalls?: HeavyCallGate): Promise<Response> {
   try {
-    return await route(request, auth, db);
+    return await route(request, auth, db, heavyCalls);
   } catch (error) {
     const restError = usesRegex(request.url) && isRegexCrash(error) ? regexTooComplex() : toRestError(error, auth.role);
     if (restError.code === 'PGRSTX00') logUnexpected('[rest] unexpected error', error);
-    return errorResponse(restError);
+    return errorResponse(restError, restError instanceof TooManyHeavyCalls ? { 'retry-after': String(restError.retryAfterSeconds) } : {});
   }
 }
 
@@ -82,7 +83,7 @@ function regexTooComplex(): RestError {
   return new RestError(400, '2201B', 'invalid regular expression: regular expression is too complex', null, null);
 }
 
-async function route(request: Request, auth: RestAuth, db: Db): Promise<Response> {
+async function route(request: Request, auth: RestAuth, db: Db, heavyCalls?: HeavyCallGate): Promise<Response> {
   const url = new URL(request.url);
   const method = request.method.toUpperCase();
   if (!PREFIX.test(url.pathname)) throw new RestError(404, 'PGRST125', `Invalid path specified in request URL`, null, null);
@@ -148,7 +149,10 @@ async function route(request: Request, auth: RestAuth, db: Db): Promise<Response
       if (fn && fn.volatility !== 'v') ctx.readOnly = true;
     }
     const range = capRange(rowRange(readOnly ? request.headers.get('range') : null, query.nodes.get('')?.limit, query.nodes.get('')?.offset));
-    return callFunction({ method, schema, name, overloads, args, query, prefer: countAsExact(prefer), shape, range, run });
+    const call = () => callFunction({ method, schema, name, overloads, args, query, prefer: countAsExact(prefer), shape, range, run });
+    // One heavy call at a time per user (heavy-calls.ts); the platform's service role is not limited.
+    const user = typeof auth.claims.sub === 'string' && auth.claims.sub !== '' ? auth.claims.sub : auth.role;
+    return heavyCalls && auth.role !== 'service_role' && isHeavyFunction(name) ? heavyCalls.run(user, call) : call();
   }
 
   if (segments.length !== 1) throw new RestError(404, 'PGRST125', 'Invalid path specified in request URL', null, null);

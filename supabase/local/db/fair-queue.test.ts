@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { FairQueue, laneOf } from './fair-queue';
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
+
+describe('FairQueue', () => {
+  it('never runs two tasks at once, and gives every waiting lane a turn before a lane gets its next one', async () => {
+    const queue = new FairQueue();
+    let running = 0;
+    let maxRunning = 0;
+    const order: string[] = [];
+    const task = (name: string) => async () => {
+      running += 1;
+      maxRunning = Math.max(maxRunning, running);
+      await tick();
+      order.push(name);
+      running -= 1;
+    };
+    // One account sends five at once; two others send one each afterwards.
+    const all = [1, 2, 3, 4, 5].map((i) => queue.run('user:a', task(`a${i}`)));
+    all.push(queue.run('user:b', task('b1')), queue.run('role:anon', task('anon1')));
+    await Promise.all(all);
+    expect(maxRunning).toBe(1);
+    expect(order).toEqual(['a1', 'b1', 'anon1', 'a2', 'a3', 'a4', 'a5']);
+  });
+
+  it('keeps FIFO order within a lane, goes on after a failure and reports it to its caller', async () => {
+    const queue = new FairQueue();
+    const order: number[] = [];
+    const failed = queue.run('x', async () => {
+      throw new Error('boom');
+    });
+    const thrown = queue.run('x', () => {
+      throw new Error('sync boom');
+    });
+    const rest = [1, 2, 3].map((i) => queue.run('x', async () => order.push(i)));
+    await expect(failed).rejects.toThrow('boom');
+    await expect(thrown).rejects.toThrow('sync boom');
+    await Promise.all(rest);
+    expect(order).toEqual([1, 2, 3]);
+    expect(queue.waitingLanes).toBe(0);
+  });
+
+  it('puts a request in its user\'s lane, else its role\'s', () => {
+    expect(laneOf({ role: 'authenticated', claims: { sub: 'u1' } })).toBe('user:u1');
+    expect(laneOf({ role: 'anon', claims: {} })).toBe('role:anon');
+    expect(laneOf({ role: 'service_role', claims: { sub: '' } })).toBe('role:service_role');
+  });
+});

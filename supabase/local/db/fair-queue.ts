@@ -1,0 +1,74 @@
+/**
+ * One task at a time, like SerialQueue, but taken round-robin between lanes (one lane per signed-in user, per API
+ * role without a user, and one for the stack's own work) instead of first come first served. PGlite has a single
+ * connection: with one FIFO, an account that sends fifty requests at once puts every other tenant behind all fifty.
+ * Here the waiting lane whose last turn is oldest goes next, so another user's request waits for at most one task
+ * of each busy lane, and an account replaying calls one after another does not take every other turn from users
+ * who rarely ask (docs/adr/0181). Within a lane the order stays FIFO.
+ */
+export class FairQueue {
+  /** Waiting tasks per lane, lanes in the order they started waiting (the tie-break). */
+  private readonly lanes = new Map<string, (() => void)[]>();
+  /** When each lane last had a turn (a counter): the lane that waited longest since its last turn goes next. */
+  private readonly served = new Map<string, number>();
+  private turns = 0;
+  private busy = false;
+
+  run<T>(lane: string, task: () => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const start = () => {
+        // A task that throws before returning its promise fails alone; the queue goes on either way.
+        Promise.resolve().then(task).then(resolve, reject).finally(() => this.next());
+      };
+      const waiting = this.lanes.get(lane);
+      if (waiting) waiting.push(start);
+      else this.lanes.set(lane, [start]);
+      if (!this.busy) this.next();
+    });
+  }
+
+  /** Lanes with work waiting (for tests and messages). */
+  get waitingLanes(): number {
+    return this.lanes.size;
+  }
+
+  /** Tasks waiting for their turn, the running one not counted (tests wait for requests to arrive). */
+  get waitingTasks(): number {
+    let count = 0;
+    for (const waiting of this.lanes.values()) count += waiting.length;
+    return count;
+  }
+
+  private next(): void {
+    let chosen: string | undefined;
+    let oldest = Infinity;
+    for (const lane of this.lanes.keys()) {
+      const last = this.served.get(lane) ?? 0;
+      if (last < oldest) {
+        oldest = last;
+        chosen = lane;
+      }
+    }
+    const waiting = chosen === undefined ? undefined : this.lanes.get(chosen);
+    const start = waiting?.shift();
+    if (chosen === undefined || !start) {
+      this.busy = false;
+      return;
+    }
+    if (waiting?.length === 0) this.lanes.delete(chosen);
+    this.turns += 1;
+    // Bounded memory: forget idle lanes' turns now and then (they then count as never served: a first turn).
+    if (this.served.size > 10_000) for (const lane of this.served.keys()) if (!this.lanes.has(lane)) this.served.delete(lane);
+    this.served.set(chosen, this.turns);
+    this.busy = true;
+    start();
+  }
+}
+
+/** The lane of a data-API request: its user (JWT sub), else its role (anon, or service_role without a user). */
+export function laneOf(ctx: { role: string; claims: { sub?: unknown } }): string {
+  return typeof ctx.claims.sub === 'string' && ctx.claims.sub !== '' ? `user:${ctx.claims.sub}` : `role:${ctx.role}`;
+}
+
+/** The stack's own statements (auth, migrations, the outbox relay, analyze). */
+export const OWNER_LANE = 'owner';
