@@ -23,7 +23,7 @@ const CALLERS = 4;
 const CHECK_ROWS = 500;
 const WRITE_ROWS = 25;
 const BATCH_LINES = 60;
-const REFUND_LINES = Number(process.env.STOREWISE_BENCH_REFUND_LINES ?? '60');
+const REFUND_LINES = Number(process.env.STOREWISE_BENCH_REFUND_LINES ?? '30');
 
 type Ready = Pick<StackHandle, 'apiUrl' | 'anonKey' | 'serviceRoleKey' | 'jwtSecret'>;
 

@@ -659,41 +659,6 @@ $$;
 revoke all on function public.post_sale(jsonb) from public;
 grant execute on function public.post_sale(jsonb) to authenticated;
 
--- A register's outbox in batches (20261123130000_pos_more): each sale in its own subtransaction, so one refused
--- sale neither undoes nor blocks the others; one result per payload, in order:
---   { id, ok: true, replayed, receipt_number }  or  { id, ok: false, code (SQLSTATE), message }.
--- Through private.post_sale_core: the sale's JSON, which the batch does not return, is not built.
-create or replace function public.post_sales(_payloads jsonb)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_payload jsonb;
-  v record;
-  v_out jsonb[] := '{}';
-begin
-  if jsonb_typeof(_payloads) is distinct from 'array' or jsonb_array_length(_payloads) = 0 then
-    raise exception 'send the sales as a list' using errcode = '22023';
-  elsif jsonb_array_length(_payloads) > 50 then
-    raise exception 'send at most 50 sales at a time' using errcode = '22023';
-  end if;
-  for v_payload in select value from jsonb_array_elements(_payloads) loop
-    begin
-      select * into v from private.post_sale_core(v_payload);
-      v_out := v_out || jsonb_build_object('id', v_payload ->> 'id', 'ok', true, 'replayed', v.o_replayed,
-                                           'receipt_number', v.o_receipt);
-    exception when others then
-      v_out := v_out || jsonb_build_object('id', v_payload ->> 'id', 'ok', false, 'code', sqlstate, 'message', sqlerrm);
-    end;
-  end loop;
-  return to_jsonb(v_out);
-end;
-$$;
-revoke all on function public.post_sales(jsonb) from public;
-grant execute on function public.post_sales(jsonb) to authenticated;
-
 -- The register's time for an event of a shift, kept between the shift's opening and the server's now.
 create or replace function private.pos_event_time(_at timestamptz, _opened_at timestamptz)
 returns timestamptz
@@ -1384,7 +1349,7 @@ revoke all on function private.post_sale_core(jsonb) from public;
 -- * the lines are merged per sale line and disposition; each part is priced from cumulative quantities (what the
 --   line's refunded quantity is worth after this part, less what was already paid back), so the parts of a line
 --   never add up to more than the line and the last part pays exactly what is left;
--- * at most 100 lines; the sale's lines and what was refunded of them are read once (one statement per line before).
+-- * at most 30 lines; the sale's lines and what was refunded of them are read once (one statement per line before).
 create or replace function public.post_refund(_payload jsonb)
 returns jsonb
 language plpgsql
@@ -1452,8 +1417,9 @@ begin
 
   if jsonb_typeof(_payload -> 'lines') is distinct from 'array' or jsonb_array_length(_payload -> 'lines') = 0 then
     raise exception 'choose at least one line to refund' using errcode = '22023';
-  elsif jsonb_array_length(_payload -> 'lines') > 100 then
-    raise exception 'a refund has at most 100 lines: refund the rest in another' using errcode = '22023';
+  elsif jsonb_array_length(_payload -> 'lines') > 30 then
+    -- Sized so a refund finishes well under a second on PGlite while others wait (ADR 0180's fairness bench).
+    raise exception 'a refund has at most 30 lines: refund the rest in another' using errcode = '22023';
   end if;
   if char_length(coalesce(_payload ->> 'reason', '')) > 500 then
     raise exception 'the reason is too long (500 characters at most)' using errcode = '22023';
@@ -2107,6 +2073,51 @@ $$;
 comment on function public.request_receipt_email(uuid,text) is 'Queues the receipt of a sale the caller may read for email to one address (3 per sale, 30 per member per hour, and the business''s and account''s hourly email caps: PT429 past them).';
 revoke all on function public.request_receipt_email(uuid,text) from public;
 grant execute on function public.request_receipt_email(uuid,text) to authenticated;
+
+-- ---------------------------------------------------------------------------------------------------------------
+-- post_sales: bounded by the lines of the whole batch as well as by its sales (body as in 20261124100000_pos_speed).
+create or replace function public.post_sales(_payloads jsonb)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  c_max_sales constant int := 50;
+  c_max_lines constant int := 60;
+  v_lines bigint;
+  v_payload jsonb;
+  v record;
+  v_out jsonb[] := '{}';
+begin
+  if jsonb_typeof(_payloads) is distinct from 'array' or jsonb_array_length(_payloads) = 0 then
+    raise exception 'send the sales as a list' using errcode = '22023';
+  elsif jsonb_array_length(_payloads) > c_max_sales then
+    raise exception 'send at most % sales at a time', c_max_sales using errcode = '22023';
+  end if;
+  select coalesce(sum(case when jsonb_typeof(p -> 'lines') = 'array' then jsonb_array_length(p -> 'lines') else 0 end), 0)
+    into v_lines
+    from jsonb_array_elements(_payloads) p
+   where jsonb_typeof(p) = 'object';
+  if v_lines > c_max_lines then
+    raise exception 'send at most % sale lines in one batch (this one has %): send fewer sales at a time', c_max_lines, v_lines
+      using errcode = '22023';
+  end if;
+  for v_payload in select value from jsonb_array_elements(_payloads) loop
+    begin
+      select * into v from private.post_sale_core(v_payload);
+      v_out := v_out || jsonb_build_object('id', v_payload ->> 'id', 'ok', true, 'replayed', v.o_replayed,
+                                           'receipt_number', v.o_receipt);
+    exception when others then
+      v_out := v_out || jsonb_build_object('id', v_payload ->> 'id', 'ok', false, 'code', sqlstate, 'message', sqlerrm);
+    end;
+  end loop;
+  return to_jsonb(v_out);
+end;
+$$;
+comment on function public.post_sales(jsonb) is 'A register''s outbox in batches: at most 50 sales and 60 sale lines; each sale posted or refused on its own, one result per sale in order.';
+revoke all on function public.post_sales(jsonb) from public;
+grant execute on function public.post_sales(jsonb) to authenticated;
 
 -- Receipts a customer can check with a pocket calculator (issue 25): each line shows qty x unit price (its amount
 -- before discount), so the lines add up to the subtotal; the tax lines are added on top, or marked included when the

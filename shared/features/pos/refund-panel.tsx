@@ -6,6 +6,8 @@ import { ManagerApproval } from './manager-approval';
 import { findSaleByReceipt, type RefundableSale } from './pos-api';
 import { originalTender, refundLineAmount } from './refund-math';
 
+export const MAX_REFUND_LINES = 30;
+
 export interface RefundRequest {
   sale: RefundableSale;
   lines: { line_no: number; qty: number; disposition: 'restock' | 'damaged'; amount: number }[];
@@ -78,6 +80,8 @@ export function RefundPanel({ supabase, storeId, currency, receipt, role, online
   });
   const picked = chosen.filter((c) => c.q > 0);
   const total = picked.reduce((sum, c) => sum + refundLineAmount(c.line, c.q), 0);
+  // post_refund takes at most 30 lines a refund (ADR 0171): more are refunded in a second one.
+  const tooMany = picked.length > MAX_REFUND_LINES;
   const needsApproval = role === 'cashier' && online;
   // Offline a cashier refunds without a manager only to the original tender, up to the store's limit (ADR 0171).
   const tenderLocked = role === 'cashier' && !online;
@@ -155,6 +159,11 @@ export function RefundPanel({ supabase, storeId, currency, receipt, role, online
               onChange={(e) => setReason(e.target.value)} />
           </HStack>
           <Text fontWeight="bold">Refund <span data-testid="refund-total">{money(total)}</span></Text>
+          {tooMany && (
+            <Text color="fg.warning" role="status">
+              A refund takes at most {MAX_REFUND_LINES} lines: refund these in two goes.
+            </Text>
+          )}
           {tenderLocked && (
             <Text color="fg.warning">
               Offline: the refund goes back to the original tender, within the store&apos;s limit for refunds without a manager,
@@ -165,7 +174,7 @@ export function RefundPanel({ supabase, storeId, currency, receipt, role, online
             <ManagerApproval storeId={storeId} purpose="refund" maxPercent={0} onCancel={() => setApproving(false)}
               onApproved={(id) => { setApproving(false); void submit(id); }} />
           ) : (
-            <Button disabled={picked.length === 0 || chosen.some((c) => c.bad)}
+            <Button disabled={picked.length === 0 || tooMany || chosen.some((c) => c.bad)}
               onClick={() => (needsApproval ? setApproving(true) : void submit(null))}>
               {needsApproval ? 'Refund (manager approves)' : 'Refund'}
             </Button>
