@@ -50,6 +50,8 @@ async function startStackFromArgs(webPort: number): Promise<RunningStack> {
     siteUrl: webOrigin,
     // The Vite dev server may be reached as localhost too.
     extraOrigins: [`http://localhost:${webPort}`],
+    // Edge Functions (billing) answer the first click without Deno's start-up pause.
+    warmFunctions: true,
   });
 }
 
@@ -61,7 +63,10 @@ function printBanner(stack: RunningStack, webUrl: string): void {
   say('');
   say('Storewise local stack is running');
   say(`  Web app     ${webUrl}`);
-  say(`  API         ${stack.apiUrl}   (/auth/v1, /rest/v1)`);
+  say(`  API         ${stack.apiUrl}   (/auth/v1, /rest/v1, /functions/v1)`);
+  say(stack.payments
+    ? `  Payments    ${stack.payments.url}   (TEST MODE local stand-in for Stripe; test card 4242 4242 4242 4242)`
+    : '  Payments    Stripe (STRIPE_SECRET_KEY is set)');
   say(`  Inbox       ${stack.inboxUrl}   (every email the stack sends)`);
   say(`  Database    ${stack.db.kind} (${stack.db.location})`);
   say(`  Emails      ${stack.authConfig.autoconfirm ? 'auto-confirmed (STOREWISE_AUTOCONFIRM=1)' : 'confirmation required (STOREWISE_AUTOCONFIRM=1 to skip)'}`);

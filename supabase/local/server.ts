@@ -19,6 +19,8 @@ import { DenoRunner } from './functions/deno-runner';
 import { discoverFunctions } from './functions/function-config';
 import { functionEnv, paymentKeys } from './functions/function-env';
 import { createLocalPayments, type LocalPayments } from './payments/provider';
+import Stripe from 'stripe';
+import { ensurePlanPrices } from '../../scripts/billing-prices';
 
 export interface StackOptions extends OpenDbOptions {
   host?: string;
@@ -36,9 +38,9 @@ export interface StackOptions extends OpenDbOptions {
   maxBodyBytes?: number;
   /** Deliver public.email_outbox rows to the inbox (default true; tests of another deliverer turn it off). */
   outboxRelay?: boolean;
-  /** The local payment provider's port (0 picks a free one); default 54330. */
+  /** The local payment provider's port (0 picks a free one); default 54330, or a free one when apiPort is 0. */
   paymentsPort?: number;
-  /** Start Edge Functions ahead of the first request (default true; tests that use none turn it off). */
+  /** Start every Edge Function's Deno process now instead of on its first request (`npm start` does). */
   warmFunctions?: boolean;
 }
 
@@ -114,12 +116,14 @@ export async function startLocalStack(options: StackOptions = {}): Promise<Runni
         file: dataDir ? join(dataDir, 'payments.json') : undefined,
         baseUrl: () => paymentsUrl,
       });
-      const listening = await listen(provider.app, host, options.paymentsPort ?? 54330);
+      const listening = await listen(provider.app, host, options.paymentsPort ?? (options.apiPort === 0 ? 0 : 54330));
       servers.push(listening.server);
       paymentsUrl = `http://${host}:${listening.port}`;
       payments = { ...provider, url: paymentsUrl, ...keysForPayments };
+      // The plan catalog's prices, as scripts/billing-setup.ts creates them on a real Stripe account.
+      await ensurePlanPrices(new Stripe(keysForPayments.secretKey, { host, port: listening.port, protocol: 'http' }));
     }
-    if (options.warmFunctions !== false) {
+    if (options.warmFunctions === true) {
       // Deno's start (a second or two) happens now instead of during someone's first checkout.
       for (const fn of functionList.values()) runner.portOf(fn).catch((error: unknown) => console.error(error instanceof Error ? error.message : error));
     }
