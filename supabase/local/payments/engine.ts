@@ -63,6 +63,17 @@ export class BillingEngine {
     this.deps.changed();
   }
 
+  /** The portal's "make default": the customer's default and that of its live subscriptions, as Stripe's portal does. */
+  setDefaultEverywhere(customer: Customer, paymentMethodId: string): void {
+    this.setDefault(customer, paymentMethodId);
+    for (const sub of Object.values(this.state.subscriptions)) {
+      if (sub.customer !== customer.id || sub.status === 'canceled' || sub.default_payment_method === paymentMethodId) continue;
+      const previous = sub.default_payment_method;
+      sub.default_payment_method = paymentMethodId;
+      this.deps.emit('customer.subscription.updated', publicSubscription(sub), { default_payment_method: previous });
+    }
+  }
+
   detach(pm: PaymentMethod): PaymentMethod {
     const customer = pm.customer ? this.state.customers[pm.customer] : undefined;
     pm.customer = null;

@@ -105,7 +105,8 @@ ${customer.invoice_settings.default_payment_method === pm.id ? ' <strong>Default
     try {
       const { card, number, month, year } = readCard(form);
       // A new card in the portal becomes the default, as the portal's "Add payment method" does.
-      engine.attachCard(customer, card, number, month, year, true);
+      const pm = engine.attachCard(customer, card, number, month, year, true);
+      engine.setDefaultEverywhere(customer, pm.id);
     } catch (error) {
       if (!(error instanceof PaymentError)) throw error;
       return c.html(portalPage(session.id, error.message) ?? '', 402);
@@ -118,7 +119,7 @@ ${customer.invoice_settings.default_payment_method === pm.id ? ' <strong>Default
     const customer = session ? state.customers[session.customer] : undefined;
     const pm = String((await c.req.parseBody()).pm ?? '');
     if (!session || !customer || state.paymentMethods[pm]?.customer !== customer.id) return c.html(page('Billing portal', '<h1>Not found</h1>'), 404);
-    engine.setDefault(customer, pm);
+    engine.setDefaultEverywhere(customer, pm);
     return c.redirect(`/portal/${session.id}`, 303);
   });
 
