@@ -42,6 +42,8 @@ export interface StackOptions extends OpenDbOptions {
   paymentsPort?: number;
   /** Start every Edge Function's Deno process now instead of on its first request (`npm start` does). */
   warmFunctions?: boolean;
+  /** Where the functions' log lines go (default stderr, as `supabase functions serve` prints them). */
+  functionLog?: (line: string) => void;
 }
 
 export interface RunningStack extends ApiKeys {
@@ -92,7 +94,8 @@ export async function startLocalStack(options: StackOptions = {}): Promise<Runni
   const keysForPayments = realStripe ? undefined : paymentKeys(jwtSecret);
   let paymentsUrl = '';
   const functionList = discoverFunctions(join('supabase', 'functions'), join('supabase', 'config.toml'));
-  const runner = new DenoRunner(() => functionEnv({ apiUrl, siteUrl, keys, payments: keysForPayments && { ...keysForPayments, url: paymentsUrl } }));
+  const runner = new DenoRunner(() => functionEnv({ apiUrl, siteUrl, keys, payments: keysForPayments && { ...keysForPayments, url: paymentsUrl } }),
+    options.functionLog);
   const gateway = createGateway({
     functions: { list: functionList, runner },
     auth: { db, config: authConfig, jwtSecret, apiUrl: () => apiUrl, mailer, limiter: new RateLimiter() },
