@@ -22,14 +22,16 @@ export function createReconcileHandler(deps: { provider: BillingProvider; store:
   return serveBilling('billing-reconcile', deps.log, async (request) => {
     const input = await readBody(request, body);
     const owner = await ownerOf(request, store, input.business_id);
-    if (!owner.customer_id) return json(200, { checkout: null, synced: false });
     let checkout: string | null = null;
     if (input.session_id) {
       const session = await provider.fetchCheckout(input.session_id);
       // Someone else's session id answers like an unknown one.
-      if (session.customer !== owner.customer_id) throw new HttpRefusal(404, 'That checkout was not found on this account.');
+      if (!owner.customer_id || session.customer !== owner.customer_id) {
+        throw new HttpRefusal(404, 'That checkout was not found on this account.');
+      }
       checkout = session.status;
     }
+    if (!owner.customer_id) return json(200, { checkout: null, synced: false });
     await syncCustomer(provider, store, owner.customer_id, syncStamp());
     return json(200, { checkout, synced: true });
   });
