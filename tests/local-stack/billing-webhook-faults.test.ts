@@ -5,7 +5,7 @@
  * invoice before its checkout, an update before the creation) end in the provider's state.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { signPayload } from '../../supabase/local/payments/webhooks';
 import { cards, invoke, localStripe, payCheckout, signedIn } from '../helpers/billing';

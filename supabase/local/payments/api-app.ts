@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { sameKey } from '../gateway/api-key';
-import { BillingEngine, PaymentError } from './engine';
+import { PaymentError, type BillingEngine } from './engine';
 import { parseForm, str, type FormValue } from './form-body';
 import {
   newId, publicPaymentMethod, publicSession, publicSubscription, type ProviderState, type StripeEvent, type WebhookEndpoint,
@@ -67,9 +67,7 @@ export function createPaymentsApi(deps: ApiDeps): Hono {
     if (!bearer || !sameKey(bearer, deps.secretKey)) {
       return stripeError(c, 401, 'Invalid API Key provided. The local test provider accepts only its own test key.');
     }
-    let body: Body = {};
-    if (c.req.method === 'POST') body = parseForm(await c.req.text());
-    else body = parseForm(new URL(c.req.url).search.slice(1));
+    const body: Body = c.req.method === 'POST' ? parseForm(await c.req.text()) : parseForm(new URL(c.req.url).search.slice(1));
     c.set('body' as never, body as never);
     const key = c.req.method === 'POST' ? c.req.header('idempotency-key') : undefined;
     if (!key) return next();

@@ -35,7 +35,7 @@ export class WebhookDispatcher {
       const next = this.queue.shift();
       if (!next) break;
       const payload = JSON.stringify(next.event, null, 2);
-      let status = 0;
+      let status: number;
       try {
         const answer = await fetch(next.endpoint.url, {
           method: 'POST',
