@@ -1,6 +1,6 @@
 /**
  * The local Storewise stack from the command line:
- *   start   the stack (API :54321, inbox :54324) and the built web app (:5173)   (npm start)
+ *   start   the stack (API :54321, inbox :54324, test payments :54330) and the built web app (:5173)   (npm start)
  *   status  API_URL, ANON_KEY, SERVICE_ROLE_KEY, INBOX_URL for the default data folder (npm run status)
  *   dev     the stack plus Vite's dev server with hot reload                       (npm run dev)
  */
@@ -28,13 +28,14 @@ const { positionals, values } = parseArgs({
     'data-dir': { type: 'string' },
     'api-port': { type: 'string', default: '54321' },
     'inbox-port': { type: 'string', default: '54324' },
+    'payments-port': { type: 'string', default: '54330' },
     'web-port': { type: 'string', default: '5173' },
     'web-dir': { type: 'string', default: 'dist/web' },
     'desktop-dir': { type: 'string', default: 'out/renderer' },
   },
 });
 
-function port(name: 'api-port' | 'inbox-port' | 'web-port'): number {
+function port(name: 'api-port' | 'inbox-port' | 'web-port' | 'payments-port'): number {
   const value = Number(values[name]);
   if (!Number.isInteger(value) || value < 0 || value > 65535) throw new Error(`Storewise: --${name} must be a port number`);
   return value;
@@ -47,6 +48,7 @@ async function startStackFromArgs(webPort: number): Promise<RunningStack> {
     dataDir: resolve(values['data-dir'] ?? defaultDataDir),
     apiPort: port('api-port'),
     inboxPort: port('inbox-port'),
+    paymentsPort: port('payments-port'),
     siteUrl: webOrigin,
     // The Vite dev server may be reached as localhost too.
     extraOrigins: [`http://localhost:${webPort}`],

@@ -13,7 +13,7 @@ import { Mailbox } from './mail/mailbox';
 import { createMailer } from './mail/mailer';
 import { startOutboxRelay } from './mail/outbox-relay';
 import { smtpRelayFromEnv } from './mail/smtp-relay';
-import { defaultDataDir } from './db/paths';
+import { defaultDataDir, repoRoot } from './db/paths';
 import { allowedHostNames } from './gateway/host-check';
 import { DenoRunner } from './functions/deno-runner';
 import { discoverFunctions } from './functions/function-config';
@@ -93,7 +93,7 @@ export async function startLocalStack(options: StackOptions = {}): Promise<Runni
   const realStripe = Boolean(process.env.STRIPE_SECRET_KEY);
   const keysForPayments = realStripe ? undefined : paymentKeys(jwtSecret);
   let paymentsUrl = '';
-  const functionList = discoverFunctions(join('supabase', 'functions'), join('supabase', 'config.toml'));
+  const functionList = discoverFunctions(join(repoRoot, 'supabase', 'functions'), join(repoRoot, 'supabase', 'config.toml'));
   const runner = new DenoRunner(() => functionEnv({ apiUrl, siteUrl, keys, payments: keysForPayments && { ...keysForPayments, url: paymentsUrl } }),
     options.functionLog);
   const gateway = createGateway({

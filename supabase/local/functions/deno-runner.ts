@@ -2,7 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { repoRoot } from '../db/paths';
 import type { EdgeFunction } from './function-config';
 
 interface Running {
@@ -50,7 +51,7 @@ export class DenoRunner {
   private async start(fn: EdgeFunction): Promise<Running> {
     if (this.stopped) throw new Error('the functions runtime is stopped');
     const port = await freePort();
-    const deno = resolve('node_modules', '.bin', 'deno');
+    const deno = join(repoRoot, 'node_modules', '.bin', 'deno');
     const child = spawn(deno, ['run', '--node-modules-dir=manual', '--no-lock', '--allow-net', '--allow-env', '--allow-read',
       '--no-prompt', fn.entry], {
       env: {
@@ -61,6 +62,8 @@ export class DenoRunner {
         DENO_SERVE_ADDRESS: `tcp:127.0.0.1:${port}`,
         ...this.env(),
       },
+      // Deno resolves bare npm names through the repository's package.json and node_modules.
+      cwd: repoRoot,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     return new Promise<Running>((done, fail) => {
