@@ -86,7 +86,9 @@ export class DenoRunner {
       child.stderr?.on('data', onData);
       child.once('exit', (code) => {
         this.running.delete(fn.name);
-        if (!ready) fail(new Error(`Edge Function ${fn.name} did not start (exit ${code}): ${output.slice(0, 2000)}`));
+        // The reason is the runtime's error line (a missing secret, a syntax error), not the whole trace.
+        const reason = output.split('\n').find((line) => /error/i.test(line))?.trim() ?? output.trim().slice(0, 300);
+        if (!ready) fail(new Error(`Edge Function ${fn.name} did not start (exit ${code}): ${reason.slice(0, 300)}`));
       });
     });
   }
