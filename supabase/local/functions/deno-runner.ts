@@ -87,8 +87,9 @@ export class DenoRunner {
       child.once('exit', (code) => {
         this.running.delete(fn.name);
         // The reason is the runtime's error line (a missing secret, a syntax error), not the whole trace.
-        const reason = output.split('\n').find((line) => /error/i.test(line))?.trim() ?? output.trim().slice(0, 300);
-        if (!ready) fail(new Error(`Edge Function ${fn.name} did not start (exit ${code}): ${reason.slice(0, 300)}`));
+        const errorLine = output.split('\n').find((line) => /error/i.test(line))?.trim() ?? output.trim();
+        const reason = errorLine.replace(/^.*?Error:\s*/, '');
+        if (!ready) fail(new Error(`Edge Function ${fn.name} is not running (${reason.slice(0, 300)}); it answers 503 until that is fixed`));
       });
     });
   }
