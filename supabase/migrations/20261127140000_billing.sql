@@ -462,16 +462,26 @@ $$;
 revoke all on function public.billing_set_carry(text, text, timestamptz) from public, anon, authenticated;
 grant execute on function public.billing_set_carry(text, text, timestamptz) to service_role;
 
+-- The payment-failed email (supabase/functions/_shared/billing-email.ts renders it).
+alter table public.email_outbox drop constraint email_outbox_template_check;
+alter table public.email_outbox add constraint email_outbox_template_check
+  check (template in ('ticket_reply', 'ticket_resolved', 'purchase_order', 'receipt', 'billing_payment_failed'));
+
 -- Upserts an invoice into the owner's billing history unless a newer state is stored.
 create or replace function public.billing_apply_invoice(_inv jsonb, _synced_at timestamptz)
 returns boolean
 language plpgsql
+-- Definer: it reads the owner's email in auth.users for the payment-failed email.
+security definer
 set search_path = ''
 as $$
 declare
   v_business uuid := private.billing_business_of(_inv ->> 'customer', null);
   v_owner uuid;
   v_id uuid;
+  v_plan text;
+  v_grace timestamptz;
+  v_email text;
 begin
   select b.owner_id into v_owner from public.businesses b where b.id = v_business;
   insert into public.billing_history as h (user_id, business_id, amount, date, status, description, invoice_url,
@@ -484,10 +494,33 @@ begin
         invoice_url = excluded.invoice_url, synced_at = excluded.synced_at
     where h.synced_at is null or h.synced_at <= excluded.synced_at
   returning h.id into v_id;
-  return v_id is not null;
+  if v_id is null then
+    return false;
+  end if;
+  -- A charge that failed for the first time: a bell notification and an email (once per invoice: the
+  -- notification's existence is the marker, so retried failures and replays send nothing more).
+  if _inv ->> 'status' = 'failed' and not exists (
+       select 1 from public.notifications n
+        where n.user_id = v_owner and n.kind = 'billing.payment_failed' and n.body = 'Invoice ' || (_inv ->> 'id')) then
+    select s.plan, s.past_due_since + interval '14 days' into v_plan, v_grace
+      from public.billing_subscriptions s where s.id = _inv ->> 'subscription';
+    insert into public.notifications (user_id, kind, title, body, link)
+    values (v_owner, 'billing.payment_failed', 'Your payment failed: update your payment method',
+            'Invoice ' || (_inv ->> 'id'), '/dashboard/billing');
+    select u.email::text into v_email from auth.users u where u.id = v_owner;
+    if v_email is not null then
+      insert into public.email_outbox (to_email, template, params)
+      values (v_email, 'billing_payment_failed', jsonb_build_object(
+        'plan', coalesce(v_plan, 'current'), 'amount', round(coalesce((_inv ->> 'amount_cents')::numeric, 0) / 100, 2),
+        'grace_until', coalesce(v_grace, (_inv ->> 'created')::timestamptz + interval '14 days')));
+    end if;
+  end if;
+  return true;
 end;
 $$;
 revoke all on function public.billing_apply_invoice(jsonb, timestamptz) from public, anon, authenticated;
+grant select on table public.notifications to service_role;
+grant insert on table public.notifications, public.email_outbox to service_role;
 grant execute on function public.billing_apply_invoice(jsonb, timestamptz) to service_role;
 
 -- Replaces a customer's payment methods with the provider's list (fetched whole, so order does not matter).

@@ -70,6 +70,13 @@ it('a failing renewal is past due with grace, the register sells throughout, and
     .not('provider_invoice_id', 'is', null);
   expect(failed).toEqual([{ amount: 359.88, status: 'failed' }]);
   expect((await sell()).error).toBeNull();
+  // One bell notification and one email for the failed invoice (not one per webhook or retry).
+  const { data: bell } = await w.clients.owner.from('notifications').select('kind, link').eq('kind', 'billing.payment_failed');
+  expect(bell).toEqual([{ kind: 'billing.payment_failed', link: '/dashboard/billing' }]);
+  const mail = await w.rows<{ template: string; plan: string; amount: number }>(
+    `select template, params ->> 'plan' as plan, (params ->> 'amount')::float8 as amount from public.email_outbox
+      where template = 'billing_payment_failed'`);
+  expect(mail).toEqual([{ template: 'billing_payment_failed', plan: 'Growth', amount: 359.88 }]);
 
   // Retries on days 3, 5 and 7 fail too; at day 15 the grace is over.
   await advance(w.stack.stack, stripe, clock.id, 15 * DAY);
@@ -83,4 +90,5 @@ it('a failing renewal is past due with grace, the register sells throughout, and
   const third = await w.clients.owner.from('stores').insert({ business_id: w.businessA, name: 'Third', time_zone: 'UTC', currency: 'USD' }).select('id');
   expect(third.error?.code).toBe('SW001');
   expect((await sell()).error).toBeNull();
+  expect(await w.rows(`select 1 from public.email_outbox where template = 'billing_payment_failed'`)).toHaveLength(1);
 });
