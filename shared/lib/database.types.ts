@@ -2940,6 +2940,7 @@ export type Database = {
         };
         Returns: number;
       };
+      admin_billing_collections: { Args: { _days?: number }; Returns: Json };
       admin_billing_overview: { Args: { _days?: number }; Returns: Json };
       admin_list_admins: {
         Args: Record<PropertyKey, never>;

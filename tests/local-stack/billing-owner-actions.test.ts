@@ -159,3 +159,18 @@ describe('another business', () => {
     expect((await stack.db.query('select plan, status, synced_at from public.billing_subscriptions')).rows).toEqual(before);
   });
 });
+
+describe('admin collections', () => {
+  it('counts the trial, its conversion and what was collected from the provider\'s invoices; owners are refused', async () => {
+    const admin = createTestClient(stack);
+    await signedIn(admin, seedUsers.admin.email, seedUsers.admin.password);
+    const { data, error } = await admin.rpc('admin_billing_collections', { _days: 30 });
+    expect(error).toBeNull();
+    const paid = (await stack.db.query<{ total: number }>(
+      `select sum(amount)::float8 as total from public.billing_history where provider_invoice_id is not null and status = 'paid'`)).rows[0]?.total;
+    expect(data).toMatchObject({ days: 30, trials_started: 1, trials_converted: 1, past_due: 0, failed_payments: 0, refunds: 0,
+      webhook_failures: 0, collected: paid });
+    const refused = await owner.rpc('admin_billing_collections', { _days: 30 });
+    expect(refused.error?.code).toBe('42501');
+  });
+});
