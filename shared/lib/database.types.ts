@@ -3115,6 +3115,10 @@ export type Database = {
         };
         Returns: string;
       };
+      billing_admin_invoice: {
+        Args: { _admin_id: string; _invoice_id: string };
+        Returns: Json;
+      };
       billing_apply_invoice: {
         Args: { _inv: Json; _synced_at: string };
         Returns: boolean;
@@ -3126,6 +3130,15 @@ export type Database = {
       billing_apply_subscription: {
         Args: { _sub: Json; _synced_at: string };
         Returns: boolean;
+      };
+      billing_audit_refund: {
+        Args: {
+          _admin_id: string;
+          _amount_cents: number;
+          _invoice_id: string;
+          _reason: string;
+        };
+        Returns: undefined;
       };
       billing_claim_checkout: {
         Args: { _business_id: string; _plan: string };

@@ -601,3 +601,53 @@ revoke all on function public.admin_billing_collections(int) from public, anon, 
 grant execute on function public.admin_billing_collections(int) to authenticated;
 create index billing_history_provider_date_idx on public.billing_history (date) where provider_invoice_id is not null;
 create index billing_subscriptions_trial_start_idx on public.billing_subscriptions (trial_start) where trial_start is not null;
+
+-- ---------------------------------------------------------------------------------------------------
+-- Admin refunds (billing-refund): who may, which invoice, and the audit line in the business's trail.
+create or replace function public.billing_admin_invoice(_admin_id uuid, _invoice_id text)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_row public.billing_history;
+begin
+  if not public.is_admin(_admin_id) then
+    raise exception 'permission denied: administrators only' using errcode = '42501';
+  end if;
+  select h.* into v_row from public.billing_history h where h.provider_invoice_id = _invoice_id;
+  if v_row.id is null then
+    raise exception 'no such invoice' using errcode = 'P0002';
+  end if;
+  return jsonb_build_object('id', v_row.id, 'business_id', v_row.business_id, 'status', v_row.status, 'amount', v_row.amount);
+end;
+$$;
+revoke all on function public.billing_admin_invoice(uuid, text) from public, anon, authenticated;
+grant execute on function public.billing_admin_invoice(uuid, text) to service_role;
+
+create or replace function public.billing_audit_refund(_admin_id uuid, _invoice_id text, _amount_cents integer, _reason text)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_row public.billing_history;
+begin
+  select h.* into v_row from public.billing_history h where h.provider_invoice_id = _invoice_id;
+  if v_row.business_id is null then
+    return;
+  end if;
+  insert into public.activity (business_id, actor_id, actor_label, kind, entity_type, entity_id, before, after)
+  values (v_row.business_id, _admin_id,
+          (select coalesce(p.full_name, u.email) from auth.users u left join public.profiles p on p.id = u.id where u.id = _admin_id),
+          'billing.invoice_refunded', 'invoice', v_row.id,
+          jsonb_build_object('status', 'paid'),
+          jsonb_build_object('status', 'refunded', 'amount', round(_amount_cents / 100.0, 2),
+                             'invoice', _invoice_id, 'reason', left(coalesce(_reason, ''), 500)));
+end;
+$$;
+revoke all on function public.billing_audit_refund(uuid, text, integer, text) from public, anon, authenticated;
+grant execute on function public.billing_audit_refund(uuid, text, integer, text) to service_role;

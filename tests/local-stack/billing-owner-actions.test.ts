@@ -174,3 +174,30 @@ describe('admin collections', () => {
     expect(refused.error?.code).toBe('42501');
   });
 });
+
+describe('admin refund', () => {
+  it('refunds a paid invoice through the provider once, shows it refunded and writes the audit line; owners cannot', async () => {
+    const admin = createTestClient(stack);
+    await signedIn(admin, seedUsers.admin.email, seedUsers.admin.password);
+    const { data: paid } = await admin.from('billing_history').select('provider_invoice_id, amount')
+      .eq('business_id', business).eq('status', 'paid').gt('amount', 0).order('date').limit(1).single();
+    const invoice = paid?.provider_invoice_id ?? '';
+    const byOwner = await invoke(owner, 'billing-refund', { invoice_id: invoice, reason: 'I want my money' });
+    expect(byOwner).toEqual({ status: 403, body: { error: 'Only administrators can refund invoices.' } });
+    const noReason = await invoke(admin, 'billing-refund', { invoice_id: invoice, reason: '' });
+    expect(noReason.status).toBe(400);
+
+    const refunded = await invoke<{ refunded_cents: number }>(admin, 'billing-refund', { invoice_id: invoice, reason: 'Charged twice by mistake' });
+    expect(refunded).toEqual({ status: 200, body: { refunded_cents: Math.round(Number(paid?.amount) * 100) } });
+    await stack.stack.payments?.idle();
+    const { data: row } = await owner.from('billing_history').select('status').eq('provider_invoice_id', invoice).single();
+    expect(row).toEqual({ status: 'refunded' });
+    const trail = (await stack.db.query<{ actor_id: string; reason: string }>(
+      `select actor_id, after ->> 'reason' as reason from public.activity where kind = 'billing.invoice_refunded'`)).rows;
+    expect(trail).toEqual([{ actor_id: seedUsers.admin.id, reason: 'Charged twice by mistake' }]);
+    const again = await invoke(admin, 'billing-refund', { invoice_id: invoice, reason: 'Charged twice by mistake' });
+    expect(again).toEqual({ status: 409, body: { error: 'This invoice is already refunded.' } });
+    const { data: figures } = await admin.rpc('admin_billing_collections', { _days: 30 });
+    expect(figures).toMatchObject({ refunds: 1, refunded_amount: Number(paid?.amount) });
+  });
+});

@@ -268,6 +268,16 @@ export function createPaymentsApi(deps: ApiDeps): Hono {
     return invoice ? c.json(invoice) : stripeError(c, 404, `No such invoice: '${c.req.param('id')}'`, { code: 'resource_missing' });
   });
 
+  // Credit notes: how an invoice is refunded (refund_amount goes back to the card).
+  app.post('/v1/credit_notes', (c) => {
+    const b = body(c);
+    const invoice = state.invoices[str(b, 'invoice') ?? ''];
+    if (!invoice) return stripeError(c, 404, `No such invoice: '${str(b, 'invoice') ?? ''}'`, { code: 'resource_missing', param: 'invoice' });
+    const amount = Number(str(b, 'amount'));
+    const refund = Number(str(b, 'refund_amount') ?? amount);
+    return c.json(engine.creditNote(invoice, amount, refund, str(b, 'reason') ?? null));
+  });
+
   // Customer portal
   app.post('/v1/billing_portal/sessions', (c) => {
     const b = body(c);

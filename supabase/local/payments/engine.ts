@@ -6,7 +6,7 @@
  * upgrades with prorated invoices. Time is the customer's test clock when it has one, else the wall clock.
  */
 import {
-  newId, publicPaymentMethod, publicSession, publicSubscription, type CheckoutSession, type Customer, type Invoice,
+  newId, publicPaymentMethod, publicSession, publicSubscription, type CheckoutSession, type CreditNote, type Customer, type Invoice,
   type PaymentMethod, type ProviderState, type Subscription,
 } from './objects';
 import type { TestCard } from './test-cards';
@@ -111,7 +111,7 @@ export class BillingEngine {
       status: 'open', amount_due: amount, amount_paid: 0, amount_remaining: amount, total: amount, subtotal: amount,
       billing_reason: reason, description, period_start: periodStart, period_end: periodEnd,
       hosted_invoice_url: `${this.deps.baseUrl()}/invoice/${id}`, invoice_pdf: `${this.deps.baseUrl()}/invoice/${id}/pdf`,
-      attempt_count: 0, attempted: false, next_payment_attempt: null,
+      attempt_count: 0, attempted: false, next_payment_attempt: null, post_payment_credit_notes_amount: 0,
       parent: { type: 'subscription_details', subscription_details: { subscription: sub.id, metadata: { ...sub.metadata } } },
       lines: { object: 'list', data: [{ id: newId('il'), object: 'line_item', amount, description }], has_more: false, url: `/v1/invoices/${id}/lines` },
       status_transitions: { finalized_at: at, paid_at: null },
@@ -244,6 +244,27 @@ export class BillingEngine {
     }
     this.deps.emit('customer.subscription.updated', publicSubscription(sub), previous);
     this.deps.changed();
+  }
+
+  /** A post-payment credit note refunding part or all of a paid invoice to the card (Stripe's way to refund one). */
+  creditNote(invoice: Invoice, amount: number, refundAmount: number, reason: string | null): CreditNote {
+    if (invoice.status !== 'paid') throw new PaymentError('Only a paid invoice can be refunded with a credit note.', 'invoice_not_paid');
+    const left = invoice.amount_paid - invoice.post_payment_credit_notes_amount;
+    if (!Number.isInteger(amount) || amount <= 0 || amount > left || refundAmount !== amount) {
+      throw new PaymentError(`The credit note amount must be between 1 and ${left} and equal its refund_amount.`, 'parameter_invalid');
+    }
+    const note: CreditNote = {
+      id: newId('cn'), object: 'credit_note', created: this.nowFor(invoice.customer), livemode: false, invoice: invoice.id,
+      customer: invoice.customer, amount, currency: invoice.currency, reason, status: 'issued', type: 'post_payment',
+      refunds: [{ amount_refunded: refundAmount, refund: newId('re') }],
+    };
+    this.state.creditNotes[note.id] = note;
+    const previous = invoice.post_payment_credit_notes_amount;
+    invoice.post_payment_credit_notes_amount += amount;
+    this.deps.emit('credit_note.created', { ...note });
+    this.deps.emit('invoice.updated', { ...invoice }, { post_payment_credit_notes_amount: previous });
+    this.deps.changed();
+    return note;
   }
 
   cancelNow(sub: StoredSub): void {

@@ -59,10 +59,18 @@ export interface Invoice {
   description: string | null; period_start: number; period_end: number;
   hosted_invoice_url: string; invoice_pdf: string;
   attempt_count: number; attempted: boolean; next_payment_attempt: number | null;
+  /** What credit notes gave back after payment (a refund through a credit note raises it). */
+  post_payment_credit_notes_amount: number;
   parent: { type: 'subscription_details'; subscription_details: { subscription: string; metadata: Record<string, string> } } | null;
   lines: { object: 'list'; data: { id: string; object: 'line_item'; amount: number; description: string }[]; has_more: false; url: string };
   status_transitions: { finalized_at: number | null; paid_at: number | null };
   last_finalization_error: null;
+}
+
+export interface CreditNote {
+  id: string; object: 'credit_note'; created: number; livemode: false; invoice: string; customer: string;
+  amount: number; currency: string; reason: string | null; status: 'issued'; type: 'post_payment';
+  refunds: { amount_refunded: number; refund: string }[];
 }
 
 export interface CheckoutSession {
@@ -107,13 +115,14 @@ export interface ProviderState {
   checkoutSessions: Record<string, CheckoutSession>;
   portalSessions: Record<string, PortalSession>;
   testClocks: Record<string, TestClock>;
+  creditNotes: Record<string, CreditNote>;
   events: StripeEvent[];
   invoiceCounter: number;
 }
 
 export const emptyState = (): ProviderState => ({
   customers: {}, paymentMethods: {}, products: {}, prices: {}, subscriptions: {}, invoices: {},
-  checkoutSessions: {}, portalSessions: {}, testClocks: {}, events: [], invoiceCounter: 0,
+  checkoutSessions: {}, portalSessions: {}, testClocks: {}, creditNotes: {}, events: [], invoiceCounter: 0,
 });
 
 /** The public copy of a payment method (without the local flag). */

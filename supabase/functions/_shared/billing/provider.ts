@@ -108,6 +108,8 @@ export interface BillingProvider {
   /** Upgrade now with proration (charged at once), or downgrade from the next period (no proration). */
   changePlan(subscription: string, plan: PlanName, when: 'now' | 'period_end'): Promise<BillingSubscription>;
   setCancelAtPeriodEnd(subscription: string, cancel: boolean): Promise<BillingSubscription>;
+  /** Refunds what is left of a paid invoice to the card it was paid with; returns the amount refunded (cents). */
+  refundInvoice(id: string, reason: string): Promise<number>;
   /** Removes a card; when it was the default, another card of the customer becomes the default first. */
   detachPaymentMethod(customer: string, id: string): Promise<void>;
 }

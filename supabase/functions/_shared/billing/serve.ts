@@ -5,7 +5,7 @@
  */
 import { HttpRefusal, corsHeaders, json, refuse } from './http.ts';
 import { ProviderRefusal, ProviderUnavailable } from './provider.ts';
-import { NotOwner } from './store.ts';
+import { NotFound, NotOwner } from './store.ts';
 
 export type Log = (line: string) => void;
 
@@ -19,6 +19,7 @@ export function serveBilling(name: string, log: Log, handle: (request: Request) 
       if (error instanceof HttpRefusal) return refuse(error.status, error.message);
       if (error instanceof ProviderRefusal) return json(error.status, { error: error.message });
       if (error instanceof NotOwner) return refuse(403, 'Only the owner of this business can manage its billing.');
+      if (error instanceof NotFound) return refuse(404, 'That invoice was not found.');
       if (error instanceof ProviderUnavailable) {
         log(`${name}: payment provider unreachable`);
         return json(503, { error: 'The payment provider cannot be reached right now. Nothing was changed; try again in a minute.', retry: true });

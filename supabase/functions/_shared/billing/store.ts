@@ -16,6 +16,7 @@ export interface OwnerContext {
 }
 
 export class NotOwner extends Error {}
+export class NotFound extends Error {}
 
 export interface BillingStore {
   userIdOf(jwt: string): Promise<string | null>;
@@ -29,6 +30,9 @@ export interface BillingStore {
   setCarry(subscription: string, plan: PlanName, until: string | null): Promise<void>;
   applyInvoice(invoice: BillingInvoice, syncedAt: string): Promise<void>;
   applyPaymentMethods(customer: string, methods: BillingPaymentMethod[]): Promise<void>;
+  /** An admin's view of one invoice (42501 for anyone else, P0002 when unknown). */
+  adminInvoice(adminId: string, invoiceId: string): Promise<{ id: string; business_id: string | null; status: string; amount: number }>;
+  auditRefund(adminId: string, invoiceId: string, amountCents: number, reason: string): Promise<void>;
 }
 
 export function createBillingStore(url: string, anonKey: string, serviceRoleKey: string): BillingStore {
@@ -39,6 +43,7 @@ export function createBillingStore(url: string, anonKey: string, serviceRoleKey:
     const { data, error } = await service.rpc(name, args);
     if (error) {
       if (error.code === '42501') throw new NotOwner(error.message);
+      if (error.code === 'P0002') throw new NotFound(error.message);
       throw new Error(`${name}: ${error.code ?? ''} ${error.message}`);
     }
     return data as T;
@@ -59,5 +64,9 @@ export function createBillingStore(url: string, anonKey: string, serviceRoleKey:
     setCarry: async (subscription, plan, until) => { await rpc('billing_set_carry', { _subscription_id: subscription, _plan: plan, _until: until }); },
     applyInvoice: async (invoice, syncedAt) => { await rpc('billing_apply_invoice', { _inv: invoice, _synced_at: syncedAt }); },
     applyPaymentMethods: async (customer, methods) => { await rpc('billing_apply_payment_methods', { _customer_id: customer, _methods: methods }); },
+    adminInvoice: (adminId, invoiceId) => rpc('billing_admin_invoice', { _admin_id: adminId, _invoice_id: invoiceId }),
+    auditRefund: async (adminId, invoiceId, amountCents, reason) => {
+      await rpc('billing_audit_refund', { _admin_id: adminId, _invoice_id: invoiceId, _amount_cents: amountCents, _reason: reason });
+    },
   };
 }

@@ -97,7 +97,10 @@ export function createStripeProvider(config: StripeConfig): BillingProvider {
   }
 
   function toInvoice(invoice: Stripe.Invoice): BillingInvoice {
-    const status: BillingInvoice['status'] = invoice.status === 'paid' ? 'paid'
+    // A paid invoice given back in full through credit notes is refunded (Stripe keeps its status "paid").
+    const refunded = invoice.status === 'paid' && invoice.amount_paid > 0
+      && (invoice.post_payment_credit_notes_amount ?? 0) >= invoice.amount_paid;
+    const status: BillingInvoice['status'] = refunded ? 'refunded' : invoice.status === 'paid' ? 'paid'
       : invoice.status === 'open' && invoice.attempt_count > 0 ? 'failed'
       : invoice.status === 'void' || invoice.status === 'uncollectible' ? 'failed' : 'pending';
     const line = invoice.lines?.data?.[0]?.description;
@@ -227,6 +230,16 @@ export function createStripeProvider(config: StripeConfig): BillingProvider {
 
     async setCancelAtPeriodEnd(subscription, cancel) {
       return toSubscription(await stripe.subscriptions.update(subscription, { cancel_at_period_end: cancel }).catch(refusal));
+    },
+
+    async refundInvoice(id, reason) {
+      const invoice = await stripe.invoices.retrieve(id).catch(refusal);
+      const left = invoice.amount_paid - (invoice.post_payment_credit_notes_amount ?? 0);
+      if (invoice.status !== 'paid' || left <= 0) throw new ProviderRefusal('This invoice has nothing left to refund.', 409);
+      // The idempotency key makes a double click one refund; the reason stays in Storewise's trail, not at Stripe.
+      await stripe.creditNotes.create({ invoice: id, amount: left, refund_amount: left, reason: 'requested_by_customer' },
+        { idempotencyKey: `storewise-refund-${id}-${left}-${reason.length}` }).catch(refusal);
+      return left;
     },
 
     async detachPaymentMethod(customer, id) {
