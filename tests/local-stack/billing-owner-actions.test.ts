@@ -201,3 +201,21 @@ describe('admin refund', () => {
     expect(figures).toMatchObject({ refunds: 1, refunded_amount: Number(paid?.amount) });
   });
 });
+
+describe('the provider down', () => {
+  it('says so with a 503 and a sentence, and takes nothing away', async () => {
+    const before = await limits();
+    stack.stack.payments?.setOutage(true);
+    try {
+      const portal = await invoke(owner, 'billing-portal', { action: 'portal' });
+      expect(portal.status).toBe(503);
+      expect(portal.body.error).toBe('The payment provider cannot be reached right now. Nothing was changed; try again in a minute.');
+      const change = await invoke(owner, 'billing-checkout', { plan: 'Starter' });
+      expect(change.status).toBe(503);
+    } finally {
+      stack.stack.payments?.setOutage(false);
+    }
+    expect(await limits()).toBe(before);
+    expect((await owner.from('billing_subscriptions').select('status').single()).data).toEqual({ status: 'active' });
+  });
+});

@@ -34,6 +34,8 @@ export interface LocalPayments {
   endpoints: WebhookEndpoint[];
   /** Resolves once every webhook queued so far has been delivered (or given up). */
   idle(): Promise<void>;
+  /** Simulates an outage: every API call answers 503 until set back (tests of "the provider is down"). */
+  setOutage(down: boolean): void;
   stop(): Promise<void>;
 }
 
@@ -75,12 +77,18 @@ export function createLocalPayments(options: LocalPaymentsOptions): LocalPayment
   };
   const engine = new BillingEngine({ state, baseUrl: options.baseUrl, emit, changed });
   const app = new Hono();
+  let down = false;
+  app.use('/v1/*', async (c, next) => {
+    if (down) return c.json({ error: { type: 'api_error', message: 'The local test provider is simulating an outage.' } }, 503);
+    await next();
+  });
   app.route('/', createPaymentsApi({ state, engine, secretKey: options.secretKey, baseUrl: options.baseUrl, endpoints, changed }));
   app.route('/', createPaymentPages(state, engine, changed));
   app.get('/', (c) => c.text('Storewise local payment provider (TEST MODE stand-in for Stripe). API at /v1.'));
   return {
     app, state, engine, dispatcher, endpoints,
     idle: () => dispatcher.idle(),
+    setOutage: (value) => { down = value; },
     async stop() {
       dispatcher.stop();
       if (writeTimer) clearTimeout(writeTimer);
