@@ -38,7 +38,7 @@ const arr = (value: FormValue | undefined): string[] =>
 export function createPaymentsApi(deps: ApiDeps): Hono {
   const { state, engine } = deps;
   const app = new Hono();
-  const replays = new Map<string, { hash: string; status: number; body: unknown }>();
+  const replays = new Map<string, { hash: string; answer: Promise<{ status: number; body: unknown } | null> }>();
 
   const lookup = (id: string): unknown => {
     const sources: Record<string, Record<string, unknown>> = {
@@ -77,10 +77,25 @@ export function createPaymentsApi(deps: ApiDeps): Hono {
       if (seen.hash !== hash) {
         return stripeError(c, 400, `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`, { code: 'idempotency_key_in_use' });
       }
-      return c.json(seen.body as object, seen.status as 200, { 'Idempotent-Replayed': 'true' });
+      // A request with this key is running or done: its answer is this one's (two tabs, one customer).
+      const first = await seen.answer;
+      if (first) return c.json(first.body as object, first.status as 200, { 'Idempotent-Replayed': 'true' });
+      return next();
     }
-    await next();
-    if (c.res.status < 500) replays.set(key, { hash, status: c.res.status, body: await c.res.clone().json() });
+    let settle: (value: { status: number; body: unknown } | null) => void = () => {};
+    replays.set(key, { hash, answer: new Promise((resolve) => { settle = resolve; }) });
+    try {
+      await next();
+      if (c.res.status < 500) settle({ status: c.res.status, body: await c.res.clone().json() });
+      else {
+        replays.delete(key);
+        settle(null);
+      }
+    } catch (error) {
+      replays.delete(key);
+      settle(null);
+      throw error;
+    }
   });
   const body = (c: Context) => c.get('body' as never) as Body;
 
