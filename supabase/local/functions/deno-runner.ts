@@ -89,7 +89,7 @@ export class DenoRunner {
         // The reason is the runtime's error line (a missing secret, a syntax error), not the whole trace.
         const errorLine = output.split('\n').find((line) => /error/i.test(line))?.trim() ?? output.trim();
         const reason = errorLine.replace(/^.*?Error:\s*/, '');
-        if (!ready) fail(new Error(`Edge Function ${fn.name} is not running (${reason.slice(0, 300)}); it answers 503 until that is fixed`));
+        if (!ready) fail(new Error(`Edge Function ${fn.name} is not running (exit ${code}: ${reason.slice(0, 300)}); it answers 503 until that is fixed`));
       });
     });
   }
