@@ -219,3 +219,14 @@ describe('the provider down', () => {
     expect((await owner.from('billing_subscriptions').select('status').single()).data).toEqual({ status: 'active' });
   });
 });
+
+describe('the trial rule without a provider subscription', () => {
+  it('a plan chosen before billing: a trial past its end counts as Free, an active plan keeps its limits', async () => {
+    const planOf = async (owner: string) => (await stack.db.query<{ plan: string }>(
+      'select l.plan from public.businesses b cross join lateral private.plan_limits(b.id) l where b.owner_id = $1', [owner])).rows[0]?.plan;
+    expect(await planOf(seedUsers.owner2.id)).toBe('Starter');
+    await stack.db.query(`update public.user_plans set next_billing_date = now() - interval '1 minute' where user_id = $1`, [seedUsers.owner2.id]);
+    expect(await planOf(seedUsers.owner2.id)).toBe('Free');
+    expect(await planOf(seedUsers.owner1.id)).toBe('Growth');
+  });
+});
