@@ -3148,6 +3148,10 @@ export type Database = {
         Args: { _error?: string; _id: string };
         Returns: undefined;
       };
+      billing_note_signature_failure: {
+        Args: Record<PropertyKey, never>;
+        Returns: undefined;
+      };
       billing_owner_context: {
         Args: { _business_id?: string; _user_id: string };
         Returns: Json;

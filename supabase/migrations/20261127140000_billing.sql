@@ -554,6 +554,28 @@ $$;
 revoke all on function public.billing_apply_payment_methods(text, jsonb) from public, anon, authenticated;
 grant execute on function public.billing_apply_payment_methods(text, jsonb) to service_role;
 
+-- Webhook requests whose signature failed, counted per day (no body, no sender): a rotated or wrong
+-- STRIPE_WEBHOOK_SECRET shows on the admin's Billing Overview instead of failing silently.
+create table private.billing_signature_failures (
+  day date primary key,
+  failures integer not null default 0,
+  last_at timestamptz not null default now()
+);
+comment on table private.billing_signature_failures is 'Signature failures of billing-webhook per day; written by the service role.';
+revoke all on table private.billing_signature_failures from public, anon, authenticated;
+
+create or replace function public.billing_note_signature_failure()
+returns void
+language sql
+security definer
+set search_path = ''
+as $$
+  insert into private.billing_signature_failures as f (day, failures) values (current_date, 1)
+  on conflict (day) do update set failures = f.failures + 1, last_at = now();
+$$;
+revoke all on function public.billing_note_signature_failure() from public, anon, authenticated;
+grant execute on function public.billing_note_signature_failure() to service_role;
+
 -- ---------------------------------------------------------------------------------------------------
 -- Admin: what billing collected over the last _days (1..366), from the provider's subscriptions and invoices
 -- (the Billing Overview's second half; admin_billing_overview keeps the recurring revenue by plan). Admins only.
@@ -590,7 +612,10 @@ begin
                  where h.provider_invoice_id is not null and h.status = 'refunded' and h.date >= v_since),
     'refunded_amount', (select coalesce(sum(h.amount), 0) from public.billing_history h
                          where h.provider_invoice_id is not null and h.status = 'refunded' and h.date >= v_since),
-    'webhook_failures', (select count(*) from public.billing_events e where e.processed_at is null and e.last_error is not null))
+    'webhook_failures', (select count(*) from public.billing_events e where e.processed_at is null and e.last_error is not null),
+    'signature_failures', (select coalesce(sum(f.failures), 0) from private.billing_signature_failures f
+                            where f.day >= (now() - interval '1 day')::date),
+    'last_signature_failure', (select max(f.last_at) from private.billing_signature_failures f))
   into v_result;
   return v_result;
 end;

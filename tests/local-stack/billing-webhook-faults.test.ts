@@ -57,6 +57,11 @@ it('refuses a wrong, stale or missing signature with 400 and logs no body', asyn
   expect(logs.join('\n')).not.toContain(secret());
   const { rows } = await stack.db.query('select id from public.billing_events');
   expect(rows).toEqual([]);
+  // The admin's Billing Overview shows them (a rotated secret does not fail silently).
+  const admin = createTestClient(stack);
+  await signedIn(admin, seedUsers.admin.email, seedUsers.admin.password);
+  const { data } = await admin.rpc('admin_billing_collections', { _days: 30 });
+  expect(data).toMatchObject({ signature_failures: 4 });
 });
 
 it('answers 2xx to a verified event of a type it does not use, and stores it once', async () => {

@@ -17,6 +17,8 @@ export const collectionsSchema = z.object({
   refunds: count,
   refunded_amount: money,
   webhook_failures: count,
+  signature_failures: count,
+  last_signature_failure: z.string().nullable(),
 });
 export type Collections = z.infer<typeof collectionsSchema>;
 

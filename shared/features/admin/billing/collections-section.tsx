@@ -37,6 +37,16 @@ export function CollectionsSection() {
               </Alert.Description>
             </Alert.Root>
           )}
+          {state.data.signature_failures > 0 && (
+            <Alert.Root status="error" role="alert" aria-label="Webhook signature failures">
+              <Alert.Indicator />
+              <Alert.Description>
+                {formatCount(state.data.signature_failures)} webhook requests since yesterday failed the signature check
+                (last {state.data.last_signature_failure ? new Date(state.data.last_signature_failure).toLocaleString() : 'recently'}).
+                If the webhook signing secret was rotated, set STRIPE_WEBHOOK_SECRET to the new one.
+              </Alert.Description>
+            </Alert.Root>
+          )}
           <SimpleGrid columns={{ base: 1, sm: 2, xl: 5 }} gap="4">
             <StatCard testId="stat-collected" label="Collected" value={formatMoney(state.data.collected)} help="Paid invoices" icon={LuWallet} />
             <StatCard testId="stat-conversion" label="Trial Conversion"

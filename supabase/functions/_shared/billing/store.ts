@@ -33,6 +33,7 @@ export interface BillingStore {
   /** An admin's view of one invoice (42501 for anyone else, P0002 when unknown). */
   adminInvoice(adminId: string, invoiceId: string): Promise<{ id: string; business_id: string | null; status: string; amount: number }>;
   auditRefund(adminId: string, invoiceId: string, amountCents: number, reason: string): Promise<void>;
+  noteSignatureFailure(): Promise<void>;
 }
 
 export function createBillingStore(url: string, anonKey: string, serviceRoleKey: string): BillingStore {
@@ -65,6 +66,7 @@ export function createBillingStore(url: string, anonKey: string, serviceRoleKey:
     applyInvoice: async (invoice, syncedAt) => { await rpc('billing_apply_invoice', { _inv: invoice, _synced_at: syncedAt }); },
     applyPaymentMethods: async (customer, methods) => { await rpc('billing_apply_payment_methods', { _customer_id: customer, _methods: methods }); },
     adminInvoice: (adminId, invoiceId) => rpc('billing_admin_invoice', { _admin_id: adminId, _invoice_id: invoiceId }),
+    noteSignatureFailure: async () => { await rpc('billing_note_signature_failure', {}); },
     auditRefund: async (adminId, invoiceId, amountCents, reason) => {
       await rpc('billing_audit_refund', { _admin_id: adminId, _invoice_id: invoiceId, _amount_cents: amountCents, _reason: reason });
     },

@@ -53,6 +53,8 @@ export function createWebhookHandler(deps: { provider: BillingProvider; store: B
       if (!(error instanceof SignatureError)) throw error;
       // A rotated or wrong secret shows here; the body is never logged (it holds customer data).
       log(`billing-webhook: signature check failed (${error.message.slice(0, 120)}); ${raw.length} bytes refused`);
+      // Counted for the admin's Billing Overview; a failure to count does not change the answer.
+      await store.noteSignatureFailure().catch(() => undefined);
       return refuse(400, 'Webhook signature verification failed.');
     }
     if (!(await store.recordEvent(event))) return json(200, { received: true, duplicate: true });
