@@ -561,7 +561,9 @@ create table private.billing_signature_failures (
   failures integer not null default 0,
   last_at timestamptz not null default now()
 );
-comment on table private.billing_signature_failures is 'Signature failures of billing-webhook per day; written by the service role.';
+alter table private.billing_signature_failures enable row level security;
+comment on table private.billing_signature_failures is
+  'Signature failures of billing-webhook per day; no policies: only security definer functions read and write it.';
 revoke all on table private.billing_signature_failures from public, anon, authenticated;
 
 create or replace function public.billing_note_signature_failure()
