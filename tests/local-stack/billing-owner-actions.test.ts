@@ -65,6 +65,10 @@ describe('billing as the owner', () => {
   it('upgrades the same subscription with a prorated invoice; a downgrade waits for the period end', async () => {
     await advance(stack.stack, stripe, clock, 8 * DAY);
     expect(await limits()).toBe('Starter');
+    // The chooser's "due now" comes from the provider before anything changes.
+    const preview = await invoke<{ kind: string; amount_due_cents: number }>(owner, 'billing-checkout', { plan: 'Pro', preview: true });
+    expect(preview.body.kind).toBe('preview');
+    expect(providerSubs()[0]?.items.data[0]?.price.lookup_key).toBe('storewise_starter_annual');
     const up = await invoke<{ kind: string }>(owner, 'billing-checkout', { plan: 'Pro' });
     expect(up.body.kind).toBe('upgraded');
     await stack.stack.payments?.idle();
@@ -77,6 +81,8 @@ describe('billing as the owner', () => {
     // (99.99 - 9.99) x 12 for the 358 of 365 days left: 1059.43, give or take the clock's seconds.
     expect(prorated?.[0]?.amount).toBeGreaterThan(1050);
     expect(prorated?.[0]?.amount).toBeLessThan(1080);
+    // The test clock stood still between preview and change: the charge is exactly what was shown.
+    expect(Math.round(Number(prorated?.[0]?.amount) * 100)).toBe(preview.body.amount_due_cents);
 
     const down = await invoke<{ kind: string; effective_at: string }>(owner, 'billing-checkout', { plan: 'Growth' });
     expect(down.body.kind).toBe('downgrade_scheduled');

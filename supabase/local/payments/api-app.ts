@@ -278,6 +278,16 @@ export function createPaymentsApi(deps: ApiDeps): Hono {
       .sort((x, y) => y.created - x.created);
     return c.json(list(c.req.path, invoices));
   });
+  // The invoice a subscription change would make (amount due now), without changing anything.
+  app.post('/v1/invoices/create_preview', (c) => {
+    const b = body(c);
+    const sub = state.subscriptions[str(b, 'subscription') ?? ''];
+    if (!sub) return stripeError(c, 400, `No such subscription: '${str(b, 'subscription') ?? ''}'`, { param: 'subscription' });
+    const price = str(b, 'subscription_details', 'items', 0, 'price') ?? sub.items.data[0]?.price.id ?? '';
+    const amount = engine.previewChange(sub, price, str(b, 'subscription_details', 'proration_behavior') ?? 'create_prorations');
+    return c.json({ object: 'invoice', id: null, customer: sub.customer, currency: sub.currency, amount_due: amount, total: amount,
+      subtotal: amount, status: 'draft', livemode: false, lines: { object: 'list', data: [], has_more: false, url: '/v1/invoices/upcoming/lines' } });
+  });
   app.get('/v1/invoices/:id', (c) => {
     const invoice = state.invoices[c.req.param('id')];
     return invoice ? c.json(invoice) : stripeError(c, 404, `No such invoice: '${c.req.param('id')}'`, { code: 'resource_missing' });

@@ -201,6 +201,17 @@ export class BillingEngine {
     this.deps.changed();
   }
 
+  /** What a price change would invoice now (invoices.createPreview): the prorated difference, or nothing. */
+  previewChange(sub: StoredSub, priceId: string, proration: string): number {
+    const price = this.state.prices[priceId];
+    if (!price) throw new PaymentError(`No such price: '${priceId}'`, 'resource_missing');
+    const item = this.item(sub);
+    if (sub.status !== 'active' || proration !== 'always_invoice') return 0;
+    const span = item.current_period_end - item.current_period_start;
+    const left = Math.max(0, item.current_period_end - this.nowFor(sub.customer));
+    return Math.max(0, Math.round((price.unit_amount - item.price.unit_amount) * (span > 0 ? left / span : 0)));
+  }
+
   /** subscriptions.update: price change (prorated or not), cancel at period end, metadata. */
   update(sub: StoredSub, change: { price?: string; proration?: string; paymentBehavior?: string;
     cancelAtPeriodEnd?: boolean; metadata?: Record<string, string>; defaultPaymentMethod?: string }): void {

@@ -33,6 +33,11 @@ export type PlanChangeResult = z.infer<typeof planChange>;
 export const startPlanChange = (supabase: StorewiseClient, plan: 'Starter' | 'Growth' | 'Pro') =>
   call(supabase, 'billing-checkout', { plan }, planChange);
 
+/** What confirming a plan change would charge now, as the provider computes it (nothing changes). */
+export const previewPlanChange = (supabase: StorewiseClient, plan: 'Starter' | 'Growth' | 'Pro') =>
+  call(supabase, 'billing-checkout', { plan, preview: true },
+    z.object({ kind: z.literal('preview'), amount_due_cents: z.number().int().nonnegative(), new_subscription: z.boolean() }));
+
 /** The provider's portal (add a card, change the default). */
 export const openBillingPortal = (supabase: StorewiseClient) =>
   call(supabase, 'billing-portal', { action: 'portal' }, z.object({ url: z.url() }));

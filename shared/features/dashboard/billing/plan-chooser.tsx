@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Alert, Badge, Button, CloseButton, Dialog, Flex, Portal, SimpleGrid, Stack, Table, Text } from '@chakra-ui/react';
 import { Link as RouterLink } from 'react-router-dom';
 import { notify } from '../../../components/toaster';
@@ -9,7 +9,7 @@ import { useDashboardSession } from '../dashboard-session';
 import { Loaded } from '../loaded';
 import { useLoad } from '../use-load';
 import { fetchBillingSummary, fetchPlanCatalog, fetchPlanUsage, type Plan } from './billing-api';
-import { startPlanChange } from './billing-functions';
+import { previewPlanChange, startPlanChange } from './billing-functions';
 import { openProviderPage } from './open-provider-page';
 import { describePlanChange, effectivePlanName, PAYMENT_NOTE, type BusinessUsage, type CatalogPlan, type ChangeOptions,
   type CurrentPlan } from './plan-change';
@@ -41,9 +41,11 @@ function PlanOption({ plan, current, onPick }: { plan: CatalogPlan; current: boo
 }
 
 /** Step two: what changes, in the database's numbers, before anything changes. */
-export function PlanConfirmation({ current, catalog, usage, target, saving, onBack, onConfirm, options }: {
+export function PlanConfirmation({ current, catalog, usage, target, saving, onBack, onConfirm, options, providerDue }: {
   current: CurrentPlan | null; catalog: CatalogPlan[]; usage: BusinessUsage[]; target: string; saving: boolean;
   onBack: () => void; onConfirm: () => void; options?: ChangeOptions;
+  /** The provider's own figure for an upgrade of a live subscription, when it has answered. */
+  providerDue?: number | null;
 }) {
   const change = describePlanChange(current, catalog, target, usage, new Date(), options);
   return (
@@ -66,7 +68,11 @@ export function PlanConfirmation({ current, catalog, usage, target, saving, onBa
       </Table.Root>
       <Text>{change.price}</Text>
       <Text>{change.trial}</Text>
-      <Text fontWeight="medium" data-testid="amount-due">{change.due}</Text>
+      <Text fontWeight="medium" data-testid="amount-due">
+        {providerDue !== undefined && providerDue !== null && providerDue > 0
+          ? `Due now: ${formatMoney(providerDue / 100)} for the rest of this period, charged to your card on file.`
+          : change.due}
+      </Text>
       {change.notInEffect && (
         <Alert.Root status="info"><Alert.Indicator /><Alert.Description>{change.notInEffect}</Alert.Description></Alert.Root>
       )}
@@ -103,6 +109,19 @@ function ChooserBody({ current, onChanged }: { current: Plan | null; onChanged: 
   });
   const [target, setTarget] = useState<SelfService | null>(null);
   const [saving, setSaving] = useState(false);
+  const [providerDue, setProviderDue] = useState<{ plan: string; cents: number } | null>(null);
+  const hasSubscription = data.state.status === 'ready' && data.state.data.options.hasSubscription;
+
+  // An upgrade of a live subscription: ask the provider what it will charge now (the estimate shows meanwhile).
+  useEffect(() => {
+    if (!target || !hasSubscription) return;
+    let cancelled = false;
+    previewPlanChange(supabase, target).then(
+      (preview) => { if (!cancelled) setProviderDue({ plan: target, cents: preview.amount_due_cents }); },
+      () => { /* the estimate stays; confirming still asks the provider */ },
+    );
+    return () => { cancelled = true; };
+  }, [supabase, target, hasSubscription]);
   const nowName = effectivePlanName(current);
 
   const confirm = async (plan: SelfService) => {
@@ -130,6 +149,7 @@ function ChooserBody({ current, onChanged }: { current: Plan | null; onChanged: 
     <Loaded load={data} errorMessage="We couldn't load the plans.">
       {({ catalog, usage, options }) => target ? (
         <PlanConfirmation current={current} catalog={catalog} usage={usage} target={target} saving={saving} options={options}
+          providerDue={providerDue?.plan === target ? providerDue.cents : null}
           onBack={() => setTarget(null)} onConfirm={() => void confirm(target)} />
       ) : (
         <Stack gap="3">

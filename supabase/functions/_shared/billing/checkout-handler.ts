@@ -16,6 +16,8 @@ import { syncCustomer, syncStamp } from './sync.ts';
 const body = z.object({
   plan: z.enum(['Starter', 'Growth', 'Pro'], { error: 'must be Starter, Growth or Pro (Enterprise is sold by our sales team)' }),
   business_id: z.uuid().optional(),
+  /** Only say what confirming would charge now; change nothing. */
+  preview: z.boolean().optional(),
 });
 
 export function createCheckoutHandler(deps: { provider: BillingProvider; store: BillingStore; siteUrl: string; log: Log }) {
@@ -24,6 +26,11 @@ export function createCheckoutHandler(deps: { provider: BillingProvider; store: 
     const input = await readBody(request, body);
     const owner = await ownerOf(request, store, input.business_id);
     const live = owner.subscription && LIVE.includes(owner.subscription.status) ? owner.subscription : null;
+    if (input.preview) {
+      const upgrade = live !== null && planRank(input.plan) > planRank(live.plan);
+      const due = live && upgrade && live.status === 'active' ? await provider.previewPlanChange(live.id, input.plan) : 0;
+      return json(200, { kind: 'preview', plan: input.plan, amount_due_cents: due, new_subscription: live === null });
+    }
     if (live) {
       if (live.plan === input.plan) throw new HttpRefusal(409, `You are already on the ${input.plan} plan.`);
       if (live.status === 'past_due') {

@@ -105,6 +105,8 @@ export interface BillingProvider {
   listSubscriptions(customer: string): Promise<BillingSubscription[]>;
   listInvoices(customer: string): Promise<BillingInvoice[]>;
   listPaymentMethods(customer: string): Promise<BillingPaymentMethod[]>;
+  /** The amount a plan change would charge now (cents), as the provider computes the proration. */
+  previewPlanChange(subscription: string, plan: PlanName): Promise<number>;
   /** Upgrade now with proration (charged at once), or downgrade from the next period (no proration). */
   changePlan(subscription: string, plan: PlanName, when: 'now' | 'period_end'): Promise<BillingSubscription>;
   setCancelAtPeriodEnd(subscription: string, cancel: boolean): Promise<BillingSubscription>;

@@ -212,6 +212,18 @@ export function createStripeProvider(config: StripeConfig): BillingProvider {
       }));
     },
 
+    async previewPlanChange(subscription, plan) {
+      const current = await stripe.subscriptions.retrieve(subscription).catch(refusal);
+      const item = current.items.data[0];
+      if (!item) throw new Error(`subscription ${subscription} has no items`);
+      const price = await priceOf(plan).catch(refusal);
+      const preview = await stripe.invoices.createPreview({
+        customer: idOf(current.customer) ?? undefined, subscription,
+        subscription_details: { items: [{ id: item.id, price: price.id }], proration_behavior: 'always_invoice' },
+      }).catch(refusal);
+      return Math.max(0, preview.amount_due);
+    },
+
     async changePlan(subscription, plan, when) {
       const current = await stripe.subscriptions.retrieve(subscription).catch(refusal);
       const item = current.items.data[0];
