@@ -75,6 +75,18 @@ it('answers 2xx to a verified event of a type it does not use, and stores it onc
   expect(rows).toEqual([{ type: 'product.created', processed: true }]);
 });
 
+it('an event about an object that does not exist (yet) is acknowledged, not retried forever', async () => {
+  for (const [id, type, object] of [
+    ['evt_upcoming', 'invoice.upcoming', { object: 'invoice', customer: 'cus_x' }],
+    ['evt_gone', 'invoice.deleted', { id: 'in_gone_forever', object: 'invoice' }],
+  ] as const) {
+    const body = JSON.stringify({ id, object: 'event', type, created: Math.floor(Date.now() / 1000), data: { object } });
+    const answer = await post(body, signPayload(body, secret()));
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({ received: true, handled: false });
+  }
+});
+
 it('events of a purchase delivered newest first end in the provider\'s state; a replay changes nothing', async () => {
   const payments = stack.stack.payments;
   if (!payments) throw new Error('no local provider');

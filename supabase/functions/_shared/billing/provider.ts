@@ -72,6 +72,9 @@ export interface BillingEvent {
 
 export class SignatureError extends Error {}
 
+/** An object that is not Storewise's (another product in the same provider account): nothing to apply. */
+export class NotOurs extends Error {}
+
 /** A provider refusal with a sentence for the owner (a declined card, an unknown price). */
 export class ProviderRefusal extends Error {
   constructor(message: string, readonly status: 400 | 402 | 404 | 409) {

@@ -6,7 +6,7 @@
 import Stripe from 'stripe';
 import { planOfLookupKey, sellablePlans } from './plans.ts';
 import {
-  ProviderRefusal, ProviderUnavailable, SignatureError, type BillingEvent, type BillingInvoice, type BillingPaymentMethod,
+  NotOurs, ProviderRefusal, ProviderUnavailable, SignatureError, type BillingEvent, type BillingInvoice, type BillingPaymentMethod,
   type BillingProvider, type BillingSubscription, type CheckoutSummary, type EventSubject, type PlanName, type SubscriptionStatus,
 } from './provider.ts';
 
@@ -74,7 +74,7 @@ export function createStripeProvider(config: StripeConfig): BillingProvider {
     const item = sub.items.data[0];
     const price = item?.price;
     const plan = planOfLookupKey(price?.lookup_key) ?? (price?.metadata?.plan as PlanName | undefined);
-    if (!item || !price || !plan) throw new Error(`subscription ${sub.id} has no Storewise plan price`);
+    if (!item || !price || !plan) throw new NotOurs(`subscription ${sub.id} has no Storewise plan price`);
     let pastDueSince: string | null = null;
     if (sub.status === 'past_due' && sub.latest_invoice) {
       const invoice = typeof sub.latest_invoice === 'string' ? await stripe.invoices.retrieve(sub.latest_invoice) : sub.latest_invoice;
@@ -115,8 +115,9 @@ export function createStripeProvider(config: StripeConfig): BillingProvider {
 
   function subjectOf(event: Stripe.Event): EventSubject {
     const object = event.data.object as unknown as { id?: string; object?: string; customer?: string | { id: string } | null; frozen_time?: number };
-    if (event.type.startsWith('customer.subscription.')) return { kind: 'subscription', id: object.id ?? '' };
-    if (event.type.startsWith('invoice.')) return { kind: 'invoice', id: object.id ?? '' };
+    if (event.type.startsWith('customer.subscription.')) return object.id ? { kind: 'subscription', id: object.id } : { kind: 'other' };
+    // invoice.upcoming describes an invoice that does not exist yet (no id): nothing to fetch.
+    if (event.type.startsWith('invoice.')) return object.id ? { kind: 'invoice', id: object.id } : { kind: 'other' };
     if (event.type === 'checkout.session.completed' || event.type === 'checkout.session.async_payment_succeeded') {
       return { kind: 'checkout', id: object.id ?? '' };
     }
@@ -175,7 +176,10 @@ export function createStripeProvider(config: StripeConfig): BillingProvider {
     },
 
     async fetchSubscription(id) {
-      return toSubscription(await stripe.subscriptions.retrieve(id).catch(refusal)).catch(refusal);
+      return toSubscription(await stripe.subscriptions.retrieve(id).catch(refusal)).catch((error: unknown) => {
+        if (error instanceof NotOurs) throw error;
+        return refusal(error);
+      });
     },
 
     async fetchCheckout(id): Promise<CheckoutSummary> {
@@ -191,7 +195,12 @@ export function createStripeProvider(config: StripeConfig): BillingProvider {
 
     async listSubscriptions(customer) {
       const list = await stripe.subscriptions.list({ customer, status: 'all', limit: 20 }).catch(refusal);
-      return Promise.all(list.data.map(toSubscription));
+      // Only Storewise's subscriptions (the same customer may hold others in a shared account).
+      const mapped = await Promise.all(list.data.map((sub) => toSubscription(sub).catch((error: unknown) => {
+        if (error instanceof NotOurs) return null;
+        throw error;
+      })));
+      return mapped.filter((sub): sub is BillingSubscription => sub !== null);
     },
 
     async listInvoices(customer) {

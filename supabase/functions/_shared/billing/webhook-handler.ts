@@ -7,7 +7,7 @@
  * is a 500, so the provider delivers it again.
  */
 import { json, refuse } from './http.ts';
-import { SignatureError, type BillingEvent, type BillingProvider } from './provider.ts';
+import { NotOurs, ProviderRefusal, SignatureError, type BillingEvent, type BillingProvider } from './provider.ts';
 import { serveBilling, type Log } from './serve.ts';
 import type { BillingStore } from './store.ts';
 import { syncPaymentMethods, syncSubscription } from './sync.ts';
@@ -61,6 +61,11 @@ export function createWebhookHandler(deps: { provider: BillingProvider; store: B
     try {
       await apply(event, provider, store);
     } catch (error) {
+      // Not Storewise's object, or gone at the provider (a deleted draft): nothing to apply, and a retry would not help.
+      if (error instanceof NotOurs || (error instanceof ProviderRefusal && error.status === 404)) {
+        await store.finishEvent(event.id, null);
+        return json(200, { received: true, handled: false });
+      }
       const reason = error instanceof Error ? error.message.slice(0, 200) : 'unknown';
       await store.finishEvent(event.id, reason).catch(() => undefined);
       log(`billing-webhook: ${event.type} ${event.id} not applied yet: ${reason}`);
