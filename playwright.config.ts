@@ -24,7 +24,7 @@ export default defineConfig({
   webServer: {
     command:
       `tsx supabase/local/cli.ts start --memory --api-port ${e2e.apiPort} --web-port ${e2e.webPort} ` +
-      `--inbox-port ${e2e.inboxPort} --web-dir ${process.env.STOREWISE_WEB_OUT ?? 'dist/web'} --desktop-dir out/renderer`,
+      `--inbox-port ${e2e.inboxPort} --payments-port ${e2e.paymentsPort} --web-dir ${process.env.STOREWISE_WEB_OUT ?? 'dist/web'} --desktop-dir out/renderer`,
     url: `${e2e.webUrl}/config.json`,
     env: {
       STOREWISE_JWT_SECRET: e2e.jwtSecret,

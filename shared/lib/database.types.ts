@@ -139,39 +139,231 @@ export type Database = {
           },
         ];
       };
+      billing_customers: {
+        Row: {
+          business_id: string;
+          checkout_claim: string | null;
+          checkout_plan: string | null;
+          checkout_until: string | null;
+          clock_offset: string;
+          created_at: string;
+          provider: string;
+          provider_customer_id: string | null;
+          test_clock: string | null;
+          trial_used: boolean;
+          updated_at: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          business_id: string;
+          checkout_claim?: string | null;
+          checkout_plan?: string | null;
+          checkout_until?: string | null;
+          clock_offset?: string;
+          created_at?: string;
+          provider?: string;
+          provider_customer_id?: string | null;
+          test_clock?: string | null;
+          trial_used?: boolean;
+          updated_at?: string;
+        };
+        Update: {
+          business_id?: string;
+          checkout_claim?: string | null;
+          checkout_plan?: string | null;
+          checkout_until?: string | null;
+          clock_offset?: string;
+          created_at?: string;
+          provider?: string;
+          provider_customer_id?: string | null;
+          test_clock?: string | null;
+          trial_used?: boolean;
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "billing_customers_business_id_fkey";
+            columns: ["business_id"];
+            isOneToOne: true;
+            referencedRelation: "businesses";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
+      billing_events: {
+        Row: {
+          attempts: number;
+          id: string;
+          last_error: string | null;
+          object_id: string | null;
+          processed_at: string | null;
+          provider: string;
+          provider_created_at: string;
+          received_at: string;
+          type: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          attempts?: number;
+          id: string;
+          last_error?: string | null;
+          object_id?: string | null;
+          processed_at?: string | null;
+          provider?: string;
+          provider_created_at: string;
+          received_at?: string;
+          type: string;
+        };
+        Update: {
+          attempts?: number;
+          id?: string;
+          last_error?: string | null;
+          object_id?: string | null;
+          processed_at?: string | null;
+          provider?: string;
+          provider_created_at?: string;
+          received_at?: string;
+          type?: string;
+        };
+        Relationships: [];
+      };
       billing_history: {
         Row: {
           amount: number;
+          business_id: string | null;
           created_at: string;
           date: string;
           description: string;
           id: string;
           invoice_url: string | null;
+          provider_invoice_id: string | null;
+          provider_subscription_id: string | null;
           status: string;
+          synced_at: string | null;
           user_id: string;
         };
         ComputedFields: never;
         Insert: {
           amount: number;
+          business_id?: string | null;
           created_at?: string;
           date?: string;
           description?: string;
           id?: string;
           invoice_url?: string | null;
+          provider_invoice_id?: string | null;
+          provider_subscription_id?: string | null;
           status: string;
+          synced_at?: string | null;
           user_id: string;
         };
         Update: {
           amount?: number;
+          business_id?: string | null;
           created_at?: string;
           date?: string;
           description?: string;
           id?: string;
           invoice_url?: string | null;
+          provider_invoice_id?: string | null;
+          provider_subscription_id?: string | null;
           status?: string;
+          synced_at?: string | null;
           user_id?: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: "billing_history_business_id_fkey";
+            columns: ["business_id"];
+            isOneToOne: false;
+            referencedRelation: "businesses";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
+      billing_subscriptions: {
+        Row: {
+          amount_cents: number;
+          billing_interval: string;
+          business_id: string;
+          cancel_at_period_end: boolean;
+          canceled_at: string | null;
+          carry_plan: string | null;
+          carry_until: string | null;
+          created_at: string;
+          currency: string;
+          current_period_end: string | null;
+          current_period_start: string | null;
+          ended_at: string | null;
+          id: string;
+          past_due_since: string | null;
+          plan: string;
+          provider_created_at: string;
+          provider_customer_id: string;
+          status: string;
+          synced_at: string;
+          trial_end: string | null;
+          trial_start: string | null;
+          updated_at: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          amount_cents?: number;
+          billing_interval?: string;
+          business_id: string;
+          cancel_at_period_end?: boolean;
+          canceled_at?: string | null;
+          carry_plan?: string | null;
+          carry_until?: string | null;
+          created_at?: string;
+          currency?: string;
+          current_period_end?: string | null;
+          current_period_start?: string | null;
+          ended_at?: string | null;
+          id: string;
+          past_due_since?: string | null;
+          plan: string;
+          provider_created_at: string;
+          provider_customer_id: string;
+          status: string;
+          synced_at: string;
+          trial_end?: string | null;
+          trial_start?: string | null;
+          updated_at?: string;
+        };
+        Update: {
+          amount_cents?: number;
+          billing_interval?: string;
+          business_id?: string;
+          cancel_at_period_end?: boolean;
+          canceled_at?: string | null;
+          carry_plan?: string | null;
+          carry_until?: string | null;
+          created_at?: string;
+          currency?: string;
+          current_period_end?: string | null;
+          current_period_start?: string | null;
+          ended_at?: string | null;
+          id?: string;
+          past_due_since?: string | null;
+          plan?: string;
+          provider_created_at?: string;
+          provider_customer_id?: string;
+          status?: string;
+          synced_at?: string;
+          trial_end?: string | null;
+          trial_start?: string | null;
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "billing_subscriptions_business_id_fkey";
+            columns: ["business_id"];
+            isOneToOne: false;
+            referencedRelation: "businesses";
+            referencedColumns: ["id"];
+          },
+        ];
       };
       business_members: {
         Row: {
@@ -647,34 +839,48 @@ export type Database = {
       };
       payment_methods: {
         Row: {
+          business_id: string | null;
           created_at: string;
           expiry: string | null;
           id: string;
           is_default: boolean;
           last_four: string;
+          provider_payment_method_id: string | null;
           type: string;
           user_id: string;
         };
         ComputedFields: never;
         Insert: {
+          business_id?: string | null;
           created_at?: string;
           expiry?: string | null;
           id?: string;
           is_default?: boolean;
           last_four: string;
+          provider_payment_method_id?: string | null;
           type: string;
           user_id: string;
         };
         Update: {
+          business_id?: string | null;
           created_at?: string;
           expiry?: string | null;
           id?: string;
           is_default?: boolean;
           last_four?: string;
+          provider_payment_method_id?: string | null;
           type?: string;
           user_id?: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: "payment_methods_business_id_fkey";
+            columns: ["business_id"];
+            isOneToOne: false;
+            referencedRelation: "businesses";
+            referencedColumns: ["id"];
+          },
+        ];
       };
       pos_approvals: {
         Row: {
@@ -2786,6 +2992,7 @@ export type Database = {
         };
         Returns: number;
       };
+      admin_billing_collections: { Args: { _days?: number }; Returns: Json };
       admin_billing_overview: { Args: { _days?: number }; Returns: Json };
       admin_list_admins: {
         Args: Record<PropertyKey, never>;
@@ -2959,6 +3166,68 @@ export type Database = {
           _store_id: string;
         };
         Returns: string;
+      };
+      billing_admin_invoice: {
+        Args: { _admin_id: string; _invoice_id: string };
+        Returns: Json;
+      };
+      billing_apply_invoice: {
+        Args: { _inv: Json; _synced_at: string };
+        Returns: boolean;
+      };
+      billing_apply_payment_methods: {
+        Args: { _customer_id: string; _methods: Json };
+        Returns: number;
+      };
+      billing_apply_subscription: {
+        Args: { _sub: Json; _synced_at: string };
+        Returns: boolean;
+      };
+      billing_audit_refund: {
+        Args: {
+          _admin_id: string;
+          _amount_cents: number;
+          _invoice_id: string;
+          _reason: string;
+        };
+        Returns: undefined;
+      };
+      billing_claim_checkout: {
+        Args: { _business_id: string; _plan: string };
+        Returns: string;
+      };
+      billing_finish_event: {
+        Args: { _error?: string; _id: string };
+        Returns: undefined;
+      };
+      billing_note_signature_failure: {
+        Args: Record<PropertyKey, never>;
+        Returns: undefined;
+      };
+      billing_owner_context: {
+        Args: { _business_id?: string; _user_id: string };
+        Returns: Json;
+      };
+      billing_record_event: {
+        Args: {
+          _created: string;
+          _id: string;
+          _object_id: string;
+          _type: string;
+        };
+        Returns: boolean;
+      };
+      billing_save_customer: {
+        Args: { _business_id: string; _customer_id: string };
+        Returns: string;
+      };
+      billing_set_carry: {
+        Args: { _plan: string; _subscription_id: string; _until: string };
+        Returns: undefined;
+      };
+      billing_set_clock: {
+        Args: { _clock_now: string; _customer_id: string; _test_clock: string };
+        Returns: undefined;
       };
       business_overview: {
         Args: { _business_id: string; _store_id?: string; _today?: string };
@@ -3279,6 +3548,18 @@ export type Database = {
       };
       is_admin: { Args: { _user_id: string }; Returns: boolean };
       location_label: { Args: { _ip: unknown }; Returns: string };
+      my_billing: {
+        Args: { _business_id?: string };
+        Returns: {
+          business_id: string;
+          business_name: string;
+          grace_until: string;
+          has_customer: boolean;
+          plan: string;
+          status: string;
+          trial_available: boolean;
+        }[];
+      };
       my_plan: {
         Args: Record<PropertyKey, never>;
         Returns: {

@@ -1,6 +1,6 @@
 /**
  * The local Storewise stack from the command line:
- *   start   the stack (API :54321, inbox :54324) and the built web app (:5173)   (npm start)
+ *   start   the stack (API :54321, inbox :54324, test payments :54330) and the built web app (:5173)   (npm start)
  *   status  API_URL, ANON_KEY, SERVICE_ROLE_KEY, INBOX_URL for the default data folder (npm run status)
  *   dev     the stack plus Vite's dev server with hot reload                       (npm run dev)
  */
@@ -28,13 +28,14 @@ const { positionals, values } = parseArgs({
     'data-dir': { type: 'string' },
     'api-port': { type: 'string', default: '54321' },
     'inbox-port': { type: 'string', default: '54324' },
+    'payments-port': { type: 'string', default: '54330' },
     'web-port': { type: 'string', default: '5173' },
     'web-dir': { type: 'string', default: 'dist/web' },
     'desktop-dir': { type: 'string', default: 'out/renderer' },
   },
 });
 
-function port(name: 'api-port' | 'inbox-port' | 'web-port'): number {
+function port(name: 'api-port' | 'inbox-port' | 'web-port' | 'payments-port'): number {
   const value = Number(values[name]);
   if (!Number.isInteger(value) || value < 0 || value > 65535) throw new Error(`Storewise: --${name} must be a port number`);
   return value;
@@ -47,9 +48,12 @@ async function startStackFromArgs(webPort: number): Promise<RunningStack> {
     dataDir: resolve(values['data-dir'] ?? defaultDataDir),
     apiPort: port('api-port'),
     inboxPort: port('inbox-port'),
+    paymentsPort: port('payments-port'),
     siteUrl: webOrigin,
     // The Vite dev server may be reached as localhost too.
     extraOrigins: [`http://localhost:${webPort}`],
+    // Edge Functions (billing) answer the first click without Deno's start-up pause.
+    warmFunctions: true,
   });
 }
 
@@ -61,7 +65,10 @@ function printBanner(stack: RunningStack, webUrl: string): void {
   say('');
   say('Storewise local stack is running');
   say(`  Web app     ${webUrl}`);
-  say(`  API         ${stack.apiUrl}   (/auth/v1, /rest/v1)`);
+  say(`  API         ${stack.apiUrl}   (/auth/v1, /rest/v1, /functions/v1)`);
+  say(stack.payments
+    ? `  Payments    ${stack.payments.url}   (TEST MODE local stand-in for Stripe; test card 4242 4242 4242 4242)`
+    : '  Payments    Stripe (STRIPE_SECRET_KEY is set)');
   say(`  Inbox       ${stack.inboxUrl}   (every email the stack sends)`);
   say(`  Database    ${stack.db.kind} (${stack.db.location})`);
   say(`  Emails      ${stack.authConfig.autoconfirm ? 'auto-confirmed (STOREWISE_AUTOCONFIRM=1)' : 'confirmation required (STOREWISE_AUTOCONFIRM=1 to skip)'}`);

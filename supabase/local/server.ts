@@ -13,9 +13,15 @@ import { Mailbox } from './mail/mailbox';
 import { createMailer } from './mail/mailer';
 import { startOutboxRelay } from './mail/outbox-relay';
 import { smtpRelayFromEnv } from './mail/smtp-relay';
-import { defaultDataDir } from './db/paths';
+import { defaultDataDir, repoRoot } from './db/paths';
 import { allowedHostNames } from './gateway/host-check';
 import type { HeavyCallGateOptions } from './rest/heavy-calls';
+import { DenoRunner } from './functions/deno-runner';
+import { discoverFunctions } from './functions/function-config';
+import { functionEnv, paymentKeys } from './functions/function-env';
+import { createLocalPayments, type LocalPayments } from './payments/provider';
+import Stripe from 'stripe';
+import { ensurePlanPrices } from '../../scripts/billing-prices';
 
 export interface StackOptions extends OpenDbOptions {
   host?: string;
@@ -35,6 +41,12 @@ export interface StackOptions extends OpenDbOptions {
   outboxRelay?: boolean;
   /** The per-user limit on heavy data-API calls (rest/heavy-calls.ts). */
   heavyCalls?: HeavyCallGateOptions;
+  /** The local payment provider's port (0 picks a free one); default 54330, or a free one when apiPort is 0. */
+  paymentsPort?: number;
+  /** Start every Edge Function's Deno process now instead of on its first request (`npm start` does). */
+  warmFunctions?: boolean;
+  /** Where the functions' log lines go (default stderr, as `supabase functions serve` prints them). */
+  functionLog?: (line: string) => void;
 }
 
 export interface RunningStack extends ApiKeys {
@@ -44,6 +56,8 @@ export interface RunningStack extends ApiKeys {
   db: OpenedDb;
   mailbox: Mailbox;
   authConfig: AuthConfig;
+  /** The local payment provider (TEST MODE stand-in for Stripe), unless STRIPE_SECRET_KEY points at real Stripe. */
+  payments?: LocalPayments & { url: string; secretKey: string; webhookSecret: string };
   stop(): Promise<void>;
 }
 
@@ -77,7 +91,16 @@ export async function startLocalStack(options: StackOptions = {}): Promise<Runni
   const allowedOrigins = [new URL(siteUrl).origin, desktopOrigin, ...(options.extraOrigins ?? [])];
   // DNS rebinding: loopback, the site URL's and bind address's hosts, STOREWISE_ALLOWED_HOSTS.
   const allowedHosts = allowedHostNames([...allowedOrigins, host, ...(options.allowedHosts ?? [])]);
+  // Edge Functions under Deno with hosted Supabase's environment; Stripe is the local provider unless the
+  // environment names a real Stripe account (STRIPE_SECRET_KEY).
+  const realStripe = Boolean(process.env.STRIPE_SECRET_KEY);
+  const keysForPayments = realStripe ? undefined : paymentKeys(jwtSecret);
+  let paymentsUrl = '';
+  const functionList = discoverFunctions(join(repoRoot, 'supabase', 'functions'), join(repoRoot, 'supabase', 'config.toml'));
+  const runner = new DenoRunner(() => functionEnv({ apiUrl, siteUrl, keys, payments: keysForPayments && { ...keysForPayments, url: paymentsUrl } }),
+    options.functionLog);
   const gateway = createGateway({
+    functions: { list: functionList, runner },
     auth: { db, config: authConfig, jwtSecret, apiUrl: () => apiUrl, mailer, limiter: new RateLimiter() },
     keys,
     allowedOrigins,
@@ -92,6 +115,25 @@ export async function startLocalStack(options: StackOptions = {}): Promise<Runni
     apiUrl = `http://${host}:${api.port}`;
     const inbox = await listen(createInboxApp(mailbox, allowedHosts), host, options.inboxPort ?? 54324);
     servers.push(inbox.server);
+    let payments: RunningStack['payments'];
+    if (keysForPayments) {
+      const provider = createLocalPayments({
+        secretKey: keysForPayments.secretKey,
+        webhook: { url: `${apiUrl}/functions/v1/billing-webhook`, secret: keysForPayments.webhookSecret },
+        file: dataDir ? join(dataDir, 'payments.json') : undefined,
+        baseUrl: () => paymentsUrl,
+      });
+      const listening = await listen(provider.app, host, options.paymentsPort ?? (options.apiPort === 0 ? 0 : 54330));
+      servers.push(listening.server);
+      paymentsUrl = `http://${host}:${listening.port}`;
+      payments = { ...provider, url: paymentsUrl, ...keysForPayments };
+      // The plan catalog's prices, as scripts/billing-setup.ts creates them on a real Stripe account.
+      await ensurePlanPrices(new Stripe(keysForPayments.secretKey, { host, port: listening.port, protocol: 'http' }));
+    }
+    if (options.warmFunctions === true) {
+      // Deno's start (a second or two) happens now instead of during someone's first checkout.
+      for (const fn of functionList.values()) runner.portOf(fn).catch((error: unknown) => console.error(error instanceof Error ? error.message : error));
+    }
     // Emails the database queues (support desk, docs/adr/0120).
     const outbox = options.outboxRelay === false ? { stop: async () => {} } : startOutboxRelay(db, mailer, siteUrl);
     // PGlite has no autovacuum: the stack analyzes changed tables as autovacuum would (auto-analyze.ts).
@@ -105,8 +147,11 @@ export async function startLocalStack(options: StackOptions = {}): Promise<Runni
       db,
       mailbox,
       authConfig,
+      payments,
       stop() {
         stopped ??= (async () => {
+          await runner.stop();
+          await payments?.stop();
           await Promise.all(servers.map(close));
           await outbox.stop();
           await analyzer.stop();
@@ -118,6 +163,7 @@ export async function startLocalStack(options: StackOptions = {}): Promise<Runni
       },
     };
   } catch (error) {
+    await runner.stop();
     await Promise.all(servers.map(close));
     await db.close();
     throw error;

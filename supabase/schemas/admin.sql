@@ -596,6 +596,54 @@ comment on function public.admin_billing_overview(integer) is 'Admins only (4250
 revoke all on function public.admin_billing_overview(integer) from public;
 grant execute on function public.admin_billing_overview(integer) to authenticated;
 
+-- ---------------------------------------------------------------------------------------------------
+-- Admin: what billing collected over the last _days (1..366), from the provider's subscriptions and invoices
+-- (the Billing Overview's second half; admin_billing_overview keeps the recurring revenue by plan). Admins only.
+create or replace function public.admin_billing_collections(_days int default 30)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_since timestamptz := now() - make_interval(days => least(greatest(coalesce(_days, 30), 1), 366));
+  v_result jsonb;
+begin
+  perform private.assert_admin();
+  select jsonb_build_object(
+    'days', least(greatest(coalesce(_days, 30), 1), 366),
+    'trials_started', (select count(*) from public.billing_subscriptions s where s.trial_start >= v_since),
+    -- A trial converted when its subscription went on to a paid status after the trial.
+    'trials_converted', (select count(*) from public.billing_subscriptions s
+                          where s.trial_start >= v_since and s.status in ('active', 'past_due')
+                            and s.current_period_start >= s.trial_end),
+    'trialing', (select count(*) from public.billing_subscriptions s where s.status = 'trialing'),
+    'past_due', (select count(*) from public.billing_subscriptions s where s.status = 'past_due'),
+    'churned', (select count(*) from public.billing_subscriptions s
+                 where s.status in ('canceled', 'unpaid', 'incomplete_expired') and coalesce(s.ended_at, s.canceled_at, s.updated_at) >= v_since),
+    'collected', (select coalesce(sum(h.amount), 0) from public.billing_history h
+                   where h.provider_invoice_id is not null and h.status = 'paid' and h.date >= v_since),
+    'failed_payments', (select count(*) from public.billing_history h
+                         where h.provider_invoice_id is not null and h.status = 'failed' and h.date >= v_since),
+    'failed_amount', (select coalesce(sum(h.amount), 0) from public.billing_history h
+                       where h.provider_invoice_id is not null and h.status = 'failed' and h.date >= v_since),
+    'refunds', (select count(*) from public.billing_history h
+                 where h.provider_invoice_id is not null and h.status = 'refunded' and h.date >= v_since),
+    'refunded_amount', (select coalesce(sum(h.amount), 0) from public.billing_history h
+                         where h.provider_invoice_id is not null and h.status = 'refunded' and h.date >= v_since),
+    'webhook_failures', (select count(*) from public.billing_events e where e.processed_at is null and e.last_error is not null),
+    'signature_failures', (select coalesce(sum(f.failures), 0) from private.billing_signature_failures f
+                            where f.day >= (now() - interval '1 day')::date),
+    'last_signature_failure', (select max(f.last_at) from private.billing_signature_failures f))
+  into v_result;
+  return v_result;
+end;
+$$;
+comment on function public.admin_billing_collections(integer) is 'Admins only (42501): trials and conversions, past due, churn, collected, failed and refunded payments over _days.';
+revoke all on function public.admin_billing_collections(integer) from public;
+grant execute on function public.admin_billing_collections(integer) to authenticated;
+
 -- ==== Triggers ============================================================================================
 
 create trigger admin_totals_ins after insert on public.profiles

@@ -85,12 +85,12 @@ create table public.email_outbox (
   last_error text,
   sent_at timestamp with time zone,
   constraint email_outbox_pkey primary key (id),
-  constraint email_outbox_template_check check ((template = any (array['ticket_reply'::text, 'ticket_resolved'::text, 'purchase_order'::text, 'receipt'::text])))
+  constraint email_outbox_template_check check ((template = any (array['ticket_reply'::text, 'ticket_resolved'::text, 'purchase_order'::text, 'receipt'::text, 'billing_payment_failed'::text])))
 );
 alter table public.email_outbox enable row level security;
 comment on table public.email_outbox is 'Emails the database asks to send. Only the service role reads them, through claim_email_outbox and finish_email_outbox (the local outbox relay; on hosted the send-email Edge Function, docs/adr/0121). A failed or unknown-template row stays and is retried with backoff; sent rows are purged after 7 days.';
 comment on column public.email_outbox.claimed_until is 'A deliverer''s lease: no other run claims the row before then (a crashed run''s rows come back after it).';
-grant delete, select on table public.email_outbox to service_role;
+grant delete, insert, select on table public.email_outbox to service_role;
 
 create table private.email_sends (
   id bigint generated always as identity not null,

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { PublicSignIn } from './pages/public-auth';
+import { payOnCheckout } from './support/checkout';
 import { PublicLanding, toast } from './pages/public-site';
 import { createConfirmedUser } from './support/users';
 
@@ -144,6 +145,8 @@ test.describe('the landing for a signed-in user', () => {
     expect(await heading.evaluate((node) => (node as unknown as Record<string, unknown>).prerendered)).toBe(true);
 
     await new PublicLanding(page).getStarted('Pro');
+    // Issue 24: the trial starts on the payment provider's checkout (the local TEST MODE stand-in here).
+    await payOnCheckout(page, '4242 4242 4242 4242', 'Start trial');
     await expect(toast(page, 'success', 'Trial started')).toContainText('Pro');
     await expect(page).toHaveURL(/\/dashboard\/billing$/);
     expect(errors).toEqual([]);

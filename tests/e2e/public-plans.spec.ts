@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import { adminClient, createConfirmedUser } from './support/users';
 import { PublicSignIn } from './pages/public-auth';
 import { PublicLanding, toast } from './pages/public-site';
+import { payOnCheckout } from './support/checkout';
 
 test.describe('choosing a plan', () => {
   test('a visitor is sent to /signup with the plan remembered', async ({ page }) => {
@@ -12,7 +13,7 @@ test.describe('choosing a plan', () => {
     await expect(page.getByTestId('remembered-plan')).toContainText('Selected plan: Pro');
   });
 
-  test('a signed-in owner starts a 7-day trial written by the database', async ({ page }) => {
+  test('a signed-in owner starts a 7-day trial on the provider\'s checkout, written by the database', async ({ page }) => {
     const user = await createConfirmedUser('plan');
     const signIn = new PublicSignIn(page);
     await signIn.goto();
@@ -20,7 +21,8 @@ test.describe('choosing a plan', () => {
     await expect(page.getByRole('link', { name: 'Dashboard' })).toBeVisible();
 
     await new PublicLanding(page).getStarted('Growth');
-    await expect(toast(page, 'success', 'Trial started')).toContainText('Growth');
+    await payOnCheckout(page, '4242 4242 4242 4242', 'Start trial');
+    await expect(toast(page, 'success', 'Trial started')).toContainText('Growth', { timeout: 30_000 });
     await expect(page).toHaveURL(/\/dashboard\/billing$/);
 
     const admin = await adminClient();
@@ -47,6 +49,7 @@ test.describe('choosing a plan', () => {
     await page.goto('/#pricing');
     await expect(page.getByTestId('trial-offer')).toContainText('Starter');
     await page.getByRole('button', { name: 'Start Starter trial' }).click();
-    await expect(page).toHaveURL(/\/dashboard\/billing$/);
+    await payOnCheckout(page, '4242 4242 4242 4242', 'Start trial');
+    await expect(page).toHaveURL(/\/dashboard\/billing$/, { timeout: 30_000 });
   });
 });

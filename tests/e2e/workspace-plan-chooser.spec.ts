@@ -1,11 +1,13 @@
 import { expect, test, type Page } from '@playwright/test';
 import { adminClient, createConfirmedUser, type TestUser } from './support/users';
+import { payOnCheckout } from './support/checkout';
 import { signInThroughUi } from './support/sign-in';
 
 /*
  * Issue 11: Billing's plan chooser inside the dashboard. A Free owner is invited from the Overview, reads what
  * changes, confirms and sees the new limits; a downgrade deletes nothing and the next store is refused with
- * what to do. Fresh owners only, so no demo account changes plan.
+ * what to do. Fresh owners only, so no demo account changes plan. Since issue 24 a new plan is paid on the
+ * provider's (local TEST MODE) checkout page.
  */
 
 /** A fresh owner on Growth (active) with these stores open. */
@@ -48,7 +50,7 @@ test.describe('plan chooser', () => {
 
     await expect(page).toHaveURL(/\/dashboard\/billing\?choose=plan$/);
     const dialog = chooser(page);
-    await expect(dialog).toContainText('does not collect payments in the app yet');
+    await expect(dialog).toContainText('Storewise never sees or stores them');
     await dialog.getByRole('article', { name: 'Growth' }).getByRole('button', { name: 'Choose Growth' }).click();
 
     const confirmation = dialog.getByRole('group', { name: 'Confirm the plan change' });
@@ -59,10 +61,11 @@ test.describe('plan chooser', () => {
     await expect(confirmation).toContainText('$0.00 per month now, $29.99 per month on Growth, billed annually.');
     await expect(confirmation).toContainText('Starts your 7-day free trial of Growth');
     await confirmation.getByRole('button', { name: 'Confirm Growth' }).click();
+    // Issue 24: a new subscription is paid on the provider's page (the local TEST MODE stand-in here).
+    await payOnCheckout(page, '4242 4242 4242 4242', 'Start trial');
 
-    await expect(dialog).toHaveCount(0);
-    await expect(page.getByTestId('plan-name')).toHaveText('Growth');
-    await expect(page.getByTestId('payment-note')).toContainText('charges nothing here');
+    await expect(page.getByTestId('plan-name')).toHaveText('Growth', { timeout: 30_000 });
+    await expect(page.getByTestId('payment-note')).toContainText('Storewise never sees or stores them');
     await openStoresInApp(page);
     await expect(storesSection(page)).toContainText('0 of 3 stores on the Growth plan');
   });
@@ -80,7 +83,9 @@ test.describe('plan chooser', () => {
     await expect(warning).toContainText("has 2 open stores; Starter allows 1. Nothing is deleted and every store keeps selling");
     await expect(warning).toContainText('until you archive 1 store.');
     await dialog.getByRole('button', { name: 'Confirm Starter' }).click();
-    await expect(page.getByTestId('plan-name')).toHaveText('Starter');
+    // A plan chosen before billing has no provider subscription: Starter is bought on the provider's page.
+    await payOnCheckout(page, '4242 4242 4242 4242', 'Subscribe');
+    await expect(page.getByTestId('plan-name')).toHaveText('Starter', { timeout: 30_000 });
 
     await openStoresInApp(page);
     await expect(storesSection(page).getByRole('article', { name: 'North' })).toBeVisible();

@@ -9,6 +9,7 @@ export const e2e = {
   apiPort: base + 21,
   webPort: base + 73,
   inboxPort: base + 24,
+  paymentsPort: base + 30,
   apiUrl: `http://127.0.0.1:${base + 21}`,
   webUrl: `http://127.0.0.1:${base + 73}`,
   inboxUrl: `http://127.0.0.1:${base + 24}`,

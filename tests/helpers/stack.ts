@@ -34,6 +34,8 @@ export interface StartStackOptions {
   auth?: Partial<AuthConfig>;
   siteUrl?: string;
   maxBodyBytes?: number;
+  /** The Edge Functions' log lines (billing tests check what is and is not logged). */
+  functionLog?: (line: string) => void;
 }
 
 export async function startStack(opts: StartStackOptions = {}): Promise<StackHandle> {
@@ -50,6 +52,7 @@ export async function startStack(opts: StartStackOptions = {}): Promise<StackHan
     auth,
     ...(opts.siteUrl ? { siteUrl: opts.siteUrl } : {}),
     ...(opts.maxBodyBytes ? { maxBodyBytes: opts.maxBodyBytes } : {}),
+    ...(opts.functionLog ? { functionLog: opts.functionLog } : {}),
   });
   return {
     apiUrl: stack.apiUrl,

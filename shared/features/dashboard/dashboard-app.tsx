@@ -11,6 +11,7 @@ import { OverviewPage } from './overview/overview-page';
 import { ProfilePage } from './profile/profile-page';
 import { SettingsPage } from './settings/settings-page';
 import { BillingPage } from './billing/billing-page';
+import { CheckoutReturnPage } from './billing/checkout-return-page';
 import { SecurityPage } from './security/security-page';
 import { SupportPage } from './support/support-page';
 import { TicketPage } from './support/ticket-page';
@@ -67,6 +68,7 @@ export function DashboardApp({ notFound, business, catalog, inventory, pos, repo
           <Route path="profile" element={<ProfilePage />} />
           <Route path="settings" element={<SettingsPage />} />
           <Route path="billing" element={<BillingPage />} />
+          <Route path="billing/return" element={<CheckoutReturnPage />} />
           <Route path="security" element={<SecurityPage />} />
           <Route path="support" element={<SupportPage />} />
           <Route path="support/tickets/:ticketId" element={<TicketPage />} />

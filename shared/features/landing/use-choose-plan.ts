@@ -4,11 +4,12 @@ import { notify } from '../../components/toaster';
 import { useAuth } from '../../lib/auth-provider';
 import { useSupabaseLater } from '../../lib/platform-context';
 import type { SelfServicePlanName } from '../../lib/remembered-plan';
-import { choosePlan } from './plans-api';
+import { startPlan } from './plans-api';
 
 /**
- * Get Started on a plan: a visitor goes to /signup?plan=<name>, which remembers it; a signed-in owner gets the
- * plan (a 7-day trial the first time) and lands on billing.
+ * Get Started on a plan: a visitor goes to /signup?plan=<name>, which remembers it; a signed-in owner goes to
+ * the payment provider's checkout (the 7-day trial starts there, once per business) and comes back to billing;
+ * an owner who already subscribes goes to Billing's plan chooser.
  */
 export function useChoosePlan() {
   const supabaseLater = useSupabaseLater();
@@ -28,15 +29,19 @@ export function useChoosePlan() {
     if (!(await signedIn())) return void navigate(`/signup?plan=${plan}`);
     setPending(plan);
     // Signed in means supabase-js has loaded, so this resolves at once.
-    const { plan: chosen, error } = await choosePlan(await supabaseLater, plan);
-    setPending(null);
-    if (error || !chosen) return void notify.error('Error', error ?? 'The plan could not be chosen.');
+    const started = await startPlan(await supabaseLater, plan);
+    if (started.kind === 'refused') {
+      setPending(null);
+      // Already subscribed (409): the chooser shows what a change costs before anything changes.
+      if (started.status === 409) return void navigate('/dashboard/billing?choose=plan');
+      return void notify.error('Error', started.message);
+    }
     // The store module (and jotai with it) loads on the first pick, not with the landing page.
     const { setRememberedPlan } = await import('../../lib/remembered-plan');
     setRememberedPlan(null);
-    const { planChoiceMessage } = await import('./plan-choice-message');
-    const message = planChoiceMessage(chosen);
-    notify.success(message.title, message.description);
+    if (started.kind === 'checkout') return void window.location.assign(started.url);
+    setPending(null);
+    notify.success('Plan changed', `You are now on the ${started.plan} plan.`);
     navigate('/dashboard/billing');
   }
 

@@ -11,6 +11,9 @@ import { bodyLimit } from './body-limit';
 import { allowedHostNames, hostCheck } from './host-check';
 import { restJsonDepthLimit } from './json-depth';
 import { restAuth } from './rest-auth';
+import { handleFunction } from '../functions/functions-app';
+import type { DenoRunner } from '../functions/deno-runner';
+import type { EdgeFunction } from '../functions/function-config';
 
 export interface GatewayOptions {
   auth: AuthDeps;
@@ -23,6 +26,8 @@ export interface GatewayOptions {
   allowedHosts?: ReadonlySet<string>;
   /** At most one heavy data-API call per user at a time (rest/heavy-calls.ts). */
   heavyCalls?: HeavyCallGateOptions;
+  /** Edge Functions (supabase/functions under Deno) at /functions/v1/<name>. */
+  functions?: { list: Map<string, EdgeFunction>; runner: DenoRunner };
 }
 
 const loopbackOrigin = /^http:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d{1,5}$/;
@@ -73,6 +78,11 @@ export function createGateway(options: GatewayOptions): Hono {
     if (authResult instanceof Response) return authResult;
     return handleRest(c.req.raw, authResult, auth.db, heavyCalls);
   });
+
+  // No apikey check here, as on hosted: the edge runtime checks the JWT per function (verify_jwt), and a
+  // payment provider's webhook carries no project key.
+  const functions = options.functions;
+  if (functions) app.all('/functions/v1/*', (c) => handleFunction(c, functions.list, functions.runner, auth.jwtSecret));
 
   app.notFound((c) => c.json({ message: 'no Route matched with those values' }, 404));
   app.onError((error, c) => {

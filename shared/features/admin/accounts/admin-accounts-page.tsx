@@ -11,6 +11,7 @@ import { PaginationControls } from '../common/pagination-controls';
 import { useAdminData } from '../common/use-admin-data';
 import { useDebouncedValue } from '../common/use-debounced-value';
 import { fetchAccounts, setSuspension, type AccountRow } from './accounts-api';
+import { BusinessBillingButton } from './business-billing';
 
 const PAGE_SIZE = 20;
 
@@ -70,7 +71,7 @@ export function AdminAccountsPage() {
                       <Table.Row key={row.id}>
                         <Table.Cell>{row.name}<Text fontSize="xs" color="fg.muted">{row.type}</Text></Table.Cell>
                         <Table.Cell>{row.owner_name ?? '-'}<Text fontSize="xs" color="fg.muted">{row.owner_email}</Text></Table.Cell>
-                        <Table.Cell>{row.plan}</Table.Cell>
+                        <Table.Cell>{row.plan}<BusinessBillingButton businessId={row.id} name={row.name} /></Table.Cell>
                         <Table.Cell>{row.stores}</Table.Cell>
                         <Table.Cell>{row.members}</Table.Cell>
                         <Table.Cell>{new Date(row.created_at).toLocaleDateString()}</Table.Cell>

@@ -9,6 +9,7 @@ import { formatCount } from '../common/pagination';
 import { useAdminData } from '../common/use-admin-data';
 import { StatCard } from '../overview/stat-card';
 import { fetchBillingOverview } from './billing-api';
+import { CollectionsSection } from './collections-section';
 import { byPlanAndStatus, type BillingOverview } from './billing-schema';
 
 const TRIAL_WINDOW_DAYS = 7;
@@ -35,6 +36,9 @@ export function AdminBillingPage() {
         </SimpleGrid>
       )}
       {state.status === 'ready' && <BillingFigures data={state.data} />}
+      <Stack mt="8">
+        <CollectionsSection />
+      </Stack>
     </>
   );
 }

@@ -1,5 +1,5 @@
 // SQL (supabase/schemas, docs/adr/0185):
-//   supabase/schemas/billing.sql: choose_plan() my_plan() my_plan_usage() plan_catalog() billing_history
+//   supabase/schemas/billing.sql: my_billing() my_plan() my_plan_usage() plan_catalog() billing_history
 //     payment_methods user_plans
 import type { StorewiseClient } from '../../../lib/supabase-client';
 import { unwrap, unwrapMaybe } from '../api-result';
@@ -16,7 +16,7 @@ export async function fetchPaymentMethods(supabase: StorewiseClient, userId: str
   return unwrap(
     await supabase
       .from('payment_methods')
-      .select('id, type, last_four, expiry, is_default')
+      .select('id, type, last_four, expiry, is_default, provider_payment_method_id')
       .eq('user_id', userId)
       .order('created_at', { ascending: false }),
   );
@@ -33,7 +33,18 @@ export async function fetchBillingHistory(supabase: StorewiseClient, userId: str
   );
 }
 
-/** Saves auto-renew; returns the stored value, so a save that matched no row fails instead of lying. */
+/**
+ * What billing decides for the owner's business now (public.my_billing): the plan whose limits apply, the
+ * subscription's status, the end of a past-due grace period, whether the free trial is still on offer and
+ * whether the business has a billing account at the provider. Null when the user owns no business.
+ */
+export async function fetchBillingSummary(supabase: StorewiseClient) {
+  const rows = unwrap(await supabase.rpc('my_billing'));
+  return rows[0] ?? null;
+}
+export type BillingSummary = NonNullable<Awaited<ReturnType<typeof fetchBillingSummary>>>;
+
+/** Saves auto-renew on a plan without a provider subscription (chosen before billing); returns the stored value. */
 export async function setAutoRenew(supabase: StorewiseClient, userId: string, autoRenew: boolean): Promise<boolean> {
   const row = unwrap(
     await supabase.from('user_plans').update({ auto_renew: autoRenew }).eq('user_id', userId).select('auto_renew').single(),
@@ -55,7 +66,3 @@ export async function fetchPlanUsage(supabase: StorewiseClient) {
   return unwrap(await supabase.rpc('my_plan_usage'));
 }
 
-/** The same path the landing's Get Started takes (choose_plan): the database sets price, trial and dates. */
-export async function changePlan(supabase: StorewiseClient, planName: 'Starter' | 'Growth' | 'Pro') {
-  return unwrap(await supabase.rpc('choose_plan', { _plan_name: planName }));
-}

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Badge, Button, Flex, HStack, IconButton, Stack, Text } from '@chakra-ui/react';
 import type { IconType } from 'react-icons';
 import { FaCcMastercard, FaCcVisa } from 'react-icons/fa';
@@ -5,7 +6,11 @@ import { LuCreditCard, LuPlus, LuSmartphone, LuTrash2, LuWallet } from 'react-ic
 import { LoadedList } from '../loaded-list';
 import { SectionCard } from '../section-card';
 import type { Load } from '../use-load';
+import { notify } from '../../../components/toaster';
+import { useSupabase } from '../../../lib/platform-context';
 import type { PaymentMethod } from './billing-api';
+import { removePaymentMethod } from './billing-functions';
+import { usePortal } from './use-portal';
 
 const CARD_ICONS: Record<string, { icon: IconType; label: string }> = {
   visa: { icon: FaCcVisa, label: 'Visa' },
@@ -15,8 +20,32 @@ const CARD_ICONS: Record<string, { icon: IconType; label: string }> = {
 };
 const GENERIC = { icon: LuCreditCard, label: 'Card' };
 
-function PaymentMethodRow({ method }: { method: PaymentMethod }) {
+/**
+ * One card. Its delete icon removes it at the provider, except the only card of a live subscription (said on
+ * the icon; the server refuses it too). Cards recorded before billing have no provider id and stay as they are.
+ */
+function PaymentMethodRow({ method, onlyCardOfSubscription, onRemoved }: {
+  method: PaymentMethod; onlyCardOfSubscription: boolean; onRemoved: () => void;
+}) {
+  const supabase = useSupabase();
+  const [removing, setRemoving] = useState(false);
   const { icon: Icon, label } = CARD_ICONS[method.type] ?? GENERIC;
+  const providerId = method.provider_payment_method_id;
+  const why = !providerId ? 'This card was recorded before online billing' : onlyCardOfSubscription
+    ? 'The only payment method of your subscription: add another first' : undefined;
+  const remove = async () => {
+    if (!providerId) return;
+    setRemoving(true);
+    try {
+      await removePaymentMethod(supabase, providerId);
+      notify.success('Payment method removed', `${label} ending in ${method.last_four} was removed.`);
+      onRemoved();
+    } catch (error) {
+      notify.error('Not removed', error instanceof Error ? error.message : 'Please try again.');
+    } finally {
+      setRemoving(false);
+    }
+  };
   return (
     <Flex as="li" align="center" gap="3" borderWidth="1px" rounded="md" p="3" data-type={method.type}>
       <Icon size="28" aria-hidden />
@@ -36,9 +65,11 @@ function PaymentMethodRow({ method }: { method: PaymentMethod }) {
       <IconButton
         variant="ghost"
         size="sm"
-        disabled
+        disabled={Boolean(why)}
+        loading={removing}
+        onClick={() => void remove()}
         aria-label={`Remove ${label} ending in ${method.last_four}`}
-        title="Coming soon"
+        title={why}
       >
         <LuTrash2 />
       </IconButton>
@@ -46,13 +77,18 @@ function PaymentMethodRow({ method }: { method: PaymentMethod }) {
   );
 }
 
-export function PaymentMethodsCard({ load }: { load: Load<PaymentMethod[]> }) {
+export function PaymentMethodsCard({ load, hasAccount, liveSubscription, onChanged }: {
+  load: Load<PaymentMethod[]>; hasAccount: boolean; liveSubscription: boolean; onChanged: () => void;
+}) {
+  const portal = usePortal();
+  const providerCards = load.state.status === 'ready' ? load.state.data.filter((m) => m.provider_payment_method_id).length : 0;
   return (
     <SectionCard
       title="Payment Methods"
       description="Cards and accounts on file."
       actions={
-        <Button size="sm" variant="outline" disabled title="Coming soon">
+        <Button size="sm" variant="outline" disabled={!hasAccount} loading={portal.opening} onClick={() => void portal.open()}
+          title={hasAccount ? undefined : 'Choose a plan first'}>
           <LuPlus aria-hidden /> Add Method
         </Button>
       }
@@ -64,7 +100,8 @@ export function PaymentMethodsCard({ load }: { load: Load<PaymentMethod[]> }) {
         testId="payment-methods"
         gap="2"
       >
-        {(method) => <PaymentMethodRow key={method.id} method={method} />}
+        {(method) => <PaymentMethodRow key={method.id} method={method} onRemoved={onChanged}
+          onlyCardOfSubscription={liveSubscription && providerCards <= 1} />}
       </LoadedList>
     </SectionCard>
   );

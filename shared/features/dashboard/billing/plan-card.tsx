@@ -9,12 +9,22 @@ import { planPriceLine } from '../../../lib/plan-price';
 import { SectionCard } from '../section-card';
 import { StatusBadge } from '../../../components/status-badge';
 import type { Load } from '../use-load';
-import { setAutoRenew, type Plan } from './billing-api';
+import { setAutoRenew, type BillingSummary, type Plan } from './billing-api';
+import { setProviderAutoRenew } from './billing-functions';
+import { usePortal } from './use-portal';
 import { PAYMENT_NOTE } from './plan-change';
 import { PlanChooser } from './plan-chooser';
 
-/** The auto-renew switch: flips at once, saves, and flips back with the spec's toast when the save fails. */
-function AutoRenewSwitch({ plan, onChange }: { plan: Plan; onChange: (autoRenew: boolean) => void }) {
+const LIVE = ['trialing', 'active', 'past_due'];
+
+/** True when the plan is a subscription at the payment provider (its switches act there). */
+export const billedByProvider = (summary: BillingSummary | null) => Boolean(summary?.has_customer) && LIVE.includes(summary?.status ?? '');
+
+/**
+ * The auto-renew switch: flips at once, saves, and flips back with the spec's toast when the save fails. On a
+ * provider subscription it is cancel-at-period-end at the provider; on a plan chosen before billing, the row.
+ */
+function AutoRenewSwitch({ plan, viaProvider, onChange }: { plan: Plan; viaProvider: boolean; onChange: (autoRenew: boolean) => void }) {
   const supabase = useSupabase();
   const { user } = useDashboardSession();
   const [saving, setSaving] = useState(false);
@@ -23,11 +33,11 @@ function AutoRenewSwitch({ plan, onChange }: { plan: Plan; onChange: (autoRenew:
     onChange(next);
     setSaving(true);
     try {
-      const saved = await setAutoRenew(supabase, user.id, next);
+      const saved = viaProvider ? await setProviderAutoRenew(supabase, next) : await setAutoRenew(supabase, user.id, next);
       onChange(saved);
       notify.success('Settings Updated', `Auto-renew has been ${saved ? 'enabled' : 'disabled'}.`);
     } catch (error) {
-      console.error('Auto-renew save failed:', error);
+      console.error('Auto-renew save failed:', error instanceof Error ? error.message : 'unknown');
       onChange(!next);
       notify.error('Error', 'Failed to update auto-renew settings.');
     } finally {
@@ -36,12 +46,7 @@ function AutoRenewSwitch({ plan, onChange }: { plan: Plan; onChange: (autoRenew:
   };
 
   return (
-    <Switch.Root
-      checked={plan.auto_renew}
-      disabled={saving}
-      onCheckedChange={(event) => void toggle(event.checked)}
-      colorPalette="blue"
-    >
+    <Switch.Root checked={plan.auto_renew} disabled={saving} onCheckedChange={(event) => void toggle(event.checked)} colorPalette="blue">
       <Switch.HiddenInput />
       <Switch.Control />
       <Switch.Label>Auto-renew</Switch.Label>
@@ -49,9 +54,11 @@ function AutoRenewSwitch({ plan, onChange }: { plan: Plan; onChange: (autoRenew:
   );
 }
 
-function PlanDetails({ plan, onAutoRenewChange, onChoose }: {
-  plan: Plan | null; onAutoRenewChange: (value: boolean) => void; onChoose: () => void;
+function PlanDetails({ plan, summary, onAutoRenewChange, onChoose }: {
+  plan: Plan | null; summary: BillingSummary | null; onAutoRenewChange: (value: boolean) => void; onChoose: () => void;
 }) {
+  const portal = usePortal();
+  const hasAccount = Boolean(summary?.has_customer);
   return (
     <Stack gap="4">
       <Stack gap="1">
@@ -62,6 +69,9 @@ function PlanDetails({ plan, onAutoRenewChange, onChoose }: {
           {plan && <StatusBadge status={plan.status} />}
         </HStack>
         <Text color="fg.muted">{planPriceLine(plan)}</Text>
+        {summary && plan && summary.plan !== plan.plan_name && (
+          <Text fontSize="sm" color="fg.muted" data-testid="limits-in-force">Limits in force now: {summary.plan}</Text>
+        )}
       </Stack>
       {plan && (
         <DataList.Root orientation="horizontal" gap="2">
@@ -75,11 +85,11 @@ function PlanDetails({ plan, onAutoRenewChange, onChoose }: {
           </DataList.Item>
         </DataList.Root>
       )}
-      {plan && <AutoRenewSwitch plan={plan} onChange={onAutoRenewChange} />}
+      {plan && <AutoRenewSwitch plan={plan} viaProvider={billedByProvider(summary)} onChange={onAutoRenewChange} />}
       <Flex gap="3" wrap="wrap">
         <Button onClick={onChoose}>Upgrade Plan</Button>
-        {/* Payment details wait for payment collection (out of scope for now, said below). */}
-        <Button variant="outline" disabled title="Payment collection is not available yet">
+        <Button variant="outline" disabled={!hasAccount} loading={portal.opening} onClick={() => void portal.open()}
+          title={hasAccount ? undefined : 'Choose a plan first'}>
           Change Payment Method
         </Button>
       </Flex>
@@ -89,8 +99,9 @@ function PlanDetails({ plan, onAutoRenewChange, onChoose }: {
 }
 
 /** The plan and its actions; "Upgrade Plan" opens the chooser (also opened by /dashboard/billing?choose=plan). */
-export function PlanCard({ load, chooserOpen, onChooserOpenChange }: {
-  load: Load<Plan | null>; chooserOpen: boolean; onChooserOpenChange: (open: boolean) => void;
+export function PlanCard({ load, summary, chooserOpen, onChooserOpenChange, onChanged }: {
+  load: Load<Plan | null>; summary: BillingSummary | null; chooserOpen: boolean;
+  onChooserOpenChange: (open: boolean) => void; onChanged: () => void;
 }) {
   return (
     <SectionCard title="Current Plan" description="Your subscription and renewal.">
@@ -99,11 +110,11 @@ export function PlanCard({ load, chooserOpen, onChooserOpenChange }: {
           <>
             <PlanDetails
               plan={plan}
+              summary={summary}
               onAutoRenewChange={(autoRenew) => load.update((current) => current && { ...current, auto_renew: autoRenew })}
               onChoose={() => onChooserOpenChange(true)}
             />
-            <PlanChooser open={chooserOpen} onOpenChange={onChooserOpenChange} current={plan}
-              onChanged={(saved) => load.update(() => saved)} />
+            <PlanChooser open={chooserOpen} onOpenChange={onChooserOpenChange} current={plan} onChanged={onChanged} />
           </>
         )}
       </Loaded>

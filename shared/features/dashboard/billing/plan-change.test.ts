@@ -48,14 +48,26 @@ describe('describePlanChange', () => {
     ]);
   });
 
-  it('a canceled plan: the choice is recorded but the Free limits stay, and the owner is told so', () => {
+  it('a canceled plan has the Free limits until a new subscription is paid', () => {
     const canceled = plan('Starter', 'canceled', 9.99);
     expect(effectivePlanName(canceled)).toBe('Free');
     const change = describePlanChange(canceled, catalog, 'Growth', [{ ...shop, stores_used: 2 }], now);
     expect(change.title).toBe('Change from Starter (canceled) to Growth');
-    expect(change.limits[0]).toEqual({ label: 'Stores', before: '1 store', after: '1 store' });
-    expect(change.notInEffect).toContain('keep the Free limits');
-    expect(change.overLimit).toEqual([]);
+    expect(change.limits[0]).toEqual({ label: 'Stores', before: '1 store', after: '3 stores' });
+    expect(change.notInEffect).toContain('Free limits until the new subscription is paid');
+    expect(change.due).toBe("$359.88 a year, paid on the payment provider's page.");
+  });
+
+  it('the amount due: prorated now for an upgrade of a paid subscription, nothing now for a downgrade', () => {
+    const options = { trialAvailable: false, hasSubscription: true };
+    const growth = { ...plan('Growth', 'active', 29.99), next_billing_date: '2027-05-21T12:00:00Z' };
+    // (99.99 - 29.99) x 12 = 840 a year; 182 of 365 days left: 418.85.
+    expect(describePlanChange(growth, catalog, 'Pro', [shop], now, options).due)
+      .toBe('About $418.85 due now for the rest of this period (until May 21, 2027), charged to your card on file.');
+    expect(describePlanChange(growth, catalog, 'Starter', [shop], now, options).due)
+      .toBe('Nothing is due now. Growth stays until May 21, 2027; then Starter at $119.88 a year.');
+    expect(describePlanChange(null, catalog, 'Starter', [shop], now).due)
+      .toBe("Nothing is due today. You add a card on the payment provider's page; $119.88 a year is charged when the trial ends.");
   });
 
   it('refuses a plan the catalog does not have', () => {

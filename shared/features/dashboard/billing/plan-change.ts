@@ -31,6 +31,8 @@ export interface PlanChange {
   limits: { label: string; before: string; after: string }[];
   price: string;
   trial: string;
+  /** What is charged, when and where (the amount due before confirming). */
+  due: string;
   /** Set when confirming records the plan but the limits do not change (a canceled or expired plan). */
   notInEffect: string | null;
   /** Each business over one of the new limits: what stays, what is blocked, and what to do. */
@@ -39,7 +41,7 @@ export interface PlanChange {
 
 /** Said wherever an owner looks for payment (the Billing page and the chooser). */
 export const PAYMENT_NOTE =
-  'Storewise does not collect payments in the app yet: confirming a plan asks for no card and charges nothing here.';
+  'Card details are entered only on our payment provider\'s secure page; Storewise never sees or stores them.';
 
 const LIVE_STATUSES = ['trialing', 'active', 'past_due'];
 
@@ -74,19 +76,54 @@ function overLimitLines(business: BusinessUsage, plan: CatalogPlan): string[] {
   return lines;
 }
 
-function trialLine(current: CurrentPlan | null, target: CatalogPlan, now: Date): string {
-  if (!current) {
+function trialLine(current: CurrentPlan | null, target: CatalogPlan, now: Date, trialAvailable: boolean): string {
+  if (current?.status === 'trialing') {
+    return `Your free trial continues until ${formatDate(current.next_billing_date)}; changing plan does not restart it.`;
+  }
+  if (trialAvailable) {
     const ends = new Date(now.getTime() + 7 * 86_400_000);
     return `Starts your 7-day free trial of ${target.plan}, until ${formatDate(ends)}.`;
   }
-  if (current.status === 'trialing') {
-    return `Your free trial continues until ${formatDate(current.next_billing_date)}; changing plan does not restart it.`;
-  }
-  if (current.status === 'active' || current.status === 'past_due') {
+  if (current && (current.status === 'active' || current.status === 'past_due')) {
     return `No trial (it is offered once). The new price applies from your next billing date, ` +
       `${formatDate(current.next_billing_date, 'not scheduled yet')}.`;
   }
   return 'No trial (it is offered once).';
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The amount due, as the provider will compute it: an upgrade of a paid subscription is charged now for the rest
+ * of the period (the annual difference times the share of the period left), a downgrade charges nothing now, a
+ * new subscription is charged on the provider's page (after the trial when there is one).
+ */
+function dueLine(current: CurrentPlan | null, target: CatalogPlan, now: Date, options: ChangeOptions): string {
+  const annual = Number(target.price ?? 0) * 12;
+  if (options.hasSubscription && current?.status === 'trialing') return 'Nothing is due during the trial.';
+  if (options.hasSubscription && current?.status === 'active') {
+    const difference = (Number(target.price ?? 0) - Number(current.price)) * 12;
+    if (difference <= 0) {
+      return `Nothing is due now. ${current.plan_name} stays until ${formatDate(current.next_billing_date)}; ` +
+        `then ${target.plan} at ${formatMoney(annual)} a year.`;
+    }
+    const end = current.next_billing_date ? new Date(current.next_billing_date).getTime() : now.getTime();
+    const share = Math.min(1, Math.max(0, (end - now.getTime()) / (365 * DAY_MS)));
+    return `About ${formatMoney(Math.round(difference * share * 100) / 100)} due now for the rest of this period ` +
+      `(until ${formatDate(current.next_billing_date)}), charged to your card on file.`;
+  }
+  if (options.trialAvailable) {
+    return `Nothing is due today. You add a card on the payment provider's page; ${formatMoney(annual)} a year is ` +
+      `charged when the trial ends.`;
+  }
+  return `${formatMoney(annual)} a year, paid on the payment provider's page.`;
+}
+
+export interface ChangeOptions {
+  /** The free trial is still on offer to this business (public.my_billing). */
+  trialAvailable: boolean;
+  /** The business has a live subscription at the provider (a change updates it instead of a new checkout). */
+  hasSubscription: boolean;
 }
 
 /**
@@ -94,14 +131,14 @@ function trialLine(current: CurrentPlan | null, target: CatalogPlan, now: Date):
  * that would be over a limit. Built from the database's own catalog, so it promises what the database enforces.
  */
 export function describePlanChange(current: CurrentPlan | null, catalog: CatalogPlan[], targetName: string,
-  usage: BusinessUsage[], now = new Date()): PlanChange {
+  usage: BusinessUsage[], now = new Date(), options: ChangeOptions = { trialAvailable: current === null, hasSubscription: false }): PlanChange {
   const target = catalog.find((p) => p.plan === targetName);
   if (!target) throw new Error(`Unknown plan: ${targetName}`);
   const nowName = effectivePlanName(current);
   const before = catalog.find((p) => p.plan === nowName) ?? catalog[0] ?? target;
-  // choose_plan keeps a canceled or expired status: the plan is recorded but the Free limits stay.
+  // A canceled or expired plan gives Free limits now; buying again starts a new subscription.
   const inEffect = !current || LIVE_STATUSES.includes(current.status);
-  const after = inEffect ? target : before;
+  const after = target;
   const currentPrice = current && inEffect ? current.price : 0;
   return {
     title: `Change from ${current && !inEffect ? `${current.plan_name} (${current.status})` : nowName} to ${target.plan}`,
@@ -111,10 +148,11 @@ export function describePlanChange(current: CurrentPlan | null, catalog: Catalog
       { label: 'Team', before: team(before.max_members), after: team(after.max_members) },
     ],
     price: `${perMonth(currentPrice)} now, ${perMonth(target.price)} on ${target.plan}, billed annually.`,
-    trial: trialLine(current, target, now),
+    trial: trialLine(current, target, now, options.trialAvailable),
+    due: dueLine(current, target, now, options),
     notInEffect: inEffect ? null
-      : `Your ${current.plan_name} plan is ${current.status}, so your businesses keep the Free limits after this ` +
-        'change until billing reactivates the plan. Open a support ticket to reactivate it.',
-    overLimit: inEffect ? usage.flatMap((business) => overLimitLines(business, target)) : [],
+      : `Your ${current.plan_name} plan is ${current.status}: your businesses have the Free limits until the new ` +
+        'subscription is paid on the payment provider\'s page.',
+    overLimit: usage.flatMap((business) => overLimitLines(business, target)),
   };
 }

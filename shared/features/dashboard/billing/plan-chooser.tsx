@@ -1,15 +1,17 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Alert, Badge, Button, CloseButton, Dialog, Flex, Portal, SimpleGrid, Stack, Table, Text } from '@chakra-ui/react';
 import { Link as RouterLink } from 'react-router-dom';
 import { notify } from '../../../components/toaster';
 import { formatMoney } from '../../../lib/format';
 import { announcePlanChanged } from '../../../lib/plan-changed-event';
-import { useSupabase } from '../../../lib/platform-context';
+import { usePlatform, useSupabase } from '../../../lib/platform-context';
 import { useDashboardSession } from '../dashboard-session';
 import { Loaded } from '../loaded';
 import { useLoad } from '../use-load';
-import { changePlan, fetchPlan, fetchPlanCatalog, fetchPlanUsage, type Plan } from './billing-api';
-import { describePlanChange, effectivePlanName, PAYMENT_NOTE, type BusinessUsage, type CatalogPlan,
+import { fetchBillingSummary, fetchPlanCatalog, fetchPlanUsage, type Plan } from './billing-api';
+import { previewPlanChange, startPlanChange } from './billing-functions';
+import { openProviderPage } from './open-provider-page';
+import { describePlanChange, effectivePlanName, PAYMENT_NOTE, type BusinessUsage, type CatalogPlan, type ChangeOptions,
   type CurrentPlan } from './plan-change';
 
 type SelfService = 'Starter' | 'Growth' | 'Pro';
@@ -39,11 +41,13 @@ function PlanOption({ plan, current, onPick }: { plan: CatalogPlan; current: boo
 }
 
 /** Step two: what changes, in the database's numbers, before anything changes. */
-export function PlanConfirmation({ current, catalog, usage, target, saving, onBack, onConfirm }: {
+export function PlanConfirmation({ current, catalog, usage, target, saving, onBack, onConfirm, options, providerDue }: {
   current: CurrentPlan | null; catalog: CatalogPlan[]; usage: BusinessUsage[]; target: string; saving: boolean;
-  onBack: () => void; onConfirm: () => void;
+  onBack: () => void; onConfirm: () => void; options?: ChangeOptions;
+  /** The provider's own figure for an upgrade of a live subscription, when it has answered. */
+  providerDue?: number | null;
 }) {
-  const change = describePlanChange(current, catalog, target, usage);
+  const change = describePlanChange(current, catalog, target, usage, new Date(), options);
   return (
     <Stack gap="3" aria-label="Confirm the plan change" role="group">
       <Text fontWeight="semibold" fontSize="lg">{change.title}</Text>
@@ -64,6 +68,11 @@ export function PlanConfirmation({ current, catalog, usage, target, saving, onBa
       </Table.Root>
       <Text>{change.price}</Text>
       <Text>{change.trial}</Text>
+      <Text fontWeight="medium" data-testid="amount-due">
+        {providerDue !== undefined && providerDue !== null && providerDue > 0
+          ? `Due now: ${formatMoney(providerDue / 100)} for the rest of this period, charged to your card on file.`
+          : change.due}
+      </Text>
       {change.notInEffect && (
         <Alert.Root status="info"><Alert.Indicator /><Alert.Description>{change.notInEffect}</Alert.Description></Alert.Root>
       )}
@@ -85,27 +94,50 @@ export function PlanConfirmation({ current, catalog, usage, target, saving, onBa
   );
 }
 
-function ChooserBody({ current, onChanged }: { current: Plan | null; onChanged: (plan: Plan) => void }) {
+function ChooserBody({ current, onChanged }: { current: Plan | null; onChanged: () => void }) {
   const supabase = useSupabase();
+  const platform = usePlatform();
   const { user } = useDashboardSession();
   const data = useLoad(user.id, async () => {
-    const [catalog, usage] = await Promise.all([fetchPlanCatalog(supabase), fetchPlanUsage(supabase)]);
-    return { catalog: catalog satisfies CatalogPlan[], usage: usage satisfies BusinessUsage[] };
+    const [catalog, usage, summary] = await Promise.all([fetchPlanCatalog(supabase), fetchPlanUsage(supabase),
+      fetchBillingSummary(supabase)]);
+    const options: ChangeOptions = {
+      trialAvailable: summary?.trial_available ?? false,
+      hasSubscription: Boolean(summary?.has_customer) && ['trialing', 'active', 'past_due'].includes(summary?.status ?? ''),
+    };
+    return { catalog: catalog satisfies CatalogPlan[], usage: usage satisfies BusinessUsage[], options };
   });
   const [target, setTarget] = useState<SelfService | null>(null);
   const [saving, setSaving] = useState(false);
+  const [providerDue, setProviderDue] = useState<{ plan: string; cents: number } | null>(null);
+  const hasSubscription = data.state.status === 'ready' && data.state.data.options.hasSubscription;
+
+  // An upgrade of a live subscription: ask the provider what it will charge now (the estimate shows meanwhile).
+  useEffect(() => {
+    if (!target || !hasSubscription) return;
+    let cancelled = false;
+    previewPlanChange(supabase, target).then(
+      (preview) => { if (!cancelled) setProviderDue({ plan: target, cents: preview.amount_due_cents }); },
+      () => { /* the estimate stays; confirming still asks the provider */ },
+    );
+    return () => { cancelled = true; };
+  }, [supabase, target, hasSubscription]);
   const nowName = effectivePlanName(current);
 
   const confirm = async (plan: SelfService) => {
     setSaving(true);
     try {
-      const saved = await changePlan(supabase, plan);
-      // Read back through my_plan: the card then shows what the database applies (an ended trial stays expired).
-      const applied = await fetchPlan(supabase);
-      notify.success(saved.status === 'trialing' && !current ? 'Trial started' : 'Plan changed',
-        `You are now on the ${saved.plan_name} plan.`);
+      const result = await startPlanChange(supabase, plan);
+      if (result.kind === 'checkout') {
+        // Card entry happens on the provider's page only; it sends the owner back to /dashboard/billing/return.
+        openProviderPage(platform, result.url);
+        return;
+      }
+      notify.success(result.kind === 'upgraded' ? 'Plan changed' : 'Downgrade scheduled',
+        result.kind === 'upgraded' ? `You are now on the ${result.plan} plan.`
+          : `You move to ${result.plan} when the current period ends; your current plan stays until then.`);
       announcePlanChanged();
-      if (applied) onChanged(applied);
+      onChanged();
     } catch (error) {
       notify.error('Plan not changed', error instanceof Error ? error.message : 'Please try again.');
     } finally {
@@ -115,8 +147,9 @@ function ChooserBody({ current, onChanged }: { current: Plan | null; onChanged: 
 
   return (
     <Loaded load={data} errorMessage="We couldn't load the plans.">
-      {({ catalog, usage }) => target ? (
-        <PlanConfirmation current={current} catalog={catalog} usage={usage} target={target} saving={saving}
+      {({ catalog, usage, options }) => target ? (
+        <PlanConfirmation current={current} catalog={catalog} usage={usage} target={target} saving={saving} options={options}
+          providerDue={providerDue?.plan === target ? providerDue.cents : null}
           onBack={() => setTarget(null)} onConfirm={() => void confirm(target)} />
       ) : (
         <Stack gap="3">
@@ -135,11 +168,12 @@ function ChooserBody({ current, onChanged }: { current: Plan | null; onChanged: 
 }
 
 /**
- * Billing's plan chooser (issue 11): pick a plan, read what changes (limits, price, trial, what would be over a
- * limit), then confirm. The change goes through choose_plan, the landing's path; no payment is taken.
+ * Billing's plan chooser (issues 11 and 24): pick a plan, read what changes (limits, price, trial, the amount
+ * due, what would be over a limit), then confirm: a new subscription goes to the provider's checkout, a change
+ * of a live one is made by billing-checkout (upgrade now, prorated; downgrade at the period's end).
  */
 export function PlanChooser({ open, onOpenChange, current, onChanged }: {
-  open: boolean; onOpenChange: (open: boolean) => void; current: Plan | null; onChanged: (plan: Plan) => void;
+  open: boolean; onOpenChange: (open: boolean) => void; current: Plan | null; onChanged: () => void;
 }) {
   return (
     <Dialog.Root open={open} onOpenChange={(event) => onOpenChange(event.open)} size="lg" scrollBehavior="inside">
@@ -151,8 +185,8 @@ export function PlanChooser({ open, onOpenChange, current, onChanged }: {
               <Dialog.Title>Choose a plan</Dialog.Title>
             </Dialog.Header>
             <Dialog.Body>
-              {open && <ChooserBody current={current} onChanged={(plan) => {
-                onChanged(plan);
+              {open && <ChooserBody current={current} onChanged={() => {
+                onChanged();
                 onOpenChange(false);
               }} />}
             </Dialog.Body>
