@@ -14,6 +14,7 @@ import { BillingPage } from './billing/billing-page';
 import { SecurityPage } from './security/security-page';
 import { SupportPage } from './support/support-page';
 import { TicketPage } from './support/ticket-page';
+import { UpdateReady } from './update-ready';
 
 /**
  * The customer area (/dashboard/*): signed-in guard, shared layout and the child screens. An unknown child
@@ -59,6 +60,7 @@ export function DashboardApp({ notFound, business, catalog, inventory, pos, repo
 
   return (
     <DashboardSessionContext.Provider value={value}>
+      <UpdateReady />
       <DashboardSlotsContext.Provider value={slotValue}>
       <Frame>
       <Routes>
