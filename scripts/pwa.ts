@@ -1,4 +1,5 @@
 import { VitePWA, type VitePWAOptions } from 'vite-plugin-pwa';
+import { CONFIG_CACHE } from '../shared/platform/offline-caches';
 
 /**
  * The web app's service worker (docs/adr/0200): Workbox through vite-plugin-pwa, generated after the prerender
@@ -13,6 +14,7 @@ import { VitePWA, type VitePWAOptions } from 'vite-plugin-pwa';
 export const OFFLINE_ROUTES = [/^\/dashboard(?:\/|$)/];
 
 /** The runtime configuration web/runtime-config.ts fetches: network first, the last good answer offline. */
+// Workbox copies this function's source into sw.js, so it names the path itself (scripts/pwa.test.ts checks it is CONFIG_PATH).
 export function isRuntimeConfig({ url, sameOrigin }: { url: URL; sameOrigin: boolean }): boolean {
   return sameOrigin && url.pathname === '/config.json';
 }
@@ -42,7 +44,8 @@ export const pwaOptions: Partial<VitePWAOptions> = {
       {
         urlPattern: isRuntimeConfig,
         handler: 'NetworkFirst',
-        options: { cacheName: 'storewise-config', networkTimeoutSeconds: 4, cacheableResponse: { statuses: [200] } },
+        // ignoreVary: the copy the page itself stored (web/offline-shell.ts) answers whatever Accept-Encoding asks.
+        options: { cacheName: CONFIG_CACHE, networkTimeoutSeconds: 4, cacheableResponse: { statuses: [200] }, matchOptions: { ignoreVary: true } },
       },
     ],
   },

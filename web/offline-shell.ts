@@ -1,4 +1,5 @@
 import { Workbox } from 'workbox-window';
+import { CONFIG_CACHE, CONFIG_PATH } from '../shared/platform/offline-caches';
 
 /** How often an open tab asks for a newer worker: a register's tab may stay open for days without a navigation. */
 const UPDATE_CHECK_MS = 60 * 60 * 1000;
@@ -14,6 +15,21 @@ export const SERVICE_WORKER_URL = '/sw.js';
 /** A worker can run here: the browser has them and the page came over http(s) (not the desktop's app://, not a file). */
 export function canUseServiceWorker(nav: Pick<Navigator, 'serviceWorker'> | undefined, protocol: string): boolean {
   return Boolean(nav && 'serviceWorker' in nav && nav.serviceWorker) && (protocol === 'https:' || protocol === 'http:');
+}
+
+/**
+ * Stores the runtime configuration in the worker's cache for it. The page that installed the worker fetched it
+ * before any worker ran, so without this the first reload offline would find no configuration. A build with
+ * the keys baked in (hosted) has no /config.json: nothing is stored, nothing is needed.
+ */
+async function keepConfiguration(): Promise<void> {
+  if (import.meta.env.VITE_SUPABASE_URL) return;
+  try {
+    const cache = await caches.open(CONFIG_CACHE);
+    if (!(await cache.match(CONFIG_PATH, { ignoreVary: true }))) await cache.add(new Request(CONFIG_PATH, { cache: 'no-store' }));
+  } catch (error) {
+    console.warn('Storewise could not keep its configuration for offline use:', error);
+  }
 }
 
 /**
@@ -36,7 +52,11 @@ export function startOfflineShell(onUpdateReady: UpdateListener): () => void {
       for (const listener of listeners) listener(apply);
     });
     wb.register().then(
-      (registration) => registration && setInterval(() => void registration.update().catch(() => undefined), UPDATE_CHECK_MS),
+      (registration) => {
+        if (!registration) return;
+        setInterval(() => void registration.update().catch(() => undefined), UPDATE_CHECK_MS);
+        void keepConfiguration();
+      },
       (error: unknown) => console.warn('Storewise could not install its offline copy:', error),
     );
   }
