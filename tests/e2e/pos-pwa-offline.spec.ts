@@ -6,6 +6,7 @@ import { CHROMIUM_ARGS, chromiumExecutable } from '../helpers/browser';
 import { e2e } from '../helpers/e2e-env';
 import { openShift, posShop, scan, tender } from './support/pos-shop';
 import { signInThroughUi } from './support/sign-in';
+import { adminClient } from './support/users';
 
 /**
  * The web app as a Progressive Web App (docs/adr/0200): its service worker keeps the app shell and the register's
@@ -103,6 +104,37 @@ test('the cart in progress survives a reload, offline too, and is gone once the 
   await page.evaluate(`window.dispatchEvent(new Event('online'))`);
   await expect(page.getByTestId('pos-waiting')).toHaveText('0 waiting');
   expect((await shop.sales()).map((s) => s.total)).toEqual([4500]);
+});
+
+test('an access token that expires while offline does not sign the cashier out; back online the sale posts as theirs', async ({ page }) => {
+  test.setTimeout(180_000);
+  const shop = await posShop();
+  await signInThroughUi(page, shop.cashier.email, shop.cashier.password);
+  await openShift(page, '0');
+  await offlineCopyReady(page);
+
+  // Offline for longer than the access token lives: supabase-js's stored session says it expired ten minutes ago.
+  await page.context().setOffline(true);
+  await page.evaluate(`for (const key of Object.keys(localStorage).filter((k) => /^sb-.*-auth-token$/.test(k))) {
+    const stored = JSON.parse(localStorage.getItem(key));
+    localStorage.setItem(key, JSON.stringify({ ...stored, expires_at: Math.floor(Date.now() / 1000) - 600 }));
+  }`);
+  await page.reload();
+  // The refresh cannot reach the server: still the cashier's register, not the sign-in page.
+  await page.getByRole('textbox', { name: 'Scan or search' }).waitFor();
+  await expect(page).toHaveURL(/\/dashboard\/pos$/);
+  await scan(page, '4006381333931');
+  await tender(page, 'Card');
+  await expect(page.getByTestId('pos-waiting')).toHaveText('1 waiting');
+
+  // Back online, supabase-js refreshes the sign-in (it waits out its own pause after failed refreshes, up to a
+  // minute) and the sale is sent under it, once.
+  await page.context().setOffline(false);
+  await page.evaluate(`window.dispatchEvent(new Event('online'))`);
+  await expect(page.getByTestId('pos-waiting')).toHaveText('0 waiting', { timeout: 120_000 });
+  const admin = await adminClient();
+  const sales = (await admin.from('sales').select('cashier_id, total').eq('register_id', shop.register)).data ?? [];
+  expect(sales).toEqual([{ cashier_id: shop.cashier.id, total: 1250 }]);
 });
 
 test('the web app manifest is served from the app shell only, valid, and Chromium finds the app installable', async ({ page, request }) => {
