@@ -6,7 +6,7 @@ import { enqueue, getMeta, openPosDb, pendingCount } from './outbox';
 import type { CartState } from './till-state';
 
 const soap: CatalogItem = { variantId: 'v1', name: 'Soap', sku: 'SOAP', barcodes: ['4006381333931'], price: 1250, taxRate: 0, unit: 'each' };
-const cart: CartState = { entries: [{ item: soap, qty: 2 }], customer: { id: 'c1', name: 'Priya', phone: null, email: null } };
+const cart: CartState = { entries: [{ item: soap, qty: 2, discount: 0 }], customer: { id: 'c1', name: 'Priya', phone: null, email: null } };
 let n = 0;
 const freshDb = () => openPosDb(`cart-draft-${(n += 1)}`);
 
