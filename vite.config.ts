@@ -3,16 +3,18 @@ import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { prerender } from './scripts/prerender';
 import { lazyChakraGlobalCss } from './scripts/prerender-lazy-global';
+import { offlineShell } from './scripts/pwa';
 
 const envDir = fileURLToPath(new URL('.', import.meta.url));
 
 // The browser build of Storewise: web/ entry, shared/ product, output in dist/web. After the bundle, the public
 // routes are prerendered into it (scripts/prerender.ts, docs/adr/0090); VITE_SITE_URL is the public origin
-// used in canonical URLs, the sitemap and link previews.
+// used in canonical URLs, the sitemap and link previews. Then the service worker is generated over the finished
+// site (scripts/pwa.ts, docs/adr/0200).
 export default defineConfig(({ mode }) => ({
   root: fileURLToPath(new URL('./web', import.meta.url)),
   envDir,
-  plugins: [react(), lazyChakraGlobalCss(), prerender({ siteUrl: process.env.VITE_SITE_URL ?? loadEnv(mode, envDir, 'VITE_').VITE_SITE_URL })],
+  plugins: [react(), lazyChakraGlobalCss(), prerender({ siteUrl: process.env.VITE_SITE_URL ?? loadEnv(mode, envDir, 'VITE_').VITE_SITE_URL }), offlineShell()],
   build: {
     // STOREWISE_WEB_OUT lets parallel local runs build side by side; the default is what npm start serves.
     outDir: fileURLToPath(new URL(process.env.STOREWISE_WEB_OUT ?? './dist/web', import.meta.url)),

@@ -4,6 +4,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'vite';
+import { appShellHtml } from './app-shell-head';
 import { pruneStyleTags } from './prerender-css';
 
 /**
@@ -148,7 +149,8 @@ async function writePages(entry: ServerEntry, outDir: string, siteUrl: string) {
   // preloaded with the page's, so the steps never wait for the network. (Not supabase-js: it loads apart.)
   const appFiles = (manifest['start.tsx']?.dynamicImports ?? []).flatMap((key) => chunkFiles(manifest, key));
   if (appFiles.length === 0) throw new Error('The Vite manifest has no dynamic imports for start.tsx');
-  await writeFile(join(outDir, 'app.html'), template);
+  // The shell alone links the web app manifest (docs/adr/0200); the public pages below are made from the plain template.
+  await writeFile(join(outDir, 'app.html'), appShellHtml(template));
   const lightFiles = lightEntryFiles(manifest);
   // What the app needs to show the landing after signing in on a light page: fetched (not run) when the visitor
   // starts on the form (web/auth-entry.tsx), so the hand-over does not wait for the network.

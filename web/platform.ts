@@ -15,5 +15,19 @@ export function createWebPlatform(supabase: SupabaseConfig, origin = window.loca
     openOAuthUrl: (url) => window.location.assign(url),
     openExternal: (url) => void window.open(url, '_blank', 'noopener,noreferrer'),
     onAuthDeepLink: () => () => undefined,
+    // Loaded only when the dashboard starts it: the public pages never fetch workbox-window (docs/adr/0200).
+    offlineShell: {
+      start(onUpdateReady) {
+        let stop: (() => void) | null = null;
+        let stopped = false;
+        void import('./offline-shell').then((shell) => {
+          if (!stopped) stop = shell.startOfflineShell(onUpdateReady);
+        });
+        return () => {
+          stopped = true;
+          stop?.();
+        };
+      },
+    },
   } satisfies Platform;
 }

@@ -23,7 +23,8 @@ export function App({ platform, Router, supabase: given }: AppProps) {
   const [supabase] = useState(
     () => given ?? import('../lib/supabase-client').then((module) => module.createStorewiseClient(platform)),
   );
-  const [auth] = useState(() => createAuthStore(supabase));
+  // Loaded only for an offline start whose token could not be refreshed (docs/adr/0200): not on the landing's path.
+  const [auth] = useState(() => createAuthStore(supabase, () => import('./kept-session').then((m) => m.keptSession(platform))));
   return (
     <ChakraProvider value={system}>
       <PlatformProvider platform={platform} supabase={supabase} auth={auth}>

@@ -19,9 +19,10 @@ export interface AuthStore {
  * Follows supabase-js auth events from the moment the client exists, outside React. It must listen that
  * early: on a /reset-password or Google redirect, supabase-js reads the session from the URL and reports it
  * (PASSWORD_RECOVERY, SIGNED_IN) before the router has even loaded the screen, and late listeners only get
- * INITIAL_SESSION. AuthProvider reads this store with useSyncExternalStore.
+ * INITIAL_SESSION. AuthProvider reads this store with useSyncExternalStore. `kept` reads the session supabase-js
+ * still keeps in storage (shared/app/kept-session.ts), for an offline start with an expired access token.
  */
-export function createAuthStore(client: Promise<StorewiseClient>): AuthStore {
+export function createAuthStore(client: Promise<StorewiseClient>, kept: () => Promise<Session | null> = async () => null): AuthStore {
   let state: AuthState = { user: null, session: null, loading: true, lastEvent: null };
   const listeners = new Set<() => void>();
   const set = (next: AuthState) => {
@@ -43,7 +44,14 @@ export function createAuthStore(client: Promise<StorewiseClient>): AuthStore {
         // timer turn lets that event land first, so /reset-password never sees loading=false without the
         // recovery event; when it came, it wins over this one.
         setTimeout(() => {
-          if (state.loading) set(fromEvent(event, session));
+          if (!state.loading) return;
+          if (session) return set(fromEvent(event, session));
+          // No session, yet one is still stored: its refresh could not reach the server (offline). It stays the
+          // signed-in person, so the register reopens without a network (docs/adr/0200); supabase-js refreshes it
+          // when the network returns (TOKEN_REFRESHED), or removes it if the server refuses (SIGNED_OUT).
+          void kept().catch(() => null).then((stored) => {
+            if (state.loading) set(fromEvent(event, stored));
+          });
         }, 0);
       }),
     (error: unknown) => {

@@ -115,4 +115,17 @@ export interface Platform {
   sessionPersistenceWarning?: () => Promise<string | null>;
   /** Silent and network receipt printing (desktop); absent on the web, where the browser prints. */
   printing?: ReceiptPrinting;
+  /**
+   * The web app's service worker (docs/adr/0200), which keeps the app shell and the register usable offline.
+   * Started by the dashboard, never by the public pages; absent on the desktop (its build is on disk, app://).
+   */
+  offlineShell?: OfflineShell;
+}
+
+export interface OfflineShell {
+  /**
+   * Registers the worker (once). `onUpdateReady` hears when a newer build has installed in the background and
+   * waits for this tab to let it take over; `apply` switches to it (the page reloads). Returns an unsubscribe.
+   */
+  start(onUpdateReady: (apply: () => void) => void): () => void;
 }

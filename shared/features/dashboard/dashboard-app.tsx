@@ -15,6 +15,7 @@ import { CheckoutReturnPage } from './billing/checkout-return-page';
 import { SecurityPage } from './security/security-page';
 import { SupportPage } from './support/support-page';
 import { TicketPage } from './support/ticket-page';
+import { UpdateReady } from './update-ready';
 
 /**
  * The customer area (/dashboard/*): signed-in guard, shared layout and the child screens. An unknown child
@@ -60,6 +61,7 @@ export function DashboardApp({ notFound, business, catalog, inventory, pos, repo
 
   return (
     <DashboardSessionContext.Provider value={value}>
+      <UpdateReady />
       <DashboardSlotsContext.Provider value={slotValue}>
       <Frame>
       <Routes>

@@ -75,16 +75,23 @@ export function enqueueSale(db: PosDatabase, payload: Record<string, unknown> & 
   return enqueue(db, 'sale', payload);
 }
 
+export interface EnqueueOptions {
+  /** A meta record removed in the same transaction: the kept cart of the sale being queued (cart-draft.ts, ADR 0200). */
+  clearMeta?: string;
+}
+
 /** Adds a sale or refund to the outbox behind everything already waiting. */
 export async function enqueue(db: PosDatabase, kind: OutboxKind, payload: Record<string, unknown> & { id: string },
-  author?: OutboxAuthor | null): Promise<OutboxEntry> {
-  const tx = db.transaction('outbox', 'readwrite');
-  const last = await tx.store.index('bySeq').openCursor(null, 'prev');
+  author?: OutboxAuthor | null, options: EnqueueOptions = {}): Promise<OutboxEntry> {
+  const tx = db.transaction(['outbox', 'meta'], 'readwrite');
+  const outbox = tx.objectStore('outbox');
+  const last = await outbox.index('bySeq').openCursor(null, 'prev');
   const entry: OutboxEntry = {
     id: payload.id, seq: (last?.value.seq ?? 0) + 1, kind, payload, createdAt: new Date().toISOString(), attempts: 0,
     ...(author ? { author } : {}),
   };
-  await tx.store.put(entry);
+  await outbox.put(entry);
+  if (options.clearMeta) await tx.objectStore('meta').delete(options.clearMeta);
   await tx.done;
   return entry;
 }

@@ -9,7 +9,9 @@ import {
 import { CustomerPanel } from './customer-panel';
 import { DiscountPanel } from './discount-panel';
 import { ManagerApproval } from './manager-approval';
-import { getMeta, listParked, parkCart, resumeParked, setMeta, type OutboxKind, type ParkedCart, type PosDatabase } from './outbox';
+import { draftKey, loadDraft, saveDraft, withoutStaleApproval } from './cart-draft';
+import { getMeta, listParked, parkCart, resumeParked, setMeta, type EnqueueOptions, type OutboxKind, type ParkedCart,
+  type PosDatabase } from './outbox';
 import type { PosRegister, PosShift, PosStore, RefundableSale, ShiftFigures } from './pos-api';
 import { refundSlip } from './printing/print-slip';
 import { SlipView } from './printing/slip-view';
@@ -26,7 +28,6 @@ import { emptyCart, parkLabel, type CartState } from './till-state';
 type Panel = 'discount' | 'customer' | 'parked' | 'refund' | 'shift' | 'approval' | null;
 type Payload = Record<string, unknown> & { id: string };
 const RECENT_KEEP = 200;
-const APPROVAL_FRESH_MS = 9 * 60 * 1000;
 /** A receipt number as the register mints it (prefix-000123): a scan of one opens the refund. */
 const RECEIPT_RE = /^[A-Z0-9]{1,12}-\d{6,}$/i;
 
@@ -41,7 +42,7 @@ export interface TillProps {
   online: boolean;
   waiting: number;
   isWaiting: (saleId: string) => Promise<boolean>;
-  enqueue: (kind: OutboxKind, payload: Payload) => Promise<void>;
+  enqueue: (kind: OutboxKind, payload: Payload, options?: EnqueueOptions) => Promise<void>;
   nextSeq: () => Promise<number>;
   onClose: (counted: Record<string, number>) => Promise<ShiftFigures | null>;
 }
@@ -79,6 +80,22 @@ export function Till(props: TillProps) {
 
   const refreshParked = useCallback(() => void listParked(db, register.id).then(setParked), [db, register.id]);
   useEffect(refreshParked, [refreshParked]);
+
+  // The cart in progress survives a reload, a crash or a closed tab (cart-draft.ts, ADR 0200): the kept one comes
+  // back unless something was scanned first; from then on every change is kept.
+  const [draftRead, setDraftRead] = useState(false);
+  useEffect(() => {
+    let live = true;
+    void loadDraft(db, register.id).catch(() => null).then((kept) => {
+      if (!live) return;
+      if (kept) setCart((current) => (current.entries.length === 0 ? kept : current));
+      setDraftRead(true);
+    });
+    return () => { live = false; };
+  }, [db, register.id]);
+  useEffect(() => {
+    if (draftRead) void saveDraft(db, register.id, cart).catch(() => undefined);
+  }, [draftRead, db, register.id, cart]);
 
   const lines = useMemo(() => priceCart(cart.entries, cart.cartDiscount), [cart.entries, cart.cartDiscount]);
   const totals = cartTotals(lines, store.tax_inclusive);
@@ -139,9 +156,8 @@ export function Till(props: TillProps) {
     // The cart on the till is parked in its place, so resuming never loses one.
     if (cart.entries.length > 0) await parkCart(db, register.id, parkLabel(cart), cart);
     // An approval lasts 10 minutes on the server: one older than 9 (a cart parked a while) is asked for again.
-    const resumed = taken.cart as CartState;
-    const stale = resumed.approval && Date.now() - resumed.approval.at > APPROVAL_FRESH_MS;
-    updateCart(() => (stale ? { ...resumed, approval: null } : resumed));
+    const resumed = withoutStaleApproval(taken.cart as CartState, Date.now());
+    updateCart(() => resumed);
     setPanel(null);
     setNotice(`Resumed: ${taken.label}`);
     refreshParked();
@@ -231,7 +247,8 @@ export function Till(props: TillProps) {
       ...(cart.approval ? { approval_id: cart.approval.id } : {}),
       lines: lines.map((l) => ({ variant_id: l.item.variantId, qty: l.qty, unit_price: l.item.price, discount: l.discount })),
       tenders: paid.map((t) => ({ kind: t.kind, amount: t.amount, tendered: t.tendered })),
-    });
+      // The kept cart leaves with the sale's queuing, in one transaction (never charged twice after a crash).
+    }, { clearMeta: draftKey(register.id) });
     const receiptNumber = `${shift.receipt_prefix}-${String(seq).padStart(6, '0')}`;
     // Kept on the device for returns against a receipt made offline (refund-panel.tsx).
     const local: RefundableSale = {

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { StorewiseClient } from '../../lib/supabase-client';
 import {
-  enqueue, getMeta, openPosDb, pendingCount, refusedEntries, setMeta, syncOutbox, type HeldEntries, type OutboxAuthor,
-  type OutboxKind, type PosDatabase,
+  enqueue, getMeta, openPosDb, pendingCount, refusedEntries, setMeta, syncOutbox, type EnqueueOptions, type HeldEntries,
+  type OutboxAuthor, type OutboxKind, type PosDatabase,
 } from './outbox';
 import { sendSale, sendSales } from './pos-api';
 
@@ -14,6 +14,10 @@ const authorOf = (user: SessionUser): OutboxAuthor | null => (user ? {
   id: user.id,
   label: String(user.user_metadata?.full_name || user.email || 'another cashier'),
 } : null);
+
+/** supabase-js has a session it can send requests with (it refreshes an expired one here, when it can). */
+const hasSession = (supabase: StorewiseClient) =>
+  supabase.auth.getSession().then(({ data }) => Boolean(data.session), () => false);
 
 /**
  * The outbox as the register sees it: "Offline" and how many sales wait. Syncs on start, after every sale, when the
@@ -79,6 +83,12 @@ export function useOutbox(supabase: StorewiseClient) {
     const pass = (async () => {
       do {
         again.current = false;
+        // Every write is for signed-in people: while the sign-in cannot be renewed (an expired token offline, or
+        // back online before supabase-js has refreshed it) nothing is sent as anyone; the entries wait (ADR 0200).
+        if (!(await hasSession(supabase))) {
+          setWaiting(await pendingCount(db));
+          break;
+        }
         const signedIn = (await currentAuthor())?.id ?? null;
         const result = await syncOutbox(db, (entry) => sendSale(supabase, entry), undefined,
           { sendBatch: (entries) => sendSales(supabase, entries), signedIn });
@@ -107,9 +117,9 @@ export function useOutbox(supabase: StorewiseClient) {
     };
   }, [db, sync]);
 
-  const add = useCallback(async (kind: OutboxKind, payload: Record<string, unknown> & { id: string }) => {
+  const add = useCallback(async (kind: OutboxKind, payload: Record<string, unknown> & { id: string }, options?: EnqueueOptions) => {
     if (!db) throw new Error('The register is still starting');
-    await enqueue(db, kind, payload, await currentAuthor());
+    await enqueue(db, kind, payload, await currentAuthor(), options);
     setWaiting(await pendingCount(db));
     void sync();
   }, [db, sync, currentAuthor]);
