@@ -52,9 +52,16 @@ const sale = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
+/**
+ * Posts a sale as the register's outbox does: turned away by the local stack's per-user limit on heavy calls
+ * (429, code 53300, ADR 0181) it waits the Retry-After second and sends again.
+ */
 async function post(client: SupabaseClient, payload: Record<string, unknown>) {
-  const { data, error } = await client.rpc('post_sale', { _payload: payload });
-  return { sale: data as Sale | null, error };
+  for (let attempt = 0; ; attempt++) {
+    const { data, error } = await client.rpc('post_sale', { _payload: payload });
+    if (error?.code !== '53300' || attempt >= 30) return { sale: data as Sale | null, error };
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
 }
 
 const count = async (sql: string, params: unknown[]) => (await w.rows<{ n: number }>(sql, params))[0]?.n ?? -1;

@@ -162,7 +162,9 @@ describe('sell-through best first', () => {
   });
 
   it('pads a day with fewer pairs selling than the page with the pairs on hand by SKU, as the full ranking does', async () => {
-    const [r] = (await db.query<{ today: string }>('select current_date::text as today')).rows;
+    // The stores' own day (New York), not the server's: between midnight UTC and midnight in New York they differ.
+    const [r] = (await db.query<{ today: string }>(
+      'select (now() at time zone time_zone)::date::text as today from public.stores where id = $1', [DOWNTOWN])).rows;
     if (!r) throw new Error('no dates');
     const selling = (await rawPage(r.today, r.today, null, 500)).rows.filter((row) => Number(row.units_sold) > 0).length;
     expect(selling).toBeGreaterThan(0);

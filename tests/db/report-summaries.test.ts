@@ -153,12 +153,16 @@ describe('maintained sales summaries', () => {
     expect(report).toEqual(raw);
     const [profit] = (await asOwner<{ cost: string }>(
       `select sum(cost)::text as cost from public.report_profit($1, $2, $3, 'day')`, [business, from, to])).rows;
+    // The cost of what was sold, less the cost of what came back to the shelf (ADR 0172), rounded per line.
     const [rawCost] = (await db.query<{ cost: string }>(
-      `select sum(c)::text as cost from (
-         select round(sum(l.qty * coalesce(k.unit_cost, 0))) as c
-           from public.sale_lines l join public.sales s on s.id = l.sale_id join public.stores st on st.id = s.store_id
-           left join public.sale_line_costs k on k.sale_line_id = l.id
-          where s.business_id = $1 group by s.store_id, (s.occurred_at at time zone st.time_zone)::date) d`, [business])).rows;
+      `select (coalesce((select sum(round(l.qty * coalesce(k.unit_cost, 0)))
+                           from public.sale_lines l join public.sales s on s.id = l.sale_id
+                           left join public.sale_line_costs k on k.sale_line_id = l.id
+                          where s.business_id = $1), 0)
+               - coalesce((select sum(round(rl.qty * coalesce(k.unit_cost, 0)))
+                             from public.refund_lines rl join public.refunds r on r.id = rl.refund_id
+                             left join public.sale_line_costs k on k.sale_line_id = rl.sale_line_id
+                            where r.business_id = $1 and rl.disposition = 'restock'), 0))::text as cost`, [business])).rows;
     expect(profit).toEqual(rawCost);
   });
 
