@@ -49,8 +49,9 @@ test('the register fits a 1024 x 768 touch screen and a 375 px phone: nothing si
   await expect(page.getByTestId('cart-total')).toHaveText('$12.50');
   for (const [width, height] of [[1024, 768], [375, 740]] as const) {
     await page.setViewportSize({ width, height });
-    // The register itself never scrolls sideways (the cart table has its own scroll area). A string: no DOM typings here.
-    expect(await page.evaluate(`(() => { const el = document.querySelector('[data-testid="pos-till"]');
+    // The register itself never scrolls sideways (the cart table has its own scroll area), once the layout has settled
+    // after the resize (responsive values re-render a frame later). A string: no DOM typings here.
+    await expect.poll(() => page.evaluate(`(() => { const el = document.querySelector('[data-testid="pos-till"]');
       return el.scrollWidth - el.clientWidth; })()`)).toBeLessThanOrEqual(0);
     for (const name of [/^Discount/, /^Customer/, /^Park Alt/, /^Parked/, /^Refund/, /^Shift/]) {
       const button = page.getByRole('toolbar', { name: 'Register actions' }).getByRole('button', { name });

@@ -18,8 +18,9 @@ export function BusinessGlance() {
   if (status !== 'ready' || !current) return null;
   return (
     <>
-      {current.role === 'owner' && <SetupGuide workspace={current} />}
       <BusinessGlanceCard workspace={current} />
+      {/* Below the card: the guide loads a moment later and must not move the card's links under a click. */}
+      {current.role === 'owner' && <SetupGuide workspace={current} />}
     </>
   );
 }

@@ -15,6 +15,7 @@ const money = (cents: number, currency: string) => `${(cents / 100).toFixed(2)} 
 function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(title)} (test mode)</title>
+<link rel="icon" href="data:,"><!-- no /favicon.ico request, which would be a 404 in the console -->
 <style>body{font-family:system-ui,sans-serif;max-width:34rem;margin:0 auto;padding:1rem;color:#1a1a1a}
 .banner{background:#ffe8a3;border:2px solid #c78a00;padding:.6rem;border-radius:6px;font-weight:600}
 label{display:block;margin-top:.7rem}input{width:100%;padding:.5rem;font-size:1rem;box-sizing:border-box}
