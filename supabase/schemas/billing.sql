@@ -266,8 +266,10 @@ begin
     raise exception 'unknown limit %', _what;
   end if;
   if v_max is not null and v_used >= v_max then
-    raise exception 'plan limit reached: the % plan allows % %', v_limits.plan, v_max,
-        case when _what = 'members' then 'person (the owner alone)' else _what end
+    -- A sentence for a person, with the right number (issue 25: "the Starter plan allows 1 stores").
+    raise exception 'Your % plan allows % %.', v_limits.plan, v_max,
+        case when _what = 'members' then case when v_max = 1 then 'person: the owner alone' else 'people' end
+             when v_max = 1 then 'store' else 'stores' end
       using errcode = 'SW001',
             detail = format('%s:%s/%s', _what, v_used, v_max),
             hint = case when _what = 'members' then 'Choose a paid plan to invite your team.'
@@ -449,9 +451,16 @@ begin
   if not exists (select 1 from public.user_plans up where up.user_id = v_uid)
      and exists (select 1 from private.business_trials t join public.businesses b on b.id = t.business_id
                   where b.owner_id = v_uid) then
-    raise exception 'your business already had its free trial, so choosing a plan cannot start another'
+    raise exception 'Your business already had its free trial, so choosing a plan cannot start another.'
       using errcode = 'SW002',
-            hint = 'Paid plans are not sold in the app yet: contact support to subscribe.';
+            hint = 'Subscribe on the Billing page: the plan starts once the payment provider confirms it.';
+  end if;
+  -- Only a trial is chosen here: a paid plan, or one whose trial ended, changes through the payment provider
+  -- (billing-checkout), so nobody keeps Pro without paying (issue 24).
+  if exists (select 1 from public.user_plans up where up.user_id = v_uid
+              and (up.status <> 'trialing' or up.next_billing_date <= now())) then
+    raise exception 'Change your plan on the Billing page: it goes through the payment provider.'
+      using errcode = 'SW002', hint = 'Billing > Change plan shows the amount due before you confirm.';
   end if;
   insert into public.user_plans as p (user_id, plan_name, price, billing_cycle, status, auto_renew,
                                       started_at, next_billing_date)
@@ -463,7 +472,7 @@ begin
   return v_plan;
 end;
 $$;
-comment on function public.choose_plan(text) is 'The signed-in user picks Starter, Growth or Pro: a first choice starts a 7-day trial (once per business, SW002 otherwise); later choices change plan and price only.';
+comment on function public.choose_plan(text) is 'The signed-in user starts the 7-day trial of Starter, Growth or Pro (once per business) or switches plan during it; a paid plan or an ended trial changes only through the payment provider (SW002).';
 revoke all on function public.choose_plan(text) from public;
 grant execute on function public.choose_plan(text) to authenticated;
 
@@ -515,7 +524,7 @@ begin
     from public.variants v join public.products p on p.id = v.product_id
    where v.business_id = _business_id and v.archived_at is null and p.archived_at is null;
   if v_used + _adding > v_limits.max_products then
-    raise exception 'plan limit reached: the % plan allows % items (each size or colour you sell counts as one)',
+    raise exception 'Your % plan allows % items (each size or colour you sell counts as one).',
         v_limits.plan, v_limits.max_products
       using errcode = 'SW001',
             detail = format('products:%s/%s', v_used, v_limits.max_products),

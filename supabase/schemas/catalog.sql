@@ -865,7 +865,7 @@ as $$
            and private.quantity_problem(coalesce(k.product_unit, k.first_unit), k.qty::numeric) is not null then
         private.quantity_problem(coalesce(k.product_unit, k.first_unit), k.qty::numeric)
       when l.max_products is not null and news.nth is not null and l.used + l.earlier + news.nth > l.max_products then
-        format('plan limit reached: the %s plan allows %s products', l.plan, l.max_products)
+        format('your %s plan allows %s items: archive some or upgrade your plan', l.plan, l.max_products)
     end as message
       from k
       cross join limits l

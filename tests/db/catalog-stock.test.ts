@@ -228,7 +228,7 @@ describe('product limit', () => {
       expect(item.error).toBeNull();
       const over = await w.clients.owner.from('products').insert({ business_id: w.businessA, name: 'One too many' }).select('id');
       expect(over.error?.code).toBe('SW001');
-      expect(over.error?.message).toBe('plan limit reached: the Starter plan allows 100 items (each size or colour you sell counts as one)');
+      expect(over.error?.message).toBe('Your Starter plan allows 100 items (each size or colour you sell counts as one).');
       // A new size of an existing product is one more item too.
       const variant = await w.clients.owner.from('variants').insert({ business_id: w.businessA, product_id: w.f.product, option1: 'XS', sku: 'LIMIT-XS', price: 1 }).select('id');
       expect(variant.error?.code).toBe('SW001');

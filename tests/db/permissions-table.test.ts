@@ -105,13 +105,12 @@ const probes: Record<string, Probe[]> = {
         const res = await c.rpc('my_workspaces');
         return (res.data as { id: string; plan: string }[] | null ?? []).some((b) => b.id === w.businessA && !!b.plan);
       } },
+    // A plan is chosen through the payment provider (billing-checkout, issue 24): the amount due of a change to Pro
+    // is what only the owner may ask for.
     { name: 'choose the business\'s plan', expected: (r) => grants(cellOf('Plan and usage', r), /choose a plan/),
       run: async (c) => {
-        await c.rpc('choose_plan', { _plan_name: 'Pro' });
-        const plan = await w.rows<{ plan: string }>('select plan from private.plan_limits($1)', [w.businessA]);
-        const changed = plan[0]?.plan === 'Pro';
-        if (changed) await c.rpc('choose_plan', { _plan_name: 'Growth' });
-        return changed;
+        const { data, error } = await c.functions.invoke('billing-checkout', { body: { plan: 'Pro', preview: true } });
+        return !error && (data as { kind?: string } | null)?.kind !== undefined;
       } },
   ],
   Stores: [

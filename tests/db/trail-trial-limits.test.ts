@@ -62,8 +62,9 @@ describe('finding 6: a trial ends', () => {
     expect(plan.error).toBeNull();
     expect(plan.data).toMatchObject({ plan_name: 'Starter', status: 'expired', effective_plan: 'Free' });
 
+    // Choosing again after the trial ended is refused: a paid plan goes through the payment provider (issue 24).
     const chosen = await owner2.rpc('choose_plan', { _plan_name: 'Pro' });
-    expect(chosen.error).toBeNull();
+    expect(chosen.error?.code).toBe('SW002');
     expect(await workspaceOf(owner2, w.businessB)).toMatchObject({ plan: 'Free', max_stores: 1, max_products: 25 });
     // Free allows one store (the business has one): a second is refused as on Free, not allowed as on Pro.
     const store = await owner2.from('stores').insert({ business_id: w.businessB, name: 'Second shop' }).select('id');

@@ -84,7 +84,7 @@ describe('import_catalog in parts', () => {
     const part2 = [item('LIM 1', { sku: 'LIMX-1' }), item('LIM last', { sku: 'LIMX-2' }), item('LIM over', { sku: 'LIMX-3' })];
     const second = await owner.rpc('import_catalog', { _business_id: business, _rows: part2, _dry_run: true, _import_id: importId, _first_row: free });
     // Row free: a variant of a product of part 1 (no new product); free + 1 takes the last place; free + 2 is over.
-    expect(second.data).toEqual([{ row_index: free + 2, message: 'plan limit reached: the Growth plan allows 300 products' }]);
+    expect(second.data).toEqual([{ row_index: free + 2, message: 'your Growth plan allows 300 items: archive some or upgrade your plan' }]);
   });
 
   it('writes a part all or nothing, naming the file\'s row; parts in order make one product of rows with one name', async () => {

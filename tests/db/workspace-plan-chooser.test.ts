@@ -76,7 +76,7 @@ describe('plan chooser functions', () => {
     expect(stores.data).toHaveLength(2);
     const refused = await clients.owner!.from('stores').insert({ business_id: businessId, name: 'East' });
     expect(refused.error?.code).toBe('SW001');
-    expect(refused.error?.message).toContain('the Starter plan allows 1 stores');
+    expect(refused.error?.message).toContain('Your Starter plan allows 1 store.');
     expect((await clients.owner!.rpc('choose_plan', { _plan_name: 'Growth' })).error).toBeNull();
   });
 });

@@ -380,7 +380,7 @@ describe('plan limits', () => {
     expect(third.error).toBeNull();
     const fourth = await addStore(clients.owner, businessA, 'Fresh Corner Harbour');
     expectRefused(fourth, 'SW001');
-    expect(fourth.error?.message).toBe('plan limit reached: the Growth plan allows 3 stores');
+    expect(fourth.error?.message).toBe('Your Growth plan allows 3 stores.');
     expect(fourth.error?.hint).toContain('upgrade');
     const [{ n = 0 } = {}] = await dbRows<{ n: number }>(
       'select count(*)::int as n from public.stores where business_id = $1 and archived_at is null', [businessA]);

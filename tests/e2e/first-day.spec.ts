@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { createConfirmedUser } from './support/users';
+import { adminClient, createConfirmedUser } from './support/users';
 import { signInThroughUi } from './support/sign-in';
 
 /**
@@ -37,4 +37,23 @@ test('a new owner is welcomed, follows the setup guide, and every empty screen s
   await page.reload();
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await expect(page.getByTestId('setup-guide')).toHaveCount(0);
+});
+
+test('catalog prices and labels carry the store currency; one click chooses every item on the page for labels', async ({ page }) => {
+  const owner = await createConfirmedUser('labels', 'Lena Labels');
+  const admin = await adminClient();
+  const { data: business } = await admin.from('businesses').select('id').eq('owner_id', owner.id).single();
+  await admin.from('stores').insert({ business_id: (business as { id: string }).id, name: 'Label Lane', currency: 'USD' });
+  await signInThroughUi(page, owner.email, owner.password);
+  await page.goto('/dashboard');
+  await page.getByTestId('setup-guide').getByRole('button', { name: 'Start from sample products' }).click();
+  await expect(page.getByTestId('setup-step-products')).toHaveAttribute('data-done', 'true');
+
+  await page.goto('/dashboard/catalog');
+  const table = page.getByRole('table', { name: 'Products' });
+  await expect(table.getByRole('row', { name: /Gift card/ })).toContainText('$25.00');
+  await page.getByRole('checkbox', { name: 'Labels for every item on this page' }).check();
+  await page.getByRole('button', { name: 'Labels (8)' }).click();
+  await expect(page.getByTestId('label')).toHaveCount(8);
+  await expect(page.getByTestId('label').filter({ hasText: 'Gift card' })).toContainText('$25.00');
 });

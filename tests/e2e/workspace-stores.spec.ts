@@ -57,7 +57,7 @@ test.describe('business workspace', () => {
     await form.getByRole('textbox', { name: /^Store name/ }).fill('Fourth');
     await form.getByRole('button', { name: 'Create store' }).click();
     const alert = storesSection(page).getByRole('alert');
-    await expect(alert).toContainText('plan limit reached: the Growth plan allows 3 stores');
+    await expect(alert).toContainText('Your Growth plan allows 3 stores.');
     await expect(storesSection(page).getByRole('article', { name: 'Fourth' })).toHaveCount(0);
   });
 

@@ -3,6 +3,7 @@
 //   supabase/schemas/workspace.sql: my_workspaces()
 import type { Database } from '../../lib/database.types';
 import type { StorewiseClient } from '../../lib/supabase-client';
+import { commonCurrency } from '../../lib/money';
 
 type Functions = Database['public']['Functions'];
 export type CatalogHit = Functions['search_catalog']['Returns'][number];
@@ -66,4 +67,14 @@ export async function createProduct(supabase: StorewiseClient, businessId: strin
     unwrap(variants);
   }
   return product.id;
+}
+
+/**
+ * The currency the catalog's prices are shown in: the one every store of the business uses, else none (prices then
+ * show as plain amounts, since a variant's price applies in every store).
+ */
+export async function fetchCatalogCurrency(supabase: StorewiseClient, businessId: string): Promise<string | null> {
+  const { data, error } = await supabase.from('stores').select('currency').eq('business_id', businessId).is('archived_at', null);
+  if (error) throw new CatalogError(error.message, error.code);
+  return commonCurrency((data ?? []).map((s) => s.currency));
 }

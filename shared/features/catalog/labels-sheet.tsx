@@ -1,5 +1,5 @@
 import { Box, Button, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react';
-import { minorToPlain } from '../../lib/money';
+import { formatMinor } from '../../lib/money';
 import type { CatalogHit } from './catalog-api';
 import { BarcodeSvg } from './barcode-svg';
 
@@ -7,7 +7,7 @@ import { BarcodeSvg } from './barcode-svg';
  * A sheet of labels (name, price, barcode) for the chosen variants, printed with the browser's dialog; the
  * rest of the page is hidden while printing by the print styles below.
  */
-export function LabelsSheet({ items, onClose }: { items: CatalogHit[]; onClose: () => void }) {
+export function LabelsSheet({ items, currency = null, onClose }: { items: CatalogHit[]; currency?: string | null; onClose: () => void }) {
   return (
     <Stack gap="3" as="section" aria-label="Labels">
       <HStack className="no-print">
@@ -22,7 +22,7 @@ export function LabelsSheet({ items, onClose }: { items: CatalogHit[]; onClose: 
             <Text fontSize="sm" fontWeight="medium" truncate>
               {item.product_name} {[item.option1, item.option2, item.option3].filter(Boolean).join(' / ')}
             </Text>
-            <Text fontSize="lg" fontWeight="bold">{minorToPlain(item.price, null)}</Text>
+            <Text fontSize="lg" fontWeight="bold">{formatMinor(item.price, currency)}</Text>
             {item.barcode ? <BarcodeSvg code={item.barcode} /> : <Text fontSize="xs" color="fg.muted">No barcode ({item.sku})</Text>}
           </Box>
         ))}

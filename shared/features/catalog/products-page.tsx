@@ -4,10 +4,10 @@ import { Link as RouterLink } from 'react-router-dom';
 import { LoadError } from '../../components/load-error';
 import { LoadingText } from '../../components/loading-text';
 import { notify } from '../../components/toaster';
-import { minorToPlain } from '../../lib/money';
+import { formatMinor } from '../../lib/money';
 import { useSupabase } from '../../lib/platform-context';
 import { catalogCsv, fetchCatalogExport } from './catalog-export';
-import { CatalogError, createProduct, searchCatalog, type CatalogHit, type CatalogWorkspace, type NewProduct } from './catalog-api';
+import { CatalogError, createProduct, fetchCatalogCurrency, searchCatalog, type CatalogHit, type CatalogWorkspace, type NewProduct } from './catalog-api';
 import { ImportPanel } from './import-panel';
 import { LabelsSheet } from './labels-sheet';
 import { ProductForm } from './product-form';
@@ -30,7 +30,17 @@ export function ProductsPage({ business }: { business: CatalogWorkspace }) {
   const canEdit = business.role === 'owner' || business.role === 'manager';
   const [exporting, setExporting] = useState(false);
   const [showArchived, setShowArchived] = useState(false);
+  const [currency, setCurrency] = useState<string | null>(null);
   const key = `${business.id}|${debounced}|${page}|${version}|${showArchived}`;
+
+  // Prices with the stores' currency symbol (issue 25); none when the stores use several currencies.
+  useEffect(() => {
+    let cancelled = false;
+    fetchCatalogCurrency(supabase, business.id).then((c) => !cancelled && setCurrency(c), () => undefined);
+    return () => {
+      cancelled = true;
+    };
+  }, [supabase, business.id]);
 
   useEffect(() => {
     const timer = setTimeout(() => {
@@ -119,7 +129,7 @@ export function ProductsPage({ business }: { business: CatalogWorkspace }) {
           </Alert.Content>
         </Alert.Root>
       )}
-      {printing && <LabelsSheet items={Object.values(chosen)} onClose={() => setPrinting(false)} />}
+      {printing && <LabelsSheet items={Object.values(chosen)} currency={currency} onClose={() => setPrinting(false)} />}
       {importing && <ImportPanel business={business} onImported={() => setVersion((v) => v + 1)} />}
       {creating && <ProductForm onSubmit={create} onCancel={() => setCreating(false)} />}
       {!loaded ? <LoadingText /> : loaded.error ? (
@@ -132,7 +142,21 @@ export function ProductsPage({ business }: { business: CatalogWorkspace }) {
           <Table.Root size="sm" aria-label="Products">
             <Table.Header>
               <Table.Row>
-                <Table.ColumnHeader w="8" />
+                <Table.ColumnHeader w="8">
+                  {/* Every item on this page at once, for a sheet of labels (issue 25). */}
+                  <Checkbox.Root size="sm" checked={loaded.rows.length > 0 && loaded.rows.every((r) => chosen[r.variant_id])}
+                    onCheckedChange={(e) => {
+                      const next = { ...chosen };
+                      for (const r of loaded.rows) {
+                        if (e.checked) next[r.variant_id] = r;
+                        else delete next[r.variant_id];
+                      }
+                      setChosen(next);
+                    }}>
+                    <Checkbox.HiddenInput aria-label="Labels for every item on this page" />
+                    <Checkbox.Control />
+                  </Checkbox.Root>
+                </Table.ColumnHeader>
                 <Table.ColumnHeader>Product</Table.ColumnHeader>
                 <Table.ColumnHeader>Variant</Table.ColumnHeader>
                 <Table.ColumnHeader>SKU</Table.ColumnHeader>
@@ -162,8 +186,7 @@ export function ProductsPage({ business }: { business: CatalogWorkspace }) {
                   <Table.Cell>{[row.option1, row.option2, row.option3].filter(Boolean).join(' / ') || '-'}</Table.Cell>
                   <Table.Cell fontFamily="mono">{row.sku}</Table.Cell>
                   <Table.Cell fontFamily="mono">{row.barcode ?? '-'}</Table.Cell>
-                  {/* Minor units: the store currency applies at the till; shown here with two decimals. */}
-                  <Table.Cell textAlign="end">{minorToPlain(row.price, null)}</Table.Cell>
+                  <Table.Cell textAlign="end">{formatMinor(row.price, currency)}</Table.Cell>
                 </Table.Row>
               ))}
             </Table.Body>

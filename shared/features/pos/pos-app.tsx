@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Badge, Button, Heading, HStack, Input, NativeSelect, Stack, Text } from '@chakra-ui/react';
+import { Badge, Button, Field, Heading, HStack, Input, NativeSelect, Stack, Text } from '@chakra-ui/react';
 import { LoadingText } from '../../components/loading-text';
 import { useSupabase } from '../../lib/platform-context';
 import { parseMinor, type CatalogItem } from './cart';
@@ -211,8 +211,12 @@ function OpenShiftForm({ currency, onOpen }: { currency: string; onOpen: (float:
   const [text, setText] = useState('0');
   const amount = parseMinor(text, currency);
   return (
-    <HStack as="form" onSubmit={(e) => { e.preventDefault(); if (amount !== null) void onOpen(amount); }}>
-      <Input aria-label="Starting float" maxW="40" value={text} onChange={(e) => setText(e.target.value)} />
+    <HStack as="form" align="flex-end" wrap="wrap" onSubmit={(e) => { e.preventDefault(); if (amount !== null) void onOpen(amount); }}>
+      <Field.Root maxW="48" invalid={amount === null}>
+        <Field.Label>Starting float ({currency})</Field.Label>
+        <Input inputMode="decimal" value={text} onChange={(e) => setText(e.target.value)} />
+        <Field.HelperText>The cash in the drawer before the first sale.</Field.HelperText>
+      </Field.Root>
       <Button type="submit" disabled={amount === null}>Open shift</Button>
     </HStack>
   );

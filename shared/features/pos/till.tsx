@@ -340,7 +340,8 @@ export function Till(props: TillProps) {
               onKeyDown={(e) => {
                 if (e.key === 'Enter' && query.trim()) {
                   if (addCode(query)) setQuery('');
-                  else if (hits[0]) { addOne(hits[0]); setQuery(''); }
+                  // Not a code but a name: the first match is added, and the "no item with the code" notice goes.
+                  else if (hits[0]) { addOne(hits[0]); setQuery(''); setNotice(null); }
                 }
               }} />
             {results}

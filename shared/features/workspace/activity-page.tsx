@@ -10,9 +10,16 @@ import { useAsync } from './use-async';
 import { WorkspaceCard } from './workspace-card';
 import { ACTIVITY_PAGE_SIZE, fetchActivity, fetchStores, fetchTeam, type ActivityFilters, type Workspace } from './workspace-api';
 
-// Entity prefixes of the trail's kinds; prices, costs and reorder points are there since issue 22 (docs/adr/0175).
-const KINDS = ['business', 'store', 'register', 'member', 'invitation', 'product', 'variant', 'store_price', 'variant_cost',
-  'reorder_point', 'barcode', 'category', 'supplier', 'purchase_order', 'stock'];
+// Entity prefixes of the trail's kinds, with the words the filter shows; prices, costs and reorder points are there
+// since issue 22 (docs/adr/0175), the register's own (sales, refunds, cash, shifts, approvals) since issue 25.
+const KINDS: [string, string][] = [
+  ['sale', 'Sales'], ['refund', 'Refunds'], ['cash', 'Cash in and out'], ['shift', 'Shifts'], ['approval', 'Manager approvals'],
+  ['pos', 'Refused register entries'], ['receipt', 'Emailed receipts'], ['stock', 'Stock movements'], ['lot', 'Lots'],
+  ['transfer', 'Transfers'], ['purchase_order', 'Purchase orders'], ['supplier', 'Suppliers'], ['product', 'Products'],
+  ['variant', 'Variants'], ['store_price', 'Store prices'], ['variant_cost', 'Cost prices'], ['reorder_point', 'Reorder points'],
+  ['barcode', 'Barcodes'], ['category', 'Categories'], ['customer', 'Customers'], ['business', 'Business'], ['store', 'Stores'],
+  ['register', 'Registers'], ['member', 'Team'], ['invitation', 'Invitations'], ['billing', 'Billing'],
+];
 /** The export walks the filtered trail in pages of this size, up to EXPORT_MAX rows. */
 const EXPORT_PAGE = 1000;
 const EXPORT_MAX = 50_000;
@@ -84,7 +91,7 @@ export function ActivityPage({ workspace }: { workspace: Workspace }) {
           <FilterSelect label="Store" value={filters.storeId ?? ''} onChange={(v) => setFilter({ storeId: v || undefined })}
             options={stores.map((s) => ({ value: s.id, label: s.name }))} />
           <FilterSelect label="Kind" value={filters.kind ?? ''} onChange={(v) => setFilter({ kind: v || undefined })}
-            options={KINDS.map((k) => ({ value: k, label: k }))} />
+            options={KINDS.map(([value, label]) => ({ value, label }))} />
           <Input size="sm" maxW="40" type="date" aria-label="From" value={filters.from ?? ''}
             onChange={(e) => setFilter({ from: e.currentTarget.value || undefined })} />
           <Input size="sm" maxW="40" type="date" aria-label="To" value={filters.to ?? ''}
