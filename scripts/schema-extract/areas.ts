@@ -65,7 +65,14 @@ summarises (kept by triggers, recomputed by private.refresh_admin_totals).`,
  */
 export const tables: Record<Area, string[]> = {
   shared: ['public.email_outbox', 'private.email_sends'],
-  auth: ['private.user_roles', 'public.profiles', 'public.login_activity', 'public.active_sessions'],
+  auth: [
+    'private.user_roles',
+    'public.profiles',
+    'public.login_activity',
+    'public.active_sessions',
+    'private.account_security_events',
+    'private.mfa_recovery_codes',
+  ],
   billing: ['public.user_plans', 'public.billing_history', 'public.payment_methods', 'private.plan_events',
     'private.business_trials', 'public.billing_customers', 'public.billing_subscriptions', 'public.billing_events'],
   workspace: ['public.businesses', 'public.business_members', 'public.stores', 'public.member_store_access',
@@ -89,6 +96,7 @@ export const tables: Record<Area, string[]> = {
 export const functionRules: [RegExp, Area][] = [
   [/^(set_updated_at|claim_email_outbox|finish_email_outbox|kick_email_outbox_sender|schedule_email_outbox_sender|email_caps|spend_email)$/, 'shared'],
   [/^(is_admin|assert_admin|handle_new_user|device_label|location_label|on_auth_session_\w+)$/, 'auth'],
+  [/^(assert_aal2|mfa_\w+)$/, 'auth'],
   [/^admin_(reply|set_ticket|list_tickets|list_admins)$/, 'support'],
   [/^(admin_\w+|refresh_admin_totals|bump_admin_totals|admin_totals_\w+)$/, 'admin'],
   [/^(choose_plan|plan_\w+|my_plan|my_plan_usage|my_trial_notice|record_plan_event|notify_plan_changed|assert_plan_allows|billing_\w+|my_billing|business_entitlement|record_business_trial|assert_items_allow|variants_plan_limit)$/, 'billing'],

@@ -22,6 +22,7 @@ export type Database = {
           last_active: string;
           location: string | null;
           session_id: string;
+          two_factor: boolean;
           user_id: string;
         };
         ComputedFields: never;
@@ -34,6 +35,7 @@ export type Database = {
           last_active?: string;
           location?: string | null;
           session_id: string;
+          two_factor?: boolean;
           user_id: string;
         };
         Update: {
@@ -45,6 +47,7 @@ export type Database = {
           last_active?: string;
           location?: string | null;
           session_id?: string;
+          two_factor?: boolean;
           user_id?: string;
         };
         Relationships: [];
@@ -2912,6 +2915,7 @@ export type Database = {
           isSetofReturn: false;
         };
       };
+      admin_reset_two_factor: { Args: { _user_id: string }; Returns: number };
       admin_set_business_suspension: {
         Args: { _business_id: string; _reason?: string; _suspended: boolean };
         Returns: undefined;
@@ -3269,6 +3273,18 @@ export type Database = {
       };
       is_admin: { Args: { _user_id: string }; Returns: boolean };
       location_label: { Args: { _ip: unknown }; Returns: string };
+      mfa_new_recovery_codes: {
+        Args: Record<PropertyKey, never>;
+        Returns: string[];
+      };
+      mfa_recovery_codes_left: {
+        Args: Record<PropertyKey, never>;
+        Returns: number;
+      };
+      mfa_redeem_recovery_code: {
+        Args: { _code: string; _user_id: string };
+        Returns: boolean;
+      };
       my_plan: {
         Args: Record<PropertyKey, never>;
         Returns: {

@@ -73,6 +73,7 @@ create table public.active_sessions (
   last_active timestamp with time zone default now() not null,
   is_current boolean default false not null,
   created_at timestamp with time zone default now() not null,
+  two_factor boolean default false not null,
   constraint active_sessions_pkey primary key (id),
   constraint active_sessions_session_id_key unique (session_id),
   constraint active_sessions_device_check check (((char_length(device) >= 1) and (char_length(device) <= 200))),
@@ -81,8 +82,34 @@ create table public.active_sessions (
 );
 alter table public.active_sessions enable row level security;
 comment on table public.active_sessions is 'Owner reads own rows; kept in step with auth.sessions by triggers.';
+comment on column public.active_sessions.two_factor is 'The session passed a second factor (auth.sessions.aal = aal2).';
 grant delete, insert, select, update on table public.active_sessions to service_role;
 grant select on table public.active_sessions to authenticated;
+
+create table private.account_security_events (
+  id bigint generated always as identity not null,
+  user_id uuid not null,
+  actor_id uuid,
+  kind text not null,
+  at timestamp with time zone default now() not null,
+  constraint account_security_events_pkey primary key (id),
+  constraint account_security_events_kind_check check ((kind = any (array['mfa.recovery_codes_created'::text, 'mfa.recovery_code_used'::text, 'mfa.reset_by_admin'::text])))
+);
+alter table private.account_security_events enable row level security;
+comment on table private.account_security_events is 'Written by definer functions only; no API role reads it directly.';
+
+create table private.mfa_recovery_codes (
+  id bigint generated always as identity not null,
+  user_id uuid not null,
+  code_hash text not null,
+  created_at timestamp with time zone default now() not null,
+  used_at timestamp with time zone,
+  constraint mfa_recovery_codes_pkey primary key (id),
+  constraint mfa_recovery_codes_user_hash_key unique (user_id, code_hash),
+  constraint mfa_recovery_codes_user_id_fkey foreign key (user_id) references auth.users(id) on delete cascade
+);
+alter table private.mfa_recovery_codes enable row level security;
+comment on table private.mfa_recovery_codes is 'Hashed one-time recovery codes; only the mfa_* definer functions read or write them.';
 
 -- ==== Indexes =============================================================================================
 
@@ -93,6 +120,8 @@ create index profiles_full_name_trgm_idx on public.profiles using gin (full_name
 create index login_activity_user_login_at_idx on public.login_activity (user_id, login_at desc);
 
 create index active_sessions_user_last_active_idx on public.active_sessions (user_id, last_active desc);
+
+create index account_security_events_user_at_idx on private.account_security_events (user_id, at desc);
 
 -- ==== Functions ===========================================================================================
 
@@ -214,23 +243,6 @@ as $$
 $$;
 revoke all on function public.location_label(inet) from public;
 
-create or replace function public.on_auth_session_refreshed()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
-begin
-  update public.active_sessions set is_current = false
-   where user_id = new.user_id and is_current and session_id <> new.id;
-  update public.active_sessions
-     set last_active = coalesce(new.refreshed_at::timestamptz, new.updated_at, now()), is_current = true
-   where session_id = new.id;
-  return new;
-end;
-$$;
-revoke all on function public.on_auth_session_refreshed() from public;
-
 create or replace function public.on_auth_session_ended()
 returns trigger
 language plpgsql
@@ -271,6 +283,136 @@ end;
 $$;
 revoke all on function public.on_auth_session_created() from public;
 
+-- The refresh trigger also copies aal: GoTrue raises a session to aal2 on verify and lowers it when the factor
+-- is removed, both as an update of auth.sessions.
+create or replace function public.on_auth_session_refreshed()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  update public.active_sessions set is_current = false
+   where user_id = new.user_id and is_current and session_id <> new.id;
+  update public.active_sessions
+     set last_active = coalesce(new.refreshed_at::timestamptz, new.updated_at, now()), is_current = true,
+         two_factor = coalesce(new.aal::text = 'aal2', false)
+   where session_id = new.id;
+  return new;
+end;
+$$;
+revoke all on function public.on_auth_session_refreshed() from public;
+
+-- Raises insufficient_privilege unless the caller's token passed a second factor. Restrictive policies can
+-- compare auth.jwt()->>'aal' directly; definer functions (which bypass RLS) call this.
+create or replace function private.assert_aal2()
+returns void
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  if coalesce((select auth.jwt()) ->> 'aal', '') <> 'aal2' then
+    raise exception 'a second factor is needed: verify your authenticator code first (aal2)' using errcode = '42501';
+  end if;
+end;
+$$;
+revoke all on function private.assert_aal2() from public;
+grant execute on function private.assert_aal2() to authenticated;
+
+-- The form a user may type a code in: case, spaces and hyphens do not matter.
+create or replace function private.mfa_recovery_code_hash(_code text)
+returns text
+language sql
+immutable
+set search_path = ''
+as $$
+  select encode(extensions.digest(lower(regexp_replace(coalesce(_code, ''), '[\s-]', '', 'g')), 'sha256'), 'hex')
+$$;
+revoke all on function private.mfa_recovery_code_hash(text) from public;
+
+-- Ten new codes for the caller, replacing any earlier ones; shown once, never readable again. Needs a session
+-- that passed the second factor (right after enrolment it has).
+create or replace function public.mfa_new_recovery_codes()
+returns text[]
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_user uuid := (select auth.uid());
+  v_alphabet constant text := 'abcdefghijkmnpqrstuvwxyz23456789';
+  v_codes text[] := '{}';
+  v_bytes bytea;
+  v_code text;
+begin
+  if v_user is null then
+    raise exception 'sign in first' using errcode = '42501';
+  end if;
+  perform private.assert_aal2();
+  if not exists (select 1 from auth.mfa_factors f where f.user_id = v_user and f.status = 'verified') then
+    raise exception 'set up an authenticator app before making recovery codes' using errcode = '22023';
+  end if;
+  delete from private.mfa_recovery_codes where user_id = v_user;
+  for i in 1..10 loop
+    v_bytes := extensions.gen_random_bytes(10);
+    v_code := '';
+    for j in 0..9 loop
+      v_code := v_code || substr(v_alphabet, (get_byte(v_bytes, j) & 31) + 1, 1);
+    end loop;
+    v_code := substr(v_code, 1, 5) || '-' || substr(v_code, 6, 5);
+    insert into private.mfa_recovery_codes (user_id, code_hash) values (v_user, private.mfa_recovery_code_hash(v_code));
+    v_codes := v_codes || v_code;
+  end loop;
+  insert into private.account_security_events (user_id, actor_id, kind) values (v_user, v_user, 'mfa.recovery_codes_created');
+  return v_codes;
+end;
+$$;
+revoke all on function public.mfa_new_recovery_codes() from public;
+grant execute on function public.mfa_new_recovery_codes() to authenticated;
+
+-- How many unused codes the caller has left (the Security page shows it).
+create or replace function public.mfa_recovery_codes_left()
+returns integer
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select count(*)::integer from private.mfa_recovery_codes c
+   where c.user_id = (select auth.uid()) and c.used_at is null
+$$;
+revoke all on function public.mfa_recovery_codes_left() from public;
+grant execute on function public.mfa_recovery_codes_left() to authenticated;
+
+-- Spends one code of the user; true when it was unused. Service role only: the mfa-recover Edge Function calls
+-- it, then removes the user's factors through the auth admin API (so the same path works on hosted).
+create or replace function public.mfa_redeem_recovery_code(_user_id uuid, _code text)
+returns boolean
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+begin
+  if _user_id is null or _code is null or char_length(_code) > 64 then
+    return false;
+  end if;
+  update private.mfa_recovery_codes c set used_at = now()
+   where c.user_id = _user_id and c.used_at is null and c.code_hash = private.mfa_recovery_code_hash(_code);
+  if not found then
+    return false;
+  end if;
+  delete from private.mfa_recovery_codes c where c.user_id = _user_id;
+  insert into private.account_security_events (user_id, actor_id, kind) values (_user_id, _user_id, 'mfa.recovery_code_used');
+  return true;
+end;
+$$;
+revoke all on function public.mfa_redeem_recovery_code(uuid,text) from public;
+grant execute on function public.mfa_redeem_recovery_code(uuid,text) to service_role;
+
 -- ==== Triggers ============================================================================================
 
 create trigger profiles_set_updated_at before update on public.profiles
@@ -287,6 +429,11 @@ create trigger on_auth_session_refreshed after update of refreshed_at, updated_a
 
 create trigger on_auth_session_ended after delete on auth.sessions
   for each row execute function public.on_auth_session_ended();
+
+-- GoTrue may change aal without touching updated_at, and the platform owns auth.sessions (its existing trigger
+-- cannot be dropped and recreated here): a second trigger on aal runs the same idempotent function.
+create trigger on_auth_session_aal_changed after update of aal on auth.sessions
+  for each row execute function public.on_auth_session_refreshed();
 
 -- ==== Policies ============================================================================================
 

@@ -1,0 +1,210 @@
+-- Issue 26, two-factor sign-in (docs/adr/0205-0207): sessions that passed a second factor are shown as such,
+-- one-time recovery codes (stored hashed, touched only by the definer functions below), an admin reset of a
+-- user's two-factor written to the account security trail, and the aal2 guard admin and sensitive functions use.
+-- GoTrue owns auth.mfa_factors / auth.mfa_challenges (hosted and the local stack's bootstrap).
+
+-- ==== Sessions: which ones are two-factor ================================================================
+
+alter table public.active_sessions add column two_factor boolean not null default false;
+comment on column public.active_sessions.two_factor is 'The session passed a second factor (auth.sessions.aal = aal2).';
+
+-- The refresh trigger also copies aal: GoTrue raises a session to aal2 on verify and lowers it when the factor
+-- is removed, both as an update of auth.sessions.
+create or replace function public.on_auth_session_refreshed()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  update public.active_sessions set is_current = false
+   where user_id = new.user_id and is_current and session_id <> new.id;
+  update public.active_sessions
+     set last_active = coalesce(new.refreshed_at::timestamptz, new.updated_at, now()), is_current = true,
+         two_factor = coalesce(new.aal::text = 'aal2', false)
+   where session_id = new.id;
+  return new;
+end;
+$$;
+revoke all on function public.on_auth_session_refreshed() from public;
+
+-- GoTrue may change aal without touching updated_at, and the platform owns auth.sessions (its existing trigger
+-- cannot be dropped and recreated here): a second trigger on aal runs the same idempotent function.
+create trigger on_auth_session_aal_changed after update of aal on auth.sessions
+  for each row execute function public.on_auth_session_refreshed();
+
+-- ==== The aal2 guard ======================================================================================
+
+-- Raises insufficient_privilege unless the caller's token passed a second factor. Restrictive policies can
+-- compare auth.jwt()->>'aal' directly; definer functions (which bypass RLS) call this.
+create or replace function private.assert_aal2()
+returns void
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  if coalesce((select auth.jwt()) ->> 'aal', '') <> 'aal2' then
+    raise exception 'a second factor is needed: verify your authenticator code first (aal2)' using errcode = '42501';
+  end if;
+end;
+$$;
+revoke all on function private.assert_aal2() from public;
+grant execute on function private.assert_aal2() to authenticated;
+
+-- ==== The account security trail ===========================================================================
+
+-- Who did what to a login's two-factor sign-in. No foreign key: the entry outlives the account it is about.
+create table private.account_security_events (
+  id bigint generated always as identity not null,
+  user_id uuid not null,
+  actor_id uuid,
+  kind text not null,
+  at timestamptz not null default now(),
+  constraint account_security_events_pkey primary key (id),
+  constraint account_security_events_kind_check check (kind in (
+    'mfa.recovery_codes_created', 'mfa.recovery_code_used', 'mfa.reset_by_admin'))
+);
+alter table private.account_security_events enable row level security;
+comment on table private.account_security_events is 'Written by definer functions only; no API role reads it directly.';
+create index account_security_events_user_at_idx on private.account_security_events (user_id, at desc);
+
+-- ==== Recovery codes ======================================================================================
+
+-- One-time codes that let a user who lost the authenticator back in (GoTrue has none). Only the sha256 of a
+-- code is kept; codes carry 50 random bits, so a fast hash is enough (no password-style stretching needed).
+create table private.mfa_recovery_codes (
+  id bigint generated always as identity not null,
+  user_id uuid not null,
+  code_hash text not null,
+  created_at timestamptz not null default now(),
+  used_at timestamptz,
+  constraint mfa_recovery_codes_pkey primary key (id),
+  constraint mfa_recovery_codes_user_hash_key unique (user_id, code_hash),
+  constraint mfa_recovery_codes_user_id_fkey foreign key (user_id) references auth.users(id) on delete cascade
+);
+alter table private.mfa_recovery_codes enable row level security;
+comment on table private.mfa_recovery_codes is 'Hashed one-time recovery codes; only the mfa_* definer functions read or write them.';
+
+-- The form a user may type a code in: case, spaces and hyphens do not matter.
+create or replace function private.mfa_recovery_code_hash(_code text)
+returns text
+language sql
+immutable
+set search_path = ''
+as $$
+  select encode(extensions.digest(lower(regexp_replace(coalesce(_code, ''), '[\s-]', '', 'g')), 'sha256'), 'hex')
+$$;
+revoke all on function private.mfa_recovery_code_hash(text) from public;
+
+-- Ten new codes for the caller, replacing any earlier ones; shown once, never readable again. Needs a session
+-- that passed the second factor (right after enrolment it has).
+create or replace function public.mfa_new_recovery_codes()
+returns text[]
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_user uuid := (select auth.uid());
+  v_alphabet constant text := 'abcdefghijkmnpqrstuvwxyz23456789';
+  v_codes text[] := '{}';
+  v_bytes bytea;
+  v_code text;
+begin
+  if v_user is null then
+    raise exception 'sign in first' using errcode = '42501';
+  end if;
+  perform private.assert_aal2();
+  if not exists (select 1 from auth.mfa_factors f where f.user_id = v_user and f.status = 'verified') then
+    raise exception 'set up an authenticator app before making recovery codes' using errcode = '22023';
+  end if;
+  delete from private.mfa_recovery_codes where user_id = v_user;
+  for i in 1..10 loop
+    v_bytes := extensions.gen_random_bytes(10);
+    v_code := '';
+    for j in 0..9 loop
+      v_code := v_code || substr(v_alphabet, (get_byte(v_bytes, j) & 31) + 1, 1);
+    end loop;
+    v_code := substr(v_code, 1, 5) || '-' || substr(v_code, 6, 5);
+    insert into private.mfa_recovery_codes (user_id, code_hash) values (v_user, private.mfa_recovery_code_hash(v_code));
+    v_codes := v_codes || v_code;
+  end loop;
+  insert into private.account_security_events (user_id, actor_id, kind) values (v_user, v_user, 'mfa.recovery_codes_created');
+  return v_codes;
+end;
+$$;
+revoke all on function public.mfa_new_recovery_codes() from public;
+grant execute on function public.mfa_new_recovery_codes() to authenticated;
+
+-- How many unused codes the caller has left (the Security page shows it).
+create or replace function public.mfa_recovery_codes_left()
+returns integer
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select count(*)::integer from private.mfa_recovery_codes c
+   where c.user_id = (select auth.uid()) and c.used_at is null
+$$;
+revoke all on function public.mfa_recovery_codes_left() from public;
+grant execute on function public.mfa_recovery_codes_left() to authenticated;
+
+-- Spends one code of the user; true when it was unused. Service role only: the mfa-recover Edge Function calls
+-- it, then removes the user's factors through the auth admin API (so the same path works on hosted).
+create or replace function public.mfa_redeem_recovery_code(_user_id uuid, _code text)
+returns boolean
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+begin
+  if _user_id is null or _code is null or char_length(_code) > 64 then
+    return false;
+  end if;
+  update private.mfa_recovery_codes c set used_at = now()
+   where c.user_id = _user_id and c.used_at is null and c.code_hash = private.mfa_recovery_code_hash(_code);
+  if not found then
+    return false;
+  end if;
+  delete from private.mfa_recovery_codes c where c.user_id = _user_id;
+  insert into private.account_security_events (user_id, actor_id, kind) values (_user_id, _user_id, 'mfa.recovery_code_used');
+  return true;
+end;
+$$;
+revoke all on function public.mfa_redeem_recovery_code(uuid, text) from public;
+grant execute on function public.mfa_redeem_recovery_code(uuid, text) to service_role;
+
+-- ==== Admin reset ==========================================================================================
+
+-- An administrator (with a second factor) removes a user's two-factor sign-in, e.g. after a lost phone with no
+-- recovery codes left. Deleting auth.mfa_factors rows is Supabase's documented reset; written to the trail.
+create or replace function public.admin_reset_two_factor(_user_id uuid)
+returns integer
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_removed integer;
+begin
+  perform private.assert_admin();
+  perform private.assert_aal2();
+  if not exists (select 1 from auth.users u where u.id = _user_id) then
+    raise exception 'no such user' using errcode = 'P0002';
+  end if;
+  delete from auth.mfa_factors f where f.user_id = _user_id;
+  get diagnostics v_removed = row_count;
+  delete from private.mfa_recovery_codes c where c.user_id = _user_id;
+  insert into private.account_security_events (user_id, actor_id, kind)
+  values (_user_id, (select auth.uid()), 'mfa.reset_by_admin');
+  return v_removed;
+end;
+$$;
+revoke all on function public.admin_reset_two_factor(uuid) from public;
+grant execute on function public.admin_reset_two_factor(uuid) to authenticated;
