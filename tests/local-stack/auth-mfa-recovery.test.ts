@@ -1,0 +1,124 @@
+/**
+ * A way back in after a lost authenticator, and the admin reset (docs/adr/0206): recovery codes made by
+ * public.mfa_new_recovery_codes (aal2 only, stored hashed), spent through the mfa-recover Edge Function as Deno
+ * runs it (it removes the factors with the auth admin API), and public.admin_reset_two_factor (admin at aal2,
+ * written to the account security trail). All through supabase-js against the local stack.
+ */
+import { Secret, TOTP } from 'otpauth';
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDenoFunction, type DenoFunction } from '../helpers/deno-function';
+import { createTestClient, startStack, type StackHandle } from '../helpers/stack';
+import { seedUsers } from '../db/support/seed-ids';
+import { uniqueEmail } from './auth-helpers';
+
+let stack: StackHandle;
+let recover: DenoFunction;
+beforeAll(async () => {
+  stack = await startStack();
+  recover = await startDenoFunction('supabase/functions/mfa-recover/index.ts', {
+    SUPABASE_URL: stack.apiUrl,
+    SUPABASE_SERVICE_ROLE_KEY: stack.serviceRoleKey,
+  });
+}, 300_000);
+afterAll(async () => {
+  recover?.stop();
+  await stack?.stop();
+});
+
+const code = (secret: string) => new TOTP({ secret: Secret.fromBase32(secret) }).generate();
+
+async function signedIn(email: string, password: string): Promise<SupabaseClient> {
+  const client = createTestClient(stack);
+  const { error } = await client.auth.signInWithPassword({ email, password });
+  expect(error).toBeNull();
+  return client;
+}
+
+async function userWithFactor(prefix: string) {
+  const email = uniqueEmail(prefix);
+  const password = 'recovery-password-1';
+  const { data } = await createTestClient(stack, 'service').auth.admin.createUser({ email, password, email_confirm: true });
+  const client = await signedIn(email, password);
+  const { data: factor } = await client.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Phone' });
+  const { error } = await client.auth.mfa.challengeAndVerify({ factorId: factor!.id, code: code(factor!.totp.secret) });
+  expect(error).toBeNull();
+  return { id: data.user!.id, email, password, client, secret: factor!.totp.secret };
+}
+
+async function recoverWith(client: SupabaseClient, recoveryCode: unknown) {
+  const { data } = await client.auth.getSession();
+  const response = await fetch(recover.url, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${data.session!.access_token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ code: recoveryCode }),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+describe('recovery codes', () => {
+  it('are made at aal2 only, ten at a time, and stored hashed out of every API role’s reach', async () => {
+    const user = await userWithFactor('recovery-make');
+    const { data: codes, error } = await user.client.rpc('mfa_new_recovery_codes');
+    expect(error).toBeNull();
+    expect(codes).toHaveLength(10);
+    for (const one of codes!) expect(one).toMatch(/^[a-z2-9]{5}-[a-z2-9]{5}$/);
+    expect(new Set(codes).size).toBe(10);
+    expect((await user.client.rpc('mfa_recovery_codes_left')).data).toBe(10);
+
+    const { rows } = await stack.db.query<{ code_hash: string }>('select code_hash from private.mfa_recovery_codes where user_id = $1', [user.id]);
+    expect(rows).toHaveLength(10);
+    expect(rows.map((row) => row.code_hash)).not.toContain(codes![0]);
+
+    const aal1 = await signedIn(user.email, user.password);
+    expect((await aal1.rpc('mfa_new_recovery_codes')).error?.code).toBe('42501');
+    expect((await aal1.rpc('mfa_redeem_recovery_code', { _user_id: user.id, _code: codes![0] })).error).not.toBeNull();
+  });
+
+  it('one code, sent to mfa-recover from a password-only session, removes the factors; it works once', async () => {
+    const user = await userWithFactor('recovery-use');
+    const { data: codes } = await user.client.rpc('mfa_new_recovery_codes');
+    const lostPhone = await signedIn(user.email, user.password);
+
+    expect((await recoverWith(lostPhone, 'aaaaa-aaaaa')).body).toMatchObject({ error: 'invalid_recovery_code' });
+    expect((await recoverWith(lostPhone, 42)).status).toBe(400);
+    const noSession = await fetch(recover.url, { method: 'POST', body: JSON.stringify({ code: codes![1] }) });
+    expect(noSession.status).toBe(401);
+
+    // Typed in capitals with spaces: still the code.
+    const used = await recoverWith(lostPhone, ` ${codes![1]!.toUpperCase()} `);
+    expect(used).toEqual({ status: 200, body: { removed: 1 } });
+    // The next sign-in asks for no code (supabase-js reads the factors from the fresh session's user).
+    const later = await signedIn(user.email, user.password);
+    const { data: level } = await later.auth.mfa.getAuthenticatorAssuranceLevel();
+    expect(level).toMatchObject({ currentLevel: 'aal1', nextLevel: 'aal1' });
+    expect((await recoverWith(lostPhone, codes![2])).status).toBe(400);
+
+    const { rows } = await stack.db.query<{ kind: string }>(
+      'select kind from private.account_security_events where user_id = $1 order by id', [user.id]);
+    expect(rows.map((row) => row.kind)).toEqual(['mfa.recovery_codes_created', 'mfa.recovery_code_used']);
+  });
+});
+
+describe('admin reset of two-factor', () => {
+  it('needs an admin with a second factor and is written to the trail', async () => {
+    const user = await userWithFactor('recovery-admin');
+    const owner = await signedIn(seedUsers.owner1.email, seedUsers.owner1.password);
+    expect((await owner.rpc('admin_reset_two_factor', { _user_id: user.id })).error?.code).toBe('42501');
+
+    const admin = await signedIn(seedUsers.admin.email, seedUsers.admin.password);
+    expect((await admin.rpc('admin_reset_two_factor', { _user_id: user.id })).error?.code).toBe('42501');
+    const { data: factor } = await admin.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Admin phone' });
+    await admin.auth.mfa.challengeAndVerify({ factorId: factor!.id, code: code(factor!.totp.secret) });
+
+    const { data, error } = await admin.rpc('admin_reset_two_factor', { _user_id: user.id });
+    expect(error).toBeNull();
+    expect(data).toBe(1);
+    const { data: factors } = await createTestClient(stack, 'service').auth.admin.mfa.listFactors({ userId: user.id });
+    expect(factors!.factors).toEqual([]);
+    const { rows } = await stack.db.query<{ kind: string; actor_id: string }>(
+      'select kind, actor_id from private.account_security_events where user_id = $1', [user.id]);
+    expect(rows).toEqual([{ kind: 'mfa.reset_by_admin', actor_id: seedUsers.admin.id }]);
+    expect((await admin.rpc('admin_reset_two_factor', { _user_id: crypto.randomUUID() })).error?.code).toBe('P0002');
+  });
+});
