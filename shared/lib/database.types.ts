@@ -2952,6 +2952,10 @@ export type Database = {
           isSetofReturn: false;
         };
       };
+      admin_without_second_factor: {
+        Args: Record<PropertyKey, never>;
+        Returns: boolean;
+      };
       approve_discount: {
         Args: {
           _max_discount_percent?: number;

@@ -1,3 +1,5 @@
+// SQL (supabase/schemas, docs/adr/0185):
+//   supabase/schemas/auth.sql: mfa_new_recovery_codes() mfa_recovery_codes_left()
 import type { Factor } from '@supabase/supabase-js';
 import { serviceMessage } from './service-message';
 import type { StorewiseClient } from './supabase-client';

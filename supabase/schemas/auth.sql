@@ -125,26 +125,6 @@ create index account_security_events_user_at_idx on private.account_security_eve
 
 -- ==== Functions ===========================================================================================
 
--- True when _user_id is an admin. Callers may only ask about themselves, so the function cannot be
--- used to discover who the admins are.
-create or replace function public.is_admin(_user_id uuid)
-returns boolean
-language sql
-stable
-security definer
-set search_path = ''
-as $$
-  select _user_id is not null
-     and _user_id = (select auth.uid())
-     and exists (
-       select 1 from private.user_roles r
-       where r.user_id = _user_id and r.role = 'admin'
-     );
-$$;
-revoke all on function public.is_admin(uuid) from public;
-grant execute on function public.is_admin(uuid) to authenticated;
-grant execute on function public.is_admin(uuid) to service_role;
-
 -- Raises insufficient_privilege unless the caller is an admin: the guard of every admin function.
 create or replace function private.assert_admin()
 returns void
@@ -320,6 +300,74 @@ end;
 $$;
 revoke all on function private.assert_aal2() from public;
 grant execute on function private.assert_aal2() to authenticated;
+
+-- True when the user has a confirmed authenticator (GoTrue's auth.mfa_factors, status verified).
+create or replace function private.has_verified_factor(_user_id uuid)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select exists (select 1 from auth.mfa_factors f where f.user_id = _user_id and f.status = 'verified')
+$$;
+revoke all on function private.has_verified_factor(uuid) from public;
+grant execute on function private.has_verified_factor(uuid) to authenticated;
+
+-- The rule for billing, team roles, exports and deletion (docs/adr/0207): a caller with an authenticator must
+-- have given its code in this session; a stale password-only token is refused.
+create or replace function private.assert_aal2_if_enrolled()
+returns void
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  if private.has_verified_factor((select auth.uid())) then
+    perform private.assert_aal2();
+  end if;
+end;
+$$;
+revoke all on function private.assert_aal2_if_enrolled() from public;
+grant execute on function private.assert_aal2_if_enrolled() to authenticated;
+
+-- Admin access (every admin policy and, through private.assert_admin, every admin_* function) needs aal2 once
+-- the admin has an authenticator. An admin without one is let through: with GoTrue, a password-only session may
+-- enrol a first factor and reach aal2 by itself, so refusing it would add friction, not protection; the admin
+-- panel asks such admins to set one up instead (docs/adr/0207).
+create or replace function public.is_admin(_user_id uuid)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select _user_id is not null
+     and _user_id = (select auth.uid())
+     and exists (
+       select 1 from private.user_roles r
+       where r.user_id = _user_id and r.role = 'admin'
+     )
+     and (coalesce((select auth.jwt()) ->> 'aal', '') = 'aal2' or not private.has_verified_factor(_user_id));
+$$;
+revoke all on function public.is_admin(uuid) from public;
+grant execute on function public.is_admin(uuid) to authenticated;
+grant execute on function public.is_admin(uuid) to service_role;
+
+-- For the admin panel's notice: the caller is an admin who has not set up an authenticator yet.
+create or replace function public.admin_without_second_factor()
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select exists (select 1 from private.user_roles r where r.user_id = (select auth.uid()) and r.role = 'admin')
+     and not private.has_verified_factor((select auth.uid()))
+$$;
+revoke all on function public.admin_without_second_factor() from public;
+grant execute on function public.admin_without_second_factor() to authenticated;
 
 -- The form a user may type a code in: case, spaces and hyphens do not matter.
 create or replace function private.mfa_recovery_code_hash(_code text)

@@ -121,4 +121,22 @@ describe('admin reset of two-factor', () => {
     expect(rows).toEqual([{ kind: 'mfa.reset_by_admin', actor_id: seedUsers.admin.id }]);
     expect((await admin.rpc('admin_reset_two_factor', { _user_id: crypto.randomUUID() })).error?.code).toBe('P0002');
   });
+
+  it('an admin with an authenticator is refused admin work with a password-only token', async () => {
+    // The previous test gave the demo admin an authenticator; a password-only session is now stale for admin work.
+    const stale = await signedIn(seedUsers.admin.email, seedUsers.admin.password);
+    expect((await stale.rpc('admin_without_second_factor')).data).toBe(false);
+    expect((await stale.rpc('is_admin', { _user_id: seedUsers.admin.id })).data).toBe(false);
+    expect((await stale.rpc('admin_overview')).error?.code).toBe('42501');
+    const { data: profiles } = await stale.from('profiles').select('id');
+    expect(profiles!.map((row) => row.id)).toEqual([seedUsers.admin.id]);
+
+    // Without an authenticator the password is all there is (and could enrol one): admin work goes on, with a notice.
+    const service = createTestClient(stack, 'service');
+    const { data: listed } = await service.auth.admin.mfa.listFactors({ userId: seedUsers.admin.id });
+    for (const factor of listed!.factors) await service.auth.admin.mfa.deleteFactor({ userId: seedUsers.admin.id, id: factor.id });
+    const plain = await signedIn(seedUsers.admin.email, seedUsers.admin.password);
+    expect((await plain.rpc('admin_without_second_factor')).data).toBe(true);
+    expect((await plain.rpc('admin_overview')).error).toBeNull();
+  });
 });
