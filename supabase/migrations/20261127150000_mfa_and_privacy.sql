@@ -121,6 +121,144 @@ $$;
 revoke all on function public.admin_without_second_factor() from public;
 grant execute on function public.admin_without_second_factor() to authenticated;
 
+-- ==== Sensitive work needs the second factor of those who have one =======================================
+
+-- Team role changes, removals, ownership transfers and plan changes: the bodies as they were (workspace.sql,
+-- billing.sql), with private.assert_aal2_if_enrolled() first.
+
+-- The owner changes a member's role and store access (not their own: ownership moves by transfer).
+-- Issue 26: a caller with an authenticator must have given its code in this session (docs/adr/0207).
+create or replace function public.set_member_role(
+  _business_id uuid, _user_id uuid, _role text, _all_stores boolean default true, _store_ids uuid[] default '{}'
+)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_current text;
+begin
+  perform private.assert_aal2_if_enrolled();
+  perform private.assert_role(_business_id, array['owner']);
+  if _role is null or _role not in ('manager', 'cashier') then
+    raise exception 'a member is a manager or a cashier' using errcode = '22023';
+  end if;
+  select m.role into v_current from public.business_members m
+   where m.business_id = _business_id and m.user_id = _user_id for update;
+  if v_current is null then
+    raise exception 'not a member of this business' using errcode = 'P0002';
+  elsif v_current = 'owner' then
+    raise exception 'the owner''s role changes only by transferring ownership' using errcode = '42501';
+  end if;
+  update public.business_members m set role = _role, all_stores = coalesce(_all_stores, true)
+   where m.business_id = _business_id and m.user_id = _user_id
+     and (m.role is distinct from _role or m.all_stores is distinct from coalesce(_all_stores, true));
+  perform private.write_store_access(_business_id, _user_id, coalesce(_all_stores, true), _store_ids);
+end;
+$$;
+revoke all on function public.set_member_role(uuid,uuid,text,boolean,uuid[]) from public;
+grant execute on function public.set_member_role(uuid,uuid,text,boolean,uuid[]) to authenticated;
+
+-- The owner removes a member; their next request finds no membership (RLS reads it live).
+-- Issue 26: a caller with an authenticator must have given its code in this session (docs/adr/0207).
+create or replace function public.remove_member(_business_id uuid, _user_id uuid)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_current text;
+begin
+  perform private.assert_aal2_if_enrolled();
+  perform private.assert_role(_business_id, array['owner']);
+  select m.role into v_current from public.business_members m
+   where m.business_id = _business_id and m.user_id = _user_id for update;
+  if v_current is null then
+    raise exception 'not a member of this business' using errcode = 'P0002';
+  elsif v_current = 'owner' then
+    raise exception 'the owner cannot be removed; transfer ownership first' using errcode = '42501';
+  end if;
+  delete from public.business_members m where m.business_id = _business_id and m.user_id = _user_id;
+end;
+$$;
+revoke all on function public.remove_member(uuid,uuid) from public;
+grant execute on function public.remove_member(uuid,uuid) to authenticated;
+
+-- The owner hands the business to another member, who becomes the one owner; the old owner stays as a
+-- manager of every store.
+-- Issue 26: a caller with an authenticator must have given its code in this session (docs/adr/0207).
+create or replace function public.transfer_ownership(_business_id uuid, _new_owner uuid)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := (select auth.uid());
+begin
+  perform private.assert_aal2_if_enrolled();
+  perform private.assert_role(_business_id, array['owner']);
+  perform 1 from public.businesses b where b.id = _business_id for update;
+  if _new_owner is null or _new_owner = v_uid
+     or not exists (select 1 from public.business_members m where m.business_id = _business_id and m.user_id = _new_owner) then
+    raise exception 'ownership goes to another member of this business' using errcode = '22023';
+  end if;
+  update public.business_members m set role = 'manager', all_stores = true
+   where m.business_id = _business_id and m.user_id = v_uid;
+  update public.business_members m set role = 'owner', all_stores = true
+   where m.business_id = _business_id and m.user_id = _new_owner;
+  delete from public.member_store_access a where a.business_id = _business_id and a.user_id in (v_uid, _new_owner);
+  update public.businesses b set owner_id = _new_owner where b.id = _business_id;
+end;
+$$;
+revoke all on function public.transfer_ownership(uuid,uuid) from public;
+grant execute on function public.transfer_ownership(uuid,uuid) to authenticated;
+
+-- choose_plan (20261123100100): a first plan starts a 7-day trial, unless a business the caller owns already had
+-- one (it was taken over from an owner who trialed it); switching plans keeps status and dates, as before.
+-- Issue 26: a caller with an authenticator must have given its code in this session (docs/adr/0207).
+create or replace function public.choose_plan(_plan_name text)
+returns public.user_plans
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := (select auth.uid());
+  v_price numeric(12, 2) := private.plan_price(_plan_name);
+  v_plan public.user_plans;
+begin
+  perform private.assert_aal2_if_enrolled();
+  if v_uid is null then
+    raise exception 'sign in to choose a plan' using errcode = '42501';
+  end if;
+  if v_price is null then
+    raise exception 'unknown plan: %', coalesce(_plan_name, 'null')
+      using errcode = 'P0001', hint = 'Choose Starter, Growth or Pro; Enterprise is sold by our sales team.';
+  end if;
+  if not exists (select 1 from public.user_plans up where up.user_id = v_uid)
+     and exists (select 1 from private.business_trials t join public.businesses b on b.id = t.business_id
+                  where b.owner_id = v_uid) then
+    raise exception 'your business already had its free trial, so choosing a plan cannot start another'
+      using errcode = 'SW002',
+            hint = 'Paid plans are not sold in the app yet: contact support to subscribe.';
+  end if;
+  insert into public.user_plans as p (user_id, plan_name, price, billing_cycle, status, auto_renew,
+                                      started_at, next_billing_date)
+  values (v_uid, _plan_name, v_price, 'annual', 'trialing', true, now(), now() + interval '7 days')
+  on conflict (user_id) do update
+    set plan_name = excluded.plan_name,
+        price = excluded.price
+  returning * into v_plan;
+  return v_plan;
+end;
+$$;
+comment on function public.choose_plan(text) is 'The signed-in user picks Starter, Growth or Pro: a first choice starts a 7-day trial (once per business, SW002 otherwise); later choices change plan and price only.';
+revoke all on function public.choose_plan(text) from public;
+grant execute on function public.choose_plan(text) to authenticated;
+
 -- ==== The account security trail ===========================================================================
 
 -- Who did what to a login's two-factor sign-in. No foreign key: the entry outlives the account it is about.

@@ -328,47 +328,6 @@ $$;
 comment on function private.plan_limits(uuid) is 'The plan in force for a business and its limits (null = unlimited; max_products counts sellable items). Free without a live plan: none, canceled, expired, or a trial past its end.';
 revoke all on function private.plan_limits(uuid) from public;
 
--- choose_plan (20261123100100): a first plan starts a 7-day trial, unless a business the caller owns already had
--- one (it was taken over from an owner who trialed it); switching plans keeps status and dates, as before.
-create or replace function public.choose_plan(_plan_name text)
-returns public.user_plans
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_uid uuid := (select auth.uid());
-  v_price numeric(12, 2) := private.plan_price(_plan_name);
-  v_plan public.user_plans;
-begin
-  if v_uid is null then
-    raise exception 'sign in to choose a plan' using errcode = '42501';
-  end if;
-  if v_price is null then
-    raise exception 'unknown plan: %', coalesce(_plan_name, 'null')
-      using errcode = 'P0001', hint = 'Choose Starter, Growth or Pro; Enterprise is sold by our sales team.';
-  end if;
-  if not exists (select 1 from public.user_plans up where up.user_id = v_uid)
-     and exists (select 1 from private.business_trials t join public.businesses b on b.id = t.business_id
-                  where b.owner_id = v_uid) then
-    raise exception 'your business already had its free trial, so choosing a plan cannot start another'
-      using errcode = 'SW002',
-            hint = 'Paid plans are not sold in the app yet: contact support to subscribe.';
-  end if;
-  insert into public.user_plans as p (user_id, plan_name, price, billing_cycle, status, auto_renew,
-                                      started_at, next_billing_date)
-  values (v_uid, _plan_name, v_price, 'annual', 'trialing', true, now(), now() + interval '7 days')
-  on conflict (user_id) do update
-    set plan_name = excluded.plan_name,
-        price = excluded.price
-  returning * into v_plan;
-  return v_plan;
-end;
-$$;
-comment on function public.choose_plan(text) is 'The signed-in user picks Starter, Growth or Pro: a first choice starts a 7-day trial (once per business, SW002 otherwise); later choices change plan and price only.';
-revoke all on function public.choose_plan(text) from public;
-grant execute on function public.choose_plan(text) to authenticated;
-
 -- The billing page's plan card: the caller's plan row as stored, except that a trial past its end (or one that
 -- does not apply to the business they own) reads as expired, and effective_plan is the plan whose limits apply.
 create or replace function public.my_plan()
@@ -467,6 +426,49 @@ comment on function public.my_plan_usage() is 'The signed-in owner''s businesses
 revoke all on function public.my_plan_usage() from public;
 grant execute on function public.my_plan_usage() to authenticated;
 grant execute on function public.my_plan_usage() to service_role;
+
+-- choose_plan (20261123100100): a first plan starts a 7-day trial, unless a business the caller owns already had
+-- one (it was taken over from an owner who trialed it); switching plans keeps status and dates, as before.
+-- Issue 26: a caller with an authenticator must have given its code in this session (docs/adr/0207).
+create or replace function public.choose_plan(_plan_name text)
+returns public.user_plans
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := (select auth.uid());
+  v_price numeric(12, 2) := private.plan_price(_plan_name);
+  v_plan public.user_plans;
+begin
+  perform private.assert_aal2_if_enrolled();
+  if v_uid is null then
+    raise exception 'sign in to choose a plan' using errcode = '42501';
+  end if;
+  if v_price is null then
+    raise exception 'unknown plan: %', coalesce(_plan_name, 'null')
+      using errcode = 'P0001', hint = 'Choose Starter, Growth or Pro; Enterprise is sold by our sales team.';
+  end if;
+  if not exists (select 1 from public.user_plans up where up.user_id = v_uid)
+     and exists (select 1 from private.business_trials t join public.businesses b on b.id = t.business_id
+                  where b.owner_id = v_uid) then
+    raise exception 'your business already had its free trial, so choosing a plan cannot start another'
+      using errcode = 'SW002',
+            hint = 'Paid plans are not sold in the app yet: contact support to subscribe.';
+  end if;
+  insert into public.user_plans as p (user_id, plan_name, price, billing_cycle, status, auto_renew,
+                                      started_at, next_billing_date)
+  values (v_uid, _plan_name, v_price, 'annual', 'trialing', true, now(), now() + interval '7 days')
+  on conflict (user_id) do update
+    set plan_name = excluded.plan_name,
+        price = excluded.price
+  returning * into v_plan;
+  return v_plan;
+end;
+$$;
+comment on function public.choose_plan(text) is 'The signed-in user picks Starter, Growth or Pro: a first choice starts a 7-day trial (once per business, SW002 otherwise); later choices change plan and price only.';
+revoke all on function public.choose_plan(text) from public;
+grant execute on function public.choose_plan(text) to authenticated;
 
 -- ==== Triggers ============================================================================================
 

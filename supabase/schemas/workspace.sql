@@ -549,90 +549,6 @@ end;
 $$;
 revoke all on function private.write_store_access(uuid,uuid,boolean,uuid[]) from public;
 
--- The owner changes a member's role and store access (not their own: ownership moves by transfer).
-create or replace function public.set_member_role(
-  _business_id uuid, _user_id uuid, _role text, _all_stores boolean default true, _store_ids uuid[] default '{}'
-)
-returns void
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_current text;
-begin
-  perform private.assert_role(_business_id, array['owner']);
-  if _role is null or _role not in ('manager', 'cashier') then
-    raise exception 'a member is a manager or a cashier' using errcode = '22023';
-  end if;
-  select m.role into v_current from public.business_members m
-   where m.business_id = _business_id and m.user_id = _user_id for update;
-  if v_current is null then
-    raise exception 'not a member of this business' using errcode = 'P0002';
-  elsif v_current = 'owner' then
-    raise exception 'the owner''s role changes only by transferring ownership' using errcode = '42501';
-  end if;
-  update public.business_members m set role = _role, all_stores = coalesce(_all_stores, true)
-   where m.business_id = _business_id and m.user_id = _user_id
-     and (m.role is distinct from _role or m.all_stores is distinct from coalesce(_all_stores, true));
-  perform private.write_store_access(_business_id, _user_id, coalesce(_all_stores, true), _store_ids);
-end;
-$$;
-revoke all on function public.set_member_role(uuid,uuid,text,boolean,uuid[]) from public;
-grant execute on function public.set_member_role(uuid,uuid,text,boolean,uuid[]) to authenticated;
-
--- The owner removes a member; their next request finds no membership (RLS reads it live).
-create or replace function public.remove_member(_business_id uuid, _user_id uuid)
-returns void
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_current text;
-begin
-  perform private.assert_role(_business_id, array['owner']);
-  select m.role into v_current from public.business_members m
-   where m.business_id = _business_id and m.user_id = _user_id for update;
-  if v_current is null then
-    raise exception 'not a member of this business' using errcode = 'P0002';
-  elsif v_current = 'owner' then
-    raise exception 'the owner cannot be removed; transfer ownership first' using errcode = '42501';
-  end if;
-  delete from public.business_members m where m.business_id = _business_id and m.user_id = _user_id;
-end;
-$$;
-revoke all on function public.remove_member(uuid,uuid) from public;
-grant execute on function public.remove_member(uuid,uuid) to authenticated;
-
--- The owner hands the business to another member, who becomes the one owner; the old owner stays as a
--- manager of every store.
-create or replace function public.transfer_ownership(_business_id uuid, _new_owner uuid)
-returns void
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_uid uuid := (select auth.uid());
-begin
-  perform private.assert_role(_business_id, array['owner']);
-  perform 1 from public.businesses b where b.id = _business_id for update;
-  if _new_owner is null or _new_owner = v_uid
-     or not exists (select 1 from public.business_members m where m.business_id = _business_id and m.user_id = _new_owner) then
-    raise exception 'ownership goes to another member of this business' using errcode = '22023';
-  end if;
-  update public.business_members m set role = 'manager', all_stores = true
-   where m.business_id = _business_id and m.user_id = v_uid;
-  update public.business_members m set role = 'owner', all_stores = true
-   where m.business_id = _business_id and m.user_id = _new_owner;
-  delete from public.member_store_access a where a.business_id = _business_id and a.user_id in (v_uid, _new_owner);
-  update public.businesses b set owner_id = _new_owner where b.id = _business_id;
-end;
-$$;
-revoke all on function public.transfer_ownership(uuid,uuid) from public;
-grant execute on function public.transfer_ownership(uuid,uuid) to authenticated;
-
 -- ---------------------------------------------------------------------------------------------------
 -- Invitations. The token is returned once to the owner (for the email link) and stored as a SHA-256.
 create or replace function public.create_invitation(
@@ -945,6 +861,96 @@ end;
 $$;
 comment on function private.invitations_spend_email() is 'Trigger on invitations: a new invitation counts as one email against the hourly caps (PT429 past them).';
 revoke all on function private.invitations_spend_email() from public;
+
+-- The owner changes a member's role and store access (not their own: ownership moves by transfer).
+-- Issue 26: a caller with an authenticator must have given its code in this session (docs/adr/0207).
+create or replace function public.set_member_role(
+  _business_id uuid, _user_id uuid, _role text, _all_stores boolean default true, _store_ids uuid[] default '{}'
+)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_current text;
+begin
+  perform private.assert_aal2_if_enrolled();
+  perform private.assert_role(_business_id, array['owner']);
+  if _role is null or _role not in ('manager', 'cashier') then
+    raise exception 'a member is a manager or a cashier' using errcode = '22023';
+  end if;
+  select m.role into v_current from public.business_members m
+   where m.business_id = _business_id and m.user_id = _user_id for update;
+  if v_current is null then
+    raise exception 'not a member of this business' using errcode = 'P0002';
+  elsif v_current = 'owner' then
+    raise exception 'the owner''s role changes only by transferring ownership' using errcode = '42501';
+  end if;
+  update public.business_members m set role = _role, all_stores = coalesce(_all_stores, true)
+   where m.business_id = _business_id and m.user_id = _user_id
+     and (m.role is distinct from _role or m.all_stores is distinct from coalesce(_all_stores, true));
+  perform private.write_store_access(_business_id, _user_id, coalesce(_all_stores, true), _store_ids);
+end;
+$$;
+revoke all on function public.set_member_role(uuid,uuid,text,boolean,uuid[]) from public;
+grant execute on function public.set_member_role(uuid,uuid,text,boolean,uuid[]) to authenticated;
+
+-- The owner removes a member; their next request finds no membership (RLS reads it live).
+-- Issue 26: a caller with an authenticator must have given its code in this session (docs/adr/0207).
+create or replace function public.remove_member(_business_id uuid, _user_id uuid)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_current text;
+begin
+  perform private.assert_aal2_if_enrolled();
+  perform private.assert_role(_business_id, array['owner']);
+  select m.role into v_current from public.business_members m
+   where m.business_id = _business_id and m.user_id = _user_id for update;
+  if v_current is null then
+    raise exception 'not a member of this business' using errcode = 'P0002';
+  elsif v_current = 'owner' then
+    raise exception 'the owner cannot be removed; transfer ownership first' using errcode = '42501';
+  end if;
+  delete from public.business_members m where m.business_id = _business_id and m.user_id = _user_id;
+end;
+$$;
+revoke all on function public.remove_member(uuid,uuid) from public;
+grant execute on function public.remove_member(uuid,uuid) to authenticated;
+
+-- The owner hands the business to another member, who becomes the one owner; the old owner stays as a
+-- manager of every store.
+-- Issue 26: a caller with an authenticator must have given its code in this session (docs/adr/0207).
+create or replace function public.transfer_ownership(_business_id uuid, _new_owner uuid)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := (select auth.uid());
+begin
+  perform private.assert_aal2_if_enrolled();
+  perform private.assert_role(_business_id, array['owner']);
+  perform 1 from public.businesses b where b.id = _business_id for update;
+  if _new_owner is null or _new_owner = v_uid
+     or not exists (select 1 from public.business_members m where m.business_id = _business_id and m.user_id = _new_owner) then
+    raise exception 'ownership goes to another member of this business' using errcode = '22023';
+  end if;
+  update public.business_members m set role = 'manager', all_stores = true
+   where m.business_id = _business_id and m.user_id = v_uid;
+  update public.business_members m set role = 'owner', all_stores = true
+   where m.business_id = _business_id and m.user_id = _new_owner;
+  delete from public.member_store_access a where a.business_id = _business_id and a.user_id in (v_uid, _new_owner);
+  update public.businesses b set owner_id = _new_owner where b.id = _business_id;
+end;
+$$;
+revoke all on function public.transfer_ownership(uuid,uuid) from public;
+grant execute on function public.transfer_ownership(uuid,uuid) to authenticated;
 
 -- ==== Triggers ============================================================================================
 

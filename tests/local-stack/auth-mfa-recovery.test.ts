@@ -140,3 +140,33 @@ describe('admin reset of two-factor', () => {
     expect((await plain.rpc('admin_overview')).error).toBeNull();
   });
 });
+
+describe('sensitive work with an authenticator', () => {
+  it('team role changes and plan changes refuse a password-only token once the owner has one', async () => {
+    // A cashier of owner1's business (the seed has none besides the owner), written as the invitation would.
+    const { data: created } = await createTestClient(stack, 'service').auth.admin.createUser({
+      email: uniqueEmail('recovery-cashier'), password: 'cashier-password-1', email_confirm: true,
+    });
+    const { rows: businesses } = await stack.db.query<{ id: string }>('select id from public.businesses where owner_id = $1 limit 1',
+      [seedUsers.owner1.id]);
+    const member = { business_id: businesses[0]!.id, user_id: created.user!.id, role: 'cashier' };
+    await stack.db.query(`insert into public.business_members (business_id, user_id, role) values ($1, $2, 'cashier')`,
+      [member.business_id, member.user_id]);
+    // The member keeps the role it has: only who may ask changes.
+    const args = { _business_id: member.business_id, _user_id: member.user_id, _role: member.role };
+    const owner = await signedIn(seedUsers.owner1.email, seedUsers.owner1.password);
+    expect((await owner.rpc('set_member_role', args)).error).toBeNull();
+
+    const { data: factor } = await owner.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Owner phone' });
+    await owner.auth.mfa.challengeAndVerify({ factorId: factor!.id, code: code(factor!.totp.secret) });
+    expect((await owner.rpc('set_member_role', args)).error).toBeNull();
+
+    const stale = await signedIn(seedUsers.owner1.email, seedUsers.owner1.password);
+    expect((await stale.rpc('set_member_role', args)).error?.code).toBe('42501');
+    expect((await stale.rpc('remove_member', { _business_id: member.business_id, _user_id: member.user_id })).error?.code).toBe('42501');
+    expect((await stale.rpc('choose_plan', { _plan_name: 'Pro' })).error?.code).toBe('42501');
+    const { rows: still } = await stack.db.query('select 1 from public.business_members where business_id = $1 and user_id = $2',
+      [member.business_id, member.user_id]);
+    expect(still).toHaveLength(1);
+  });
+});
