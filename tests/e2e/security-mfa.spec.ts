@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import { SecurityScreen } from './pages/dashboard-security';
 import { signInThroughUi } from './support/sign-in';
-import { createConfirmedUser } from './support/users';
+import { createConfirmedUser, demo } from './support/users';
 
 /** The code an authenticator app shows now for the secret the Security page displayed. */
 const codeFor = (secret: string) => new TOTP({ secret: Secret.fromBase32(secret) }).generate();
@@ -73,4 +73,13 @@ test('an owner sets up an authenticator app, signs in with a code, makes new rec
   await removeDialog.getByRole('button', { name: 'Remove authenticator' }).click();
   await expect(secondSecurity.twoFactor.getByTestId('two-factor-status')).toHaveText('Off');
   await other.close();
+});
+
+test('an admin without an authenticator is asked to set one up in the admin panel', async ({ page }) => {
+  await signInThroughUi(page, demo.admin.email, demo.admin.password);
+  await page.goto('/admin');
+  const notice = page.getByTestId('admin-two-factor-notice');
+  await expect(notice).toContainText('Protect the admin panel with two-factor sign-in');
+  await notice.getByRole('link', { name: 'Set up an authenticator app' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/security$/);
 });
