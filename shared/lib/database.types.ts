@@ -214,6 +214,7 @@ export type Database = {
           created_at: string;
           email: string | null;
           id: string;
+          managers_need_two_factor: boolean;
           name: string;
           owner_id: string;
           phone: string | null;
@@ -227,6 +228,7 @@ export type Database = {
           created_at?: string;
           email?: string | null;
           id?: string;
+          managers_need_two_factor?: boolean;
           name: string;
           owner_id: string;
           phone?: string | null;
@@ -239,6 +241,7 @@ export type Database = {
           created_at?: string;
           email?: string | null;
           id?: string;
+          managers_need_two_factor?: boolean;
           name?: string;
           owner_id?: string;
           phone?: string | null;
@@ -3758,6 +3761,10 @@ export type Database = {
           _to_store_id: string;
         };
         Returns: string;
+      };
+      set_managers_need_two_factor: {
+        Args: { _business_id: string; _required: boolean };
+        Returns: undefined;
       };
       set_member_role: {
         Args: {

@@ -259,6 +259,111 @@ comment on function public.choose_plan(text) is 'The signed-in user picks Starte
 revoke all on function public.choose_plan(text) from public;
 grant execute on function public.choose_plan(text) to authenticated;
 
+-- ==== Owners can require two-factor sign-in for managers ===================================================
+
+-- With managers_need_two_factor on, a manager whose session has not given an authenticator code (aal1) counts as
+-- no member of that business: the membership helpers every policy and role check uses leave it out, as they leave
+-- out a suspended business. The manager sets up two-factor under Security (no business needed) and signs in again.
+alter table public.businesses add column managers_need_two_factor boolean not null default false;
+comment on column public.businesses.managers_need_two_factor is 'Managers must sign in with a second factor (aal2) to act in this business; set by the owner with set_managers_need_two_factor.';
+
+-- Businesses the caller belongs to that are not suspended (optionally only with one of the given roles).
+create or replace function private.my_business_ids(_roles text[] default null)
+returns setof uuid
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select m.business_id
+    from public.business_members m
+    join public.businesses b on b.id = m.business_id
+   where m.user_id = (select auth.uid())
+     and b.suspended_at is null
+     and not (m.role = 'manager' and b.managers_need_two_factor and coalesce((select auth.jwt()) ->> 'aal', '') <> 'aal2')
+     and (_roles is null or m.role = any (_roles));
+$$;
+revoke all on function private.my_business_ids(text[]) from public;
+grant execute on function private.my_business_ids(text[]) to authenticated;
+
+-- Store access comes in two halves, so a policy never needs to list every store of a business (and a store
+-- inserted by the statement itself is visible to its own RETURNING): businesses where the caller uses every
+-- store (owners, all_stores members), and the stores listed for the other members.
+create or replace function private.my_full_access_business_ids()
+returns setof uuid
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select m.business_id
+    from public.business_members m
+    join public.businesses b on b.id = m.business_id
+   where m.user_id = (select auth.uid())
+     and b.suspended_at is null
+     and not (m.role = 'manager' and b.managers_need_two_factor and coalesce((select auth.jwt()) ->> 'aal', '') <> 'aal2')
+     and (m.role = 'owner' or m.all_stores);
+$$;
+revoke all on function private.my_full_access_business_ids() from public;
+grant execute on function private.my_full_access_business_ids() to authenticated;
+
+create or replace function private.my_listed_store_ids()
+returns setof uuid
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select a.store_id
+    from public.member_store_access a
+    join public.business_members m on m.business_id = a.business_id and m.user_id = a.user_id
+    join public.businesses b on b.id = a.business_id
+   where a.user_id = (select auth.uid())
+     and b.suspended_at is null
+     and not (m.role = 'manager' and b.managers_need_two_factor and coalesce((select auth.jwt()) ->> 'aal', '') <> 'aal2')
+     and not (m.role = 'owner' or m.all_stores);
+$$;
+revoke all on function private.my_listed_store_ids() from public;
+grant execute on function private.my_listed_store_ids() to authenticated;
+
+-- The caller's role in a business (null when not a member or the business is suspended).
+create or replace function private.my_role(_business_id uuid)
+returns text
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select m.role::text
+    from public.business_members m
+    join public.businesses b on b.id = m.business_id and b.suspended_at is null
+   where m.business_id = _business_id and m.user_id = (select auth.uid())
+     and not (m.role = 'manager' and b.managers_need_two_factor and coalesce((select auth.jwt()) ->> 'aal', '') <> 'aal2');
+$$;
+revoke all on function private.my_role(uuid) from public;
+grant execute on function private.my_role(uuid) to authenticated;
+
+-- The owner turns the requirement on or off; the owner must have given a second factor in this session (one cannot
+-- require of others what one has not set up). The business audit trigger records the change.
+create or replace function public.set_managers_need_two_factor(_business_id uuid, _required boolean)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.assert_role(_business_id, array['owner']);
+  perform private.assert_aal2();
+  if _required is null then
+    raise exception 'say whether managers need two-factor sign-in' using errcode = '22023';
+  end if;
+  update public.businesses b set managers_need_two_factor = _required
+   where b.id = _business_id and b.managers_need_two_factor is distinct from _required;
+end;
+$$;
+revoke all on function public.set_managers_need_two_factor(uuid, boolean) from public;
+grant execute on function public.set_managers_need_two_factor(uuid, boolean) to authenticated;
+
 -- ==== The account security trail ===========================================================================
 
 -- Who did what to a login's two-factor sign-in. No foreign key: the entry outlives the account it is about.

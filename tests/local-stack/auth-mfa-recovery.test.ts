@@ -170,3 +170,40 @@ describe('sensitive work with an authenticator', () => {
     expect(still).toHaveLength(1);
   });
 });
+
+describe('owners can require two-factor sign-in for managers', () => {
+  it('a manager without a second factor in the session counts as no member; with one, as before', async () => {
+    const owner = await userWithFactor('require-owner');
+    const { rows: businesses } = await stack.db.query<{ id: string }>('select id from public.businesses where owner_id = $1', [owner.id]);
+    const businessId = businesses[0]?.id;
+    // Sign-up makes a business only from the sign-up form's metadata; give this owner one as the trigger would.
+    const business = businessId ?? (await stack.db.query<{ id: string }>(
+      `insert into public.businesses (name, owner_id) values ('Require Corner', $1) returning id`, [owner.id])).rows[0]!.id;
+    if (!businessId) {
+      await stack.db.query(`insert into public.business_members (business_id, user_id, role) values ($1, $2, 'owner')
+                            on conflict do nothing`, [business, owner.id]);
+    }
+    const managerEmail = uniqueEmail('require-manager');
+    const { data: created } = await createTestClient(stack, 'service').auth.admin.createUser({
+      email: managerEmail, password: 'manager-password-1', email_confirm: true,
+    });
+    await stack.db.query(`insert into public.business_members (business_id, user_id, role) values ($1, $2, 'manager')`,
+      [business, created.user!.id]);
+    const manager = await signedIn(managerEmail, 'manager-password-1');
+    const visible = async (client: SupabaseClient) => (await client.from('businesses').select('id').eq('id', business)).data ?? [];
+    expect(await visible(manager)).toHaveLength(1);
+
+    const ownerAal1 = await signedIn(owner.email, owner.password);
+    expect((await ownerAal1.rpc('set_managers_need_two_factor', { _business_id: business, _required: true })).error?.code).toBe('42501');
+    expect((await manager.rpc('set_managers_need_two_factor', { _business_id: business, _required: true })).error?.code).toBe('42501');
+    expect((await owner.client.rpc('set_managers_need_two_factor', { _business_id: business, _required: true })).error).toBeNull();
+
+    expect(await visible(manager)).toHaveLength(0);
+    expect((await manager.rpc('business_team', { _business_id: business })).data ?? []).toEqual([]);
+    // The owner at aal2 and the manager once verified see the business.
+    expect(await visible(owner.client)).toHaveLength(1);
+    const { data: factor } = await manager.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Manager phone' });
+    await manager.auth.mfa.challengeAndVerify({ factorId: factor!.id, code: code(factor!.totp.secret) });
+    expect(await visible(manager)).toHaveLength(1);
+  });
+});
