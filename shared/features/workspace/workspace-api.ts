@@ -39,8 +39,20 @@ function unwrap<T>(result: Result<T>): T {
 
 export const fetchWorkspaces = async (supabase: StorewiseClient) => unwrap(await supabase.rpc('my_workspaces'));
 
-export async function fetchBusiness(supabase: StorewiseClient, id: string) {
-  return unwrap(await supabase.from('businesses').select('email, phone').eq('id', id).single());
+type BusinessRow = Database['public']['Tables']['businesses']['Row'];
+
+export async function fetchBusiness(
+  supabase: StorewiseClient,
+  id: string,
+): Promise<Pick<BusinessRow, 'email' | 'phone' | 'managers_need_two_factor'>> {
+  return unwrap(await supabase.from('businesses').select('email, phone, managers_need_two_factor').eq('id', id).single());
+}
+
+/** The owner (with a second factor in this session) requires managers to sign in with one (docs/adr/0207). */
+export async function setManagersNeedTwoFactor(supabase: StorewiseClient, businessId: string, required: boolean) {
+  const { error } = await supabase.rpc('set_managers_need_two_factor', { _business_id: businessId, _required: required });
+  if (error?.code === '42501') throw new Error('Set up two-factor sign-in for yourself first (Dashboard > Security), then sign in with your code.');
+  if (error) throw new Error(error.message);
 }
 
 export async function updateBusiness(supabase: StorewiseClient, id: string,
