@@ -292,3 +292,35 @@ describe('admin factor routes', () => {
     expect(level).toMatchObject({ currentLevel: 'aal1', nextLevel: 'aal1' });
   });
 });
+
+describe('admin soft delete (should_soft_delete)', () => {
+  it('keeps the id, hides the email, ends sessions and removes factors, as GoTrue does', async () => {
+    const user = await newUser('mfa-softdelete');
+    const client = await signedIn(user);
+    await withVerifiedFactor(client);
+    const { data: before } = await client.auth.getSession();
+    const admin = createTestClient(stack, 'service');
+
+    const { error } = await admin.auth.admin.deleteUser(user.id, true);
+    expect(error).toBeNull();
+    const { data: kept } = await admin.auth.admin.getUserById(user.id);
+    expect(kept.user?.id).toBe(user.id);
+    expect(kept.user?.email).not.toContain('@');
+    expect(kept.user?.user_metadata).toEqual({});
+    expect((await admin.auth.admin.mfa.listFactors({ userId: user.id })).data?.factors).toEqual([]);
+    const { rows } = await stack.db.query('select 1 from auth.sessions where user_id = $1', [user.id]);
+    expect(rows).toHaveLength(0);
+    const { rows: profile } = await stack.db.query('select 1 from public.profiles where id = $1', [user.id]);
+    expect(profile).toHaveLength(1);
+
+    const again = createTestClient(stack);
+    const signIn = await again.auth.signInWithPassword({ email: user.email, password: user.password });
+    expect(signIn.error).toMatchObject({ status: 400, code: 'invalid_credentials' });
+    const refreshed = await again.auth.refreshSession({ refresh_token: before.session!.refresh_token });
+    expect(refreshed.error).toMatchObject({ code: 'refresh_token_not_found' });
+    // A second soft delete changes nothing; a hard delete still removes the row.
+    expect((await admin.auth.admin.deleteUser(user.id, true)).error).toBeNull();
+    expect((await admin.auth.admin.deleteUser(user.id)).error).toBeNull();
+    expect((await admin.auth.admin.getUserById(user.id)).error).toMatchObject({ status: 404 });
+  });
+});
