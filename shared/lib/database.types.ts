@@ -2775,6 +2775,10 @@ export type Database = {
     };
     Functions: {
       accept_invitation: { Args: { _token: string }; Returns: string };
+      account_deletion_check: {
+        Args: Record<PropertyKey, never>;
+        Returns: string;
+      };
       add_internal_barcode: { Args: { _variant_id: string }; Returns: string };
       adjust_stock: {
         Args: {
@@ -3144,6 +3148,10 @@ export type Database = {
       email_purchase_order: {
         Args: { _purchase_order_id: string };
         Returns: string;
+      };
+      erase_member_personal_data: {
+        Args: { _user_id: string };
+        Returns: undefined;
       };
       expiring_lots: {
         Args: { _days?: number; _store_id: string };

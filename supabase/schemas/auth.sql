@@ -93,7 +93,7 @@ create table private.account_security_events (
   kind text not null,
   at timestamp with time zone default now() not null,
   constraint account_security_events_pkey primary key (id),
-  constraint account_security_events_kind_check check ((kind = any (array['mfa.recovery_codes_created'::text, 'mfa.recovery_code_used'::text, 'mfa.reset_by_admin'::text])))
+  constraint account_security_events_kind_check check ((kind = any (array['mfa.recovery_codes_created'::text, 'mfa.recovery_code_used'::text, 'mfa.reset_by_admin'::text, 'account.deleted'::text])))
 );
 alter table private.account_security_events enable row level security;
 comment on table private.account_security_events is 'Written by definer functions only; no API role reads it directly.';
@@ -460,6 +460,64 @@ end;
 $$;
 revoke all on function public.mfa_redeem_recovery_code(uuid,text) from public;
 grant execute on function public.mfa_redeem_recovery_code(uuid,text) to service_role;
+
+-- Asked with the user's own token before anything is erased: the caller's id, or 42501 when a user with an
+-- authenticator has not given its code in this session; P0001 when the caller still owns a business (ownership
+-- moves by transfer, or the business is deleted, before the owner's login can go).
+create or replace function public.account_deletion_check()
+returns uuid
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_user uuid := (select auth.uid());
+begin
+  if v_user is null then
+    raise exception 'sign in first' using errcode = '42501';
+  end if;
+  perform private.assert_aal2_if_enrolled();
+  if exists (select 1 from public.businesses b where b.owner_id = v_user) then
+    raise exception 'you own a business: transfer it to another member or delete the business first'
+      using errcode = 'P0001';
+  end if;
+  return v_user;
+end;
+$$;
+revoke all on function public.account_deletion_check() from public;
+grant execute on function public.account_deletion_check() to authenticated;
+
+-- Service role only (the delete-account Edge Function, which then soft-deletes the auth user through GoTrue's admin
+-- API): memberships and store access end, the profile keeps only "Former staff member", recovery codes go. Sales,
+-- shifts, stock movements, refunds and the activity trail keep the user's id (the auth row stays, soft-deleted).
+-- The trail entry is written first, so an interrupted deletion still shows it was asked for; every step is
+-- idempotent, so the function can simply be called again.
+create or replace function public.erase_member_personal_data(_user_id uuid)
+returns void
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+begin
+  if _user_id is null or not exists (select 1 from auth.users u where u.id = _user_id) then
+    raise exception 'no such user' using errcode = 'P0002';
+  end if;
+  if exists (select 1 from public.businesses b where b.owner_id = _user_id) then
+    raise exception 'the user owns a business: transfer it or delete the business first' using errcode = 'P0001';
+  end if;
+  insert into private.account_security_events (user_id, actor_id, kind) values (_user_id, _user_id, 'account.deleted');
+  delete from public.member_store_access a where a.user_id = _user_id;
+  delete from public.business_members m where m.user_id = _user_id;
+  update public.profiles p
+     set full_name = 'Former staff member', phone = null, business_name = null, business_email = null
+   where p.id = _user_id;
+  delete from private.mfa_recovery_codes c where c.user_id = _user_id;
+end;
+$$;
+revoke all on function public.erase_member_personal_data(uuid) from public;
+grant execute on function public.erase_member_personal_data(uuid) to service_role;
 
 -- ==== Triggers ============================================================================================
 

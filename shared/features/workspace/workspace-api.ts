@@ -1,7 +1,7 @@
 // SQL (supabase/schemas, docs/adr/0185):
 //   supabase/schemas/workspace.sql: accept_invitation() business_team() create_invitation() invitation_preview()
-//     my_workspaces() remove_member() revoke_invitation() set_member_role() transfer_ownership_confirmed()
-//     activity businesses invitations registers stores
+//     my_workspaces() remove_member() revoke_invitation() set_managers_need_two_factor() set_member_role()
+//     transfer_ownership_confirmed() activity businesses invitations registers stores
 import type { StorewiseClient } from '../../lib/supabase-client';
 import type { Database } from '../../lib/database.types';
 
