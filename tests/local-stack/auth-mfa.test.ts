@@ -105,6 +105,8 @@ describe('enroll', () => {
       body: JSON.stringify({ factor_type: 'sms' }),
     });
     expect(response.status).toBe(400);
+    const tooLong = await client.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Long', issuer: 'é'.repeat(2000) });
+    expect(tooLong.error).toMatchObject({ status: 400, code: 'validation_failed' });
   });
 
   it('allows ten factors, and removes unverified ones older than five minutes on the next enroll', async () => {

@@ -1,5 +1,6 @@
 import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
+import { errors } from '../auth-error';
 
 /** GoTrue's TOTP parameters (pquerna/otp defaults it passes): SHA1, 6 digits, 30 s, one step of skew. */
 const TOTP_OPTIONS = { algorithm: 'SHA1', digits: 6, period: 30 } as const;
@@ -16,7 +17,10 @@ export async function generateTotp(issuer: string, accountName: string): Promise
   const totp = new TOTP({ ...TOTP_OPTIONS, issuer, label: accountName, secret: new Secret({ size: 20 }) });
   const uri = totp.toString();
   // Error correction H, like GoTrue's qr.Encode(..., qr.H, ...): the code survives a smudged screen.
-  const qrCode = await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'H', margin: 1 });
+  // A very long issuer or email can exceed what a QR code holds: that is the caller's input, a 400, not a 500.
+  const qrCode = await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'H', margin: 1 }).catch(() => {
+    throw errors.validation('issuer and email are too long to fit in a QR code');
+  });
   return { secret: totp.secret.base32, uri, qrCode };
 }
 
