@@ -96,7 +96,7 @@ export const tables: Record<Area, string[]> = {
 export const functionRules: [RegExp, Area][] = [
   [/^(set_updated_at|claim_email_outbox|finish_email_outbox|kick_email_outbox_sender|schedule_email_outbox_sender|email_caps|spend_email)$/, 'shared'],
   [/^(is_admin|assert_admin|handle_new_user|device_label|location_label|on_auth_session_\w+)$/, 'auth'],
-  [/^(assert_aal2|assert_aal2_if_enrolled|has_verified_factor|admin_without_second_factor|mfa_\w+|account_deletion_check|erase_member_personal_data)$/, 'auth'],
+  [/^(assert_aal2|assert_aal2_if_enrolled|has_verified_factor|admin_without_second_factor|mfa_\w+|account_deletion_check|erase_member_personal_data|export_my_personal_data)$/, 'auth'],
   [/^admin_(reply|set_ticket|list_tickets|list_admins)$/, 'support'],
   [/^(admin_\w+|refresh_admin_totals|bump_admin_totals|admin_totals_\w+)$/, 'admin'],
   [/^(choose_plan|plan_\w+|my_plan|my_plan_usage|my_trial_notice|record_plan_event|notify_plan_changed|assert_plan_allows|billing_\w+|my_billing|business_entitlement|record_business_trial|assert_items_allow|variants_plan_limit)$/, 'billing'],

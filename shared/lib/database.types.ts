@@ -3165,6 +3165,10 @@ export type Database = {
           variant_id: string;
         }[];
       };
+      export_my_personal_data: {
+        Args: Record<PropertyKey, never>;
+        Returns: Json;
+      };
       find_sale_for_refund: {
         Args: { _receipt_number: string; _store_id: string };
         Returns: Json;

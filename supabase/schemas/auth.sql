@@ -519,6 +519,57 @@ $$;
 revoke all on function public.erase_member_personal_data(uuid) from public;
 grant execute on function public.erase_member_personal_data(uuid) to service_role;
 
+-- One JSON document of what Storewise holds about the caller as a person: the login (no password, token or
+-- authenticator secret), profile, memberships, sign-ins, sessions, notifications, tickets with their replies, plan,
+-- billing history and payment methods. A business's own data is the owner's business export, not this. Needs the
+-- second factor of a user who has one.
+create or replace function public.export_my_personal_data()
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_user uuid := (select auth.uid());
+begin
+  if v_user is null then
+    raise exception 'sign in first' using errcode = '42501';
+  end if;
+  perform private.assert_aal2_if_enrolled();
+  return jsonb_build_object(
+    'exported_at', now(),
+    'format', 'storewise-personal-data/1',
+    'login', (select jsonb_build_object('id', u.id, 'email', u.email, 'phone', u.phone, 'created_at', u.created_at,
+                                        'last_sign_in_at', u.last_sign_in_at, 'email_confirmed_at', u.email_confirmed_at)
+                from auth.users u where u.id = v_user),
+    'authenticators', (select coalesce(jsonb_agg(jsonb_build_object('name', f.friendly_name, 'type', f.factor_type,
+                                                                     'status', f.status, 'created_at', f.created_at)
+                                                 order by f.created_at), '[]'::jsonb)
+                         from auth.mfa_factors f where f.user_id = v_user),
+    'profile', (select to_jsonb(p) from public.profiles p where p.id = v_user),
+    'memberships', (select coalesce(jsonb_agg(jsonb_build_object('business', b.name, 'role', m.role,
+                                                                 'all_stores', m.all_stores, 'since', m.created_at)), '[]'::jsonb)
+                      from public.business_members m join public.businesses b on b.id = m.business_id
+                     where m.user_id = v_user),
+    'login_activity', (select coalesce(jsonb_agg(to_jsonb(t) order by t.login_at desc), '[]'::jsonb)
+                         from public.login_activity t where t.user_id = v_user),
+    'active_sessions', (select coalesce(jsonb_agg(to_jsonb(t) order by t.last_active desc), '[]'::jsonb)
+                          from public.active_sessions t where t.user_id = v_user),
+    'notifications', (select coalesce(jsonb_agg(to_jsonb(t)), '[]'::jsonb) from public.notifications t where t.user_id = v_user),
+    'support_tickets', (select coalesce(jsonb_agg(to_jsonb(t) || jsonb_build_object('replies',
+                                  (select coalesce(jsonb_agg(to_jsonb(r) order by r.created_at), '[]'::jsonb)
+                                     from public.ticket_replies r where r.ticket_id = t.id))), '[]'::jsonb)
+                          from public.support_tickets t where t.user_id = v_user),
+    'plan', (select to_jsonb(t) from public.user_plans t where t.user_id = v_user),
+    'billing_history', (select coalesce(jsonb_agg(to_jsonb(t)), '[]'::jsonb) from public.billing_history t where t.user_id = v_user),
+    'payment_methods', (select coalesce(jsonb_agg(to_jsonb(t)), '[]'::jsonb) from public.payment_methods t where t.user_id = v_user)
+  );
+end;
+$$;
+revoke all on function public.export_my_personal_data() from public;
+grant execute on function public.export_my_personal_data() to authenticated;
+
 -- ==== Triggers ============================================================================================
 
 create trigger profiles_set_updated_at before update on public.profiles

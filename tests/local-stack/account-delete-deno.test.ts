@@ -117,3 +117,29 @@ describe('delete-account', () => {
     expect((await client.auth.getUser()).error).not.toBeNull();
   });
 });
+
+describe('export_my_personal_data', () => {
+  it('gives a member what is held about them, without secrets, and needs aal2 once they have an authenticator', async () => {
+    const member = await cashier('export-member');
+    const client = await signedIn(member.email);
+    const { data, error } = await client.rpc('export_my_personal_data');
+    expect(error).toBeNull();
+    const exported = data as Record<string, unknown>;
+    expect(exported).toMatchObject({ format: 'storewise-personal-data/1', login: { id: member.id, email: member.email } });
+    expect(exported.profile).toMatchObject({ full_name: 'Casey Cashier' });
+    expect(exported.memberships).toEqual([expect.objectContaining({ role: 'cashier' })]);
+    expect((exported.login_activity as unknown[]).length).toBeGreaterThanOrEqual(1);
+
+    const { data: factor } = await client.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Phone' });
+    await client.auth.mfa.challengeAndVerify({
+      factorId: factor!.id,
+      code: new TOTP({ secret: Secret.fromBase32(factor!.totp.secret) }).generate(),
+    });
+    const { data: withFactor } = await client.rpc('export_my_personal_data');
+    expect(JSON.stringify(withFactor)).not.toContain(factor!.totp.secret);
+    expect((withFactor as { authenticators: unknown[] }).authenticators).toEqual([expect.objectContaining({ name: 'Phone', status: 'verified' })]);
+    const stale = await signedIn(member.email);
+    expect((await stale.rpc('export_my_personal_data')).error?.code).toBe('42501');
+    expect((await createTestClient(stack).rpc('export_my_personal_data')).error).not.toBeNull();
+  });
+});

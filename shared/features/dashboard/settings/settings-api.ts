@@ -7,3 +7,13 @@ export async function updatePassword(supabase: StorewiseClient, password: string
   const { error } = await supabase.auth.updateUser({ password });
   if (error) throw new ServiceError(serviceMessage(error), error.code);
 }
+
+/**
+ * Everything Storewise holds about the signed-in person, as one JSON document (export_my_personal_data). A user with
+ * an authenticator must have given its code in this session; the sign-in gate makes sure of that.
+ */
+export async function exportMyPersonalData(supabase: StorewiseClient): Promise<unknown> {
+  const { data, error } = await supabase.rpc('export_my_personal_data');
+  if (error) throw new ServiceError(error.message, error.code);
+  return data;
+}
