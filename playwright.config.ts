@@ -31,6 +31,8 @@ export default defineConfig({
       STOREWISE_QUIET: '1',
       // Every e2e sign-in comes from 127.0.0.1: GoTrue's per-IP defaults would throttle a full run.
       STOREWISE_AUTH_RATE_LIMITS: 'token=2000,signup_recover=500,verify=500',
+      // Every browser of the run shares 127.0.0.1: GoTrue's 15 MFA challenges and verifies a minute would be one test's worth.
+      STOREWISE_AUTH_MFA_RATE_LIMIT: '300',
     },
     reuseExistingServer: !process.env.CI,
     timeout: 120_000,

@@ -22,6 +22,7 @@ export type Database = {
           last_active: string;
           location: string | null;
           session_id: string;
+          two_factor: boolean;
           user_id: string;
         };
         ComputedFields: never;
@@ -34,6 +35,7 @@ export type Database = {
           last_active?: string;
           location?: string | null;
           session_id: string;
+          two_factor?: boolean;
           user_id: string;
         };
         Update: {
@@ -45,6 +47,7 @@ export type Database = {
           last_active?: string;
           location?: string | null;
           session_id?: string;
+          two_factor?: boolean;
           user_id?: string;
         };
         Relationships: [];
@@ -403,6 +406,7 @@ export type Database = {
           created_at: string;
           email: string | null;
           id: string;
+          managers_need_two_factor: boolean;
           name: string;
           owner_id: string;
           phone: string | null;
@@ -417,6 +421,7 @@ export type Database = {
           created_at?: string;
           email?: string | null;
           id?: string;
+          managers_need_two_factor?: boolean;
           name: string;
           owner_id: string;
           phone?: string | null;
@@ -430,6 +435,7 @@ export type Database = {
           created_at?: string;
           email?: string | null;
           id?: string;
+          managers_need_two_factor?: boolean;
           name?: string;
           owner_id?: string;
           phone?: string | null;
@@ -2978,6 +2984,10 @@ export type Database = {
     };
     Functions: {
       accept_invitation: { Args: { _token: string }; Returns: string };
+      account_deletion_check: {
+        Args: Record<PropertyKey, never>;
+        Returns: string;
+      };
       add_internal_barcode: { Args: { _variant_id: string }; Returns: string };
       add_sample_catalog: { Args: { _business_id: string }; Returns: number };
       adjust_stock: {
@@ -3123,6 +3133,7 @@ export type Database = {
           isSetofReturn: false;
         };
       };
+      admin_reset_two_factor: { Args: { _user_id: string }; Returns: number };
       admin_set_business_suspension: {
         Args: { _business_id: string; _reason?: string; _suspended: boolean };
         Returns: undefined;
@@ -3158,6 +3169,10 @@ export type Database = {
           isOneToOne: true;
           isSetofReturn: false;
         };
+      };
+      admin_without_second_factor: {
+        Args: Record<PropertyKey, never>;
+        Returns: boolean;
       };
       approve_discount: {
         Args: {
@@ -3411,6 +3426,10 @@ export type Database = {
         Args: { _purchase_order_id: string };
         Returns: string;
       };
+      erase_member_personal_data: {
+        Args: { _user_id: string };
+        Returns: undefined;
+      };
       expiring_lots: {
         Args: { _days?: number; _store_id: string };
         Returns: {
@@ -3422,6 +3441,10 @@ export type Database = {
           sku: string;
           variant_id: string;
         }[];
+      };
+      export_my_personal_data: {
+        Args: Record<PropertyKey, never>;
+        Returns: Json;
       };
       find_sale_for_refund: {
         Args: { _receipt_number: string; _store_id: string };
@@ -3548,6 +3571,18 @@ export type Database = {
       };
       is_admin: { Args: { _user_id: string }; Returns: boolean };
       location_label: { Args: { _ip: unknown }; Returns: string };
+      mfa_new_recovery_codes: {
+        Args: Record<PropertyKey, never>;
+        Returns: string[];
+      };
+      mfa_recovery_codes_left: {
+        Args: Record<PropertyKey, never>;
+        Returns: number;
+      };
+      mfa_redeem_recovery_code: {
+        Args: { _code: string; _user_id: string };
+        Returns: boolean;
+      };
       my_billing: {
         Args: { _business_id?: string };
         Returns: {
@@ -4029,6 +4064,10 @@ export type Database = {
           _to_store_id: string;
         };
         Returns: string;
+      };
+      set_managers_need_two_factor: {
+        Args: { _business_id: string; _required: boolean };
+        Returns: undefined;
       };
       set_member_role: {
         Args: {

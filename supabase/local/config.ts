@@ -13,6 +13,26 @@ export interface RateLimits {
   verify: number;
 }
 
+/** GoTrue's [auth.mfa] limits (internal/conf/configuration.go defaults). */
+export interface MfaConfig {
+  /** Challenge and verify requests per IP and minute, counted together. */
+  challengeAndVerifyPerMinute: number;
+  maxEnrolledFactors: number;
+  maxVerifiedFactors: number;
+  /** Seconds a challenge can be answered. */
+  challengeExpiry: number;
+  /** Seconds after which an unverified factor is removed (on the next enroll). */
+  factorExpiry: number;
+}
+
+export const defaultMfaConfig: MfaConfig = {
+  challengeAndVerifyPerMinute: 15,
+  maxEnrolledFactors: 10,
+  maxVerifiedFactors: 10,
+  challengeExpiry: 300,
+  factorExpiry: 300,
+};
+
 export interface AuthConfig {
   /** Where links fall back to when redirect_to is not allowed; the web origin. */
   siteUrl: string;
@@ -31,6 +51,7 @@ export interface AuthConfig {
   /** Lifetime of a PKCE auth code, in seconds. */
   flowStateExpiry: number;
   rateLimits: RateLimits;
+  mfa: MfaConfig;
   /** Take the client IP from X-Forwarded-For (only behind a trusted proxy). */
   trustForwardedFor: boolean;
   /** Real Google OAuth instead of the local stand-in page. */
@@ -66,6 +87,14 @@ export function rateLimitsFromEnv(value: string | undefined, base: RateLimits = 
   return limits;
 }
 
+/** STOREWISE_AUTH_MFA_RATE_LIMIT=300 raises GoTrue's 15 challenge+verify requests per minute (long e2e runs). */
+function mfaRateFromEnv(value: string | undefined): number {
+  if (value === undefined || value === '') return defaultMfaConfig.challengeAndVerifyPerMinute;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1) throw new Error(`Storewise: bad STOREWISE_AUTH_MFA_RATE_LIMIT "${value}"`);
+  return number;
+}
+
 export function defaultAuthConfig(siteUrl: string, env: NodeJS.ProcessEnv = process.env): AuthConfig {
   const google =
     env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
@@ -83,6 +112,7 @@ export function defaultAuthConfig(siteUrl: string, env: NodeJS.ProcessEnv = proc
     otpExpiry: 86_400,
     flowStateExpiry: 300,
     rateLimits: rateLimitsFromEnv(env.STOREWISE_AUTH_RATE_LIMITS),
+    mfa: { ...defaultMfaConfig, challengeAndVerifyPerMinute: mfaRateFromEnv(env.STOREWISE_AUTH_MFA_RATE_LIMIT) },
     trustForwardedFor: env.STOREWISE_TRUST_PROXY === '1',
     ...(google ? { google } : {}),
   };

@@ -17,6 +17,8 @@ declare
   v_price numeric(12, 2) := private.plan_price(_plan_name);
   v_plan public.user_plans;
 begin
+  -- A plan change needs the second factor when the account has one (20261127150000_mfa_and_privacy, ADR 0207).
+  perform private.assert_aal2_if_enrolled();
   if v_uid is null then
     raise exception 'sign in to choose a plan' using errcode = '42501';
   end if;

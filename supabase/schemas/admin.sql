@@ -644,6 +644,34 @@ comment on function public.admin_billing_collections(integer) is 'Admins only (4
 revoke all on function public.admin_billing_collections(integer) from public;
 grant execute on function public.admin_billing_collections(integer) to authenticated;
 
+-- An administrator (with a second factor) removes a user's two-factor sign-in, e.g. after a lost phone with no
+-- recovery codes left. Deleting auth.mfa_factors rows is Supabase's documented reset; written to the trail.
+create or replace function public.admin_reset_two_factor(_user_id uuid)
+returns integer
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_removed integer;
+begin
+  perform private.assert_admin();
+  perform private.assert_aal2();
+  if not exists (select 1 from auth.users u where u.id = _user_id) then
+    raise exception 'no such user' using errcode = 'P0002';
+  end if;
+  delete from auth.mfa_factors f where f.user_id = _user_id;
+  get diagnostics v_removed = row_count;
+  delete from private.mfa_recovery_codes c where c.user_id = _user_id;
+  insert into private.account_security_events (user_id, actor_id, kind)
+  values (_user_id, (select auth.uid()), 'mfa.reset_by_admin');
+  return v_removed;
+end;
+$$;
+revoke all on function public.admin_reset_two_factor(uuid) from public;
+grant execute on function public.admin_reset_two_factor(uuid) to authenticated;
+
 -- ==== Triggers ============================================================================================
 
 create trigger admin_totals_ins after insert on public.profiles

@@ -11,15 +11,6 @@ set check_function_bodies = off;
 
 -- ==== Tables: columns, constraints, row level security, grants and comments ===============================
 
-create table private.billing_signature_failures (
-  day date not null,
-  failures integer default 0 not null,
-  last_at timestamp with time zone default now() not null,
-  constraint billing_signature_failures_pkey primary key (day)
-);
-alter table private.billing_signature_failures enable row level security;
-comment on table private.billing_signature_failures is 'Signature failures of billing-webhook per day; no policies: only security definer functions read and write it.';
-
 create table public.user_plans (
   id uuid default gen_random_uuid() not null,
   user_id uuid not null,
@@ -241,44 +232,6 @@ create index billing_subscriptions_trial_start_idx on public.billing_subscriptio
 
 -- ==== Functions ===========================================================================================
 
--- Raises SW001 (HTTP 400) when the business cannot have one more of _what. Takes the business row lock
--- first, so two concurrent creations are counted one after the other and cannot both pass the limit.
-create or replace function private.assert_plan_allows(_business_id uuid, _what text)
-returns void
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_limits record;
-  v_used bigint;
-  v_max int;
-begin
-  perform 1 from public.businesses b where b.id = _business_id for update;
-  select * into v_limits from private.plan_limits(_business_id);
-  if _what = 'stores' then
-    v_max := v_limits.max_stores;
-    select count(*) into v_used from public.stores s where s.business_id = _business_id and s.archived_at is null;
-  elsif _what = 'members' then
-    v_max := v_limits.max_members;
-    select count(*) into v_used from public.business_members m where m.business_id = _business_id;
-  else
-    raise exception 'unknown limit %', _what;
-  end if;
-  if v_max is not null and v_used >= v_max then
-    -- A sentence for a person, with the right number (issue 25: "the Starter plan allows 1 stores").
-    raise exception 'Your % plan allows % %.', v_limits.plan, v_max,
-        case when _what = 'members' then case when v_max = 1 then 'person: the owner alone' else 'people' end
-             when v_max = 1 then 'store' else 'stores' end
-      using errcode = 'SW001',
-            detail = format('%s:%s/%s', _what, v_used, v_max),
-            hint = case when _what = 'members' then 'Choose a paid plan to invite your team.'
-                        else 'Archive a store or upgrade your plan to add another.' end;
-  end if;
-end;
-$$;
-revoke all on function private.assert_plan_allows(uuid,text) from public;
-
 -- The account hears when its plan or its plan's status changes (billing back office, admin, trial end).
 -- Only updates: the first plan row is the sign-up's own choice (and bulk seeds insert plans by the thousand).
 create or replace function private.notify_plan_changed()
@@ -428,54 +381,6 @@ $$;
 comment on function private.plan_is_live(public.user_plans,uuid) is 'True when the plan row applies to the business now (active or past due, or a trial before its end started for that business). The one rule behind plan_limits and my_plan.';
 revoke all on function private.plan_is_live(public.user_plans,uuid) from public;
 
--- choose_plan (20261123100100): a first plan starts a 7-day trial, unless a business the caller owns already had
--- one (it was taken over from an owner who trialed it); switching plans keeps status and dates, as before.
-create or replace function public.choose_plan(_plan_name text)
-returns public.user_plans
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_uid uuid := (select auth.uid());
-  v_price numeric(12, 2) := private.plan_price(_plan_name);
-  v_plan public.user_plans;
-begin
-  if v_uid is null then
-    raise exception 'sign in to choose a plan' using errcode = '42501';
-  end if;
-  if v_price is null then
-    raise exception 'unknown plan: %', coalesce(_plan_name, 'null')
-      using errcode = 'P0001', hint = 'Choose Starter, Growth or Pro; Enterprise is sold by our sales team.';
-  end if;
-  if not exists (select 1 from public.user_plans up where up.user_id = v_uid)
-     and exists (select 1 from private.business_trials t join public.businesses b on b.id = t.business_id
-                  where b.owner_id = v_uid) then
-    raise exception 'Your business already had its free trial, so choosing a plan cannot start another.'
-      using errcode = 'SW002',
-            hint = 'Subscribe on the Billing page: the plan starts once the payment provider confirms it.';
-  end if;
-  -- Only a trial is chosen here: a paid plan, or one whose trial ended, changes through the payment provider
-  -- (billing-checkout), so nobody keeps Pro without paying (issue 24).
-  if exists (select 1 from public.user_plans up where up.user_id = v_uid
-              and (up.status <> 'trialing' or up.next_billing_date <= now())) then
-    raise exception 'Change your plan on the Billing page: it goes through the payment provider.'
-      using errcode = 'SW002', hint = 'Billing > Change plan shows the amount due before you confirm.';
-  end if;
-  insert into public.user_plans as p (user_id, plan_name, price, billing_cycle, status, auto_renew,
-                                      started_at, next_billing_date)
-  values (v_uid, _plan_name, v_price, 'annual', 'trialing', true, now(), now() + interval '7 days')
-  on conflict (user_id) do update
-    set plan_name = excluded.plan_name,
-        price = excluded.price
-  returning * into v_plan;
-  return v_plan;
-end;
-$$;
-comment on function public.choose_plan(text) is 'The signed-in user starts the 7-day trial of Starter, Growth or Pro (once per business) or switches plan during it; a paid plan or an ended trial changes only through the payment provider (SW002).';
-revoke all on function public.choose_plan(text) from public;
-grant execute on function public.choose_plan(text) to authenticated;
-
 -- The billing page's plan card: the caller's plan row as stored, except that a trial past its end (or one that
 -- does not apply to the business they own) reads as expired, and effective_plan is the plan whose limits apply.
 create or replace function public.my_plan()
@@ -502,38 +407,6 @@ $$;
 comment on function public.my_plan() is 'The signed-in user''s plan row for the billing page: an ended trial reads as expired; effective_plan is the plan whose limits apply (Free when none is live).';
 revoke all on function public.my_plan() from public;
 grant execute on function public.my_plan() to authenticated;
-
--- Raises SW001 when adding _adding sellable items (unarchived variants of unarchived products) would pass the
--- plan's max_products. Under the business row lock, so concurrent creations are counted one after the other.
-create or replace function private.assert_items_allow(_business_id uuid, _adding bigint)
-returns void
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_limits record;
-  v_used bigint;
-begin
-  select * into v_limits from private.plan_limits(_business_id);
-  if v_limits.max_products is null or _adding <= 0 then
-    return;
-  end if;
-  perform 1 from public.businesses b where b.id = _business_id for update;
-  select count(*) into v_used
-    from public.variants v join public.products p on p.id = v.product_id
-   where v.business_id = _business_id and v.archived_at is null and p.archived_at is null;
-  if v_used + _adding > v_limits.max_products then
-    raise exception 'Your % plan allows % items (each size or colour you sell counts as one).',
-        v_limits.plan, v_limits.max_products
-      using errcode = 'SW001',
-            detail = format('products:%s/%s', v_used, v_limits.max_products),
-            hint = 'Archive an item or upgrade your plan to add another.';
-  end if;
-end;
-$$;
-comment on function private.assert_items_allow(uuid,bigint) is 'Plan limit on sellable items (variants): SW001 when adding _adding would pass private.plan_limits.max_products.';
-revoke all on function private.assert_items_allow(uuid,bigint) from public;
 
 -- Each new or restored variant of a product on sale is one more sellable item.
 create or replace function private.variants_plan_limit()
@@ -1058,6 +931,126 @@ end;
 $$;
 revoke all on function public.billing_audit_refund(uuid,text,integer,text) from public;
 grant execute on function public.billing_audit_refund(uuid,text,integer,text) to service_role;
+
+-- Raises SW001 when adding _adding sellable items (unarchived variants of unarchived products) would pass the
+-- plan's max_products. Under the business row lock, so concurrent creations are counted one after the other.
+create or replace function private.assert_items_allow(_business_id uuid, _adding bigint)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_limits record;
+  v_used bigint;
+begin
+  select * into v_limits from private.plan_limits(_business_id);
+  if v_limits.max_products is null or _adding <= 0 then
+    return;
+  end if;
+  perform 1 from public.businesses b where b.id = _business_id for update;
+  select count(*) into v_used
+    from public.variants v join public.products p on p.id = v.product_id
+   where v.business_id = _business_id and v.archived_at is null and p.archived_at is null;
+  if v_used + _adding > v_limits.max_products then
+    raise exception 'Your % plan allows % items (each size or colour you sell counts as one).',
+        v_limits.plan, v_limits.max_products
+      using errcode = 'SW001',
+            detail = format('products:%s/%s', v_used, v_limits.max_products),
+            hint = 'Archive an item or upgrade your plan to add another.';
+  end if;
+end;
+$$;
+comment on function private.assert_items_allow(uuid,bigint) is 'Plan limit on sellable items (variants): SW001 when adding _adding would pass private.plan_limits.max_products.';
+revoke all on function private.assert_items_allow(uuid,bigint) from public;
+
+-- Raises SW001 (HTTP 400) when the business cannot have one more of _what. Takes the business row lock
+-- first, so two concurrent creations are counted one after the other and cannot both pass the limit.
+create or replace function private.assert_plan_allows(_business_id uuid, _what text)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_limits record;
+  v_used bigint;
+  v_max int;
+begin
+  perform 1 from public.businesses b where b.id = _business_id for update;
+  select * into v_limits from private.plan_limits(_business_id);
+  if _what = 'stores' then
+    v_max := v_limits.max_stores;
+    select count(*) into v_used from public.stores s where s.business_id = _business_id and s.archived_at is null;
+  elsif _what = 'members' then
+    v_max := v_limits.max_members;
+    select count(*) into v_used from public.business_members m where m.business_id = _business_id;
+  else
+    raise exception 'unknown limit %', _what;
+  end if;
+  if v_max is not null and v_used >= v_max then
+    -- A sentence for a person, with the right number (issue 25: "the Starter plan allows 1 stores").
+    raise exception 'Your % plan allows % %.', v_limits.plan, v_max,
+        case when _what = 'members' then case when v_max = 1 then 'person: the owner alone' else 'people' end
+             when v_max = 1 then 'store' else 'stores' end
+      using errcode = 'SW001',
+            detail = format('%s:%s/%s', _what, v_used, v_max),
+            hint = case when _what = 'members' then 'Choose a paid plan to invite your team.'
+                        else 'Archive a store or upgrade your plan to add another.' end;
+  end if;
+end;
+$$;
+revoke all on function private.assert_plan_allows(uuid,text) from public;
+
+-- choose_plan (20261123100100): a first plan starts a 7-day trial, unless a business the caller owns already had
+-- one (it was taken over from an owner who trialed it); switching plans keeps status and dates, as before.
+create or replace function public.choose_plan(_plan_name text)
+returns public.user_plans
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := (select auth.uid());
+  v_price numeric(12, 2) := private.plan_price(_plan_name);
+  v_plan public.user_plans;
+begin
+  -- A plan change needs the second factor when the account has one (20261127150000_mfa_and_privacy, ADR 0207).
+  perform private.assert_aal2_if_enrolled();
+  if v_uid is null then
+    raise exception 'sign in to choose a plan' using errcode = '42501';
+  end if;
+  if v_price is null then
+    raise exception 'unknown plan: %', coalesce(_plan_name, 'null')
+      using errcode = 'P0001', hint = 'Choose Starter, Growth or Pro; Enterprise is sold by our sales team.';
+  end if;
+  if not exists (select 1 from public.user_plans up where up.user_id = v_uid)
+     and exists (select 1 from private.business_trials t join public.businesses b on b.id = t.business_id
+                  where b.owner_id = v_uid) then
+    raise exception 'Your business already had its free trial, so choosing a plan cannot start another.'
+      using errcode = 'SW002',
+            hint = 'Subscribe on the Billing page: the plan starts once the payment provider confirms it.';
+  end if;
+  -- Only a trial is chosen here: a paid plan, or one whose trial ended, changes through the payment provider
+  -- (billing-checkout), so nobody keeps Pro without paying (issue 24).
+  if exists (select 1 from public.user_plans up where up.user_id = v_uid
+              and (up.status <> 'trialing' or up.next_billing_date <= now())) then
+    raise exception 'Change your plan on the Billing page: it goes through the payment provider.'
+      using errcode = 'SW002', hint = 'Billing > Change plan shows the amount due before you confirm.';
+  end if;
+  insert into public.user_plans as p (user_id, plan_name, price, billing_cycle, status, auto_renew,
+                                      started_at, next_billing_date)
+  values (v_uid, _plan_name, v_price, 'annual', 'trialing', true, now(), now() + interval '7 days')
+  on conflict (user_id) do update
+    set plan_name = excluded.plan_name,
+        price = excluded.price
+  returning * into v_plan;
+  return v_plan;
+end;
+$$;
+comment on function public.choose_plan(text) is 'The signed-in user starts the 7-day trial of Starter, Growth or Pro (once per business) or switches plan during it; a paid plan or an ended trial changes only through the payment provider (SW002).';
+revoke all on function public.choose_plan(text) from public;
+grant execute on function public.choose_plan(text) to authenticated;
 
 -- ==== Triggers ============================================================================================
 

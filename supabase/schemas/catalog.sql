@@ -768,113 +768,6 @@ as $$
 $$;
 revoke all on function private.catalog_import_barcode_kind(text) from public;
 
--- The first problem of each row, in the order the rows were sent, without writing anything. Row numbers are the
--- file's (_first_row is the number of the part's first row). Linear: one pass with window functions and index
--- lookups, no subtransaction per row.
-create or replace function private.catalog_import_problems(_business_id uuid, _rows jsonb, _store_id uuid,
-                                                           _import_id uuid, _first_row int)
-returns table (row_index int, message text)
-language sql
-stable
-security definer
-set search_path = ''
-as $$
-  with r as (
-    select (x.ord)::int + _first_row - 1 as n, x.value as v,
-           nullif(btrim(coalesce(x.value ->> 'product_name', '')), '') as name,
-           upper(nullif(btrim(coalesce(x.value ->> 'sku', '')), '')) as sku,
-           nullif(btrim(coalesce(x.value ->> 'barcode', '')), '') as code,
-           nullif(btrim(coalesce(x.value ->> 'opening_qty', '')), '') as qty,
-           nullif(btrim(coalesce(x.value ->> 'cost', '')), '') as cost,
-           coalesce(nullif(btrim(x.value ->> 'unit'), ''), 'each') as unit,
-           nullif(btrim(coalesce(x.value ->> 'option_value', '')), '') as option_value,
-           nullif(btrim(coalesce(x.value ->> 'option_name', '')), '') as option_name,
-           nullif(btrim(coalesce(x.value ->> 'category', '')), '') as category,
-           nullif(btrim(coalesce(x.value ->> 'brand', '')), '') as brand
-      from jsonb_array_elements(_rows) with ordinality as x (value, ord)
-  ),
-  k as (
-    select r.*,
-           p.id as product_id, p.unit as product_unit, p.option1_name as product_option,
-           -- A new product takes the unit and option name of its first row, as the import creates it.
-           first_value(r.unit) over w_name as first_unit,
-           first_value(r.option_name) over w_name as first_option,
-           row_number() over w_name as nth_of_name,
-           case when r.sku is null then null else min(r.n) over (partition by r.sku) end as first_sku_row,
-           case when r.code is null then null else min(r.n) over (partition by r.code) end as first_code_row
-      from r
-      left join lateral (select p.id, p.unit, p.option1_name from public.products p
-                          where p.business_id = _business_id and p.name = r.name and p.archived_at is null
-                          order by p.created_at limit 1) p on true
-    window w_name as (partition by r.name order by r.n)
-  ),
-  limits as (
-    select l.plan, l.max_products,
-           (select count(*) from public.products p where p.business_id = _business_id and p.archived_at is null) as used,
-           (select count(distinct c.new_product) from private.catalog_import_keys c
-             where c.import_id = _import_id and c.row_index < _first_row and c.new_product is not null) as earlier
-      from private.plan_limits(_business_id) l
-  ),
-  -- The rows that would create a product, numbered in order: the ones past the plan's limit are refused.
-  news as (
-    select k.n, row_number() over (order by k.n) as nth
-      from k
-     where k.product_id is null and k.name is not null and k.nth_of_name = 1
-       and not exists (select 1 from private.catalog_import_keys c
-                        where c.import_id = _import_id and c.row_index < _first_row and c.new_product = k.name)
-  ),
-  checked as (
-    select k.n, case
-      when k.name is null then 'the product name is missing'
-      when coalesce(k.v ->> 'price', '') !~ '^\s*[0-9]{1,12}\s*$' then
-        format('the price must be a whole number of cents, 0 or more (got "%s")', coalesce(k.v ->> 'price', ''))
-      when k.cost is not null and k.cost !~ '^\s*[0-9]{1,12}\s*$' then
-        format('the cost must be a whole number of cents, 0 or more (got "%s")', k.v ->> 'cost')
-      when k.unit not in ('each', 'kg') then format('the unit must be "each" or "kg" (got "%s")', k.v ->> 'unit')
-      when char_length(k.name) > 200 then 'the product name is longer than 200 characters'
-      -- Categories are written for the whole part before its rows: a bad one must be caught here, with its row.
-      when k.category is not null and char_length(k.category) not between 2 and 100 then
-        'the category must be 2 to 100 characters'
-      when k.brand is not null and char_length(k.brand) > 100 then 'the brand is longer than 100 characters'
-      when k.option_value is not null and coalesce(k.product_option, case when k.product_id is null then k.first_option end) is null then
-        'this product has no such option: name the option on the product first'
-      when k.sku is not null and k.sku !~ '^[A-Z0-9][A-Z0-9._/-]{0,39}$' then
-        'the SKU may hold only letters, digits, dots, dashes and slashes (40 at most)'
-      when k.sku is not null and k.first_sku_row < k.n then format('this SKU is also on row %s', k.first_sku_row)
-      when k.sku is not null and exists (select 1 from public.variants x where x.business_id = _business_id and x.sku = k.sku) then
-        'this SKU is already used in the business'
-      when k.sku is not null and exists (select 1 from private.catalog_import_keys c
-                                          where c.import_id = _import_id and c.row_index < _first_row and c.sku = k.sku) then
-        format('this SKU is also on row %s', (select min(c.row_index) from private.catalog_import_keys c
-                                               where c.import_id = _import_id and c.row_index < _first_row and c.sku = k.sku))
-      when k.code is not null and k.code !~ '^([0-9]{8}|[0-9]{12}|[0-9]{13})$' then
-        format('the barcode "%s" is not 8, 12 or 13 digits', k.code)
-      when k.code is not null and not private.barcode_is_valid(k.code, private.catalog_import_barcode_kind(k.code)) then
-        'the barcode''s check digit is wrong'
-      when k.code is not null and k.first_code_row < k.n then format('this barcode is also on row %s', k.first_code_row)
-      when k.code is not null and exists (select 1 from public.barcodes b where b.business_id = _business_id and b.code = k.code) then
-        'this barcode is already used in the business'
-      when k.code is not null and exists (select 1 from private.catalog_import_keys c
-                                           where c.import_id = _import_id and c.row_index < _first_row and c.barcode = k.code) then
-        format('this barcode is also on row %s', (select min(c.row_index) from private.catalog_import_keys c
-                                                   where c.import_id = _import_id and c.row_index < _first_row and c.barcode = k.code))
-      when k.qty is not null and _store_id is null then 'choose a store for the opening stock'
-      when k.qty is not null and k.qty !~ '^\s*[0-9]{1,9}(\.[0-9]+)?\s*$' then
-        format('the opening quantity must be a number, 0 or more (got "%s")', k.v ->> 'opening_qty')
-      when k.qty is not null and k.qty::numeric > 0
-           and private.quantity_problem(coalesce(k.product_unit, k.first_unit), k.qty::numeric) is not null then
-        private.quantity_problem(coalesce(k.product_unit, k.first_unit), k.qty::numeric)
-      when l.max_products is not null and news.nth is not null and l.used + l.earlier + news.nth > l.max_products then
-        format('your %s plan allows %s items: archive some or upgrade your plan', l.plan, l.max_products)
-    end as message
-      from k
-      cross join limits l
-      left join news on news.n = k.n
-  )
-  select c.n, c.message from checked c where c.message is not null order by c.n;
-$$;
-revoke all on function private.catalog_import_problems(uuid,jsonb,uuid,uuid,integer) from public;
-
 -- Import catalog rows (20261122120200_catalog_import: fields, rules and messages as before), in parts:
 -- * a dry run checks at most 500 rows and writes nothing but the import's keys (with _import_id: the next parts
 --   are checked against them);
@@ -1019,6 +912,113 @@ $$;
 comment on function public.import_catalog(uuid,jsonb,uuid,boolean,uuid,integer) is 'Owners and managers check (dry run, up to 500 rows) or import (up to 25 rows, all or nothing) a part of a catalog file; returns each failing row''s message with its row number in the file. _import_id links the parts of one file''s check; _first_row numbers the part''s first row.';
 revoke all on function public.import_catalog(uuid,jsonb,uuid,boolean,uuid,integer) from public;
 grant execute on function public.import_catalog(uuid,jsonb,uuid,boolean,uuid,integer) to authenticated;
+
+-- The first problem of each row, in the order the rows were sent, without writing anything. Row numbers are the
+-- file's (_first_row is the number of the part's first row). Linear: one pass with window functions and index
+-- lookups, no subtransaction per row.
+create or replace function private.catalog_import_problems(_business_id uuid, _rows jsonb, _store_id uuid,
+                                                           _import_id uuid, _first_row int)
+returns table (row_index int, message text)
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  with r as (
+    select (x.ord)::int + _first_row - 1 as n, x.value as v,
+           nullif(btrim(coalesce(x.value ->> 'product_name', '')), '') as name,
+           upper(nullif(btrim(coalesce(x.value ->> 'sku', '')), '')) as sku,
+           nullif(btrim(coalesce(x.value ->> 'barcode', '')), '') as code,
+           nullif(btrim(coalesce(x.value ->> 'opening_qty', '')), '') as qty,
+           nullif(btrim(coalesce(x.value ->> 'cost', '')), '') as cost,
+           coalesce(nullif(btrim(x.value ->> 'unit'), ''), 'each') as unit,
+           nullif(btrim(coalesce(x.value ->> 'option_value', '')), '') as option_value,
+           nullif(btrim(coalesce(x.value ->> 'option_name', '')), '') as option_name,
+           nullif(btrim(coalesce(x.value ->> 'category', '')), '') as category,
+           nullif(btrim(coalesce(x.value ->> 'brand', '')), '') as brand
+      from jsonb_array_elements(_rows) with ordinality as x (value, ord)
+  ),
+  k as (
+    select r.*,
+           p.id as product_id, p.unit as product_unit, p.option1_name as product_option,
+           -- A new product takes the unit and option name of its first row, as the import creates it.
+           first_value(r.unit) over w_name as first_unit,
+           first_value(r.option_name) over w_name as first_option,
+           row_number() over w_name as nth_of_name,
+           case when r.sku is null then null else min(r.n) over (partition by r.sku) end as first_sku_row,
+           case when r.code is null then null else min(r.n) over (partition by r.code) end as first_code_row
+      from r
+      left join lateral (select p.id, p.unit, p.option1_name from public.products p
+                          where p.business_id = _business_id and p.name = r.name and p.archived_at is null
+                          order by p.created_at limit 1) p on true
+    window w_name as (partition by r.name order by r.n)
+  ),
+  limits as (
+    select l.plan, l.max_products,
+           (select count(*) from public.products p where p.business_id = _business_id and p.archived_at is null) as used,
+           (select count(distinct c.new_product) from private.catalog_import_keys c
+             where c.import_id = _import_id and c.row_index < _first_row and c.new_product is not null) as earlier
+      from private.plan_limits(_business_id) l
+  ),
+  -- The rows that would create a product, numbered in order: the ones past the plan's limit are refused.
+  news as (
+    select k.n, row_number() over (order by k.n) as nth
+      from k
+     where k.product_id is null and k.name is not null and k.nth_of_name = 1
+       and not exists (select 1 from private.catalog_import_keys c
+                        where c.import_id = _import_id and c.row_index < _first_row and c.new_product = k.name)
+  ),
+  checked as (
+    select k.n, case
+      when k.name is null then 'the product name is missing'
+      when coalesce(k.v ->> 'price', '') !~ '^\s*[0-9]{1,12}\s*$' then
+        format('the price must be a whole number of cents, 0 or more (got "%s")', coalesce(k.v ->> 'price', ''))
+      when k.cost is not null and k.cost !~ '^\s*[0-9]{1,12}\s*$' then
+        format('the cost must be a whole number of cents, 0 or more (got "%s")', k.v ->> 'cost')
+      when k.unit not in ('each', 'kg') then format('the unit must be "each" or "kg" (got "%s")', k.v ->> 'unit')
+      when char_length(k.name) > 200 then 'the product name is longer than 200 characters'
+      -- Categories are written for the whole part before its rows: a bad one must be caught here, with its row.
+      when k.category is not null and char_length(k.category) not between 2 and 100 then
+        'the category must be 2 to 100 characters'
+      when k.brand is not null and char_length(k.brand) > 100 then 'the brand is longer than 100 characters'
+      when k.option_value is not null and coalesce(k.product_option, case when k.product_id is null then k.first_option end) is null then
+        'this product has no such option: name the option on the product first'
+      when k.sku is not null and k.sku !~ '^[A-Z0-9][A-Z0-9._/-]{0,39}$' then
+        'the SKU may hold only letters, digits, dots, dashes and slashes (40 at most)'
+      when k.sku is not null and k.first_sku_row < k.n then format('this SKU is also on row %s', k.first_sku_row)
+      when k.sku is not null and exists (select 1 from public.variants x where x.business_id = _business_id and x.sku = k.sku) then
+        'this SKU is already used in the business'
+      when k.sku is not null and exists (select 1 from private.catalog_import_keys c
+                                          where c.import_id = _import_id and c.row_index < _first_row and c.sku = k.sku) then
+        format('this SKU is also on row %s', (select min(c.row_index) from private.catalog_import_keys c
+                                               where c.import_id = _import_id and c.row_index < _first_row and c.sku = k.sku))
+      when k.code is not null and k.code !~ '^([0-9]{8}|[0-9]{12}|[0-9]{13})$' then
+        format('the barcode "%s" is not 8, 12 or 13 digits', k.code)
+      when k.code is not null and not private.barcode_is_valid(k.code, private.catalog_import_barcode_kind(k.code)) then
+        'the barcode''s check digit is wrong'
+      when k.code is not null and k.first_code_row < k.n then format('this barcode is also on row %s', k.first_code_row)
+      when k.code is not null and exists (select 1 from public.barcodes b where b.business_id = _business_id and b.code = k.code) then
+        'this barcode is already used in the business'
+      when k.code is not null and exists (select 1 from private.catalog_import_keys c
+                                           where c.import_id = _import_id and c.row_index < _first_row and c.barcode = k.code) then
+        format('this barcode is also on row %s', (select min(c.row_index) from private.catalog_import_keys c
+                                                   where c.import_id = _import_id and c.row_index < _first_row and c.barcode = k.code))
+      when k.qty is not null and _store_id is null then 'choose a store for the opening stock'
+      when k.qty is not null and k.qty !~ '^\s*[0-9]{1,9}(\.[0-9]+)?\s*$' then
+        format('the opening quantity must be a number, 0 or more (got "%s")', k.v ->> 'opening_qty')
+      when k.qty is not null and k.qty::numeric > 0
+           and private.quantity_problem(coalesce(k.product_unit, k.first_unit), k.qty::numeric) is not null then
+        private.quantity_problem(coalesce(k.product_unit, k.first_unit), k.qty::numeric)
+      when l.max_products is not null and news.nth is not null and l.used + l.earlier + news.nth > l.max_products then
+        format('your %s plan allows %s items: archive some or upgrade your plan', l.plan, l.max_products)
+    end as message
+      from k
+      cross join limits l
+      left join news on news.n = k.n
+  )
+  select c.n, c.message from checked c where c.message is not null order by c.n;
+$$;
+revoke all on function private.catalog_import_problems(uuid,jsonb,uuid,uuid,integer) from public;
 
 -- ==== Triggers ============================================================================================
 

@@ -73,6 +73,15 @@ comment on table public.refund_reviews is 'One review per flagged refund. Owners
 grant select on table public.refund_reviews to authenticated;
 grant select on table public.refund_reviews to service_role;
 
+create table private.billing_signature_failures (
+  day date not null,
+  failures integer default 0 not null,
+  last_at timestamp with time zone default now() not null,
+  constraint billing_signature_failures_pkey primary key (day)
+);
+alter table private.billing_signature_failures enable row level security;
+comment on table private.billing_signature_failures is 'Signature failures of billing-webhook per day; no policies: only security definer functions read and write it.';
+
 create table public.email_outbox (
   id bigint generated always as identity not null,
   to_email text not null,

@@ -23,12 +23,14 @@ create table public.businesses (
   suspended_reason public.short_text,
   created_at timestamp with time zone default now() not null,
   updated_at timestamp with time zone default now() not null,
+  managers_need_two_factor boolean default false not null,
   setup_dismissed_at timestamp with time zone,
   constraint businesses_pkey primary key (id),
   constraint businesses_owner_id_fkey foreign key (owner_id) references auth.users(id) on delete cascade
 );
 alter table public.businesses enable row level security;
 comment on table public.businesses is 'Members read their (unsuspended) businesses; the owner also reads a suspended one to see why, and updates name, type, email and phone. Created at sign-up by a trigger; suspended through admin functions only.';
+comment on column public.businesses.managers_need_two_factor is 'Managers must sign in with a second factor (aal2) to act in this business; set by the owner with set_managers_need_two_factor.';
 comment on column public.businesses.setup_dismissed_at is 'When the owner dismissed the Overview''s setup guide (dismiss_setup); null while it shows.';
 grant delete, insert, select, update on table public.businesses to service_role;
 grant select on table public.businesses to authenticated;
@@ -246,78 +248,6 @@ begin
 end;
 $$;
 revoke all on function private.activity_is_append_only() from public;
-
--- Businesses the caller belongs to that are not suspended (optionally only with one of the given roles).
-create or replace function private.my_business_ids(_roles text[] default null)
-returns setof uuid
-language sql
-stable
-security definer
-set search_path = ''
-as $$
-  select m.business_id
-    from public.business_members m
-    join public.businesses b on b.id = m.business_id
-   where m.user_id = (select auth.uid())
-     and b.suspended_at is null
-     and (_roles is null or m.role = any (_roles));
-$$;
-revoke all on function private.my_business_ids(text[]) from public;
-grant execute on function private.my_business_ids(text[]) to authenticated;
-
--- Store access comes in two halves, so a policy never needs to list every store of a business (and a store
--- inserted by the statement itself is visible to its own RETURNING): businesses where the caller uses every
--- store (owners, all_stores members), and the stores listed for the other members.
-create or replace function private.my_full_access_business_ids()
-returns setof uuid
-language sql
-stable
-security definer
-set search_path = ''
-as $$
-  select m.business_id
-    from public.business_members m
-    join public.businesses b on b.id = m.business_id
-   where m.user_id = (select auth.uid())
-     and b.suspended_at is null
-     and (m.role = 'owner' or m.all_stores);
-$$;
-revoke all on function private.my_full_access_business_ids() from public;
-grant execute on function private.my_full_access_business_ids() to authenticated;
-
-create or replace function private.my_listed_store_ids()
-returns setof uuid
-language sql
-stable
-security definer
-set search_path = ''
-as $$
-  select a.store_id
-    from public.member_store_access a
-    join public.business_members m on m.business_id = a.business_id and m.user_id = a.user_id
-    join public.businesses b on b.id = a.business_id
-   where a.user_id = (select auth.uid())
-     and b.suspended_at is null
-     and not (m.role = 'owner' or m.all_stores);
-$$;
-revoke all on function private.my_listed_store_ids() from public;
-grant execute on function private.my_listed_store_ids() to authenticated;
-
--- The caller's role in a business (null when not a member or the business is suspended).
-create or replace function private.my_role(_business_id uuid)
-returns text
-language sql
-stable
-security definer
-set search_path = ''
-as $$
-  select m.role::text
-    from public.business_members m
-    join public.businesses b on b.id = m.business_id and b.suspended_at is null
-   where m.business_id = _business_id and m.user_id = (select auth.uid());
-$$;
-revoke all on function private.my_role(uuid) from public;
-grant execute on function private.my_role(uuid) to authenticated;
 
 -- Raises 42501 unless the caller has one of the roles in an unsuspended business.
 create or replace function private.assert_role(_business_id uuid, _roles text[])
@@ -550,90 +480,6 @@ begin
 end;
 $$;
 revoke all on function private.write_store_access(uuid,uuid,boolean,uuid[]) from public;
-
--- The owner changes a member's role and store access (not their own: ownership moves by transfer).
-create or replace function public.set_member_role(
-  _business_id uuid, _user_id uuid, _role text, _all_stores boolean default true, _store_ids uuid[] default '{}'
-)
-returns void
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_current text;
-begin
-  perform private.assert_role(_business_id, array['owner']);
-  if _role is null or _role not in ('manager', 'cashier') then
-    raise exception 'a member is a manager or a cashier' using errcode = '22023';
-  end if;
-  select m.role into v_current from public.business_members m
-   where m.business_id = _business_id and m.user_id = _user_id for update;
-  if v_current is null then
-    raise exception 'not a member of this business' using errcode = 'P0002';
-  elsif v_current = 'owner' then
-    raise exception 'the owner''s role changes only by transferring ownership' using errcode = '42501';
-  end if;
-  update public.business_members m set role = _role, all_stores = coalesce(_all_stores, true)
-   where m.business_id = _business_id and m.user_id = _user_id
-     and (m.role is distinct from _role or m.all_stores is distinct from coalesce(_all_stores, true));
-  perform private.write_store_access(_business_id, _user_id, coalesce(_all_stores, true), _store_ids);
-end;
-$$;
-revoke all on function public.set_member_role(uuid,uuid,text,boolean,uuid[]) from public;
-grant execute on function public.set_member_role(uuid,uuid,text,boolean,uuid[]) to authenticated;
-
--- The owner removes a member; their next request finds no membership (RLS reads it live).
-create or replace function public.remove_member(_business_id uuid, _user_id uuid)
-returns void
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_current text;
-begin
-  perform private.assert_role(_business_id, array['owner']);
-  select m.role into v_current from public.business_members m
-   where m.business_id = _business_id and m.user_id = _user_id for update;
-  if v_current is null then
-    raise exception 'not a member of this business' using errcode = 'P0002';
-  elsif v_current = 'owner' then
-    raise exception 'the owner cannot be removed; transfer ownership first' using errcode = '42501';
-  end if;
-  delete from public.business_members m where m.business_id = _business_id and m.user_id = _user_id;
-end;
-$$;
-revoke all on function public.remove_member(uuid,uuid) from public;
-grant execute on function public.remove_member(uuid,uuid) to authenticated;
-
--- The owner hands the business to another member, who becomes the one owner; the old owner stays as a
--- manager of every store.
-create or replace function public.transfer_ownership(_business_id uuid, _new_owner uuid)
-returns void
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_uid uuid := (select auth.uid());
-begin
-  perform private.assert_role(_business_id, array['owner']);
-  perform 1 from public.businesses b where b.id = _business_id for update;
-  if _new_owner is null or _new_owner = v_uid
-     or not exists (select 1 from public.business_members m where m.business_id = _business_id and m.user_id = _new_owner) then
-    raise exception 'ownership goes to another member of this business' using errcode = '22023';
-  end if;
-  update public.business_members m set role = 'manager', all_stores = true
-   where m.business_id = _business_id and m.user_id = v_uid;
-  update public.business_members m set role = 'owner', all_stores = true
-   where m.business_id = _business_id and m.user_id = _new_owner;
-  delete from public.member_store_access a where a.business_id = _business_id and a.user_id in (v_uid, _new_owner);
-  update public.businesses b set owner_id = _new_owner where b.id = _business_id;
-end;
-$$;
-revoke all on function public.transfer_ownership(uuid,uuid) from public;
-grant execute on function public.transfer_ownership(uuid,uuid) to authenticated;
 
 -- ---------------------------------------------------------------------------------------------------
 -- Invitations. The token is returned once to the owner (for the email link) and stored as a SHA-256.
@@ -947,6 +793,193 @@ end;
 $$;
 comment on function private.invitations_spend_email() is 'Trigger on invitations: a new invitation counts as one email against the hourly caps (PT429 past them).';
 revoke all on function private.invitations_spend_email() from public;
+
+-- The owner changes a member's role and store access (not their own: ownership moves by transfer).
+-- Issue 26: a caller with an authenticator must have given its code in this session (docs/adr/0207).
+create or replace function public.set_member_role(
+  _business_id uuid, _user_id uuid, _role text, _all_stores boolean default true, _store_ids uuid[] default '{}'
+)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_current text;
+begin
+  perform private.assert_aal2_if_enrolled();
+  perform private.assert_role(_business_id, array['owner']);
+  if _role is null or _role not in ('manager', 'cashier') then
+    raise exception 'a member is a manager or a cashier' using errcode = '22023';
+  end if;
+  select m.role into v_current from public.business_members m
+   where m.business_id = _business_id and m.user_id = _user_id for update;
+  if v_current is null then
+    raise exception 'not a member of this business' using errcode = 'P0002';
+  elsif v_current = 'owner' then
+    raise exception 'the owner''s role changes only by transferring ownership' using errcode = '42501';
+  end if;
+  update public.business_members m set role = _role, all_stores = coalesce(_all_stores, true)
+   where m.business_id = _business_id and m.user_id = _user_id
+     and (m.role is distinct from _role or m.all_stores is distinct from coalesce(_all_stores, true));
+  perform private.write_store_access(_business_id, _user_id, coalesce(_all_stores, true), _store_ids);
+end;
+$$;
+revoke all on function public.set_member_role(uuid,uuid,text,boolean,uuid[]) from public;
+grant execute on function public.set_member_role(uuid,uuid,text,boolean,uuid[]) to authenticated;
+
+-- The owner removes a member; their next request finds no membership (RLS reads it live).
+-- Issue 26: a caller with an authenticator must have given its code in this session (docs/adr/0207).
+create or replace function public.remove_member(_business_id uuid, _user_id uuid)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_current text;
+begin
+  perform private.assert_aal2_if_enrolled();
+  perform private.assert_role(_business_id, array['owner']);
+  select m.role into v_current from public.business_members m
+   where m.business_id = _business_id and m.user_id = _user_id for update;
+  if v_current is null then
+    raise exception 'not a member of this business' using errcode = 'P0002';
+  elsif v_current = 'owner' then
+    raise exception 'the owner cannot be removed; transfer ownership first' using errcode = '42501';
+  end if;
+  delete from public.business_members m where m.business_id = _business_id and m.user_id = _user_id;
+end;
+$$;
+revoke all on function public.remove_member(uuid,uuid) from public;
+grant execute on function public.remove_member(uuid,uuid) to authenticated;
+
+-- The owner hands the business to another member, who becomes the one owner; the old owner stays as a
+-- manager of every store.
+-- Issue 26: a caller with an authenticator must have given its code in this session (docs/adr/0207).
+create or replace function public.transfer_ownership(_business_id uuid, _new_owner uuid)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := (select auth.uid());
+begin
+  perform private.assert_aal2_if_enrolled();
+  perform private.assert_role(_business_id, array['owner']);
+  perform 1 from public.businesses b where b.id = _business_id for update;
+  if _new_owner is null or _new_owner = v_uid
+     or not exists (select 1 from public.business_members m where m.business_id = _business_id and m.user_id = _new_owner) then
+    raise exception 'ownership goes to another member of this business' using errcode = '22023';
+  end if;
+  update public.business_members m set role = 'manager', all_stores = true
+   where m.business_id = _business_id and m.user_id = v_uid;
+  update public.business_members m set role = 'owner', all_stores = true
+   where m.business_id = _business_id and m.user_id = _new_owner;
+  delete from public.member_store_access a where a.business_id = _business_id and a.user_id in (v_uid, _new_owner);
+  update public.businesses b set owner_id = _new_owner where b.id = _business_id;
+end;
+$$;
+revoke all on function public.transfer_ownership(uuid,uuid) from public;
+grant execute on function public.transfer_ownership(uuid,uuid) to authenticated;
+
+-- Businesses the caller belongs to that are not suspended (optionally only with one of the given roles).
+create or replace function private.my_business_ids(_roles text[] default null)
+returns setof uuid
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select m.business_id
+    from public.business_members m
+    join public.businesses b on b.id = m.business_id
+   where m.user_id = (select auth.uid())
+     and b.suspended_at is null
+     and not (m.role = 'manager' and b.managers_need_two_factor and coalesce((select auth.jwt()) ->> 'aal', '') <> 'aal2')
+     and (_roles is null or m.role = any (_roles));
+$$;
+revoke all on function private.my_business_ids(text[]) from public;
+grant execute on function private.my_business_ids(text[]) to authenticated;
+
+-- Store access comes in two halves, so a policy never needs to list every store of a business (and a store
+-- inserted by the statement itself is visible to its own RETURNING): businesses where the caller uses every
+-- store (owners, all_stores members), and the stores listed for the other members.
+create or replace function private.my_full_access_business_ids()
+returns setof uuid
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select m.business_id
+    from public.business_members m
+    join public.businesses b on b.id = m.business_id
+   where m.user_id = (select auth.uid())
+     and b.suspended_at is null
+     and not (m.role = 'manager' and b.managers_need_two_factor and coalesce((select auth.jwt()) ->> 'aal', '') <> 'aal2')
+     and (m.role = 'owner' or m.all_stores);
+$$;
+revoke all on function private.my_full_access_business_ids() from public;
+grant execute on function private.my_full_access_business_ids() to authenticated;
+
+create or replace function private.my_listed_store_ids()
+returns setof uuid
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select a.store_id
+    from public.member_store_access a
+    join public.business_members m on m.business_id = a.business_id and m.user_id = a.user_id
+    join public.businesses b on b.id = a.business_id
+   where a.user_id = (select auth.uid())
+     and b.suspended_at is null
+     and not (m.role = 'manager' and b.managers_need_two_factor and coalesce((select auth.jwt()) ->> 'aal', '') <> 'aal2')
+     and not (m.role = 'owner' or m.all_stores);
+$$;
+revoke all on function private.my_listed_store_ids() from public;
+grant execute on function private.my_listed_store_ids() to authenticated;
+
+-- The caller's role in a business (null when not a member or the business is suspended).
+create or replace function private.my_role(_business_id uuid)
+returns text
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select m.role::text
+    from public.business_members m
+    join public.businesses b on b.id = m.business_id and b.suspended_at is null
+   where m.business_id = _business_id and m.user_id = (select auth.uid())
+     and not (m.role = 'manager' and b.managers_need_two_factor and coalesce((select auth.jwt()) ->> 'aal', '') <> 'aal2');
+$$;
+revoke all on function private.my_role(uuid) from public;
+grant execute on function private.my_role(uuid) to authenticated;
+
+-- The owner turns the requirement on or off; the owner must have given a second factor in this session (one cannot
+-- require of others what one has not set up). The business audit trigger records the change.
+create or replace function public.set_managers_need_two_factor(_business_id uuid, _required boolean)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.assert_role(_business_id, array['owner']);
+  perform private.assert_aal2();
+  if _required is null then
+    raise exception 'say whether managers need two-factor sign-in' using errcode = '22023';
+  end if;
+  update public.businesses b set managers_need_two_factor = _required
+   where b.id = _business_id and b.managers_need_two_factor is distinct from _required;
+end;
+$$;
+revoke all on function public.set_managers_need_two_factor(uuid,boolean) from public;
+grant execute on function public.set_managers_need_two_factor(uuid,boolean) to authenticated;
 
 -- ==== Triggers ============================================================================================
 

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import { createConfirmedUser } from './support/users';
 import { DashboardShell } from './pages/dashboard-shell';
@@ -5,6 +6,20 @@ import { SettingsScreen } from './pages/dashboard-settings';
 import { signInThroughUi } from './support/sign-in';
 
 test.describe('dashboard settings', () => {
+  test('Download My Data saves a JSON file of what is held about the user', async ({ page }) => {
+    const user = await createConfirmedUser('settings-export', 'Export Person');
+    await signInThroughUi(page, user.email, user.password);
+    await new SettingsScreen(page).goto();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download My Data' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^storewise-my-data-\d{4}-\d{2}-\d{2}\.json$/);
+    const exported = JSON.parse(await readFile(await download.path(), 'utf8')) as { login: { email: string }; profile: { full_name: string } };
+    expect(exported.login.email).toBe(user.email);
+    expect(exported.profile.full_name).toBe('Export Person');
+  });
+
   test('password rules, then a change that works for the next sign-in', async ({ page, browser }) => {
     const user = await createConfirmedUser('settings');
     await signInThroughUi(page, user.email, user.password);

@@ -1,6 +1,9 @@
 import { Center, Spinner, Stack, Text } from '@chakra-ui/react';
 import type { ReactNode } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
+import { SecondFactorGate } from '../../components/two-factor/second-factor-gate';
+import { useAuth } from '../../lib/auth-provider';
+import { useSupabase } from '../../lib/platform-context';
 import { useIsAdmin } from '../../lib/use-is-admin';
 import { useSignOut } from '../../lib/use-sign-out';
 import { AdminLayout } from './layout/admin-layout';
@@ -22,6 +25,8 @@ import { ComingSoonPage } from './common/coming-soon-page';
  */
 export function AdminApp({ notFound }: { notFound: ReactNode }) {
   const check = useIsAdmin();
+  const supabase = useSupabase();
+  const { session } = useAuth();
   const { signOut, leaving } = useSignOut();
 
   if (check === 'loading' || leaving) {
@@ -37,6 +42,7 @@ export function AdminApp({ notFound }: { notFound: ReactNode }) {
   if (check !== 'admin') return <Navigate to="/dashboard" replace />;
 
   return (
+    <SecondFactorGate supabase={supabase} session={session} onSignOut={() => void signOut()}>
     <Routes>
       <Route element={<AdminLayout onSignOut={() => void signOut()} />}>
         <Route index element={<AdminOverviewPage />} />
@@ -55,5 +61,6 @@ export function AdminApp({ notFound }: { notFound: ReactNode }) {
       </Route>
       <Route path="*" element={notFound} />
     </Routes>
+    </SecondFactorGate>
   );
 }

@@ -15,6 +15,15 @@ export async function signInWithPassword(supabase: StorewiseClient, email: strin
   return result(error);
 }
 
+/**
+ * After the password: true when the account has an authenticator app and this session has not given its code
+ * yet (aal1 with aal2 next). Read from the session, no request; the code step itself is SecondFactorGate's.
+ */
+export async function needsSecondFactor(supabase: StorewiseClient): Promise<boolean> {
+  const { data, error } = await supabase.auth.mfa.getAuthenticatorAssuranceLevel();
+  return !error && data.currentLevel === 'aal1' && data.nextLevel === 'aal2';
+}
+
 /** Create-account mode of /auth: only the full name goes into the metadata (spec 7). */
 export async function createAccount(
   supabase: StorewiseClient,

@@ -5,7 +5,7 @@ import { LightButton } from '../../components/light/button';
 import { fieldControl, LightField } from '../../components/light/field';
 import { useNavigation } from '../../components/light/navigation';
 import { LightPasswordInput } from '../../components/light/password-input';
-import { createAccount, signInWithPassword } from './auth-api';
+import { createAccount, needsSecondFactor, signInWithPassword } from './auth-api';
 import { AuthLayout } from './auth-layout';
 import { authSchemaFor, type AuthFormValues, type AuthMode } from './auth-schema';
 import { useAuthServices } from './auth-services';
@@ -30,8 +30,11 @@ export function AuthScreen() {
 
   const submit = form.handleSubmit(async (values) => {
     if (signingIn) {
-      const { error } = await signInWithPassword(await supabase(), values.email, values.password);
+      const client = await supabase();
+      const { error } = await signInWithPassword(client, values.email, values.password);
       if (error) return void notify.error('Error', error);
+      // Two-factor accounts go straight to the code step (the dashboard's gate asks for it).
+      if (await needsSecondFactor(client)) return void navigate('/dashboard');
       notify.success('Welcome back!', 'You have successfully signed in.');
       navigate('/');
     } else {

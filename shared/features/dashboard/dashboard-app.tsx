@@ -1,6 +1,7 @@
 import { Fragment, useEffect, useMemo, type ComponentType, type ReactNode } from 'react';
 import { Center, Spinner, VisuallyHidden } from '@chakra-ui/react';
 import { Navigate, Route, Routes } from 'react-router-dom';
+import { SecondFactorGate } from '../../components/two-factor/second-factor-gate';
 import { useAuth } from '../../lib/auth-provider';
 import { useSupabase } from '../../lib/platform-context';
 import { useSignOut } from '../../lib/use-sign-out';
@@ -60,6 +61,7 @@ export function DashboardApp({ notFound, business, catalog, inventory, pos, repo
   if (!value) return <Navigate to="/auth" replace />;
 
   return (
+    <SecondFactorGate supabase={supabase} session={session} onSignOut={() => void signOut()}>
     <DashboardSessionContext.Provider value={value}>
       <UpdateReady />
       <DashboardSlotsContext.Provider value={slotValue}>
@@ -86,5 +88,6 @@ export function DashboardApp({ notFound, business, catalog, inventory, pos, repo
       </Frame>
       </DashboardSlotsContext.Provider>
     </DashboardSessionContext.Provider>
+    </SecondFactorGate>
   );
 }

@@ -6,6 +6,7 @@ import { notify } from '../../components/toaster';
 import { useSupabase } from '../../lib/platform-context';
 import { useWorkspaces } from './use-workspaces';
 import { WorkspaceCard } from './workspace-card';
+import { ManagersTwoFactorCard } from './managers-two-factor-card';
 import { fetchBusiness, updateBusiness, type Workspace } from './workspace-api';
 import { useAsync } from './use-async';
 import { BUSINESS_TYPES, businessSchema, type BusinessValues } from './workspace-schemas';
@@ -14,7 +15,9 @@ import { storeUsage } from './plan-limit';
 export function BusinessSettingsPage({ workspace }: { workspace: Workspace }) {
   const supabase = useSupabase();
   const [business] = useAsync(workspace.id, () => fetchBusiness(supabase, workspace.id));
-  const contact = business.status === 'ready' ? business.data : { email: null, phone: null };
+  const loaded = business.status === 'ready' ? business.data : null;
+  const contact = loaded ?? { email: null, phone: null };
+  const managersNeedTwoFactor = loaded ? loaded.managers_need_two_factor : null;
   const { reload } = useWorkspaces();
   const isOwner = workspace.role === 'owner';
   const { register, handleSubmit, formState } = useForm<BusinessValues>({
@@ -76,6 +79,9 @@ export function BusinessSettingsPage({ workspace }: { workspace: Workspace }) {
           </fieldset>
         </form>
       </WorkspaceCard>
+      {isOwner && managersNeedTwoFactor !== null && (
+        <ManagersTwoFactorCard businessId={workspace.id} initial={managersNeedTwoFactor} />
+      )}
     </Stack>
   );
 }

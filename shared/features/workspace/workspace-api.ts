@@ -1,8 +1,8 @@
 // SQL (supabase/schemas, docs/adr/0185):
 //   supabase/schemas/shared.sql: add_sample_catalog() dismiss_setup() setup_progress()
 //   supabase/schemas/workspace.sql: accept_invitation() business_team() create_invitation() invitation_preview()
-//     my_workspaces() remove_member() revoke_invitation() set_member_role() transfer_ownership_confirmed()
-//     activity businesses invitations registers stores
+//     my_workspaces() remove_member() revoke_invitation() set_managers_need_two_factor() set_member_role()
+//     transfer_ownership_confirmed() activity businesses invitations registers stores
 import type { StorewiseClient } from '../../lib/supabase-client';
 import type { Database } from '../../lib/database.types';
 
@@ -40,8 +40,20 @@ function unwrap<T>(result: Result<T>): T {
 
 export const fetchWorkspaces = async (supabase: StorewiseClient) => unwrap(await supabase.rpc('my_workspaces'));
 
-export async function fetchBusiness(supabase: StorewiseClient, id: string) {
-  return unwrap(await supabase.from('businesses').select('email, phone').eq('id', id).single());
+type BusinessRow = Database['public']['Tables']['businesses']['Row'];
+
+export async function fetchBusiness(
+  supabase: StorewiseClient,
+  id: string,
+): Promise<Pick<BusinessRow, 'email' | 'phone' | 'managers_need_two_factor'>> {
+  return unwrap(await supabase.from('businesses').select('email, phone, managers_need_two_factor').eq('id', id).single());
+}
+
+/** The owner (with a second factor in this session) requires managers to sign in with one (docs/adr/0207). */
+export async function setManagersNeedTwoFactor(supabase: StorewiseClient, businessId: string, required: boolean) {
+  const { error } = await supabase.rpc('set_managers_need_two_factor', { _business_id: businessId, _required: required });
+  if (error?.code === '42501') throw new Error('Set up two-factor sign-in for yourself first (Dashboard > Security), then sign in with your code.');
+  if (error) throw new Error(error.message);
 }
 
 export async function updateBusiness(supabase: StorewiseClient, id: string,

@@ -3,7 +3,9 @@ import { logUnexpected } from '../log-unexpected';
 import type { AuthDeps } from './auth-deps';
 import { AuthError, authErrorResponse, errors } from './auth-error';
 import { mountAdmin } from './routes/admin';
+import { mountAdminFactors } from './routes/admin-factors';
 import { mountAuthorize } from './routes/authorize';
+import { mountFactors } from './routes/factors';
 import { mountLogoutAndUser } from './routes/logout-user';
 import { mountOtp } from './routes/otp';
 import { mountRecoverAndVerify } from './routes/recover-verify';
@@ -21,7 +23,9 @@ export function createAuthApp(deps: AuthDeps): Hono {
   mountRecoverAndVerify(app, deps);
   mountOtp(app, deps);
   mountAuthorize(app, deps);
+  mountFactors(app, deps);
   mountAdmin(app, deps);
+  mountAdminFactors(app, deps);
   app.notFound((c) => authErrorResponse(c, errors.notFound()));
   app.onError((error, c) => {
     if (error instanceof AuthError) return authErrorResponse(c, error);

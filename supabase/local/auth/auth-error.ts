@@ -78,4 +78,25 @@ export const errors = {
   unsupportedGrant: () =>
     new AuthError(400, 'unsupported_grant_type', 'unsupported_grant_type'),
   notFound: () => new AuthError(404, 'not_found', 'Not Found'),
+  // Two-factor sign-in (GoTrue's internal/api/mfa.go wording).
+  mfaFactorNotFound: () => new AuthError(404, 'mfa_factor_not_found', 'Factor not found'),
+  mfaFactorIdNotUuid: () => new AuthError(404, 'validation_failed', 'factor_id must be an UUID'),
+  mfaChallengeNotFound: () =>
+    new AuthError(422, 'mfa_factor_not_found', 'MFA factor with the provided challenge ID not found'),
+  mfaNameConflict: (name: string) =>
+    new AuthError(422, 'mfa_factor_name_conflict', `A factor with the friendly name ${JSON.stringify(name)} for this user already exists`),
+  mfaTooManyFactors: () =>
+    new AuthError(422, 'too_many_enrolled_mfa_factors', 'Maximum number of verified factors reached, unenroll to continue'),
+  mfaEnrollNeedsAal2: () => new AuthError(403, 'insufficient_aal', 'AAL2 required to enroll a new factor'),
+  mfaUnenrollNeedsAal2: () => new AuthError(422, 'insufficient_aal', 'AAL2 required to unenroll verified factor'),
+  mfaVerificationFailed: () => new AuthError(422, 'mfa_verification_failed', 'Invalid TOTP code entered'),
+  mfaChallengeUsed: () => new AuthError(422, 'mfa_ip_address_mismatch', 'Challenge and verify IP addresses mismatch.'),
+  mfaChallengeExpired: (id: string) =>
+    new AuthError(
+      422,
+      'mfa_challenge_expired',
+      `MFA challenge ${id} has expired, verify against another challenge or create a new challenge.`,
+    ),
+  anonymousNotAllowed: () =>
+    new AuthError(403, 'no_authorization', 'Anonymous user not allowed to perform these actions'),
 };

@@ -23,11 +23,21 @@ export interface SessionJson {
   user: Record<string, unknown>;
 }
 
+type AmrEntry = { method: string; timestamp: number };
+
+/** AMR methods that prove a second factor (GoTrue's AMRClaim.IsAAL2Claim). */
+const AAL2_METHODS = new Set(['totp', 'mfa/phone', 'mfa/webauthn']);
+
+/** GoTrue's CalculateAALAndAMR: aal2 once the session holds a second-factor claim. */
+export function aalOf(amr: AmrEntry[]): 'aal1' | 'aal2' {
+  return amr.some((entry) => AAL2_METHODS.has(entry.method)) ? 'aal2' : 'aal1';
+}
+
 async function signAccessToken(
   deps: AuthDeps,
   user: UserRow,
   sessionId: string,
-  amr: { method: string; timestamp: number }[],
+  amr: AmrEntry[],
 ): Promise<{ token: string; expiresAt: number }> {
   const iat = Math.floor(Date.now() / 1000);
   const expiresAt = iat + deps.config.jwtExpiry;
@@ -37,7 +47,7 @@ async function signAccessToken(
     app_metadata: user.raw_app_meta_data ?? {},
     user_metadata: user.raw_user_meta_data ?? {},
     role: user.role ?? 'authenticated',
-    aal: 'aal1',
+    aal: aalOf(amr),
     amr,
     session_id: sessionId,
     is_anonymous: user.is_anonymous,
@@ -52,14 +62,15 @@ async function signAccessToken(
   return { token, expiresAt };
 }
 
-async function amrOf(tx: Queryable, sessionId: string): Promise<{ method: string; timestamp: number }[]> {
-  const result = await tx.query<{ authentication_method: string; created_at: Date }>(
-    'select authentication_method, created_at from auth.mfa_amr_claims where session_id = $1 order by created_at',
+/** The session's AMR, newest first (GoTrue stamps each entry with the claim's updated_at). */
+async function amrOf(tx: Queryable, sessionId: string): Promise<AmrEntry[]> {
+  const result = await tx.query<{ authentication_method: string; updated_at: Date }>(
+    'select authentication_method, updated_at from auth.mfa_amr_claims where session_id = $1 order by updated_at desc, created_at desc',
     [sessionId],
   );
   return result.rows.map((row) => ({
     method: row.authentication_method,
-    timestamp: Math.floor(new Date(row.created_at).getTime() / 1000),
+    timestamp: Math.floor(new Date(row.updated_at).getTime() / 1000),
   }));
 }
 
@@ -191,4 +202,40 @@ export async function refreshSession(deps: AuthDeps, tx: Queryable, token: strin
 export async function sessionExists(tx: Queryable, sessionId: string): Promise<boolean> {
   const result = await tx.query('select 1 from auth.sessions where id = $1', [sessionId]);
   return result.rows.length > 0;
+}
+
+/**
+ * GoTrue's updateMFASessionAndClaims after a verified code: the session's refresh token is swapped for a
+ * child, the session is raised to aal2 and tied to the factor, the AMR gains (or refreshes) its totp entry,
+ * and a new token response is issued for the same session.
+ */
+export async function upgradeSessionToAal2(
+  deps: AuthDeps,
+  tx: Queryable,
+  userId: string,
+  sessionId: string,
+  factorId: string,
+): Promise<SessionJson> {
+  const active = await tx.query<{ id: number; token: string }>(
+    `select id, token from auth.refresh_tokens where session_id = $1 and not revoked order by id desc limit 1 for update`,
+    [sessionId],
+  );
+  const parent = active.rows[0];
+  if (parent) await tx.query('update auth.refresh_tokens set revoked = true, updated_at = now() where id = $1', [parent.id]);
+  const refreshToken = newRefreshToken();
+  await tx.query(
+    `insert into auth.refresh_tokens (instance_id, token, user_id, revoked, created_at, updated_at, parent, session_id)
+     values ('00000000-0000-0000-0000-000000000000', $1, $2, false, now(), now(), $3, $4)`,
+    [refreshToken, userId, parent?.token ?? null, sessionId],
+  );
+  await tx.query(`update auth.sessions set aal = 'aal2', factor_id = $2, updated_at = now() where id = $1`, [sessionId, factorId]);
+  await tx.query(
+    `insert into auth.mfa_amr_claims (session_id, created_at, updated_at, authentication_method, id)
+     values ($1, now(), now(), 'totp', $2)
+     on conflict on constraint mfa_amr_claims_session_id_authentication_method_pkey do update set updated_at = now()`,
+    [sessionId, randomUUID()],
+  );
+  const user = await findUserById(tx, userId);
+  if (!user) throw errors.userNotFound();
+  return sessionJson(deps, tx, user, sessionId, refreshToken);
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../db/types';
+import { factorJson, factorsOf } from './mfa/factor-store';
 
 /** An auth.users row (the columns the local GoTrue reads). */
 export interface UserRow {
@@ -111,6 +112,7 @@ const iso = (value: Date | null | undefined): string | undefined => (value ? new
 /** The user JSON GoTrue returns (fields that are unset are left out, like GoTrue's omitempty). */
 export async function userJson(tx: Queryable, user: UserRow): Promise<Record<string, unknown>> {
   const identities = await identitiesOf(tx, user.id);
+  const factors = await factorsOf(tx, user.id);
   const json: Record<string, unknown> = {
     id: user.id,
     aud: user.aud ?? 'authenticated',
@@ -139,6 +141,8 @@ export async function userJson(tx: Queryable, user: UserRow): Promise<Record<str
     updated_at: iso(user.updated_at),
     banned_until: iso(user.banned_until),
     is_anonymous: user.is_anonymous,
+    // GoTrue's omitempty: only users with factors carry the list (supabase-js listFactors reads it).
+    factors: factors.length > 0 ? factors.map(factorJson) : undefined,
   };
   return Object.fromEntries(Object.entries(json).filter(([, value]) => value !== undefined));
 }

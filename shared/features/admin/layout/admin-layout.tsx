@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Badge, Box, CloseButton, Drawer, Flex, HStack, Heading, IconButton, Portal } from '@chakra-ui/react';
 import { Outlet } from 'react-router-dom';
+import { AdminTwoFactorNotice } from './admin-two-factor-notice';
 import { LuMenu } from 'react-icons/lu';
 import { AdminSidebar } from './admin-sidebar';
 
@@ -47,6 +48,7 @@ export function AdminLayout({ onSignOut }: { onSignOut: () => void }) {
           </Badge>
         </HStack>
         <Box as="main" flex="1" minW="0" px={{ base: '4', md: '8' }} py={{ base: '4', md: '6' }}>
+          <AdminTwoFactorNotice />
           <Outlet />
         </Box>
       </Flex>

@@ -10,7 +10,7 @@ export async function fetchActiveSessions(supabase: StorewiseClient, userId: str
   return unwrap(
     await supabase
       .from('active_sessions')
-      .select('id, session_id, device, location, last_active, is_current, created_at')
+      .select('id, session_id, device, location, last_active, is_current, created_at, two_factor')
       .eq('user_id', userId)
       .order('last_active', { ascending: false }),
   );

@@ -20,6 +20,8 @@ function SessionRow({ row, current }: { row: ActiveSession; current: boolean }) 
         <HStack gap="2" wrap="wrap">
           <Text fontWeight="semibold">{row.device}</Text>
           {current && <Badge colorPalette="green">Current</Badge>}
+          {/* Passed the authenticator code (aal2), not the password alone. */}
+          {row.two_factor && <Badge colorPalette="blue">Two-factor</Badge>}
         </HStack>
         <Text fontSize="sm" color="fg.muted">
           {row.location ?? 'Unknown location'} · {sessionLastActive(row.last_active)}

@@ -1,35 +1,62 @@
-import { useState } from 'react';
-import { Button, Stack, Switch, Text } from '@chakra-ui/react';
+import { Badge, Flex, HStack, Stack, Text } from '@chakra-ui/react';
+import { LuSmartphone } from 'react-icons/lu';
+import { useSupabase } from '../../../lib/platform-context';
+import { formatDateTime } from '../../../lib/format';
+import { verifiedFactors } from '../../../lib/two-factor-api';
+import { useDashboardSession } from '../dashboard-session';
+import { LoadedList } from '../loaded-list';
 import { SectionCard } from '../section-card';
+import { useLoad } from '../use-load';
+import { EnrollDialog } from './enroll-dialog';
+import { RecoveryCodesDialog } from './recovery-codes-dialog';
+import { RemoveFactorDialog } from './remove-factor-dialog';
 
 /**
- * The spec's two-factor switch: local state only. Real enrolment (auth factors) comes later, so the card
- * says plainly that sign-in does not ask for a code yet.
+ * Two-factor sign-in with an authenticator app (supabase-js auth.mfa, docs/adr/0205): set one up, see and remove
+ * them, and the recovery codes. With one confirmed, every sign-in asks for a code (SecondFactorGate).
  */
 export function TwoFactorCard() {
-  const [enabled, setEnabled] = useState(false);
+  const supabase = useSupabase();
+  const { user } = useDashboardSession();
+  const factors = useLoad(user.id, () => verifiedFactors(supabase));
+  const enabled = factors.state.status === 'ready' && factors.state.data.length > 0;
+
   return (
-    <SectionCard title="Two-Factor Authentication" description="Add an extra layer of security to your account.">
+    <SectionCard
+      title="Two-Factor Authentication"
+      description="Add an extra layer of security to your account."
+      actions={<EnrollDialog onDone={factors.reload} />}
+    >
       <Stack gap="3">
-        <Switch.Root checked={enabled} onCheckedChange={(event) => setEnabled(event.checked)} colorPalette="blue">
-          <Switch.HiddenInput />
-          <Switch.Control />
-          <Switch.Label>Two-factor authentication</Switch.Label>
-        </Switch.Root>
+        <HStack gap="2">
+          <Text fontSize="sm">Two-factor authentication</Text>
+          <Badge colorPalette={enabled ? 'green' : 'gray'} data-testid="two-factor-status">
+            {enabled ? 'On' : 'Off'}
+          </Badge>
+        </HStack>
+        <Text fontSize="sm" color="fg.muted">
+          {enabled
+            ? 'Signing in asks for a code from your authenticator app.'
+            : 'Signing in asks only for your password. Set up an authenticator app to require a code too.'}
+        </Text>
+        <LoadedList load={factors} errorMessage="We couldn't load your authenticators." emptyText="No authenticator apps yet." testId="authenticators" gap="2">
+          {(factor) => (
+            <Flex as="li" key={factor.id} align="center" gap="3" borderWidth="1px" rounded="md" p="2">
+              <LuSmartphone aria-hidden />
+              <Stack gap="0" flex="1" minW="0">
+                <Text fontWeight="medium">{factor.friendly_name || 'Authenticator app'}</Text>
+                <Text fontSize="xs" color="fg.muted">
+                  Added {formatDateTime(factor.created_at)}
+                </Text>
+              </Stack>
+              <RemoveFactorDialog factorId={factor.id} name={factor.friendly_name || 'Authenticator app'} onDone={factors.reload} />
+            </Flex>
+          )}
+        </LoadedList>
         {enabled && (
-          <Stack gap="2" data-testid="two-factor-details">
-            <Text fontSize="sm">
-              When two-factor authentication is on, signing in asks for a code from your authenticator app.
-            </Text>
-            <Text fontSize="sm" color="fg.muted">
-              Preview: sign-in does not ask for a code yet.
-            </Text>
-            <div>
-              <Button size="sm" variant="outline" disabled title="Coming soon">
-                View Recovery Codes
-              </Button>
-            </div>
-          </Stack>
+          <div>
+            <RecoveryCodesDialog />
+          </div>
         )}
       </Stack>
     </SectionCard>

@@ -5,6 +5,7 @@ import { PageHeader } from '../page-header';
 import { SectionCard } from '../section-card';
 import { ChangePasswordForm } from './change-password-form';
 import { DeleteAccountDialog } from './delete-account-dialog';
+import { ExportMyDataButton } from './export-my-data-button';
 
 /** /dashboard/settings: password and account actions. */
 export function SettingsPage() {
@@ -16,11 +17,15 @@ export function SettingsPage() {
         <SectionCard title="Change Password" description="Choose a new password of at least 6 characters.">
           <ChangePasswordForm />
         </SectionCard>
-        <SectionCard title="Account Actions" description="Sign out of this device or request account deletion.">
+        <SectionCard
+          title="Account Actions"
+          description="Sign out of this device, download your personal data or request account deletion."
+        >
           <Flex gap="3" wrap="wrap">
             <Button variant="outline" onClick={() => void signOut()}>
               <LuLogOut aria-hidden /> Sign Out
             </Button>
+            <ExportMyDataButton />
             <DeleteAccountDialog />
           </Flex>
         </SectionCard>

@@ -7,6 +7,8 @@ import { readBody, requireServiceRole } from '../request-helpers';
 import { banMilliseconds } from '../ban-duration';
 import { assertMetadataSize, mergeMetadata } from '../metadata';
 import { storeNewPassword } from '../password-change';
+import { lockUserSessions } from '../sessions';
+import { softDeleteUser } from '../soft-delete';
 import { findUserByEmail, findUserById, insertUser, userJson } from '../user-store';
 import { emailField, metadata } from './schemas';
 
@@ -25,6 +27,7 @@ const updateBody = z.object({
   ban_duration: z.string().optional(),
 });
 const uuid = z.uuid();
+const deleteBody = z.object({ should_soft_delete: z.boolean().optional() });
 
 /** GoTrue parses page and per_page as unsigned integers: anything else is 400, never a huge OFFSET (a 500). */
 function pageParameter(value: string | undefined, fallback: number): number {
@@ -129,6 +132,15 @@ export function mountAdmin(app: Hono, deps: AuthDeps): void {
   app.delete('/admin/users/:id', async (c) => {
     const id = uuid.safeParse(c.req.param('id'));
     if (!id.success) throw errors.userNotFound();
+    const body = await readBody(c, deleteBody);
+    if (body.should_soft_delete) {
+      await deps.db.transaction(async (tx) => {
+        if (!(await findUserById(tx, id.data))) throw errors.userNotFound();
+        await lockUserSessions(tx, id.data);
+        await softDeleteUser(tx, id.data);
+      });
+      return c.json({});
+    }
     const deleted = await deps.db.query('delete from auth.users where id = $1', [id.data]);
     if (deleted.affectedRows === 0) throw errors.userNotFound();
     return c.json({});

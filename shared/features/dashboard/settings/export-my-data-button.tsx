@@ -1,0 +1,33 @@
+import { useState } from 'react';
+import { Button } from '@chakra-ui/react';
+import { LuDownload } from 'react-icons/lu';
+import { notify } from '../../../components/toaster';
+import { useSupabase } from '../../../lib/platform-context';
+import { exportMyPersonalData } from './settings-api';
+
+/** Downloads what Storewise holds about the signed-in person as one JSON file (GDPR access and portability). */
+export function ExportMyDataButton() {
+  const supabase = useSupabase();
+  const [busy, setBusy] = useState(false);
+  const download = async () => {
+    setBusy(true);
+    try {
+      const data = await exportMyPersonalData(supabase);
+      const url = URL.createObjectURL(new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' }));
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = `storewise-my-data-${new Date().toISOString().slice(0, 10)}.json`;
+      link.click();
+      URL.revokeObjectURL(url);
+    } catch (error) {
+      notify.error('Export failed', error instanceof Error ? error.message : String(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Button variant="outline" loading={busy} onClick={() => void download()}>
+      <LuDownload aria-hidden /> Download My Data
+    </Button>
+  );
+}
