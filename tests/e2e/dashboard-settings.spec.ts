@@ -1,6 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
-import { createConfirmedUser } from './support/users';
+import { deriveApiKeys } from '../../supabase/local/keys/api-keys';
+import { e2e } from '../helpers/e2e-env';
+import { createNodeSupabaseClient } from '../helpers/node-supabase-client';
+import { adminClient, createConfirmedUser } from './support/users';
 import { DashboardShell } from './pages/dashboard-shell';
 import { SettingsScreen } from './pages/dashboard-settings';
 import { signInThroughUi } from './support/sign-in';
@@ -55,26 +58,40 @@ test.describe('dashboard settings', () => {
     await other.close();
   });
 
-  test('Delete Account confirms, signs out and asks to contact support', async ({ page }) => {
-    const user = await createConfirmedUser('delete');
-    await signInThroughUi(page, user.email, user.password);
+  test('Delete Account: an owner is told to transfer the business first; a staff member\'s login is deleted', async ({ page }) => {
+    // An owner (every sign-up owns a business): refused, still signed in.
+    const owner = await createConfirmedUser('delete-owner');
+    await signInThroughUi(page, owner.email, owner.password);
     const settings = new SettingsScreen(page);
     const shell = new DashboardShell(page);
     await settings.goto();
-
     await settings.deleteAccount.click();
     const dialog = page.getByRole('alertdialog');
     await expect(dialog).toContainText('Are you absolutely sure?');
     await expect(dialog).toContainText('cannot be undone');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect(dialog).toBeHidden();
+    await settings.deleteAccount.click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete Account' }).click();
+    await expect(shell.toast('error')).toContainText('You own a business: transfer it to another member or delete the business first.');
+    await expect(page).toHaveURL(/\/dashboard\/settings/);
 
+    // A member who joined by invitation (no business of their own): deleted, signed out, and gone.
+    const admin = await adminClient();
+    const email = `delete-staff-${Date.now()}@e2e.storewise.test`;
+    const password = `Pw-${Date.now()}-staff`;
+    const created = await admin.auth.admin.createUser({ email, password, email_confirm: true,
+      user_metadata: { full_name: 'Departing Cashier', invited: true } });
+    expect(created.error).toBeNull();
+    await shell.signOutFromMenu();
+    await signInThroughUi(page, email, password);
+    await settings.goto();
     await settings.deleteAccount.click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Delete Account' }).click();
     await page.waitForURL((url) => url.pathname === '/');
-    await expect(shell.toast('info')).toContainText('Account deletion requested');
-    await expect(shell.toast('info')).toContainText('Please contact support to complete account deletion.');
-    await page.goto('/dashboard');
-    await page.waitForURL((url) => url.pathname === '/auth');
+    await expect(shell.toast('success')).toContainText('Account deleted');
+    const again = await createNodeSupabaseClient(e2e.apiUrl, (await deriveApiKeys(e2e.jwtSecret)).anonKey)
+      .auth.signInWithPassword({ email, password });
+    expect(again.error).not.toBeNull();
   });
 });

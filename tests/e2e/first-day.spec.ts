@@ -52,7 +52,8 @@ test('catalog prices and labels carry the store currency; one click chooses ever
   await page.goto('/dashboard/catalog');
   const table = page.getByRole('table', { name: 'Products' });
   await expect(table.getByRole('row', { name: /Gift card/ })).toContainText('$25.00');
-  await page.getByRole('checkbox', { name: 'Labels for every item on this page' }).check();
+  // Chakra's checkbox input is visually hidden behind its control: checked as a person's click on the control would.
+  await page.getByRole('checkbox', { name: 'Labels for every item on this page' }).check({ force: true });
   await page.getByRole('button', { name: 'Labels (8)' }).click();
   await expect(page.getByTestId('label')).toHaveCount(8);
   await expect(page.getByTestId('label').filter({ hasText: 'Gift card' })).toContainText('$25.00');

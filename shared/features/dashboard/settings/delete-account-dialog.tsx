@@ -2,20 +2,33 @@ import { useState } from 'react';
 import { Button, Dialog, Portal } from '@chakra-ui/react';
 import { LuTrash2 } from 'react-icons/lu';
 import { notify } from '../../../components/toaster';
+import { useSupabase } from '../../../lib/platform-context';
 import { useDashboardSession } from '../dashboard-session';
+import { deleteOwnAccount } from './delete-account-api';
 
 /**
- * Delete Account as the spec defines it: a confirmation, then sign-out and a request to contact support.
- * Nothing is deleted here on purpose (spec section 8): deletion is a support process.
+ * Delete Account (issue 26): the person's own login is deleted by the delete-account Edge Function (docs/adr/0208),
+ * then they are signed out. The shop's books keep what they rang, under "Former staff member". An owner is told to
+ * transfer the business first; nothing is deleted then.
  */
 export function DeleteAccountDialog() {
+  const supabase = useSupabase();
   const { signOut } = useDashboardSession();
   const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
 
   const confirm = async () => {
+    setBusy(true);
+    const refusal = await deleteOwnAccount(supabase);
+    setBusy(false);
+    if (refusal) {
+      setOpen(false);
+      notify.error('Account not deleted', refusal);
+      return;
+    }
     setOpen(false);
     await signOut();
-    notify.info('Account deletion requested', 'Please contact support to complete account deletion.');
+    notify.success('Account deleted', 'Your login is gone; the shops you worked for keep their records.');
   };
 
   return (
@@ -34,15 +47,16 @@ export function DeleteAccountDialog() {
             </Dialog.Header>
             <Dialog.Body>
               <Dialog.Description>
-                This action cannot be undone. This will permanently delete your account and remove all of your data
-                from our servers.
+                This action cannot be undone. Your login and your personal details are deleted; the shops you worked for
+                keep their sales and records under &quot;Former staff member&quot;. A business owner transfers the business
+                first.
               </Dialog.Description>
             </Dialog.Body>
             <Dialog.Footer>
               <Dialog.ActionTrigger asChild>
                 <Button variant="outline">Cancel</Button>
               </Dialog.ActionTrigger>
-              <Button colorPalette="red" onClick={() => void confirm()}>
+              <Button colorPalette="red" loading={busy} onClick={() => void confirm()}>
                 Delete Account
               </Button>
             </Dialog.Footer>
