@@ -322,17 +322,17 @@ describe('choose_plan', () => {
     expect(rows).toEqual([{ plan_name: 'Pro', trial_days: 7 }]);
   });
 
-  it('choosing again switches the plan (still one row) without restarting the trial', async () => {
+  it('a paid plan is not switched here: it changes through the payment provider (issue 24); the row stays', async () => {
     await w.db.query(
       `update public.user_plans set status = 'active', next_billing_date = now() + interval '300 days'
         where user_id = $1`, [seedUsers.owner3.id]);
-    const { data, error } = await w.ownerC.rpc('choose_plan', { _plan_name: 'Starter' });
-    expect(error).toBeNull();
-    expect(data).toMatchObject({ plan_name: 'Starter', price: 9.99, status: 'active' });
+    const { error } = await w.ownerC.rpc('choose_plan', { _plan_name: 'Starter' });
+    expect(error?.code).toBe('SW002');
+    expect(error?.message).toMatch(/Billing page/);
     const { rows } = await w.db.query<{ plan_name: string; status: string; days_left: number }>(
       `select plan_name, status, round(extract(epoch from next_billing_date - now()) / 86400)::int as days_left
          from public.user_plans where user_id = $1`, [seedUsers.owner3.id]);
-    expect(rows).toEqual([{ plan_name: 'Starter', status: 'active', days_left: 300 }]);
+    expect(rows).toEqual([{ plan_name: 'Pro', status: 'active', days_left: 300 }]);
   });
 
   it.each(['Enterprise', 'Platinum', ''])('refuses the unknown or unsold plan %j', async (plan) => {

@@ -411,7 +411,7 @@ describe('plan limits', () => {
     expect((await addStore(owner3.client, businessC, 'CarePlus Main')).error).toBeNull();
     const second = await addStore(owner3.client, businessC, 'CarePlus Second');
     expectRefused(second, 'SW001');
-    expect(second.error?.message).toContain('Free plan allows 1 stores');
+    expect(second.error?.message).toContain('Your Free plan allows 1 store.');
     const invitation = await owner3.client.rpc('create_invitation',
       { _business_id: businessC, _email: 'helper@matrix.storewise.test', _role: 'cashier' });
     expectRefused(invitation, 'SW001');
@@ -424,7 +424,7 @@ describe('plan limits', () => {
     await stack.db.query(`update public.user_plans set plan_name = 'Starter' where user_id = $1`, [seedUsers.owner1.id]);
     const refused = await addStore(clients.owner, businessA, 'After downgrade');
     expectRefused(refused, 'SW001');
-    expect(refused.error?.message).toContain('Starter plan allows 1 stores');
+    expect(refused.error?.message).toContain('Your Starter plan allows 1 store.');
     const [{ n = 0 } = {}] = await dbRows<{ n: number }>(
       'select count(*)::int as n from public.stores where business_id = $1 and archived_at is null', [businessA]);
     expect(n).toBe(3);

@@ -114,8 +114,12 @@ describe('admin_overview', () => {
     expect(ticket.error).toBeNull();
     await expectOverviewMatchesTables();
 
-    // choose_plan is INSERT ... ON CONFLICT DO UPDATE: the update path's transition tables.
-    const plan = await owner.rpc('choose_plan', { _plan_name: 'Pro' });
+    // choose_plan is INSERT ... ON CONFLICT DO UPDATE: a first choice inserts, a switch during the trial takes the
+    // update path's transition tables (a paid plan changes through the payment provider, issue 24).
+    const trialOwner = await signedIn('owner3@storewise.local', 'storewise-owner');
+    expect((await trialOwner.rpc('choose_plan', { _plan_name: 'Pro' })).error).toBeNull();
+    await expectOverviewMatchesTables();
+    const plan = await trialOwner.rpc('choose_plan', { _plan_name: 'Growth' });
     expect(plan.error).toBeNull();
     const off = await owner.from('user_plans').update({ auto_renew: false }).eq('user_id', ownerId);
     expect(off.error).toBeNull();
