@@ -11,7 +11,7 @@ const numRuns = Number(process.env.STOREWISE_PROPERTY_RUNS ?? 10);
 const world = await startCatalogWorld();
 const started = performance.now();
 try {
-  const result = await runMoneyProperty(world, { seed, numRuns, maxCommands: 40 });
+  const result = await runMoneyProperty(world, { seed, numRuns, maxCommands: 40, size: 'large' });
   const seconds = (performance.now() - started) / 1000;
   console.log(`money property: seed ${seed}, ${numRuns} runs, ${result.steps} steps (${result.sales} sales, ` +
     `${result.refunds} refunds, ${result.closes} closes) in ${seconds.toFixed(1)} s: every invariant held`);

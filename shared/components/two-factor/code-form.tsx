@@ -1,47 +1,21 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Input, Stack } from '@chakra-ui/react';
-import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { authenticatorCodeSchema, type AuthenticatorCodeValues } from '../../lib/code-schema';
+import { authenticatorCodeSchema } from '../../lib/code-schema';
 import { FormField } from '../form-field';
+import { useCodeForm } from './use-code-form';
 
-/**
- * One field for a code from the authenticator app and a submit button. onCode throws to show the service's
- * refusal under the field (wrong code, too many tries) instead of in a toast the user may miss.
- */
+/** One field for a code from the authenticator app and a submit button; a refused code is cleared for the next. */
 export function CodeForm({ submitLabel, onCode, autoFocus = true }: {
   submitLabel: string;
   onCode: (code: string) => Promise<void>;
   autoFocus?: boolean;
 }) {
-  const [refusal, setRefusal] = useState<string | null>(null);
-  const form = useForm<AuthenticatorCodeValues, unknown, { code: string }>({
-    resolver: zodResolver(authenticatorCodeSchema),
-    defaultValues: { code: '' },
-  });
-  const { errors, isSubmitting } = form.formState;
-  const submit = form.handleSubmit(async ({ code }) => {
-    setRefusal(null);
-    try {
-      await onCode(code);
-    } catch (error) {
-      setRefusal(error instanceof Error ? error.message : String(error));
-      form.setValue('code', '');
-    }
-  });
-
+  const { register, submit, error, isSubmitting } = useCodeForm(authenticatorCodeSchema, onCode, { clearOnRefusal: true });
   return (
     <form onSubmit={(event) => void submit(event)} noValidate aria-label={submitLabel}>
       <Stack gap="3">
-        <FormField label="Authentication code" error={errors.code?.message ?? refusal ?? undefined} required>
-          <Input
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={7}
-            autoFocus={autoFocus}
-            placeholder="123456"
-            {...form.register('code')}
-          />
+        <FormField label="Authentication code" error={error} required>
+          <Input inputMode="numeric" autoComplete="one-time-code" maxLength={7} autoFocus={autoFocus} placeholder="123456"
+            {...register('code')} />
         </FormField>
         <Button type="submit" colorPalette="blue" loading={isSubmitting}>
           {submitLabel}

@@ -1,31 +1,16 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Input, Stack } from '@chakra-ui/react';
-import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { recoveryCodeSchema, type RecoveryCodeValues } from '../../lib/code-schema';
+import { recoveryCodeSchema } from '../../lib/code-schema';
 import { FormField } from '../form-field';
+import { useCodeForm } from './use-code-form';
 
-/** One field for a saved recovery code; onCode throws to show the refusal under the field. */
+/** One field for a saved recovery code; the refusal shows under the field. */
 export function RecoveryCodeForm({ onCode }: { onCode: (code: string) => Promise<void> }) {
-  const [refusal, setRefusal] = useState<string | null>(null);
-  const form = useForm<RecoveryCodeValues, unknown, { code: string }>({
-    resolver: zodResolver(recoveryCodeSchema),
-    defaultValues: { code: '' },
-  });
-  const { errors, isSubmitting } = form.formState;
-  const submit = form.handleSubmit(async ({ code }) => {
-    setRefusal(null);
-    try {
-      await onCode(code);
-    } catch (error) {
-      setRefusal(error instanceof Error ? error.message : String(error));
-    }
-  });
+  const { register, submit, error, isSubmitting } = useCodeForm(recoveryCodeSchema, onCode);
   return (
     <form onSubmit={(event) => void submit(event)} noValidate aria-label="Use recovery code">
       <Stack gap="3">
-        <FormField label="Recovery code" error={errors.code?.message ?? refusal ?? undefined} required>
-          <Input autoComplete="off" autoFocus placeholder="abcde-12345" {...form.register('code')} />
+        <FormField label="Recovery code" error={error} required>
+          <Input autoComplete="off" autoFocus placeholder="abcde-12345" {...register('code')} />
         </FormField>
         <Button type="submit" colorPalette="blue" loading={isSubmitting}>
           Use recovery code

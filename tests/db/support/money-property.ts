@@ -29,7 +29,11 @@ interface Model {
 type Real = CatalogWorld;
 type Step = fc.AsyncCommand<Model, Real>;
 
-export interface MoneyPropertyOptions { seed: number; numRuns: number; maxCommands: number }
+export interface MoneyPropertyOptions {
+  seed: number; numRuns: number; maxCommands: number;
+  /** How long the generated sequences tend to be (fast-check's size); the bench asks for longer days than npm test. */
+  size?: fc.SizeForArbitrary;
+}
 export interface MoneyPropertyResult { steps: number; sales: number; refunds: number; closes: number }
 
 const same = (z: unknown) => {
@@ -205,7 +209,7 @@ export async function runMoneyProperty(w: Real, options: MoneyPropertyOptions): 
     tills[role].shift = await openShift(w, role, tills[role].register);
   }
   const model: Model = { tills, sales: [], closed: new Map(), steps: 0 };
-  await fc.assert(fc.asyncProperty(fc.commands(steps, { maxCommands: options.maxCommands }), async (cmds) => {
+  await fc.assert(fc.asyncProperty(fc.commands(steps, { maxCommands: options.maxCommands, ...(options.size ? { size: options.size } : {}) }), async (cmds) => {
     await fc.asyncModelRun(() => ({ model, real: w }), cmds);
   }), { seed: options.seed, numRuns: options.numRuns, endOnFailure: true });
   const [counts] = await w.rows<{ sales: number; refunds: number }>(
