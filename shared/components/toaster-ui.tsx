@@ -4,7 +4,8 @@ import { Portal, Spinner, Stack, Toast, Toaster as ChakraToaster, createToaster 
  * The toast machinery and its UI (~20 KB gzip of zag-js). Loaded on demand by toaster.tsx so the landing
  * page does not carry it (docs/adr/0044); import `notify` from there, never this module directly.
  */
-export const toaster = createToaster({ placement: 'bottom-end', pauseOnPageIdle: true });
+// Alt+Shift+N reaches the notifications: zag's default, Alt+T, is the register's "pay" shortcut (issue 25).
+export const toaster = createToaster({ placement: 'bottom-end', pauseOnPageIdle: true, hotkey: ['altKey', 'shiftKey', 'KeyN'] });
 
 export function ToasterUi() {
   return (

@@ -189,7 +189,9 @@ export function Till(props: TillProps) {
     const onKey = (event: KeyboardEvent) => {
       const shortcut = shortcutOf(event);
       if (shortcut) {
+        // The register's own: no other listener of the page acts on it too (moving focus away, say).
         event.preventDefault();
+        event.stopPropagation();
         runRef.current(shortcut);
         return;
       }
