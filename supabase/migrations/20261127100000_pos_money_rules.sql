@@ -588,6 +588,23 @@ $$;
 revoke all on function private.post_sale_core(jsonb) from public, anon, authenticated;
 
 -- ---------------------------------------------------------------------------------------------------
+-- What was refunded of each line of a sale (quantity and money): post_refund prices the next part from it and
+-- find_sale_for_refund shows what is left.
+create or replace function private.sale_line_refunds(_sale_id uuid)
+returns table (sale_line_id uuid, qty numeric, amount bigint)
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select rl.sale_line_id, sum(rl.qty), sum(rl.amount)::bigint
+    from public.refund_lines rl join public.sale_lines x on x.id = rl.sale_line_id
+   where x.sale_id = _sale_id
+   group by rl.sale_line_id;
+$$;
+revoke all on function private.sale_line_refunds(uuid) from public, anon, authenticated;
+
+-- ---------------------------------------------------------------------------------------------------
 -- A refund (20261123180000_retail_hardening), rewritten:
 -- * the shift and the time by private.pos_entry_terms: an open shift in the sale's store (the cashier's own), or
 --   offline the same shift, closed since ('after_close'); a refund is never taken without a shift, since the money
@@ -722,9 +739,7 @@ begin
             left join public.variants v on v.id = l.variant_id
             left join public.products p on p.id = v.product_id
             left join public.sale_line_costs c on c.sale_line_id = l.id
-            left join (select rl.sale_line_id, sum(rl.qty) as qty, sum(rl.amount) as amount
-                         from public.refund_lines rl join public.sale_lines x on x.id = rl.sale_line_id
-                        where x.sale_id = v_sale.id group by rl.sale_line_id) r on r.sale_line_id = l.id
+            left join private.sale_line_refunds(v_sale.id) r on r.sale_line_id = l.id
            where l.sale_id = v_sale.id) s
     cross join lateral (values (s.id, s.doc), ('n' || s.line_no, s.doc)) as k (key, value);
 
@@ -1357,9 +1372,7 @@ begin
                          'line_total', l.line_total, 'refunded', coalesce(r.qty, 0), 'refundedAmount', coalesce(r.amount, 0))
                          order by l.line_no)
                          from public.sale_lines l
-                         left join (select rl.sale_line_id, sum(rl.qty) as qty, sum(rl.amount) as amount
-                                      from public.refund_lines rl join public.sale_lines x on x.id = rl.sale_line_id
-                                     where x.sale_id = v_sale.id group by rl.sale_line_id) r on r.sale_line_id = l.id
+                         left join private.sale_line_refunds(v_sale.id) r on r.sale_line_id = l.id
                         where l.sale_id = v_sale.id), '[]'));
 end;
 $$;

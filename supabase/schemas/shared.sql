@@ -459,9 +459,7 @@ begin
                          'line_total', l.line_total, 'refunded', coalesce(r.qty, 0), 'refundedAmount', coalesce(r.amount, 0))
                          order by l.line_no)
                          from public.sale_lines l
-                         left join (select rl.sale_line_id, sum(rl.qty) as qty, sum(rl.amount) as amount
-                                      from public.refund_lines rl join public.sale_lines x on x.id = rl.sale_line_id
-                                     where x.sale_id = v_sale.id group by rl.sale_line_id) r on r.sale_line_id = l.id
+                         left join private.sale_line_refunds(v_sale.id) r on r.sale_line_id = l.id
                         where l.sale_id = v_sale.id), '[]'));
 end;
 $$;

@@ -1,6 +1,5 @@
 // SQL and functions: supabase/functions/delete-account (docs/adr/0208), which calls supabase/schemas/auth.sql.
 import type { StorewiseClient } from '../../../lib/supabase-client';
-import { asSentence } from '../../../lib/sentence';
 
 /**
  * Deletes the signed-in person's own login through the delete-account Edge Function: memberships end, the name
@@ -14,5 +13,6 @@ export async function deleteOwnAccount(supabase: StorewiseClient): Promise<strin
   const body = context && typeof context.json === 'function'
     ? ((await context.json().catch(() => ({}))) as { message?: string })
     : {};
-  return asSentence(body.message ?? 'The account could not be deleted. Try again shortly.');
+  // notify.error shows it as a sentence.
+  return body.message ?? 'The account could not be deleted. Try again shortly.';
 }
