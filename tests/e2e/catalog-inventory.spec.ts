@@ -32,8 +32,9 @@ const chooseStore = (page: Page, name: string) => page.getByRole('combobox', { n
 async function fitsWidth(page: Page, width: number) {
   const before = page.viewportSize() ?? { width: 1280, height: 800 };
   await page.setViewportSize({ width, height: 800 });
-  const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
-  expect(overflow).toBeLessThanOrEqual(0);
+  // Measured once the layout has settled after the resize (responsive values re-render a frame later).
+  await expect.poll(() => page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth'))
+    .toBeLessThanOrEqual(0);
   await page.setViewportSize(before);
 }
 
