@@ -453,38 +453,6 @@ end;
 $$;
 revoke all on function private.sales_summaries_lines_inserted() from public;
 
-create or replace function private.sales_summaries_costs_inserted()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
-begin
-  insert into public.sales_daily as d (business_id, store_id, day, cost, lines_without_cost)
-  select s.business_id, s.store_id, (s.occurred_at at time zone st.time_zone)::date, sum(l.qty * n.unit_cost), -count(*)
-    from new_rows n
-    join public.sale_lines l on l.id = n.sale_line_id and l.business_id = n.business_id
-    join public.sales s on s.id = l.sale_id
-    join public.stores st on st.id = s.store_id
-   group by 1, 2, 3
-  on conflict (store_id, day) do update
-    set cost = d.cost + excluded.cost, lines_without_cost = d.lines_without_cost + excluded.lines_without_cost;
-  insert into public.sales_daily_variant as d (business_id, store_id, day, variant_id, description, cost,
-                                               lines_without_cost)
-  select s.business_id, s.store_id, (s.occurred_at at time zone st.time_zone)::date, l.variant_id, max(l.description),
-         sum(l.qty * n.unit_cost), -count(*)
-    from new_rows n
-    join public.sale_lines l on l.id = n.sale_line_id and l.business_id = n.business_id
-    join public.sales s on s.id = l.sale_id
-    join public.stores st on st.id = s.store_id
-   group by 1, 2, 3, 4
-  on conflict (store_id, day, variant_id) do update
-    set cost = d.cost + excluded.cost, lines_without_cost = d.lines_without_cost + excluded.lines_without_cost;
-  return null;
-end;
-$$;
-revoke all on function private.sales_summaries_costs_inserted() from public;
-
 -- Refunds: inserted and updated (post_refund writes the total after its lines) as signed deltas of old and new.
 create or replace function private.sales_summaries_refunds_changed()
 returns trigger
@@ -3601,7 +3569,38 @@ comment on function public.report_top_products(uuid,date,date,uuid,boolean,integ
 revoke all on function public.report_top_products(uuid,date,date,uuid,boolean,integer) from public;
 grant execute on function public.report_top_products(uuid,date,date,uuid,boolean,integer) to authenticated;
 
--- Rebuild from the raw rows: a whole business (_stores null) or the given (store, day) pairs.
+create or replace function private.sales_summaries_costs_inserted()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  insert into public.sales_daily as d (business_id, store_id, day, cost, lines_without_cost)
+  select s.business_id, s.store_id, (s.occurred_at at time zone st.time_zone)::date, sum(round(l.qty * n.unit_cost)), -count(*)
+    from new_rows n
+    join public.sale_lines l on l.id = n.sale_line_id and l.business_id = n.business_id
+    join public.sales s on s.id = l.sale_id
+    join public.stores st on st.id = s.store_id
+   group by 1, 2, 3
+  on conflict (store_id, day) do update
+    set cost = d.cost + excluded.cost, lines_without_cost = d.lines_without_cost + excluded.lines_without_cost;
+  insert into public.sales_daily_variant as d (business_id, store_id, day, variant_id, description, cost,
+                                               lines_without_cost)
+  select s.business_id, s.store_id, (s.occurred_at at time zone st.time_zone)::date, l.variant_id, max(l.description),
+         sum(round(l.qty * n.unit_cost)), -count(*)
+    from new_rows n
+    join public.sale_lines l on l.id = n.sale_line_id and l.business_id = n.business_id
+    join public.sales s on s.id = l.sale_id
+    join public.stores st on st.id = s.store_id
+   group by 1, 2, 3, 4
+  on conflict (store_id, day, variant_id) do update
+    set cost = d.cost + excluded.cost, lines_without_cost = d.lines_without_cost + excluded.lines_without_cost;
+  return null;
+end;
+$$;
+revoke all on function private.sales_summaries_costs_inserted() from public;
+
 create or replace function private.compute_sales_summaries_daily(_business_id uuid, _stores uuid[] default null,
                                                            _days date[] default null)
 returns void
@@ -3629,7 +3628,7 @@ begin
    group by 1, 2, 3;
   insert into public.sales_daily as d (business_id, store_id, day, lines, units, revenue, cost, lines_without_cost)
   select x.business_id, x.store_id, x.day, count(*), sum(l.qty), sum(l.line_total - l.tax_amount),
-         sum(l.qty * coalesce(c.unit_cost, 0)), count(*) filter (where c.sale_line_id is null)
+         sum(round(l.qty * coalesce(c.unit_cost, 0))), count(*) filter (where c.sale_line_id is null)
     from private.sales_summary_scope(_business_id, _stores, _days) x
     join public.sale_lines l on l.sale_id = x.sale_id and l.business_id = x.business_id
     left join public.sale_line_costs c on c.sale_line_id = l.id and c.business_id = l.business_id
@@ -3645,7 +3644,7 @@ begin
   insert into public.sales_daily_variant (business_id, store_id, day, variant_id, description, lines, units, revenue,
                                           cost, lines_without_cost)
   select x.business_id, x.store_id, x.day, l.variant_id, max(l.description), count(*), sum(l.qty),
-         sum(l.line_total - l.tax_amount), sum(l.qty * coalesce(c.unit_cost, 0)),
+         sum(l.line_total - l.tax_amount), sum(round(l.qty * coalesce(c.unit_cost, 0))),
          count(*) filter (where c.sale_line_id is null)
     from private.sales_summary_scope(_business_id, _stores, _days) x
     join public.sale_lines l on l.sale_id = x.sale_id and l.business_id = x.business_id

@@ -28,7 +28,7 @@ const as = <T = Record<string, unknown>>(claims: JwtClaims, sql: string, params:
 // Raw daily figures per store and local day of the sale, written apart from the migrations.
 const rawDaily = `
   select s.business_id, s.store_id, (s.occurred_at at time zone st.time_zone)::date as day, l.variant_id,
-         sum(l.qty) as units, sum(l.line_total - l.tax_amount) as revenue, sum(l.qty * coalesce(c.unit_cost, 0)) as cost
+         sum(l.qty) as units, sum(l.line_total - l.tax_amount) as revenue, sum(round(l.qty * coalesce(c.unit_cost, 0))) as cost
     from public.sale_lines l join public.sales s on s.id = l.sale_id join public.stores st on st.id = s.store_id
     left join public.sale_line_costs c on c.sale_line_id = l.id
    group by 1, 2, 3, 4`;
@@ -75,7 +75,7 @@ async function rawSellers(from: string, to: string, scope: string[], worst: bool
   const { rows } = await db.query(
     `with f as (
        select l.variant_id, (s.occurred_at at time zone st.time_zone)::date as day, l.description, l.qty,
-              l.line_total - l.tax_amount as revenue, l.qty * coalesce(c.unit_cost, 0) as cost
+              l.line_total - l.tax_amount as revenue, round(l.qty * coalesce(c.unit_cost, 0)) as cost
          from public.sale_lines l join public.sales s on s.id = l.sale_id join public.stores st on st.id = s.store_id
          left join public.sale_line_costs c on c.sale_line_id = l.id
         where s.business_id = $1 and s.store_id = any ($4::uuid[])

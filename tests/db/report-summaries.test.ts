@@ -22,7 +22,7 @@ const rawDaily = `
       from public.sales s join public.stores st on st.id = s.store_id group by 1, 2
   ), lined as (
     select s.store_id, (s.occurred_at at time zone st.time_zone)::date as day, count(*) as lines, sum(l.qty) as units,
-           sum(l.line_total - l.tax_amount) as revenue, sum(l.qty * coalesce(c.unit_cost, 0)) as cost,
+           sum(l.line_total - l.tax_amount) as revenue, sum(round(l.qty * coalesce(c.unit_cost, 0))) as cost,
            count(*) - count(c.sale_line_id) as lines_without_cost
       from public.sale_lines l join public.sales s on s.id = l.sale_id join public.stores st on st.id = s.store_id
       left join public.sale_line_costs c on c.sale_line_id = l.id
@@ -53,7 +53,7 @@ const summaryTax = `select store_id, day, tax_rate, lines, taxable, tax from pub
 const rawVariant = `
   select s.store_id, (s.occurred_at at time zone st.time_zone)::date as day, l.variant_id, max(l.description) as description,
          count(*) as lines, sum(l.qty) as units, sum(l.line_total - l.tax_amount) as revenue,
-         sum(l.qty * coalesce(c.unit_cost, 0)) as cost, count(*) - count(c.sale_line_id) as lines_without_cost
+         sum(round(l.qty * coalesce(c.unit_cost, 0))) as cost, count(*) - count(c.sale_line_id) as lines_without_cost
     from public.sale_lines l join public.sales s on s.id = l.sale_id join public.stores st on st.id = s.store_id
     left join public.sale_line_costs c on c.sale_line_id = l.id
    group by 1, 2, 3`;

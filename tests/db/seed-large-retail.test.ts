@@ -91,7 +91,7 @@ describe('seed:large retail set', () => {
   it('has summaries equal to the raw sales and a weekly pattern', async () => {
     const raw = await one<{ receipts: string; gross: string; cost: string }>(
       `select count(*)::text as receipts, sum(total)::text as gross,
-              (select sum(l.qty * c.unit_cost)::text from public.sale_lines l join public.sale_line_costs c on c.sale_line_id = l.id
+              (select sum(round(l.qty * c.unit_cost))::text from public.sale_lines l join public.sale_line_costs c on c.sale_line_id = l.id
                 where l.business_id = $1) as cost
          from public.sales where business_id = $1`, [business]);
     const summary = await one<{ receipts: string; gross: string; cost: string }>(
