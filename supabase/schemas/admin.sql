@@ -394,58 +394,6 @@ comment on function public.admin_list_plans(integer,integer) is 'Admins only (42
 revoke all on function public.admin_list_plans(integer,integer) from public;
 grant execute on function public.admin_list_plans(integer,integer) to authenticated;
 
--- ---------------------------------------------------------------------------------------------------
--- Admin: businesses newest first with owner, plan, stores and members; search on the business name or
--- the owner's name (trigram indexes); one page of 1..100 with the list's total on every row.
-create or replace function public.admin_list_businesses(_search text default null, _limit int default 20, _offset int default 0)
-returns table (
-  id uuid, name text, type text, owner_id uuid, owner_name text, owner_email text, plan text, plan_status text,
-  stores bigint, members bigint, created_at timestamptz, suspended_at timestamptz, suspended_reason text,
-  total_count bigint
-)
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
-declare
-  v_search text := nullif(btrim(coalesce(_search, '')), '');
-  v_limit int := least(greatest(coalesce(_limit, 20), 1), 100);
-  v_offset int := greatest(coalesce(_offset, 0), 0);
-  v_pattern text;
-begin
-  perform private.assert_admin();
-  if char_length(v_search) > 100 then
-    raise exception 'search text is too long (100 characters at most)' using errcode = '22023';
-  end if;
-  v_pattern := case when v_search is null then null
-                    else '%' || replace(replace(replace(v_search, '\', '\\'), '%', '\%'), '_', '\_') || '%' end;
-  return query
-    with page as materialized (
-      select b.id, count(*) over () as total
-        from public.businesses b
-       where v_pattern is null or b.name ilike v_pattern
-          or b.owner_id in (select p.id from public.profiles p where p.full_name ilike v_pattern)
-       order by b.created_at desc, b.id
-       limit v_limit offset v_offset
-    )
-    select b.id, b.name::text, b.type::text, b.owner_id, p.full_name, u.email::text,
-           coalesce(case when up.status in ('trialing', 'active', 'past_due') then up.plan_name end, 'Free'),
-           up.status,
-           (select count(*) from public.stores s where s.business_id = b.id and s.archived_at is null),
-           (select count(*) from public.business_members m where m.business_id = b.id),
-           b.created_at, b.suspended_at, b.suspended_reason::text, page.total
-      from page
-      join public.businesses b on b.id = page.id
-      left join public.profiles p on p.id = b.owner_id
-      left join auth.users u on u.id = b.owner_id
-      left join public.user_plans up on up.user_id = b.owner_id
-     order by b.created_at desc, b.id;
-end;
-$$;
-revoke all on function public.admin_list_businesses(text,integer,integer) from public;
-grant execute on function public.admin_list_businesses(text,integer,integer) to authenticated;
-
 -- Admin: suspend (with a reason the owner sees) or lift a suspension. The audit trigger records who.
 create or replace function public.admin_set_business_suspension(_business_id uuid, _suspended boolean, _reason text default null)
 returns void
@@ -671,6 +619,55 @@ end;
 $$;
 revoke all on function public.admin_reset_two_factor(uuid) from public;
 grant execute on function public.admin_reset_two_factor(uuid) to authenticated;
+
+create or replace function public.admin_list_businesses(_search text default null, _limit int default 20, _offset int default 0)
+returns table (
+  id uuid, name text, type text, owner_id uuid, owner_name text, owner_email text, plan text, plan_status text,
+  stores bigint, members bigint, created_at timestamptz, suspended_at timestamptz, suspended_reason text,
+  total_count bigint
+)
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_search text := nullif(btrim(coalesce(_search, '')), '');
+  v_limit int := least(greatest(coalesce(_limit, 20), 1), 100);
+  v_offset int := greatest(coalesce(_offset, 0), 0);
+  v_pattern text;
+begin
+  perform private.assert_admin();
+  if char_length(v_search) > 100 then
+    raise exception 'search text is too long (100 characters at most)' using errcode = '22023';
+  end if;
+  v_pattern := case when v_search is null then null
+                    else '%' || replace(replace(replace(v_search, '\', '\\'), '%', '\%'), '_', '\_') || '%' end;
+  return query
+    with page as materialized (
+      select b.id, count(*) over () as total
+        from public.businesses b
+       where v_pattern is null or b.name ilike v_pattern
+          or b.owner_id in (select p.id from public.profiles p where p.full_name ilike v_pattern)
+       order by b.created_at desc, b.id
+       limit v_limit offset v_offset
+    )
+    select b.id, b.name::text, b.type::text, b.owner_id, p.full_name, u.email::text,
+           e.plan,
+           case when e.plan = 'Free' and e.status = 'trialing' then 'expired' else nullif(e.status, 'none') end,
+           (select count(*) from public.stores s where s.business_id = b.id and s.archived_at is null),
+           (select count(*) from public.business_members m where m.business_id = b.id),
+           b.created_at, b.suspended_at, b.suspended_reason::text, page.total
+      from page
+      join public.businesses b on b.id = page.id
+      left join public.profiles p on p.id = b.owner_id
+      left join auth.users u on u.id = b.owner_id
+      cross join lateral private.business_entitlement(b.id) e
+     order by b.created_at desc, b.id;
+end;
+$$;
+revoke all on function public.admin_list_businesses(text,integer,integer) from public;
+grant execute on function public.admin_list_businesses(text,integer,integer) to authenticated;
 
 -- ==== Triggers ============================================================================================
 

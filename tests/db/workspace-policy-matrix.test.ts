@@ -469,6 +469,21 @@ describe('suspension', () => {
     expectRefused(await clients.owner.rpc('admin_list_businesses', {}));
     expectRefused(await clients.anon.rpc('admin_list_businesses', {}));
   });
+
+  it('admins see the plan in force: an owner\'s trial past its end reads Free, expired', async () => {
+    const [before] = await dbRows<{ status: string; next_billing_date: string | null }>(
+      `select status, next_billing_date::text from public.user_plans where user_id = $1`, [userIds.owner]);
+    await dbRows(`update public.user_plans set status = 'trialing', next_billing_date = now() - interval '1 day'
+                   where user_id = $1`, [userIds.owner]);
+    try {
+      const { data, error } = await clients.admin.rpc('admin_list_businesses', { _search: 'fresh corner', _limit: 10 });
+      expect(error).toBeNull();
+      expect(data).toEqual([expect.objectContaining({ id: businessA, plan: 'Free', plan_status: 'expired' })]);
+    } finally {
+      await dbRows(`update public.user_plans set status = $2, next_billing_date = $3 where user_id = $1`,
+        [userIds.owner, before?.status, before?.next_billing_date]);
+    }
+  });
 });
 
 describe('ownership transfer', () => {
