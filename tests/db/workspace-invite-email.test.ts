@@ -154,12 +154,12 @@ describe('invitation email facts', () => {
 
   it('only the service role may read them, and only for the invited address', async () => {
     const token = await invite('facts@invite.test');
-    const asOwner = await owner.rpc('invitation_email_facts' as never, { _token: token, _email: 'facts@invite.test' } as never);
+    const asOwner = await owner.rpc('invitation_email_facts', { _token: token, _email: 'facts@invite.test' });
     expect(asOwner.error?.code).toBe('42501');
     const service = createTestClient(stack, 'service');
-    const right = await service.rpc('invitation_email_facts' as never, { _token: token, _email: 'FACTS@invite.test' } as never);
+    const right = await service.rpc('invitation_email_facts', { _token: token, _email: 'FACTS@invite.test' });
     expect(right.data).toEqual([expect.objectContaining({ business_name: 'Olive Grocers', role: 'cashier', inviter_name: 'Olive Owner' })]);
-    const other = await service.rpc('invitation_email_facts' as never, { _token: token, _email: 'someone@invite.test' } as never);
+    const other = await service.rpc('invitation_email_facts', { _token: token, _email: 'someone@invite.test' });
     expect(other.data).toEqual([]);
   }, 60_000);
 });

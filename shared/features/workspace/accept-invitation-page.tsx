@@ -7,8 +7,8 @@ import { FormField } from '../../components/form-field';
 import { LoadError } from '../../components/load-error';
 import { LoadingText } from '../../components/loading-text';
 import { PasswordInput } from '../../components/password-input';
+import { useAuth } from '../../lib/auth-provider';
 import { useSupabase } from '../../lib/platform-context';
-import { useDashboardSession } from '../dashboard/dashboard-session';
 import { firstScreenFor, joinSchema, mustChooseCredentials, type JoinValues } from './join-schema';
 import { useAsync } from './use-async';
 import { useWorkspaces } from './use-workspaces';
@@ -22,13 +22,13 @@ import { acceptInvitation, chooseCredentials, previewInvitation } from './worksp
 export function AcceptInvitationPage() {
   const supabase = useSupabase();
   const navigate = useNavigate();
-  const { user } = useDashboardSession();
+  const { user } = useAuth();
   const { choose, reload } = useWorkspaces();
   const token = useSearchParams()[0].get('token') ?? '';
   const [preview, retry] = useAsync(token, () => previewInvitation(supabase, token));
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const needsCredentials = mustChooseCredentials(user.user_metadata);
+  const needsCredentials = mustChooseCredentials(user?.user_metadata);
   const { register, handleSubmit, formState } = useForm<JoinValues>({
     resolver: zodResolver(joinSchema),
     defaultValues: { fullName: '', password: '', confirmPassword: '' },
@@ -44,7 +44,7 @@ export function AcceptInvitationPage() {
     setBusy(true);
     setProblem(null);
     try {
-      if (credentials) await chooseCredentials(supabase, user.id, credentials.fullName, credentials.password);
+      if (credentials && user) await chooseCredentials(supabase, user.id, credentials.fullName, credentials.password);
       const businessId = await acceptInvitation(supabase, token);
       choose(businessId);
       reload();

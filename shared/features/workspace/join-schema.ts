@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { resetPasswordSchema } from '../auth/password-schemas';
+import { fitsPasswordHash, passwordTooLongForService } from '../../lib/password-limit';
 
 /**
  * What a person invited without an account chooses when accepting (issue 25): their name, as the profile keeps
- * it (2-100 characters, the sign-up page's messages), and a password, as the reset page asks for it.
+ * it (2-100 characters, the sign-up page's messages), and a password with the reset page's rules and messages.
  */
 export const joinSchema = z
   .object({
@@ -13,8 +13,10 @@ export const joinSchema = z
       .min(1, { error: 'Full name is required', abort: true })
       .min(2, 'Name must be at least 2 characters')
       .max(100, 'Name is too long'),
+    password: z.string().min(6, 'Password must be at least 6 characters long.').refine(fitsPasswordHash, passwordTooLongForService),
+    confirmPassword: z.string(),
   })
-  .and(resetPasswordSchema);
+  .refine((values) => values.password === values.confirmPassword, { path: ['confirmPassword'], message: "Passwords don't match" });
 
 export type JoinValues = z.output<typeof joinSchema>;
 

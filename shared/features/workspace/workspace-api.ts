@@ -1,4 +1,5 @@
 // SQL (supabase/schemas, docs/adr/0185):
+//   supabase/schemas/auth.sql: profiles
 //   supabase/schemas/shared.sql: add_sample_catalog() dismiss_setup() setup_progress()
 //   supabase/schemas/workspace.sql: accept_invitation() business_team() create_invitation() invitation_preview()
 //     my_workspaces() remove_member() revoke_invitation() set_managers_need_two_factor() set_member_role()
