@@ -3559,6 +3559,15 @@ export type Database = {
           row_index: number;
         }[];
       };
+      invitation_email_facts: {
+        Args: { _email: string; _token: string };
+        Returns: {
+          business_name: string;
+          expires_at: string;
+          inviter_name: string;
+          role: string;
+        }[];
+      };
       invitation_preview: {
         Args: { _token: string };
         Returns: {

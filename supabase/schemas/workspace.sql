@@ -981,6 +981,29 @@ $$;
 revoke all on function public.set_managers_need_two_factor(uuid,boolean) from public;
 grant execute on function public.set_managers_need_two_factor(uuid,boolean) to authenticated;
 
+create or replace function public.invitation_email_facts(_token text, _email text)
+returns table (business_name text, role text, inviter_name text, expires_at timestamptz)
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select b.name::text, i.role::text,
+         coalesce(nullif(btrim(p.full_name), ''), nullif(btrim(u.raw_user_meta_data ->> 'full_name'), '')),
+         i.expires_at
+    from private.invitation_tokens t
+    join public.invitations i on i.id = t.invitation_id
+    join public.businesses b on b.id = i.business_id
+    left join public.profiles p on p.id = i.invited_by
+    left join auth.users u on u.id = i.invited_by
+   where t.token_hash = encode(extensions.digest(coalesce(_token, ''), 'sha256'), 'hex')
+     and lower(i.email) = lower(btrim(coalesce(_email, '')))
+     and i.accepted_at is null and i.revoked_at is null and i.expires_at > now();
+$$;
+comment on function public.invitation_email_facts(text,text) is 'For the auth email of an invitation (local auth server, hosted send-email hook): business, role and inviter of a pending invitation to this address. Service role only.';
+revoke all on function public.invitation_email_facts(text,text) from public;
+grant execute on function public.invitation_email_facts(text,text) to service_role;
+
 -- ==== Triggers ============================================================================================
 
 create trigger businesses_set_updated_at before update on public.businesses

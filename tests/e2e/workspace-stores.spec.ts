@@ -80,6 +80,9 @@ test.describe('business workspace', () => {
     await tab.goto(new URL(link ?? '').pathname + new URL(link ?? '').search);
     await expect(tab.getByRole('heading', { name: /^Join / })).toBeVisible();
     await tab.getByRole('button', { name: 'Accept invitation' }).click();
+    // A cashier starts at the register (issue 25); the stores are one click away.
+    await expect(tab).toHaveURL(/\/dashboard\/pos$/);
+    await tab.goto('/dashboard/business/stores');
     await tab.getByRole('combobox', { name: 'Workspace' }).selectOption({ label: `Test Owner's business (Cashier)` });
     await expect(storesSection(tab).getByRole('article')).toHaveCount(1);
     await expect(storesSection(tab).getByRole('article', { name: 'South' })).toBeVisible();

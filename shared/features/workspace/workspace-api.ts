@@ -1,8 +1,10 @@
 // SQL (supabase/schemas, docs/adr/0185):
+//   supabase/schemas/auth.sql: profiles
 //   supabase/schemas/shared.sql: add_sample_catalog() dismiss_setup() setup_progress()
 //   supabase/schemas/workspace.sql: accept_invitation() business_team() create_invitation() invitation_preview()
 //     my_workspaces() remove_member() revoke_invitation() set_managers_need_two_factor() set_member_role()
 //     transfer_ownership_confirmed() activity businesses invitations registers stores
+import { serviceMessage } from '../../lib/service-message';
 import type { StorewiseClient } from '../../lib/supabase-client';
 import type { Database } from '../../lib/database.types';
 
@@ -128,6 +130,17 @@ export const previewInvitation = async (supabase: StorewiseClient, token: string
 
 export const acceptInvitation = async (supabase: StorewiseClient, token: string) =>
   unwrap(await supabase.rpc('accept_invitation', { _token: token }));
+
+/**
+ * An invitee whose account the invitation created sets their own name and password (they could not sign in
+ * again otherwise). The password and the auth user's name first (the header reads it), then the profile row
+ * (the team list reads it); password_chosen stops the accept page asking again.
+ */
+export async function chooseCredentials(supabase: StorewiseClient, userId: string, fullName: string, password: string) {
+  const auth = await supabase.auth.updateUser({ password, data: { full_name: fullName, password_chosen: true } });
+  if (auth.error) throw new WorkspaceError(serviceMessage(auth.error), auth.error.code);
+  unwrap(await supabase.from('profiles').update({ full_name: fullName }).eq('id', userId).select('id').single());
+}
 
 export interface ActivityFilters {
   actorId?: string;

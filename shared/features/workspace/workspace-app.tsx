@@ -16,6 +16,21 @@ const TABS = [
   { label: 'Activity', to: '/dashboard/business/activity', end: false, roles: ['owner', 'manager'] },
 ];
 
+/** What a role that may not open a tab sees there (a typed or old link): a sentence and where to go, not a 403. */
+function NotForYourRole({ what, role }: { what: string; role: string }) {
+  return (
+    <Stack gap="2" role="status">
+      <Text>{what} is for the owner and managers; as a {role} you do not see it.</Text>
+      <Text>
+        Ring up sales at the <Link asChild color="blue.fg"><NavLink to="/dashboard/pos">Register</NavLink></Link>, or ask the
+        owner if you need more.
+      </Text>
+    </Stack>
+  );
+}
+
+const mayOpen = (to: string, role: string) => TABS.find((tab) => tab.to === to)?.roles.includes(role) ?? true;
+
 function BusinessArea() {
   const { status, error, current, reload } = useWorkspaces();
   if (status === 'loading') return <LoadingText />;
@@ -50,8 +65,10 @@ function BusinessArea() {
       <Routes>
         <Route index element={<BusinessSettingsPage workspace={current} />} />
         <Route path="stores" element={<StoresPage workspace={current} />} />
-        <Route path="team" element={<TeamPage workspace={current} />} />
-        <Route path="activity" element={<ActivityPage workspace={current} />} />
+        <Route path="team" element={mayOpen('/dashboard/business/team', current.role)
+          ? <TeamPage workspace={current} /> : <NotForYourRole what="The team" role={current.role} />} />
+        <Route path="activity" element={mayOpen('/dashboard/business/activity', current.role)
+          ? <ActivityPage workspace={current} /> : <NotForYourRole what="The activity trail" role={current.role} />} />
       </Routes>
     </Stack>
   );

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../db/types';
 import type { OutgoingMail } from '../mail/mailbox';
 import { confirmationEmail, recoveryEmail } from '../mail/templates';
+import { invitationMailFor } from './invitation-mail';
 import type { AuthDeps } from './auth-deps';
 import { errors } from './auth-error';
 import { newOtp, PKCE_PREFIX, tokenHash } from './tokens';
@@ -74,6 +75,12 @@ export async function prepareAuthEmail(
   // opening the password reset (routes/otp.ts).
   link.searchParams.set('type', magicLink ? 'magiclink' : kind);
   link.searchParams.set('redirect_to', redirectTo);
+  // A sign-in or sign-up link that opens an invitation says who invites, to what and as what (as the hosted
+  // send-email hook does); anything else, or an invitation no longer pending, gets the usual email.
+  if (kind === 'signup' || magicLink) {
+    const invitation = await invitationMailFor(tx, email, redirectTo, link.toString());
+    if (invitation) return invitation;
+  }
   if (magicLink) return magicLink(email, link.toString());
   return kind === 'signup' ? confirmationEmail(email, link.toString()) : recoveryEmail(email, link.toString());
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Hono } from 'hono';
 import { z } from 'zod';
+import { magicLinkEmail } from '../../../functions/_shared/auth-email';
 import type { OutgoingMail } from '../../mail/mailbox';
 import type { AuthDeps } from '../auth-deps';
 import { AuthError } from '../auth-error';
@@ -30,25 +31,8 @@ const otpBody = z.object({
 
 const otpDisabled = () => new AuthError(422, 'otp_disabled', 'Signups not allowed for otp');
 
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
-}
-
-/** The magic link email (kept in step with [auth.email.template.magic_link] on hosted). */
-export function magicLinkEmail(to: string, link: string): OutgoingMail {
-  const title = 'Your Storewise sign-in link';
-  const intro = 'Follow this link to sign in to Storewise. If a business invited you, it opens the invitation.';
-  const outro = 'If you did not ask for this, you can ignore this email.';
-  return {
-    to,
-    subject: title,
-    text: `${title}\n\n${intro}\n${link}\n\n${outro}\n`,
-    html: `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#111">
-<h2>${escapeHtml(title)}</h2><p>${escapeHtml(intro)}</p>
-<p><a href="${escapeHtml(link)}">Sign in to Storewise</a></p>
-<p style="color:#555">${escapeHtml(outro)}</p><p style="color:#555">Storewise</p></body></html>`,
-  };
-}
+/** The magic link email lives with the other auth emails (shared with the hosted send-email hook). */
+export { magicLinkEmail };
 
 export function mountOtp(app: Hono, deps: AuthDeps): void {
   app.post('/otp', async (c) => {
