@@ -192,7 +192,7 @@ declare
   v_customer public.customers;
 begin
   select * into v_customer from public.customers c where c.id = _customer_id;
-  if v_customer.id is null or private.my_role(v_customer.business_id) not in ('owner', 'manager') then
+  if v_customer.id is null or coalesce(private.my_role(v_customer.business_id), '') not in ('owner', 'manager') then
     raise exception 'no such customer' using errcode = 'P0002';
   end if;
   perform private.assert_aal2_if_enrolled();
