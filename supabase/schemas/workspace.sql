@@ -1188,7 +1188,7 @@ begin
     raise exception 'permission denied: only the owner can delete the business' using errcode = '42501';
   end if;
   perform private.assert_aal2_if_enrolled();
-  if _confirm_name is null or btrim(_confirm_name) <> btrim(v_business.name) then
+  if _confirm_name is null or lower(btrim(_confirm_name)) <> lower(btrim(v_business.name)) then
     raise exception 'type the business''s name exactly to confirm the deletion' using errcode = '22023';
   end if;
   select * into v_deletion from private.business_deletions d where d.business_id = _business_id for update;
