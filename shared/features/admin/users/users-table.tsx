@@ -50,11 +50,6 @@ export function UsersTable({ rows, busy, suspendNoteId, onResetTwoFactor }: User
                 {formatDate(user.created_at)}
               </Table.Cell>
               <Table.Cell textAlign="end" whiteSpace="nowrap">
-                {onResetTwoFactor && (
-                  <Button size="xs" variant="outline" mr="2" onClick={() => onResetTwoFactor(user)}>
-                    <LuShieldOff aria-hidden /> Reset two-factor
-                  </Button>
-                )}
                 <Button
                   size="xs"
                   variant="outline"
@@ -65,6 +60,12 @@ export function UsersTable({ rows, busy, suspendNoteId, onResetTwoFactor }: User
                 >
                   <LuBan aria-hidden /> Suspend
                 </Button>
+                {/* After Suspend: the column starts where it did, so Suspend stays in view on narrow screens. */}
+                {onResetTwoFactor && (
+                  <Button size="xs" variant="outline" ml="2" onClick={() => onResetTwoFactor(user)}>
+                    <LuShieldOff aria-hidden /> Reset two-factor
+                  </Button>
+                )}
               </Table.Cell>
             </Table.Row>
           ))}
