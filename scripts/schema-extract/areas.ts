@@ -76,7 +76,8 @@ export const tables: Record<Area, string[]> = {
   billing: ['public.user_plans', 'public.billing_history', 'public.payment_methods', 'private.plan_events',
     'private.business_trials', 'public.billing_customers', 'public.billing_subscriptions', 'public.billing_events'],
   workspace: ['public.businesses', 'public.business_members', 'public.stores', 'public.member_store_access',
-    'public.registers', 'public.invitations', 'private.invitation_tokens', 'public.activity', 'public.notifications'],
+    'public.registers', 'public.invitations', 'private.invitation_tokens', 'public.activity', 'public.notifications',
+    'private.business_deletions', 'private.business_erasure_proofs'],
   catalog: ['public.categories', 'public.products', 'public.variants', 'public.variant_costs', 'public.barcodes',
     'private.internal_barcode_seq', 'public.store_prices', 'private.catalog_words', 'private.catalog_import_keys'],
   inventory: ['public.lots', 'public.suppliers', 'public.purchase_orders', 'public.purchase_order_lines', 'public.transfers',
@@ -98,6 +99,7 @@ export const functionRules: [RegExp, Area][] = [
   [/^(is_admin|assert_admin|handle_new_user|device_label|location_label|on_auth_session_\w+)$/, 'auth'],
   [/^(assert_aal2|assert_aal2_if_enrolled|has_verified_factor|admin_without_second_factor|mfa_\w+|account_deletion_check|erase_member_personal_data|export_my_personal_data)$/, 'auth'],
   [/^admin_(reply|set_ticket|list_tickets|list_admins)$/, 'support'],
+  [/^(retention_years|request_business_deletion|cancel_business_deletion|business_deletion_\w+|business_deletions_due|business_erasure_step|purge_expired_retention|schedule_retention_purge|erase_customers?|export_customer|redact_person_fields)$/, 'workspace'],
   [/^(admin_\w+|refresh_admin_totals|bump_admin_totals|admin_totals_\w+)$/, 'admin'],
   [/^(choose_plan|plan_\w+|my_plan|my_plan_usage|my_trial_notice|record_plan_event|notify_plan_changed|assert_plan_allows|billing_\w+|my_billing|business_entitlement|record_business_trial|assert_items_allow|variants_plan_limit)$/, 'billing'],
   [/^(support_\w+|ticket_\w+|customer_reply|checked_reply_body|checked_ticket_status|apply_ticket_status|tell_ticket_owner|log_ticket|\w+_support_\w+)$/, 'support'],
@@ -125,4 +127,5 @@ export const keptStatements: { area: Area; pattern: RegExp }[] = [
   { area: 'shared', pattern: /^create schema if not exists private;$/i },
   { area: 'shared', pattern: /^create extension if not exists pg_trgm with schema extensions;$/i },
   { area: 'shared', pattern: /^do \$\$\s*begin\s*raise notice 'email outbox: %', private\.schedule_email_outbox_sender\(\);/i },
+  { area: 'workspace', pattern: /^do \$\$\s*begin\s*raise notice 'retention purge: %', private\.schedule_retention_purge\(\);/i },
 ];

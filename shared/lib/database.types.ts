@@ -403,6 +403,7 @@ export type Database = {
       };
       businesses: {
         Row: {
+          country: string | null;
           created_at: string;
           email: string | null;
           id: string;
@@ -418,6 +419,7 @@ export type Database = {
         };
         ComputedFields: never;
         Insert: {
+          country?: string | null;
           created_at?: string;
           email?: string | null;
           id?: string;
@@ -432,6 +434,7 @@ export type Database = {
           updated_at?: string;
         };
         Update: {
+          country?: string | null;
           created_at?: string;
           email?: string | null;
           id?: string;
@@ -534,6 +537,7 @@ export type Database = {
           business_id: string;
           created_at: string;
           email: string | null;
+          erased_at: string | null;
           id: string;
           name: string;
           phone: string | null;
@@ -544,6 +548,7 @@ export type Database = {
           business_id: string;
           created_at?: string;
           email?: string | null;
+          erased_at?: string | null;
           id?: string;
           name: string;
           phone?: string | null;
@@ -553,6 +558,7 @@ export type Database = {
           business_id?: string;
           created_at?: string;
           email?: string | null;
+          erased_at?: string | null;
           id?: string;
           name?: string;
           phone?: string | null;
@@ -3004,6 +3010,31 @@ export type Database = {
       };
       admin_billing_collections: { Args: { _days?: number }; Returns: Json };
       admin_billing_overview: { Args: { _days?: number }; Returns: Json };
+      admin_business_deletions: {
+        Args: Record<PropertyKey, never>;
+        Returns: {
+          business_id: string;
+          business_name: string;
+          country: string;
+          erase_after: string;
+          erased_at: string;
+          legal_hold: boolean;
+          legal_hold_reason: string;
+          purged_at: string;
+          requested_at: string;
+          retain_until: string;
+          state: string;
+          step: string;
+        }[];
+      };
+      admin_business_erasure_proofs: {
+        Args: { _business_id: string };
+        Returns: {
+          at: string;
+          rows_affected: number;
+          what: string;
+        }[];
+      };
       admin_list_admins: {
         Args: Record<PropertyKey, never>;
         Returns: {
@@ -3138,6 +3169,10 @@ export type Database = {
         Args: { _business_id: string; _reason?: string; _suspended: boolean };
         Returns: undefined;
       };
+      admin_set_legal_hold: {
+        Args: { _business_id: string; _hold: boolean; _reason?: string };
+        Returns: undefined;
+      };
       admin_set_ticket: {
         Args: {
           _assignee?: string;
@@ -3244,6 +3279,26 @@ export type Database = {
         Args: { _clock_now: string; _customer_id: string; _test_clock: string };
         Returns: undefined;
       };
+      business_deletion_record: {
+        Args: { _business_id: string; _rows: number; _what: string };
+        Returns: undefined;
+      };
+      business_deletion_status: {
+        Args: { _business_id: string };
+        Returns: Json;
+      };
+      business_deletion_subscriptions: {
+        Args: { _business_id: string };
+        Returns: string[];
+      };
+      business_deletions_due: {
+        Args: Record<PropertyKey, never>;
+        Returns: string[];
+      };
+      business_erasure_step: {
+        Args: { _batch?: number; _business_id: string };
+        Returns: string;
+      };
       business_overview: {
         Args: { _business_id: string; _store_id?: string; _today?: string };
         Returns: Json;
@@ -3259,6 +3314,10 @@ export type Database = {
           store_ids: string[];
           user_id: string;
         }[];
+      };
+      cancel_business_deletion: {
+        Args: { _business_id: string };
+        Returns: undefined;
       };
       cash_in_out:
         | {
@@ -3426,6 +3485,7 @@ export type Database = {
         Args: { _purchase_order_id: string };
         Returns: string;
       };
+      erase_customer: { Args: { _customer_id: string }; Returns: string };
       erase_member_personal_data: {
         Args: { _user_id: string };
         Returns: undefined;
@@ -3442,6 +3502,7 @@ export type Database = {
           variant_id: string;
         }[];
       };
+      export_customer: { Args: { _customer_id: string }; Returns: Json };
       export_my_personal_data: {
         Args: Record<PropertyKey, never>;
         Returns: Json;
@@ -3978,6 +4039,10 @@ export type Database = {
           units: number;
           variant_id: string;
         }[];
+      };
+      request_business_deletion: {
+        Args: { _business_id: string; _confirm_name: string };
+        Returns: string;
       };
       request_receipt_email: {
         Args: { _email: string; _sale_id: string };

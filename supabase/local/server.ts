@@ -12,6 +12,7 @@ import { createInboxApp } from './mail/inbox-app';
 import { Mailbox } from './mail/mailbox';
 import { createMailer } from './mail/mailer';
 import { startOutboxRelay } from './mail/outbox-relay';
+import { startDeletionSchedule } from './deletion-schedule';
 import { smtpRelayFromEnv } from './mail/smtp-relay';
 import { defaultDataDir, repoRoot } from './db/paths';
 import { allowedHostNames } from './gateway/host-check';
@@ -39,6 +40,8 @@ export interface StackOptions extends OpenDbOptions {
   maxBodyBytes?: number;
   /** Deliver public.email_outbox rows to the inbox (default true; tests of another deliverer turn it off). */
   outboxRelay?: boolean;
+  /** Run the business deletions' daily schedules (default true; deletion-schedule.ts). */
+  deletionSchedule?: boolean;
   /** The per-user limit on heavy data-API calls (rest/heavy-calls.ts). */
   heavyCalls?: HeavyCallGateOptions;
   /** The local payment provider's port (0 picks a free one); default 54330, or a free one when apiPort is 0. */
@@ -138,6 +141,8 @@ export async function startLocalStack(options: StackOptions = {}): Promise<Runni
     const outbox = options.outboxRelay === false ? { stop: async () => {} } : startOutboxRelay(db, mailer, siteUrl);
     // PGlite has no autovacuum: the stack analyzes changed tables as autovacuum would (auto-analyze.ts).
     const analyzer = startAutoAnalyze(db);
+    // Business deletions: the hosted project's pg_cron schedules, here a task (deletion-schedule.ts).
+    const deletions = options.deletionSchedule === false ? { stop: async () => {} } : startDeletionSchedule(db, () => apiUrl, keys.serviceRoleKey);
     let stopped: Promise<void> | undefined;
     return {
       ...keys,
@@ -155,6 +160,7 @@ export async function startLocalStack(options: StackOptions = {}): Promise<Runni
           await Promise.all(servers.map(close));
           await outbox.stop();
           await analyzer.stop();
+          await deletions.stop();
           // The inbox writes in the background; what is still pending goes to disk now.
           await mailbox.flush();
           await db.close();

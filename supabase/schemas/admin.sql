@@ -669,6 +669,72 @@ $$;
 revoke all on function public.admin_list_businesses(text,integer,integer) from public;
 grant execute on function public.admin_list_businesses(text,integer,integer) to authenticated;
 
+create or replace function public.admin_business_deletions()
+returns table (business_id uuid, business_name text, country text, state text, step text, requested_at timestamp with time zone,
+               erase_after timestamp with time zone, legal_hold boolean, legal_hold_reason text,
+               erased_at timestamp with time zone, retain_until timestamp with time zone, purged_at timestamp with time zone)
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.assert_admin();
+  return query
+    select d.business_id, d.business_name, d.country, d.state, d.step, d.requested_at, d.erase_after, d.legal_hold,
+           d.legal_hold_reason, d.erased_at, d.retain_until, d.purged_at
+      from private.business_deletions d
+     where d.state <> 'canceled'
+     order by d.requested_at desc
+     limit 500;
+end;
+$$;
+revoke all on function public.admin_business_deletions() from public;
+grant execute on function public.admin_business_deletions() to authenticated;
+
+create or replace function public.admin_business_erasure_proofs(_business_id uuid)
+returns table (what text, rows_affected integer, at timestamp with time zone)
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.assert_admin();
+  return query select p.what, p.rows_affected, p.at from private.business_erasure_proofs p
+                where p.business_id = _business_id order by p.at, p.id;
+end;
+$$;
+revoke all on function public.admin_business_erasure_proofs(uuid) from public;
+grant execute on function public.admin_business_erasure_proofs(uuid) to authenticated;
+
+-- A legal hold (litigation, an authority's request) stops the erasure and the purge until it is lifted.
+create or replace function public.admin_set_legal_hold(_business_id uuid, _hold boolean, _reason text default null)
+returns void
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.assert_admin();
+  perform private.assert_aal2_if_enrolled();
+  if _hold and (_reason is null or char_length(btrim(_reason)) not between 3 and 500) then
+    raise exception 'give the reason for the hold (3 to 500 characters)' using errcode = '22023';
+  end if;
+  update private.business_deletions d
+     set legal_hold = _hold, legal_hold_reason = case when _hold then btrim(_reason) end, updated_at = now()
+   where d.business_id = _business_id and d.state <> 'canceled';
+  if not found then
+    raise exception 'no deletion of this business' using errcode = 'P0002';
+  end if;
+  insert into private.business_erasure_proofs (business_id, what, rows_affected)
+  values (_business_id, case when _hold then 'legal hold placed' else 'legal hold lifted' end, 0);
+end;
+$$;
+revoke all on function public.admin_set_legal_hold(uuid,boolean,text) from public;
+grant execute on function public.admin_set_legal_hold(uuid,boolean,text) to authenticated;
+
 -- ==== Triggers ============================================================================================
 
 create trigger admin_totals_ins after insert on public.profiles

@@ -80,12 +80,14 @@ create table public.customers (
   email public.email_address,
   created_at timestamp with time zone default now() not null,
   updated_at timestamp with time zone default now() not null,
+  erased_at timestamp with time zone,
   constraint customers_pkey primary key (id),
   constraint customers_id_business_id_key unique (id, business_id),
   constraint customers_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade
 );
 alter table public.customers enable row level security;
 comment on table public.customers is 'The business''s customers. Members read and create them (at the counter); owners and managers edit and delete.';
+comment on column public.customers.erased_at is 'When the customer''s name, email and phone were erased (the row stays, anonymous, so receipts stay whole).';
 grant delete, insert, select, update on table public.customers to service_role;
 grant delete, select on table public.customers to authenticated;
 grant insert (business_id, name, phone, email) on table public.customers to authenticated;

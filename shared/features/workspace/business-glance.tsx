@@ -4,6 +4,7 @@ import { storeUsage } from './plan-limit';
 import { useWorkspaces } from './use-workspaces';
 import type { Workspace } from './workspace-api';
 import { SetupGuide } from './setup-guide';
+import { BusinessDeletionBanner } from './business-deletion-banner';
 import { WorkspaceCard } from './workspace-card';
 
 /** No plan, canceled or expired: the plan functions call it Free (ADR 0100). */
@@ -18,6 +19,7 @@ export function BusinessGlance() {
   if (status !== 'ready' || !current) return null;
   return (
     <>
+      <BusinessDeletionBanner workspace={current} />
       <BusinessGlanceCard workspace={current} />
       {/* Below the card: the guide loads a moment later and must not move the card's links under a click. */}
       {current.role === 'owner' && <SetupGuide workspace={current} />}

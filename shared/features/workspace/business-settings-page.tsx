@@ -7,6 +7,7 @@ import { useSupabase } from '../../lib/platform-context';
 import { useWorkspaces } from './use-workspaces';
 import { WorkspaceCard } from './workspace-card';
 import { ManagersTwoFactorCard } from './managers-two-factor-card';
+import { DeleteBusinessCard } from './delete-business-card';
 import { fetchBusiness, updateBusiness, type Workspace } from './workspace-api';
 import { useAsync } from './use-async';
 import { BUSINESS_TYPES, businessSchema, type BusinessValues } from './workspace-schemas';
@@ -82,6 +83,7 @@ export function BusinessSettingsPage({ workspace }: { workspace: Workspace }) {
       {isOwner && managersNeedTwoFactor !== null && (
         <ManagersTwoFactorCard businessId={workspace.id} initial={managersNeedTwoFactor} />
       )}
+      {isOwner && <DeleteBusinessCard workspace={workspace} />}
     </Stack>
   );
 }

@@ -8,6 +8,7 @@ import { BusinessSettingsPage } from './business-settings-page';
 import { StoresPage } from './stores-page';
 import { TeamPage } from './team-page';
 import { useWorkspaces, WorkspaceProvider } from './use-workspaces';
+import { BusinessDeletionBanner } from './business-deletion-banner';
 
 const TABS = [
   { label: 'Settings', to: '/dashboard/business', end: true, roles: ['owner', 'manager', 'cashier'] },
@@ -54,6 +55,7 @@ function BusinessArea() {
   }
   return (
     <Stack gap="5">
+      <BusinessDeletionBanner workspace={current} />
       <HStack as="nav" aria-label="Business" gap="1" wrap="wrap" borderBottomWidth="1px">
         {TABS.filter((tab) => tab.roles.includes(current.role)).map((tab) => (
           <Link key={tab.to} asChild px="3" py="2" fontWeight="medium" color="fg.muted" textDecoration="none"

@@ -84,6 +84,9 @@ export const checkCases: CheckCase[] = [
   { table: 'public.support_tickets', column: 'priority', constraint: 'support_tickets_priority_check',
     bad: ['critical', 'HIGH'], good: ['low', 'medium', 'high', 'urgent'] },
 
+  // businesses: the country that sets how long fiscal records are kept after a deletion (ISO 3166-1 alpha-2)
+  { table: 'public.businesses', column: 'country', constraint: 'businesses_country_check',
+    bad: ['de', 'DEU', 'D1', ''], good: ['DE', 'US', null] },
   // private.user_roles
   { table: 'private.user_roles', column: 'role', constraint: 'user_roles_role_check',
     bad: ['superuser', 'Admin'], good: ['admin'] },

@@ -12,6 +12,7 @@ import { useAdminData } from '../common/use-admin-data';
 import { useDebouncedValue } from '../common/use-debounced-value';
 import { fetchAccounts, setSuspension, type AccountRow } from './accounts-api';
 import { BusinessBillingButton } from './business-billing';
+import { DeletionQueue } from './deletion-queue';
 
 const PAGE_SIZE = 20;
 
@@ -92,6 +93,7 @@ export function AdminAccountsPage() {
               disabled={state.status === 'loading'} onPageChange={(next) => setPaging({ search, page: next })} />
           </>
         )}
+        <DeletionQueue />
       </Stack>
     </>
   );

@@ -6,7 +6,7 @@ import { notify } from '../../../components/toaster';
 import { LoadError } from '../../../components/load-error';
 import { LoadingText } from '../../../components/loading-text';
 import { fetchAdminUsers } from '../admin-api';
-import { SEARCH_MAX } from '../admin-schemas';
+import { SEARCH_MAX, type AdminUserRow } from '../admin-schemas';
 import { useAdminData } from '../common/use-admin-data';
 import { useDebouncedValue } from '../common/use-debounced-value';
 import { PageHeader } from '../common/page-header';
@@ -28,6 +28,13 @@ export function AdminUsersPage() {
   const [paging, setPaging] = useState({ search: '', page: 1 });
   const page = paging.search === search ? paging.page : 1;
 
+  // docs/adr/0206: the database requires the admin's own second factor and writes the reset to the security trail.
+  const resetTwoFactor = async (user: AdminUserRow) => {
+    if (!window.confirm(`Remove every authenticator of ${user.full_name ?? 'this user'}? They sign in with their password alone until they set one up again.`)) return;
+    const { data, error } = await supabase.rpc('admin_reset_two_factor', { _user_id: user.id });
+    if (error) notify.error('Two-factor not reset', error.message);
+    else notify.success('Two-factor reset', data === 0 ? 'This user had no authenticator.' : 'Their authenticators were removed.');
+  };
   const { state, reload } = useAdminData(
     JSON.stringify([search, page]),
     () => fetchAdminUsers(supabase, { search, page, pageSize: USERS_PAGE_SIZE }),
@@ -68,7 +75,7 @@ export function AdminUsersPage() {
                 {search ? `No users match "${search}"` : 'No users yet'}
               </Text>
             ) : (
-              <UsersTable rows={shown.rows} busy={state.status === 'loading'} suspendNoteId={suspendNoteId} />
+              <UsersTable rows={shown.rows} busy={state.status === 'loading'} suspendNoteId={suspendNoteId} onResetTwoFactor={(user) => void resetTwoFactor(user)} />
             )}
             <PaginationControls
               page={page}

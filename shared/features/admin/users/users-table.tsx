@@ -1,5 +1,5 @@
 import { Button, Table, Text } from '@chakra-ui/react';
-import { LuBan } from 'react-icons/lu';
+import { LuBan, LuShieldOff } from 'react-icons/lu';
 import { formatDate } from '../../../lib/format';
 import type { AdminUserRow } from '../admin-schemas';
 import { TruncatedText } from '../common/truncated-text';
@@ -11,13 +11,15 @@ export interface UsersTableProps {
   busy: boolean;
   /** Id of the visible text that explains why Suspend is disabled. */
   suspendNoteId: string;
+  /** Removes the user's two-factor sign-in (a lost phone, no recovery code left); written to the security trail. */
+  onResetTwoFactor?: (user: AdminUserRow) => void;
 }
 
 /**
  * One page of profiles. Long names and businesses are cut with an ellipsis (full text on hover); the table
  * scrolls sideways on narrow screens instead of squeezing the columns.
  */
-export function UsersTable({ rows, busy, suspendNoteId }: UsersTableProps) {
+export function UsersTable({ rows, busy, suspendNoteId, onResetTwoFactor }: UsersTableProps) {
   return (
     <Table.ScrollArea borderWidth="1px" rounded="lg" bg="bg" tabIndex={0} aria-label="Users table">
       <Table.Root size="sm" aria-busy={busy} opacity={busy ? 0.6 : 1} data-testid="users-table">
@@ -47,7 +49,7 @@ export function UsersTable({ rows, busy, suspendNoteId }: UsersTableProps) {
               <Table.Cell whiteSpace="nowrap" data-testid="user-joined">
                 {formatDate(user.created_at)}
               </Table.Cell>
-              <Table.Cell textAlign="end">
+              <Table.Cell textAlign="end" whiteSpace="nowrap">
                 <Button
                   size="xs"
                   variant="outline"
@@ -58,6 +60,12 @@ export function UsersTable({ rows, busy, suspendNoteId }: UsersTableProps) {
                 >
                   <LuBan aria-hidden /> Suspend
                 </Button>
+                {/* After Suspend: the column starts where it did, so Suspend stays in view on narrow screens. */}
+                {onResetTwoFactor && (
+                  <Button size="xs" variant="outline" ml="2" onClick={() => onResetTwoFactor(user)}>
+                    <LuShieldOff aria-hidden /> Reset two-factor
+                  </Button>
+                )}
               </Table.Cell>
             </Table.Row>
           ))}

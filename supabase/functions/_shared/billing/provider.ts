@@ -113,6 +113,8 @@ export interface BillingProvider {
   /** Upgrade now with proration (charged at once), or downgrade from the next period (no proration). */
   changePlan(subscription: string, plan: PlanName, when: 'now' | 'period_end'): Promise<BillingSubscription>;
   setCancelAtPeriodEnd(subscription: string, cancel: boolean): Promise<BillingSubscription>;
+  /** Ends the subscription now, without proration or refund (a deleted business); ending an ended one returns it. */
+  cancelNow(subscription: string): Promise<BillingSubscription>;
   /** Refunds what is left of a paid invoice to the card it was paid with; returns the amount refunded (cents). */
   refundInvoice(id: string, reason: string): Promise<number>;
   /** Removes a card; when it was the default, another card of the customer becomes the default first. */

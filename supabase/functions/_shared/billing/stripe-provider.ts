@@ -253,6 +253,13 @@ export function createStripeProvider(config: StripeConfig): BillingProvider {
       return toSubscription(await stripe.subscriptions.update(subscription, { cancel_at_period_end: cancel }).catch(refusal));
     },
 
+    async cancelNow(subscription) {
+      const current = await stripe.subscriptions.retrieve(subscription).catch(refusal);
+      // Stripe refuses to cancel a canceled subscription: a deletion resumed after this step finds it ended.
+      if (current.status === 'canceled' || current.status === 'incomplete_expired') return toSubscription(current);
+      return toSubscription(await stripe.subscriptions.cancel(subscription).catch(refusal));
+    },
+
     async refundInvoice(id, reason) {
       const invoice = await stripe.invoices.retrieve(id).catch(refusal);
       const left = invoice.amount_paid - (invoice.post_payment_credit_notes_amount ?? 0);
