@@ -568,6 +568,48 @@ export type Database = {
           },
         ];
       };
+      desktop_heartbeats: {
+        Row: {
+          app_version: string;
+          arch: string;
+          business_id: string;
+          channel: string;
+          device_id: string;
+          platform: string;
+          reported_at: string;
+          reported_on: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          app_version: string;
+          arch: string;
+          business_id: string;
+          channel: string;
+          device_id: string;
+          platform: string;
+          reported_at?: string;
+          reported_on?: string;
+        };
+        Update: {
+          app_version?: string;
+          arch?: string;
+          business_id?: string;
+          channel?: string;
+          device_id?: string;
+          platform?: string;
+          reported_at?: string;
+          reported_on?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "desktop_heartbeats_business_id_fkey";
+            columns: ["business_id"];
+            isOneToOne: false;
+            referencedRelation: "businesses";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
       email_outbox: {
         Row: {
           attempts: number;
@@ -3004,6 +3046,21 @@ export type Database = {
       };
       admin_billing_collections: { Args: { _days?: number }; Returns: Json };
       admin_billing_overview: { Args: { _days?: number }; Returns: Json };
+      admin_desktop_versions: {
+        Args: { _days?: number; _limit?: number; _offset?: number };
+        Returns: {
+          app_version: string;
+          arch: string;
+          business_id: string;
+          business_name: string;
+          channel: string;
+          device_id: string;
+          devices_on_version: number;
+          platform: string;
+          reported_at: string;
+          total_count: number;
+        }[];
+      };
       admin_list_admins: {
         Args: Record<PropertyKey, never>;
         Returns: {
