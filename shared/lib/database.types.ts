@@ -575,6 +575,7 @@ export type Database = {
           business_id: string;
           channel: string;
           device_id: string;
+          id: number;
           platform: string;
           reported_at: string;
           reported_on: string;
@@ -586,6 +587,7 @@ export type Database = {
           business_id: string;
           channel: string;
           device_id: string;
+          id?: never;
           platform: string;
           reported_at?: string;
           reported_on?: string;
@@ -596,6 +598,7 @@ export type Database = {
           business_id?: string;
           channel?: string;
           device_id?: string;
+          id?: never;
           platform?: string;
           reported_at?: string;
           reported_on?: string;

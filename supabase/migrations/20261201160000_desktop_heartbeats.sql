@@ -4,25 +4,26 @@
 -- to; nobody reads the rows directly; admins read the latest report per device through admin_desktop_versions.
 
 create table public.desktop_heartbeats (
+  id bigint generated always as identity,
   business_id uuid not null,
   device_id uuid not null,
   app_version text not null,
   channel text not null,
   platform text not null,
   arch text not null,
-  -- One row per device, version and day at most (the app reports at start and every few hours; a repeat of the
-  -- same day is ignored by the primary key), so the table grows with devices and days, not with restarts.
+  -- Both stamped by the server (not in the insert grant).
   reported_on date not null default (now() at time zone 'utc')::date,
   reported_at timestamptz not null default now(),
-  constraint desktop_heartbeats_pkey primary key (business_id, device_id, app_version, reported_on),
+  constraint desktop_heartbeats_pkey primary key (id),
+  -- One row per device, version and day at most (the app reports at start and every few hours; a repeat of the
+  -- same day is ignored on this key), so the table grows with devices and days, not with restarts.
+  constraint desktop_heartbeats_once_a_day unique (business_id, device_id, app_version, reported_on),
   constraint desktop_heartbeats_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade,
   -- A semantic version as electron-builder stamps it (1.4.0, 1.5.0-beta.2), nothing else.
   constraint desktop_heartbeats_app_version_check check (app_version ~ '^[0-9]{1,5}\.[0-9]{1,5}\.[0-9]{1,5}(-[0-9A-Za-z.-]{1,40})?$'),
   constraint desktop_heartbeats_channel_check check (channel in ('stable', 'beta')),
   constraint desktop_heartbeats_platform_check check (platform in ('win32', 'darwin', 'linux')),
-  constraint desktop_heartbeats_arch_check check (arch in ('x64', 'arm64', 'ia32')),
-  -- The client cannot choose the day it reports for.
-  constraint desktop_heartbeats_reported_on_check check (reported_on = (reported_at at time zone 'utc')::date)
+  constraint desktop_heartbeats_arch_check check (arch in ('x64', 'arm64', 'ia32'))
 );
 alter table public.desktop_heartbeats enable row level security;
 comment on table public.desktop_heartbeats is 'Which Storewise desktop version each store PC runs (docs/adr/0270): device id, version, channel, platform; no personal data.';
@@ -37,8 +38,8 @@ create policy desktop_heartbeats_insert_member on public.desktop_heartbeats
   for insert to authenticated
   with check (business_id in (select private.my_business_ids()));
 
--- The same device reporting the same version again the same day is not an error: ignored by the key.
--- (PostgREST's Prefer: resolution=ignore-duplicates, supabase-js upsert with ignoreDuplicates, does this.)
+-- The same device reporting the same version again the same day is not an error: ignored on the unique key
+-- (supabase-js upsert with onConflict and ignoreDuplicates: INSERT ... ON CONFLICT DO NOTHING, insert right only).
 
 -- ---------------------------------------------------------------------------------------------------
 -- Admin: the latest report of every store PC seen in the last _days days, newest first, with the business name,

@@ -193,6 +193,7 @@ grant select on table public.notifications to authenticated;
 grant update (read_at) on table public.notifications to authenticated;
 
 create table public.desktop_heartbeats (
+  id bigint generated always as identity not null,
   business_id uuid not null,
   device_id uuid not null,
   app_version text not null,
@@ -201,12 +202,12 @@ create table public.desktop_heartbeats (
   arch text not null,
   reported_on date default ((now() at time zone 'utc'::text))::date not null,
   reported_at timestamp with time zone default now() not null,
-  constraint desktop_heartbeats_pkey primary key (business_id, device_id, app_version, reported_on),
+  constraint desktop_heartbeats_pkey primary key (id),
+  constraint desktop_heartbeats_once_a_day unique (business_id, device_id, app_version, reported_on),
   constraint desktop_heartbeats_app_version_check check ((app_version ~ '^[0-9]{1,5}\.[0-9]{1,5}\.[0-9]{1,5}(-[0-9A-Za-z.-]{1,40})?$'::text)),
   constraint desktop_heartbeats_arch_check check ((arch = any (array['x64'::text, 'arm64'::text, 'ia32'::text]))),
   constraint desktop_heartbeats_channel_check check ((channel = any (array['stable'::text, 'beta'::text]))),
   constraint desktop_heartbeats_platform_check check ((platform = any (array['win32'::text, 'darwin'::text, 'linux'::text]))),
-  constraint desktop_heartbeats_reported_on_check check ((reported_on = ((reported_at at time zone 'utc'::text))::date)),
   constraint desktop_heartbeats_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade
 );
 alter table public.desktop_heartbeats enable row level security;

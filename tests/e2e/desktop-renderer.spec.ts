@@ -53,6 +53,13 @@ function installFakeBridge({ config, persistenceWarning }: BridgeOptions) {
       },
     },
     app: { version: async () => '0.0.0-e2e', config: async () => ({ ok: true as const, config }) },
+    machine: {
+      status: async () => ({
+        version: '0.0.0-e2e', channel: 'stable' as const, platform: 'win32' as const, arch: 'x64' as const,
+        deviceId: '7d2c0b8e-1c6f-4a51-9d44-3f0a12345678', policyProblem: null, locked: [], update: 'Up to date',
+      }),
+      reportRegister: async () => true,
+    },
     printing: {
       printReceipt: async () => ({ ok: true as const, via: 'dialog' as const }),
       printSlip: async () => ({ ok: true as const, via: 'dialog' as const }),
