@@ -31,8 +31,10 @@ comment on table public.desktop_heartbeats is 'Which Storewise desktop version e
 create index desktop_heartbeats_reported_at_idx on public.desktop_heartbeats (reported_at desc);
 
 revoke all on table public.desktop_heartbeats from public, anon, authenticated;
--- Insert only, of the reported columns: reported_on and reported_at are the server's.
+-- Insert only, of the reported columns: reported_on and reported_at are the server's. INSERT ... ON CONFLICT needs
+-- SELECT on the conflict key's columns; with no select policy, a member still reads no row back.
 grant insert (business_id, device_id, app_version, channel, platform, arch) on table public.desktop_heartbeats to authenticated;
+grant select (business_id, device_id, app_version, reported_on) on table public.desktop_heartbeats to authenticated;
 
 create policy desktop_heartbeats_insert_member on public.desktop_heartbeats
   for insert to authenticated
@@ -76,7 +78,7 @@ begin
        where h.reported_at >= now() - make_interval(days => v_days)
        order by h.business_id, h.device_id, h.reported_at desc
     )
-    select l.business_id, b.name, l.device_id, l.app_version, l.channel, l.platform, l.arch, l.reported_at,
+    select l.business_id, b.name::text, l.device_id, l.app_version, l.channel, l.platform, l.arch, l.reported_at,
            count(*) over (partition by l.app_version), count(*) over ()
       from latest l
       join public.businesses b on b.id = l.business_id

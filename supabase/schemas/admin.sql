@@ -707,7 +707,7 @@ begin
        where h.reported_at >= now() - make_interval(days => v_days)
        order by h.business_id, h.device_id, h.reported_at desc
     )
-    select l.business_id, b.name, l.device_id, l.app_version, l.channel, l.platform, l.arch, l.reported_at,
+    select l.business_id, b.name::text, l.device_id, l.app_version, l.channel, l.platform, l.arch, l.reported_at,
            count(*) over (partition by l.app_version), count(*) over ()
       from latest l
       join public.businesses b on b.id = l.business_id

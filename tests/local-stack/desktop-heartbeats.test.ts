@@ -1,6 +1,6 @@
 /**
  * The store PCs' version heartbeat over HTTP with supabase-js (docs/adr/0270): a member reports for their own
- * business only, a repeat the same day is ignored, nobody reads the table directly, the server stamps the time,
+ * business only, a repeat the same day is ignored, nobody reads a row back, the server stamps the time,
  * bad values are a 4xx; admins read the latest report per device through admin_desktop_versions, which needs
  * aal2 once the admin has an authenticator (ADR 0207).
  */
@@ -90,10 +90,14 @@ describe('a member reports a store PC', () => {
     expect(backdated.error?.code).toBe('42501');
     expect(await rowsFor(device)).toEqual([]);
 
-    await send(owner1, report(business1, device));
+    expect((await send(owner1, report(business1, device))).error).toBeNull();
+    expect(await rowsFor(device)).toHaveLength(1);
+    // No select policy: even the key columns (readable for ON CONFLICT) give no row back; the others are refused.
     const read = await owner1.from('desktop_heartbeats').select('device_id').eq('device_id', device);
-    expect(read.error?.code).toBe('42501');
-    expect(read.data).toBeNull();
+    expect(read.error).toBeNull();
+    expect(read.data).toEqual([]);
+    const more = await owner1.from('desktop_heartbeats').select('platform, reported_at').eq('device_id', device);
+    expect(more.error?.code).toBe('42501');
   });
 
   it('refuses values outside the rules with a 400, never a 5xx', async () => {
