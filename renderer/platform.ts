@@ -36,6 +36,7 @@ export function createDesktopPlatform(bridge: StorewiseBridge, supabase: Supabas
       status: () => bridge.machine.status(),
       // Fire and forget: a refused or failed report only means the update keeps waiting.
       reportRegister: (state) => void bridge.machine.reportRegister(state).catch(() => undefined),
+      changeSettings: (change) => bridge.machine.changeSettings(change),
     },
     // Silent and network receipt printing through main (docs/adr/0132).
     printing: {

@@ -131,6 +131,7 @@ export interface StorePcStatus {
   platform: 'win32' | 'darwin' | 'linux';
   arch: 'x64' | 'arm64' | 'ia32';
   deviceId: string;
+  autoUpdate: boolean;
   /** The machine policy could not be applied in full (shown to the user; IT fixes the file). */
   policyProblem: string | null;
   /** Settings IT set or locked. */
@@ -143,6 +144,8 @@ export interface StorePc {
   status(): Promise<StorePcStatus>;
   /** The register's state, so an update never restarts an open shift or unsent sales (main decides). */
   reportRegister(state: { shiftOpen: boolean; unsentSales: number }): void;
+  /** The user's own update settings; main refuses what IT set or locked. */
+  changeSettings(change: { updateChannel?: 'stable' | 'beta'; autoUpdate?: boolean }): Promise<{ ok: boolean; message: string }>;
 }
 
 export interface OfflineShell {

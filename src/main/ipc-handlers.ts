@@ -41,7 +41,7 @@ export interface IpcDependencies {
   /** Receipt printing (src/main/printing); absent in tests that do not need it. */
   printing?: PrintService;
   /** The store PC's status and update guard (src/main/machine); absent in tests that do not need it. */
-  storePc?: Pick<StorePc, 'status' | 'reportRegister'>;
+  storePc?: Pick<StorePc, 'status' | 'reportRegister' | 'changeSettings'>;
   log?: (message: string) => void;
 }
 

@@ -53,6 +53,8 @@ export function createStorewiseApi(ipc: RendererIpc) {
       status: () => ipc.invoke(IPC.machineStatus) as Promise<StorePcStatus>,
       reportRegister: (state: { shiftOpen: boolean; unsentSales: number }) =>
         ipc.invoke(IPC.registerState, state) as Promise<boolean>,
+      changeSettings: (change: { updateChannel?: 'stable' | 'beta'; autoUpdate?: boolean }) =>
+        ipc.invoke(IPC.machineSettingsSet, change) as Promise<{ ok: boolean; message: string }>,
     },
     /** Receipt printing: main picks the printer from this device's settings (docs/adr/0132). */
     printing: {

@@ -56,9 +56,10 @@ function installFakeBridge({ config, persistenceWarning }: BridgeOptions) {
     machine: {
       status: async () => ({
         version: '0.0.0-e2e', channel: 'stable' as const, platform: 'win32' as const, arch: 'x64' as const,
-        deviceId: '7d2c0b8e-1c6f-4a51-9d44-3f0a12345678', policyProblem: null, locked: [], update: 'Up to date',
+        deviceId: '7d2c0b8e-1c6f-4a51-9d44-3f0a12345678', autoUpdate: true, policyProblem: null, locked: [], update: 'Up to date',
       }),
       reportRegister: async () => true,
+      changeSettings: async () => ({ ok: true, message: 'Saved.' }),
     },
     printing: {
       printReceipt: async () => ({ ok: true as const, via: 'dialog' as const }),

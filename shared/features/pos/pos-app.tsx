@@ -14,6 +14,7 @@ import { keepQueuedShift, openShiftAnywhere } from './shift-open';
 import { Till } from './till';
 import { useOutbox } from './use-outbox';
 import { PrinterSettingsButton } from './printing/printer-settings';
+import { ThisComputerButton } from './this-computer';
 import { NoRegisterYet } from './no-register-yet';
 
 interface Setup { stores: PosStore[]; registers: PosRegister[] }
@@ -130,6 +131,7 @@ export function PosApp() {
           <Badge data-testid="pos-waiting">{outbox.waiting} waiting</Badge>
           {outbox.refused > 0 && <Badge colorPalette="red" data-testid="pos-refused">{outbox.refused} refused</Badge>}
           <PrinterSettingsButton />
+          <ThisComputerButton />
         </HStack>
       </HStack>
       {error && <Text color="fg.error" role="alert">{error}</Text>}

@@ -59,6 +59,18 @@ function machine(files: Record<string, string>, overrides: Partial<StorePcDeps> 
 
 const POLICY = '/etc/storewise/policy.json';
 
+describe('the user\'s own settings', () => {
+  it('saves a change IT did not lock, and refuses one it did', async () => {
+    const saved: unknown[] = [];
+    const pc = machine({ [POLICY]: JSON.stringify({ locked: ['autoUpdate'] }) }, { saveSettings: async (file, settings) => void saved.push([file, settings]) });
+    const started = await pc.start();
+    expect(await started.changeSettings({ updateChannel: 'beta' })).toEqual({ ok: true, message: expect.stringMatching(/next start/) });
+    expect(saved).toEqual([['/home/ana/.config/Storewise/desktop-settings.json', { updateChannel: 'beta' }]]);
+    expect(await started.changeSettings({ autoUpdate: false })).toEqual({ ok: false, message: 'Set by your IT department: autoUpdate' });
+    expect(saved).toHaveLength(1);
+  });
+});
+
 describe('the store PC at start', () => {
   it('applies the machine policy: proxy on the sessions, updates off, channel and locks in the status', async () => {
     const pc = machine({

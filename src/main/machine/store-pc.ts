@@ -1,9 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { IPC, noArgs, registerStateArgs, type StorePcStatus } from '../../ipc-contract';
+import { IPC, machineSettingsSetArgs, noArgs, registerStateArgs, type StorePcStatus } from '../../ipc-contract';
 import type { GuardedHandle } from '../printing/ipc';
 import { startUpdates, type AppUpdaterLike, type UpdateController, type UpdateStatus } from '../updates/update-controller';
-import { defaultSettings, isPerMachineInstall, loadUserSettings, resolveSettings, USER_SETTINGS_FILE, type ResolvedSettings } from './desktop-settings';
+import {
+  applyUserChange, defaultSettings, isPerMachineInstall, loadUserSettings, resolveSettings, saveUserSettings, USER_SETTINGS_FILE,
+  type ResolvedSettings,
+} from './desktop-settings';
+import type { UserSettings } from './policy-schema';
 import { loadMachinePolicy, type LoadedPolicy } from './machine-policy';
 import { applyProxy, type ProxySession } from './proxy-config';
 
@@ -73,6 +77,8 @@ export interface StorePcDeps {
   readFile(file: string): Promise<string>;
   writeFile(file: string, text: string): Promise<void>;
   readRegistry?: () => Promise<string | null>;
+  /** Saves the user's settings file (atomically in main); defaults to saveUserSettings. */
+  saveSettings?: (file: string, settings: UserSettings) => Promise<void>;
   /** Every session the app talks through: the window's and electron-updater's. */
   sessions: readonly ProxySession[];
   updater: AppUpdaterLike;
@@ -88,6 +94,8 @@ export interface StorePc {
   updates: UpdateController;
   status(): StorePcStatus;
   reportRegister(state: { shiftOpen: boolean; unsentSales: number }): void;
+  /** The user's own choice for a setting IT did not set or lock; refused for a locked one. */
+  changeSettings(change: UserSettings): Promise<{ ok: true; message: string } | { ok: false; message: string }>;
 }
 
 export async function startStorePc(deps: StorePcDeps): Promise<StorePc> {
@@ -99,7 +107,9 @@ export async function startStorePc(deps: StorePcDeps): Promise<StorePc> {
   if (policy.problem) log(`Storewise: ${policy.problem}`);
   else if (policy.sources.length > 0) log(`Storewise: machine policy from ${policy.sources.join(' and ')}`);
 
-  const user = await loadUserSettings(path.join(deps.userData, USER_SETTINGS_FILE), deps.readFile);
+  const userFile = path.join(deps.userData, USER_SETTINGS_FILE);
+  const user = await loadUserSettings(userFile, deps.readFile);
+  let userSettings = user.settings;
   if (user.problem) log(`Storewise: your desktop settings were ignored: ${user.problem}`);
 
   const resolved = resolveSettings({
@@ -136,19 +146,34 @@ export async function startStorePc(deps: StorePcDeps): Promise<StorePc> {
       platform: platformOf(deps.platform),
       arch: archOf(deps.arch),
       deviceId: id,
+      autoUpdate: resolved.settings.autoUpdate,
       policyProblem: policy.problem,
       locked: resolved.locked,
       update: describeUpdate(updates.status()),
     }),
     reportRegister: (state) => updates.guard?.report(state),
+    async changeSettings(change) {
+      const applied = applyUserChange(userSettings, change, resolved.locked);
+      if (!applied.ok) return { ok: false, message: `Set by your IT department: ${applied.refused.join(', ')}` };
+      try {
+        await (deps.saveSettings ?? saveUserSettings)(userFile, applied.settings);
+      } catch (error) {
+        log(`Storewise: your desktop settings could not be saved: ${error instanceof Error ? error.message : String(error)}`);
+        return { ok: false, message: 'The settings could not be saved on this computer.' };
+      }
+      userSettings = applied.settings;
+      // The updater was configured at start; the new channel and switch apply from the next start.
+      return { ok: true, message: 'Saved. Storewise uses the new update settings from its next start.' };
+    },
   };
 }
 
 /** The bridge's calls for the store PC: its status, and the register's shift and outbox for the update guard. */
-export function registerStorePcHandlers(handle: GuardedHandle, storePc: Pick<StorePc, 'status' | 'reportRegister'>): void {
+export function registerStorePcHandlers(handle: GuardedHandle, storePc: Pick<StorePc, 'status' | 'reportRegister' | 'changeSettings'>): void {
   handle(IPC.machineStatus, noArgs, () => storePc.status());
   handle(IPC.registerState, registerStateArgs, ([state]) => {
     storePc.reportRegister(state);
     return true;
   });
+  handle(IPC.machineSettingsSet, machineSettingsSetArgs, ([change]) => storePc.changeSettings(change));
 }
