@@ -31,17 +31,15 @@ comment on table public.desktop_heartbeats is 'Which Storewise desktop version e
 create index desktop_heartbeats_reported_at_idx on public.desktop_heartbeats (reported_at desc);
 
 revoke all on table public.desktop_heartbeats from public, anon, authenticated;
--- Insert only, of the reported columns: reported_on and reported_at are the server's. INSERT ... ON CONFLICT needs
--- SELECT on the conflict key's columns; with no select policy, a member still reads no row back.
+-- Insert only, of the reported columns: reported_on and reported_at are the server's. No select at all (not even for
+-- INSERT ... ON CONFLICT, which needs SELECT on its key and then applies select policies to the new row): a repeat
+-- is a unique violation (409, 23505) the app ignores.
 grant insert (business_id, device_id, app_version, channel, platform, arch) on table public.desktop_heartbeats to authenticated;
-grant select (business_id, device_id, app_version, reported_on) on table public.desktop_heartbeats to authenticated;
 
 create policy desktop_heartbeats_insert_member on public.desktop_heartbeats
   for insert to authenticated
   with check (business_id in (select private.my_business_ids()));
 
--- The same device reporting the same version again the same day is not an error: ignored on the unique key
--- (supabase-js upsert with onConflict and ignoreDuplicates: INSERT ... ON CONFLICT DO NOTHING, insert right only).
 
 -- ---------------------------------------------------------------------------------------------------
 -- Admin: the latest report of every store PC seen in the last _days days, newest first, with the business name,

@@ -1,12 +1,14 @@
 /**
  * The store PCs' version heartbeat over HTTP with supabase-js (docs/adr/0270): a member reports for their own
- * business only, a repeat the same day is ignored, nobody reads a row back, the server stamps the time,
+ * business only, a repeat the same day is one row, nobody reads a row back, the server stamps the time,
  * bad values are a 4xx; admins read the latest report per device through admin_desktop_versions, which needs
  * aal2 once the admin has an authenticator (ADR 0207).
  */
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendStorePcHeartbeat } from '../../shared/lib/store-pc-heartbeat';
+import type { StorewiseClient } from '../../shared/lib/supabase-client';
 import { nodeClientOptions } from '../helpers/node-supabase-client';
 import { startStack, type StackHandle } from '../helpers/stack';
 import { anonClient, userClient, users } from './rest-test-clients';
@@ -26,9 +28,12 @@ const report = (businessId: string, deviceId: string, version = '1.4.0') => ({
   arch: 'x64',
 });
 
-/** The heartbeat call the desktop app makes (shared/features/desktop/heartbeat.ts does the same). */
-const send = (client: SupabaseClient, row: Record<string, unknown>) =>
-  client.from('desktop_heartbeats').upsert(row, { onConflict: 'business_id,device_id,app_version,reported_on', ignoreDuplicates: true });
+/** A raw insert, for what the app's helper would never send. */
+const send = (client: SupabaseClient, row: Record<string, unknown>) => client.from('desktop_heartbeats').insert(row);
+
+/** The app's own heartbeat call (shared/lib/store-pc-heartbeat.ts). */
+const beat = (client: SupabaseClient, businessId: string, deviceId: string, version = '1.4.0') =>
+  sendStorePcHeartbeat(client as unknown as StorewiseClient, businessId, { deviceId, version, channel: 'stable', platform: 'win32', arch: 'x64' });
 
 async function rowsFor(deviceId: string) {
   const { rows } = await stack.db.query<{ business_id: string; app_version: string; reported_at: Date }>(
@@ -65,14 +70,18 @@ afterAll(async () => {
 });
 
 describe('a member reports a store PC', () => {
-  it('inserts for their own business; a repeat the same day is ignored, a new version is a new row', async () => {
+  it('inserts for their own business; a repeat the same day is one row, a new version is a new row', async () => {
     const device = crypto.randomUUID();
     const first = await send(owner1, report(business1, device));
     expect(first.error).toBeNull();
     expect(first.status).toBe(201);
-    expect(await send(owner1, report(business1, device)).then((r) => r.error)).toBeNull();
+    const again = await send(owner1, report(business1, device));
+    expect(again.status).toBe(409);
+    expect(again.error?.code).toBe('23505');
+    // The app's helper counts that as sent.
+    expect(await beat(owner1, business1, device)).toEqual({ ok: true });
     expect(await rowsFor(device)).toHaveLength(1);
-    expect(await send(owner1, report(business1, device, '1.5.0-beta.1')).then((r) => r.error)).toBeNull();
+    expect(await beat(owner1, business1, device, '1.5.0-beta.1')).toEqual({ ok: true });
     expect((await rowsFor(device)).map((row) => row.app_version)).toEqual(['1.4.0', '1.5.0-beta.1']);
   });
 
@@ -81,6 +90,7 @@ describe('a member reports a store PC', () => {
     const { error, status } = await send(owner1, report(business2, device));
     expect(status).toBe(403);
     expect(error?.code).toBe('42501');
+    expect(await beat(owner1, business2, device)).toEqual({ ok: false, message: expect.stringMatching(/row-level security/) });
     expect(await rowsFor(device)).toEqual([]);
   });
 
@@ -92,12 +102,12 @@ describe('a member reports a store PC', () => {
 
     expect((await send(owner1, report(business1, device))).error).toBeNull();
     expect(await rowsFor(device)).toHaveLength(1);
-    // No select policy: even the key columns (readable for ON CONFLICT) give no row back; the others are refused.
     const read = await owner1.from('desktop_heartbeats').select('device_id').eq('device_id', device);
-    expect(read.error).toBeNull();
-    expect(read.data).toEqual([]);
-    const more = await owner1.from('desktop_heartbeats').select('platform, reported_at').eq('device_id', device);
-    expect(more.error?.code).toBe('42501');
+    expect(read.error?.code).toBe('42501');
+    expect(read.data).toBeNull();
+    // Nor through the insert's answer.
+    const echoed = await owner1.from('desktop_heartbeats').insert(report(business1, crypto.randomUUID())).select('device_id');
+    expect(echoed.error?.code).toBe('42501');
   });
 
   it('refuses values outside the rules with a 400, never a 5xx', async () => {
