@@ -229,5 +229,5 @@ test('a store PC reports its version for the signed-in business; the admin sees 
     });
     const rows = (await response.json()) as { device_id: string; app_version: string; channel: string; platform: string }[];
     return rows.find((row) => row.device_id === '7d2c0b8e-1c6f-4a51-9d44-3f0a12345678') ?? null;
-  }, { timeout: 20_000 }).toMatchObject({ app_version: '0.0.0-e2e', channel: 'stable', platform: 'win32' });
+  }, { timeout: 45_000 }).toMatchObject({ app_version: '0.0.0-e2e', channel: 'stable', platform: 'win32' });
 });
