@@ -32,6 +32,12 @@ export function createDesktopPlatform(bridge: StorewiseBridge, supabase: Supabas
     openExternal: openOutside,
     onAuthDeepLink: (listener) => bridge.auth.onDeepLink(listener),
     sessionPersistenceWarning: () => bridge.session.persistenceWarning(),
+    machine: {
+      status: () => bridge.machine.status(),
+      // Fire and forget: a refused or failed report only means the update keeps waiting.
+      reportRegister: (state) => void bridge.machine.reportRegister(state).catch(() => undefined),
+      changeSettings: (change) => bridge.machine.changeSettings(change),
+    },
     // Silent and network receipt printing through main (docs/adr/0132).
     printing: {
       print: (receipt, options) => bridge.printing.printReceipt(receipt, options),

@@ -24,6 +24,12 @@ export const IPC = {
   printersList: 'storewise:printing:list',
   printerSettingsGet: 'storewise:printing:settings-get',
   printerSettingsSet: 'storewise:printing:settings-set',
+  /** This store PC: version, channel, device id, machine policy problem, update state (docs/adr/0270-0272). */
+  machineStatus: 'storewise:machine:status',
+  /** The register's shift and outbox, for the update guard. */
+  registerState: 'storewise:machine:register-state',
+  /** The user's own update channel and switch (refused by main where IT set or locked them). */
+  machineSettingsSet: 'storewise:machine:settings-set',
 } as const;
 
 /** supabase-js storage keys look like `sb-<project>-auth-token` (and `...-code-verifier` during PKCE). */
@@ -103,10 +109,22 @@ export const printableSlipSchema = z.strictObject({
 export const printSlipArgs = z.tuple([printableSlipSchema, z.strictObject({ openDrawer: z.boolean() })]);
 export const printerSettingsSetArgs = z.tuple([printerSettingsSchema]);
 
+export const registerStateArgs = z.tuple([z.strictObject({
+  shiftOpen: z.boolean(),
+  unsentSales: z.number().int().min(0).max(1_000_000),
+})]);
+
+/** What a user may choose for this computer from the app (the proxy is IT's, in the machine policy). */
+export const machineSettingsSetArgs = z.tuple([z.strictObject({
+  updateChannel: z.enum(['stable', 'beta']).optional(),
+  autoUpdate: z.boolean().optional(),
+})]);
+
 /** What main answers on appConfig: the Supabase project, or why there is none (shown to the user). */
 export type AppConfigResult = { ok: true; config: SupabaseConfig } | { ok: false; message: string };
 
 export type { AuthDeepLink, PrintableReceipt, PrintableSlip, PrinterSettings };
+export type { StorePcStatus } from '../shared/platform/platform';
 export type { PrintOutcome } from '../shared/platform/platform';
 
 /**

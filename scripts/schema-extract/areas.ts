@@ -77,7 +77,7 @@ export const tables: Record<Area, string[]> = {
     'private.business_trials', 'public.billing_customers', 'public.billing_subscriptions', 'public.billing_events'],
   workspace: ['public.businesses', 'public.business_members', 'public.stores', 'public.member_store_access',
     'public.registers', 'public.invitations', 'private.invitation_tokens', 'public.activity', 'public.notifications',
-    'private.business_deletions', 'private.business_erasure_proofs'],
+    'private.business_deletions', 'private.business_erasure_proofs', 'public.desktop_heartbeats'],
   catalog: ['public.categories', 'public.products', 'public.variants', 'public.variant_costs', 'public.barcodes',
     'private.internal_barcode_seq', 'public.store_prices', 'private.catalog_words', 'private.catalog_import_keys'],
   inventory: ['public.lots', 'public.suppliers', 'public.purchase_orders', 'public.purchase_order_lines', 'public.transfers',

@@ -19,6 +19,7 @@ const DashboardApp = lazy(() => import('../features/dashboard/dashboard-app').th
 const WorkspaceApp = lazy(() => import('../features/workspace/workspace-app').then((m) => ({ default: m.WorkspaceApp })));
 const WorkspaceFrame = lazy(() => import('../features/workspace/workspace-frame').then((m) => ({ default: m.WorkspaceFrame })));
 const WorkspaceSwitcher = lazy(() => import('../features/workspace/workspace-frame').then((m) => ({ default: m.WorkspaceSwitcher })));
+const StorePcHeartbeat = lazy(() => import('../features/workspace/store-pc-heartbeat').then((m) => ({ default: m.StorePcHeartbeat })));
 const BusinessGlance = lazy(() => import('../features/workspace/workspace-frame').then((m) => ({ default: m.BusinessGlance })));
 const CatalogApp = lazy(() => import('../features/catalog/catalog-app').then((m) => ({ default: m.CatalogApp })));
 const InventoryApp = lazy(() => import('../features/inventory/inventory-app').then((m) => ({ default: m.InventoryApp })));
@@ -51,7 +52,7 @@ export function AppRoutes() {
         <Route path="/terms" element={<LegalPage slug="terms-of-service" />} />
         <Route path="/privacy" element={<LegalPage slug="privacy-policy" />} />
         <Route path="/dashboard/*" element={<DashboardApp notFound={<NotFoundPage />} business={<WorkspaceApp />}
-          frame={WorkspaceFrame} slots={{ header: <WorkspaceSwitcher />, overview: <BusinessGlance />, businessOverview: <BusinessOverview /> }}
+          frame={WorkspaceFrame} slots={{ header: <><WorkspaceSwitcher /><StorePcHeartbeat /></>, overview: <BusinessGlance />, businessOverview: <BusinessOverview /> }}
           catalog={<CatalogApp />} inventory={<InventoryApp />} pos={<PosApp />} reports={<ReportsApp />} />} />
         <Route path="/admin/*" element={<AdminApp notFound={<NotFoundPage />} />} />
         <Route path="*" element={<NotFoundPage />} />

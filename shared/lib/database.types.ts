@@ -574,6 +574,51 @@ export type Database = {
           },
         ];
       };
+      desktop_heartbeats: {
+        Row: {
+          app_version: string;
+          arch: string;
+          business_id: string;
+          channel: string;
+          device_id: string;
+          id: number;
+          platform: string;
+          reported_at: string;
+          reported_on: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          app_version: string;
+          arch: string;
+          business_id: string;
+          channel: string;
+          device_id: string;
+          id?: never;
+          platform: string;
+          reported_at?: string;
+          reported_on?: string;
+        };
+        Update: {
+          app_version?: string;
+          arch?: string;
+          business_id?: string;
+          channel?: string;
+          device_id?: string;
+          id?: never;
+          platform?: string;
+          reported_at?: string;
+          reported_on?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "desktop_heartbeats_business_id_fkey";
+            columns: ["business_id"];
+            isOneToOne: false;
+            referencedRelation: "businesses";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
       email_outbox: {
         Row: {
           attempts: number;
@@ -3033,6 +3078,21 @@ export type Database = {
           at: string;
           rows_affected: number;
           what: string;
+        }[];
+      };
+      admin_desktop_versions: {
+        Args: { _days?: number; _limit?: number; _offset?: number };
+        Returns: {
+          app_version: string;
+          arch: string;
+          business_id: string;
+          business_name: string;
+          channel: string;
+          device_id: string;
+          devices_on_version: number;
+          platform: string;
+          reported_at: string;
+          total_count: number;
         }[];
       };
       admin_list_admins: {

@@ -120,6 +120,32 @@ export interface Platform {
    * Started by the dashboard, never by the public pages; absent on the desktop (its build is on disk, app://).
    */
   offlineShell?: OfflineShell;
+  /** The store PC's own state (desktop only, docs/adr/0270-0272): version, channel, machine policy, updates. */
+  machine?: StorePc;
+}
+
+/** What a store PC knows about itself; no personal data (the device id is a random id the app made). */
+export interface StorePcStatus {
+  version: string;
+  channel: 'stable' | 'beta';
+  platform: 'win32' | 'darwin' | 'linux';
+  arch: 'x64' | 'arm64' | 'ia32';
+  deviceId: string;
+  autoUpdate: boolean;
+  /** The machine policy could not be applied in full (shown to the user; IT fixes the file). */
+  policyProblem: string | null;
+  /** Settings IT set or locked. */
+  locked: ('updateChannel' | 'autoUpdate' | 'proxy')[];
+  /** The update, in a sentence for the settings screen ("Up to date", "1.5.0 installs after the shift closes"). */
+  update: string;
+}
+
+export interface StorePc {
+  status(): Promise<StorePcStatus>;
+  /** The register's state, so an update never restarts an open shift or unsent sales (main decides). */
+  reportRegister(state: { shiftOpen: boolean; unsentSales: number }): void;
+  /** The user's own update settings; main refuses what IT set or locked. */
+  changeSettings(change: { updateChannel?: 'stable' | 'beta'; autoUpdate?: boolean }): Promise<{ ok: boolean; message: string }>;
 }
 
 export interface OfflineShell {

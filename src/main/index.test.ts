@@ -45,6 +45,7 @@ const fake = await vi.hoisted(async () => {
     focus = vi.fn();
   }
   const ipcHandlers = new Map<string, (event: unknown, ...args: unknown[]) => unknown>();
+  const updaterSession = { setProxy: vi.fn(() => Promise.resolve()) };
   return {
     app,
     windows,
@@ -52,13 +53,19 @@ const fake = await vi.hoisted(async () => {
     ipcHandlers,
     ipcMain: { handle: vi.fn((channel: string, listener: (event: unknown, ...args: unknown[]) => unknown) => ipcHandlers.set(channel, listener)) },
     protocol: { registerSchemesAsPrivileged: vi.fn(), handle: vi.fn() },
-    session: { defaultSession: { setPermissionRequestHandler: vi.fn(), setPermissionCheckHandler: vi.fn() } },
+    session: {
+      defaultSession: { setPermissionRequestHandler: vi.fn(), setPermissionCheckHandler: vi.fn(), setProxy: vi.fn(() => Promise.resolve()) },
+      fromPartition: vi.fn(() => updaterSession),
+    },
     screen: {
       getPrimaryDisplay: () => ({ id: 1, workArea: { x: 0, y: 0, width: 1920, height: 1080 } }),
       getAllDisplays: () => [{ id: 1, workArea: { x: 0, y: 0, width: 1920, height: 1080 } }],
     },
     shell: { openExternal: vi.fn(() => Promise.resolve()) },
-    autoUpdater: { setFeedURL: vi.fn(), checkForUpdatesAndNotify: vi.fn(() => Promise.resolve(null)) },
+    autoUpdater: {
+      setFeedURL: vi.fn(), checkForUpdates: vi.fn(() => Promise.resolve(null)), checkForUpdatesAndNotify: vi.fn(() => Promise.resolve(null)),
+      on: vi.fn(), quitAndInstall: vi.fn(),
+    },
     registerAppProtocol: vi.fn(),
   };
 });
@@ -188,8 +195,15 @@ describe('Electron entry wiring', () => {
 
   it('does not check for updates from an http: feed', () => {
     expect(fake.autoUpdater.setFeedURL).not.toHaveBeenCalled();
+    expect(fake.autoUpdater.checkForUpdates).not.toHaveBeenCalled();
     expect(fake.autoUpdater.checkForUpdatesAndNotify).not.toHaveBeenCalled();
     expect(console.warn).toHaveBeenCalledWith('Storewise: updates are off: the update URL must use https:, not http:');
+  });
+
+  it('sets the proxy (the system one, no policy here) on the window\'s session and electron-updater\'s', () => {
+    expect(fake.session.defaultSession.setProxy).toHaveBeenCalledWith({ mode: 'system' });
+    expect(fake.session.fromPartition).toHaveBeenCalledWith('electron-updater', { cache: false });
+    expect(fake.session.fromPartition.mock.results[0]?.value.setProxy).toHaveBeenCalledWith({ mode: 'system' });
   });
 });
 

@@ -4,8 +4,10 @@
  */
 import { app, BrowserWindow, ipcMain, protocol, screen, session, shell } from 'electron';
 import electronUpdater from 'electron-updater';
+import { execFile } from 'node:child_process';
 import { lookup } from 'node:dns/promises';
 import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configFileCandidates, resolveAppConfig } from './app-config';
@@ -23,7 +25,8 @@ import { createPrintService } from './printing/print-service';
 import { loadManagedPrinter, loadPrinterSettings, PRINTER_SETTINGS_FILE, savePrinterSettings } from './printing/printer-settings';
 import { listWindowPrinters, printWindow } from './printing/window-printing';
 import { createSessionVault, keychainAccountFor } from './session-vault';
-import { startUpdateCheck } from './update-feed';
+import { startStorePc, type StorePc } from './machine/store-pc';
+import { REGISTRY_POLICY_KEY } from './machine/registry-policy';
 import { applyNavigationPolicy, applyPermissionPolicy, createMainWindow, trackWindowState } from './window';
 import { clampToDisplays, loadWindowState, saveWindowState, type WindowState } from './window-state';
 
@@ -80,13 +83,16 @@ function registerDeepLinkProtocol(): void {
 }
 
 async function start(): Promise<void> {
+  // The machine policy first: it can name the server, and its proxy must be in place before the first request.
+  const storePc = await startMachine();
   const configCandidates = configFileCandidates({
     platform: process.platform,
     execPath: process.execPath,
     userData: app.getPath('userData'),
     override: process.env.STOREWISE_CONFIG,
   });
-  const appConfig = await resolveAppConfig(
+  const policyServer = storePc.policy.policy?.server;
+  const appConfig = policyServer ? { ok: true as const, config: policyServer } : await resolveAppConfig(
     configCandidates,
     { url: import.meta.env.MAIN_VITE_SUPABASE_URL, anonKey: import.meta.env.MAIN_VITE_SUPABASE_ANON_KEY },
   );
@@ -113,6 +119,7 @@ async function start(): Promise<void> {
     appConfig,
     persistenceWarning: credentials.warning,
     printing: await createPrinting(configCandidates),
+    storePc,
   });
 
   await openMainWindow();
@@ -121,8 +128,6 @@ async function start(): Promise<void> {
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) void openMainWindow();
   });
-
-  checkForUpdates();
 }
 
 async function openMainWindow(): Promise<void> {
@@ -166,12 +171,38 @@ async function createPrinting(configCandidates: string[]) {
   });
 }
 
-function checkForUpdates(): void {
-  startUpdateCheck({
+/**
+ * Machine policy, user settings, proxy and automatic updates (src/main/machine, docs/adr/0270-0272). On Windows
+ * the Group Policy key is read with reg.exe (no native module); any failure there is a reported policy problem.
+ */
+function startMachine(): Promise<StorePc> {
+  return startStorePc({
+    platform: process.platform,
+    arch: process.arch,
+    version: app.getVersion(),
+    execPath: process.execPath,
+    env: process.env,
+    userData: app.getPath('userData'),
+    readFile: (file) => readFile(file, 'utf8'),
+    writeFile: (file, text) => writeFile(file, text, { mode: 0o600 }),
+    readRegistry: process.platform === 'win32' ? readPolicyRegistry : undefined,
+    // electron-updater downloads through session.fromPartition('electron-updater', { cache: false }) (its
+    // electronHttpExecutor's NET_SESSION_NAME, not exported): the proxy must be set there too.
+    sessions: [session.defaultSession, session.fromPartition('electron-updater', { cache: false })],
+    updater: electronUpdater.autoUpdater,
     packaged: app.isPackaged,
     // electron-builder writes app-update.yml only when a publish URL was given at build time.
     hasUpdateConfig: existsSync(path.join(process.resourcesPath, 'app-update.yml')),
     feedUrl: import.meta.env.MAIN_VITE_UPDATE_URL,
-    updater: electronUpdater.autoUpdater,
+  });
+}
+
+function readPolicyRegistry(): Promise<string | null> {
+  return new Promise((resolve, reject) => {
+    execFile('reg.exe', ['query', REGISTRY_POLICY_KEY], { windowsHide: true, timeout: 10_000 }, (error, stdout) => {
+      // reg.exe exits 1 when the key does not exist: no registry policy.
+      if (error) return (error as { code?: unknown }).code === 1 ? resolve(null) : reject(error);
+      resolve(stdout);
+    });
   });
 }

@@ -33,6 +33,8 @@ function setup(persistenceWarning: string | null = null) {
         lookup: async () => [], sendRaw: async () => ({ ok: true }), listPrinters: async () => [],
         printPage: async () => ({ ok: true, reason: '' }),
       }),
+      // The store PC's behaviour is tested in machine/store-pc.test.ts; here only its channels count.
+      storePc: { status: () => { throw new Error('not used'); }, reportRegister: () => undefined, changeSettings: async () => ({ ok: true, message: '' }) },
       log: (message) => logs.push(message),
     },
   );

@@ -11,6 +11,7 @@ import {
 import type { SessionVault } from './session-vault';
 import { registerPrintingHandlers } from './printing/ipc';
 import type { PrintService } from './printing/print-service';
+import { registerStorePcHandlers, type StorePc } from './machine/store-pc';
 
 /**
  * Every renderer -> main call lands here. Two checks before any work: the message comes from the app's
@@ -39,6 +40,8 @@ export interface IpcDependencies {
   persistenceWarning: string | null;
   /** Receipt printing (src/main/printing); absent in tests that do not need it. */
   printing?: PrintService;
+  /** The store PC's status and update guard (src/main/machine); absent in tests that do not need it. */
+  storePc?: Pick<StorePc, 'status' | 'reportRegister' | 'changeSettings'>;
   log?: (message: string) => void;
 }
 
@@ -85,4 +88,5 @@ export function registerIpcHandlers(ipcMain: IpcMainLike, deps: IpcDependencies)
     return once;
   });
   if (deps.printing) registerPrintingHandlers(handle, deps.printing);
+  if (deps.storePc) registerStorePcHandlers(handle, deps.storePc);
 }

@@ -7,6 +7,7 @@ import {
   type PrinterSettings,
   type PrintOutcome,
   type RendererIpc,
+  type StorePcStatus,
 } from '../ipc-contract';
 
 /**
@@ -46,6 +47,14 @@ export function createStorewiseApi(ipc: RendererIpc) {
     app: {
       version: () => ipc.invoke(IPC.appVersion) as Promise<string>,
       config: () => ipc.invoke(IPC.appConfig) as Promise<AppConfigResult>,
+    },
+    /** This store PC (docs/adr/0270-0272): its status, and the register's state for the update guard. */
+    machine: {
+      status: () => ipc.invoke(IPC.machineStatus) as Promise<StorePcStatus>,
+      reportRegister: (state: { shiftOpen: boolean; unsentSales: number }) =>
+        ipc.invoke(IPC.registerState, state) as Promise<boolean>,
+      changeSettings: (change: { updateChannel?: 'stable' | 'beta'; autoUpdate?: boolean }) =>
+        ipc.invoke(IPC.machineSettingsSet, change) as Promise<{ ok: boolean; message: string }>,
     },
     /** Receipt printing: main picks the printer from this device's settings (docs/adr/0132). */
     printing: {

@@ -669,6 +669,53 @@ $$;
 revoke all on function public.admin_list_businesses(text,integer,integer) from public;
 grant execute on function public.admin_list_businesses(text,integer,integer) to authenticated;
 
+-- ---------------------------------------------------------------------------------------------------
+-- Admin: the latest report of every store PC seen in the last _days days, newest first, with the business name,
+-- and how many devices run each version (the rollout at a glance) on every row.
+create or replace function public.admin_desktop_versions(_days int default 30, _limit int default 50, _offset int default 0)
+returns table (
+  business_id uuid,
+  business_name text,
+  device_id uuid,
+  app_version text,
+  channel text,
+  platform text,
+  arch text,
+  reported_at timestamptz,
+  devices_on_version bigint,
+  total_count bigint
+)
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_days int := least(greatest(coalesce(_days, 30), 1), 365);
+  v_limit int := least(greatest(coalesce(_limit, 50), 1), 200);
+  v_offset int := greatest(coalesce(_offset, 0), 0);
+begin
+  perform private.assert_admin();
+  return query
+    with latest as (
+      select distinct on (h.business_id, h.device_id)
+             h.business_id, h.device_id, h.app_version, h.channel, h.platform, h.arch, h.reported_at
+        from public.desktop_heartbeats h
+       where h.reported_at >= now() - make_interval(days => v_days)
+       order by h.business_id, h.device_id, h.reported_at desc
+    )
+    select l.business_id, b.name::text, l.device_id, l.app_version, l.channel, l.platform, l.arch, l.reported_at,
+           count(*) over (partition by l.app_version), count(*) over ()
+      from latest l
+      join public.businesses b on b.id = l.business_id
+     order by l.reported_at desc, l.device_id
+     limit v_limit offset v_offset;
+end;
+$$;
+comment on function public.admin_desktop_versions(integer,integer,integer) is 'Admins only (42501 otherwise): the latest heartbeat of each store PC seen in the last 1..365 days, newest first, with the count of devices per version and the total on every row.';
+revoke all on function public.admin_desktop_versions(integer,integer,integer) from public;
+grant execute on function public.admin_desktop_versions(integer,integer,integer) to authenticated;
+
 create or replace function public.admin_business_deletions()
 returns table (business_id uuid, business_name text, country text, state text, step text, requested_at timestamp with time zone,
                erase_after timestamp with time zone, legal_hold boolean, legal_hold_reason text,

@@ -235,6 +235,28 @@ create table private.business_erasure_proofs (
 alter table private.business_erasure_proofs enable row level security;
 comment on table private.business_erasure_proofs is 'Proof log of a business deletion: what was erased (or canceled, held, purged) and when, with row counts only, never the data.';
 
+create table public.desktop_heartbeats (
+  id bigint generated always as identity not null,
+  business_id uuid not null,
+  device_id uuid not null,
+  app_version text not null,
+  channel text not null,
+  platform text not null,
+  arch text not null,
+  reported_on date default ((now() at time zone 'utc'::text))::date not null,
+  reported_at timestamp with time zone default now() not null,
+  constraint desktop_heartbeats_pkey primary key (id),
+  constraint desktop_heartbeats_once_a_day unique (business_id, device_id, app_version, reported_on),
+  constraint desktop_heartbeats_app_version_check check ((app_version ~ '^[0-9]{1,5}\.[0-9]{1,5}\.[0-9]{1,5}(-[0-9A-Za-z.-]{1,40})?$'::text)),
+  constraint desktop_heartbeats_arch_check check ((arch = any (array['x64'::text, 'arm64'::text, 'ia32'::text]))),
+  constraint desktop_heartbeats_channel_check check ((channel = any (array['stable'::text, 'beta'::text]))),
+  constraint desktop_heartbeats_platform_check check ((platform = any (array['win32'::text, 'darwin'::text, 'linux'::text]))),
+  constraint desktop_heartbeats_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade
+);
+alter table public.desktop_heartbeats enable row level security;
+comment on table public.desktop_heartbeats is 'Which Storewise desktop version each store PC runs (docs/adr/0270): device id, version, channel, platform; no personal data.';
+grant insert (business_id, device_id, app_version, channel, platform, arch) on table public.desktop_heartbeats to authenticated;
+
 -- ==== Indexes =============================================================================================
 
 create index businesses_owner_id_idx on public.businesses (owner_id);
@@ -274,6 +296,8 @@ create index notifications_unread_idx on public.notifications (user_id) where re
 
 create index activity_platform_idx on public.activity (at desc, id desc)
   where kind in ('business.suspended', 'business.unsuspended');
+
+create index desktop_heartbeats_reported_at_idx on public.desktop_heartbeats (reported_at desc);
 
 create index business_deletions_due_idx on private.business_deletions (state, erase_after);
 
@@ -1620,6 +1644,10 @@ create policy "refund_reviews: owners and managers read in their stores" on publ
   using ((business_id in (select private.my_full_access_business_ids())
           or store_id in (select private.my_listed_store_ids()))
          and business_id in (select private.my_business_ids(array['owner', 'manager'])));
+
+create policy desktop_heartbeats_insert_member on public.desktop_heartbeats
+  for insert to authenticated
+  with check (business_id in (select private.my_business_ids()));
 
 -- ==== Run once on apply ===================================================================================
 

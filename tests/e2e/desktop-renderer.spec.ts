@@ -3,7 +3,7 @@ import type { AuthDeepLink, SupabaseConfig } from '../../shared/platform/platfor
 import { parseAuthDeepLink } from '../../src/main/deep-link';
 import type { StorewiseBridge } from '../../src/preload/api-types';
 import { e2e } from '../helpers/e2e-env';
-import { serviceRoleKey } from './support/users';
+import { demo, serviceRoleKey } from './support/users';
 
 /**
  * The desktop renderer (out/renderer, served by the local stack under /desktop/) in real Chromium with
@@ -53,6 +53,14 @@ function installFakeBridge({ config, persistenceWarning }: BridgeOptions) {
       },
     },
     app: { version: async () => '0.0.0-e2e', config: async () => ({ ok: true as const, config }) },
+    machine: {
+      status: async () => ({
+        version: '0.0.0-e2e', channel: 'stable' as const, platform: 'win32' as const, arch: 'x64' as const,
+        deviceId: '7d2c0b8e-1c6f-4a51-9d44-3f0a12345678', autoUpdate: true, policyProblem: null, locked: [], update: 'Up to date',
+      }),
+      reportRegister: async () => true,
+      changeSettings: async () => ({ ok: true, message: 'Saved.' }),
+    },
     printing: {
       printReceipt: async () => ({ ok: true as const, via: 'dialog' as const }),
       printSlip: async () => ({ ok: true as const, via: 'dialog' as const }),
@@ -195,4 +203,31 @@ test('a keychain-less desktop says once that the sign-in will not be remembered'
 test('without the bridge the desktop build explains itself instead of falling back to localStorage', async ({ page }) => {
   await page.goto(`${e2e.webUrl}/desktop/#/auth`);
   await expect(page.getByRole('alert')).toHaveText('Storewise desktop must be started from the Storewise app.');
+});
+
+test('a store PC reports its version for the signed-in business; the admin sees it (docs/adr/0270)', async ({ page }) => {
+  await openDesktop(page, '/auth');
+  await page.getByLabel('Email').fill(demo.owner1.email);
+  await page.getByRole('textbox', { name: 'Password' }).fill(demo.owner1.password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page.getByText('Welcome back!')).toBeVisible();
+  // A hash change, not a reload: the stand-in bridge keeps the session in the page's memory.
+  await page.evaluate(() => {
+    (globalThis as unknown as { location: { hash: string } }).location.hash = '#/dashboard';
+  });
+
+  // The admin's view over HTTP: the stand-in bridge's device id, version, channel and system, and nothing else.
+  const { anonKey } = await supabaseConfig(page);
+  const token = await page.request.post(`${e2e.apiUrl}/auth/v1/token?grant_type=password`, {
+    headers: { apikey: anonKey }, data: { email: demo.admin.email, password: demo.admin.password },
+  });
+  expect(token.ok(), await token.text()).toBe(true);
+  const { access_token: adminToken } = (await token.json()) as { access_token: string };
+  await expect.poll(async () => {
+    const response = await page.request.post(`${e2e.apiUrl}/rest/v1/rpc/admin_desktop_versions`, {
+      headers: { apikey: anonKey, authorization: `Bearer ${adminToken}` }, data: { _days: 1, _limit: 200 },
+    });
+    const rows = (await response.json()) as { device_id: string; app_version: string; channel: string; platform: string }[];
+    return rows.find((row) => row.device_id === '7d2c0b8e-1c6f-4a51-9d44-3f0a12345678') ?? null;
+  }, { timeout: 45_000 }).toMatchObject({ app_version: '0.0.0-e2e', channel: 'stable', platform: 'win32' });
 });

@@ -17,6 +17,7 @@ import { AdminTicketPage } from './support/admin-ticket-page';
 import { AdminBillingPage } from './billing/admin-billing-page';
 import { AdminActivityPage } from './activity/admin-activity-page';
 import { ComingSoonPage } from './common/coming-soon-page';
+import { AdminStorePcsPage } from './store-pcs/admin-store-pcs-page';
 
 /**
  * The admin area (/admin/*). The guard only decides what the browser shows: every admin function in the
@@ -53,6 +54,7 @@ export function AdminApp({ notFound }: { notFound: ReactNode }) {
         <Route path="support/:ticketId" element={<AdminTicketPage />} />
         <Route path="logs" element={<AdminActivityPage />} />
         <Route path="billing" element={<AdminBillingPage />} />
+        <Route path="store-pcs" element={<AdminStorePcsPage />} />
         {adminNav
           .filter((item) => item.comingSoon)
           .map((item) => (

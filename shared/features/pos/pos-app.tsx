@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Badge, Button, Field, Heading, HStack, Input, NativeSelect, Stack, Text } from '@chakra-ui/react';
 import { LoadingText } from '../../components/loading-text';
-import { useSupabase } from '../../lib/platform-context';
+import { usePlatform, useSupabase } from '../../lib/platform-context';
 import { parseMinor, type CatalogItem } from './cart';
 import { fetchCatalogPage, fetchServerClock, loadStoreCatalog } from './catalog-store';
 import { getMeta, queuedEntry, setMeta, waitingSaleIds } from './outbox';
@@ -14,6 +14,7 @@ import { keepQueuedShift, openShiftAnywhere } from './shift-open';
 import { Till } from './till';
 import { useOutbox } from './use-outbox';
 import { PrinterSettingsButton } from './printing/printer-settings';
+import { ThisComputerButton } from './this-computer';
 import { NoRegisterYet } from './no-register-yet';
 
 interface Setup { stores: PosStore[]; registers: PosRegister[] }
@@ -64,6 +65,13 @@ export function PosApp() {
   const store = setup?.stores.find((s) => s.id === register?.store_id);
   const shift = shiftOf?.registerId === registerId ? shiftOf.shift : undefined;
   const setShift = useCallback((s: PosShift | null) => setShiftOf({ registerId, shift: s }), [registerId]);
+
+  // On a store PC, main holds a downloaded update while a shift is open or sales wait to be sent (docs/adr/0272).
+  const machine = usePlatform().machine;
+  useEffect(() => {
+    if (shift === undefined) return; // still loading: no report rather than a wrong "no shift"
+    machine?.reportRegister({ shiftOpen: shift !== null, unsentSales: outbox.waiting });
+  }, [machine, shift, outbox.waiting]);
 
   useEffect(() => {
     if (!db || !register) return;
@@ -123,6 +131,7 @@ export function PosApp() {
           <Badge data-testid="pos-waiting">{outbox.waiting} waiting</Badge>
           {outbox.refused > 0 && <Badge colorPalette="red" data-testid="pos-refused">{outbox.refused} refused</Badge>}
           <PrinterSettingsButton />
+          <ThisComputerButton />
         </HStack>
       </HStack>
       {error && <Text color="fg.error" role="alert">{error}</Text>}

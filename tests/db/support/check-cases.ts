@@ -287,4 +287,13 @@ export const checkCases: CheckCase[] = [
     good: ['/dashboard/support/1', '/', null] },
   { table: 'public.email_outbox', column: 'template', constraint: 'email_outbox_template_check',
     bad: ['welcome', 'Ticket_reply', ''], good: ['ticket_reply', 'ticket_resolved'] },
+  // desktop_heartbeats: a store PC's version report (docs/adr/0270), nothing free-form
+  { table: 'public.desktop_heartbeats', column: 'app_version', constraint: 'desktop_heartbeats_app_version_check',
+    bad: ['1.4', 'v1.4.0', '1.4.0 ', '1.4.0-', `1.4.0-${text(41, 'a')}`, '1.4.0; drop', ''], good: ['1.4.0', '10.20.30', '1.5.0-beta.2', `1.4.0-${text(40, 'a')}`] },
+  { table: 'public.desktop_heartbeats', column: 'channel', constraint: 'desktop_heartbeats_channel_check',
+    bad: ['latest', 'Beta', ''], good: ['stable', 'beta'] },
+  { table: 'public.desktop_heartbeats', column: 'platform', constraint: 'desktop_heartbeats_platform_check',
+    bad: ['windows', 'freebsd', ''], good: ['win32', 'darwin', 'linux'] },
+  { table: 'public.desktop_heartbeats', column: 'arch', constraint: 'desktop_heartbeats_arch_check',
+    bad: ['amd64', 'arm', ''], good: ['x64', 'arm64', 'ia32'] },
 ];

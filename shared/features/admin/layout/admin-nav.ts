@@ -4,6 +4,7 @@ import {
   LuFileText,
   LuLayoutDashboard,
   LuLifeBuoy,
+  LuMonitor,
   LuPackage,
   LuScrollText,
   LuSettings,
@@ -55,6 +56,7 @@ export const adminNav: readonly AdminNavItem[] = [
     comingSoon: false,
     summary: 'Platform events: sign-ups, plan changes and suspensions.',
   },
+  { label: 'Store PCs', path: 'store-pcs', icon: LuMonitor, comingSoon: false, summary: 'Desktop app versions across store PCs.' },
   {
     label: 'System Settings',
     path: 'settings',
