@@ -2988,6 +2988,10 @@ export type Database = {
         Args: Record<PropertyKey, never>;
         Returns: string;
       };
+      acknowledge_legal_version: {
+        Args: { _slug: string; _version: number };
+        Returns: undefined;
+      };
       add_internal_barcode: { Args: { _variant_id: string }; Returns: string };
       add_sample_catalog: { Args: { _business_id: string }; Returns: number };
       adjust_stock: {
@@ -3004,6 +3008,19 @@ export type Database = {
       };
       admin_billing_collections: { Args: { _days?: number }; Returns: Json };
       admin_billing_overview: { Args: { _days?: number }; Returns: Json };
+      admin_legal_documents: {
+        Args: Record<PropertyKey, never>;
+        Returns: {
+          current_body_md: string;
+          current_effective_at: string;
+          current_version: number;
+          draft_body_md: string;
+          draft_updated_at: string;
+          scheduled_effective_at: string;
+          scheduled_version: number;
+          slug: string;
+        }[];
+      };
       admin_list_admins: {
         Args: Record<PropertyKey, never>;
         Returns: {
@@ -3116,6 +3133,25 @@ export type Database = {
           user_id: string;
         }[];
       };
+      admin_platform_setting_changes: {
+        Args: { _limit?: number };
+        Returns: {
+          actor: string;
+          after: Json;
+          before: Json;
+          changed_at: string;
+          id: number;
+          subject: string;
+        }[];
+      };
+      admin_platform_settings: {
+        Args: Record<PropertyKey, never>;
+        Returns: Json;
+      };
+      admin_publish_legal_draft: {
+        Args: { _effective_at: string; _slug: string };
+        Returns: number;
+      };
       admin_reply: {
         Args: { _body: string; _status?: string; _ticket_id: string };
         Returns: {
@@ -3134,6 +3170,10 @@ export type Database = {
         };
       };
       admin_reset_two_factor: { Args: { _user_id: string }; Returns: number };
+      admin_save_legal_draft: {
+        Args: { _body_md: string; _slug: string };
+        Returns: string;
+      };
       admin_set_business_suspension: {
         Args: { _business_id: string; _reason?: string; _suspended: boolean };
         Returns: undefined;
@@ -3169,6 +3209,10 @@ export type Database = {
           isOneToOne: true;
           isSetofReturn: false;
         };
+      };
+      admin_update_platform_settings: {
+        Args: { _changes: Json };
+        Returns: Json;
       };
       admin_without_second_factor: {
         Args: Record<PropertyKey, never>;
@@ -3545,6 +3589,7 @@ export type Database = {
           total_count: number;
         }[];
       };
+      hook_before_user_created: { Args: { event: Json }; Returns: Json };
       import_catalog: {
         Args: {
           _business_id: string;
@@ -3570,6 +3615,24 @@ export type Database = {
         }[];
       };
       is_admin: { Args: { _user_id: string }; Returns: boolean };
+      legal_version: {
+        Args: { _slug: string; _version?: number };
+        Returns: {
+          body_md: string;
+          effective_at: string;
+          published_at: string;
+          slug: string;
+          version: number;
+        }[];
+      };
+      legal_version_list: {
+        Args: { _slug: string };
+        Returns: {
+          effective_at: string;
+          published_at: string;
+          version: number;
+        }[];
+      };
       location_label: { Args: { _ip: unknown }; Returns: string };
       mfa_new_recovery_codes: {
         Args: Record<PropertyKey, never>;
@@ -3593,6 +3656,14 @@ export type Database = {
           plan: string;
           status: string;
           trial_available: boolean;
+        }[];
+      };
+      my_legal_notices: {
+        Args: Record<PropertyKey, never>;
+        Returns: {
+          effective_at: string;
+          slug: string;
+          version: number;
         }[];
       };
       my_plan: {
@@ -3716,6 +3787,7 @@ export type Database = {
       post_refund: { Args: { _payload: Json }; Returns: Json };
       post_sale: { Args: { _payload: Json }; Returns: Json };
       post_sales: { Args: { _payloads: Json }; Returns: Json };
+      public_site_state: { Args: Record<PropertyKey, never>; Returns: Json };
       receive_purchase_order: {
         Args: {
           _lines: Json;

@@ -41,11 +41,11 @@ create table private.platform_settings (
   constraint platform_settings_read_only_message_check check (char_length(read_only_message) <= 280),
   constraint platform_settings_support_response_hours_check check (support_response_hours between 1 and 168),
   constraint platform_settings_support_email_check check (char_length(support_email) <= 254 and support_email ~ '^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$'),
-  constraint platform_settings_email_sender_name_check check (char_length(btrim(email_sender_name)) between 1 and 80 and email_sender_name !~ '[\r\n<>"]'),
+  constraint platform_settings_email_sender_name_check check (char_length(btrim(email_sender_name)) >= 1 and char_length(btrim(email_sender_name)) <= 80 and email_sender_name !~ '[\r\n<>"]'),
   constraint platform_settings_email_reply_to_check check (char_length(email_reply_to) <= 254 and email_reply_to ~ '^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$'),
   constraint platform_settings_announcement_text_check check (char_length(announcement_text) <= 200 and announcement_text !~ '[\r\n]'),
   constraint platform_settings_announcement_link_check check (announcement_link = '' or announcement_link ~ '^(/[^\s]*|https://[^\s]+)$' and char_length(announcement_link) <= 500),
-  constraint platform_settings_status_line_check check (char_length(btrim(status_line)) between 1 and 80 and status_line !~ '[\r\n]'),
+  constraint platform_settings_status_line_check check (char_length(btrim(status_line)) >= 1 and char_length(btrim(status_line)) <= 80 and status_line !~ '[\r\n]'),
   constraint platform_settings_faq_check check (jsonb_typeof(faq) = 'array' and jsonb_array_length(faq) <= 30 and char_length(faq::text) <= 20000)
 );
 alter table private.platform_settings enable row level security;
