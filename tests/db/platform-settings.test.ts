@@ -10,6 +10,8 @@ import { legalDocumentToMarkdown } from '../../shared/features/legal/legal-markd
 import { termsOfService } from '../../shared/features/legal/documents/terms-of-service';
 import { createTestClient, startStack, type StackHandle } from '../helpers/stack';
 
+interface SiteState { banner: unknown; read_only: unknown; status: { level: string; text: string }; support: unknown; faq: unknown }
+
 const password = 'Settings-pass-1234';
 let stack: StackHandle;
 let admin: SupabaseClient;
@@ -90,7 +92,7 @@ describe('platform settings', () => {
     expect((await admin.rpc('admin_update_platform_settings', { _changes: {
       banner_text: 'Maintenance tonight 22:00-23:00 UTC', banner_severity: 'warning', banner_starts_at: hourAgo, banner_ends_at: inHour,
       faq: [{ question: 'Can I export?', answer: 'Yes, as CSV.' }] } })).error).toBeNull();
-    const state = (await anon.rpc('public_site_state')).data as Record<string, any>;
+    const state = (await anon.rpc('public_site_state')).data as SiteState;
     expect(state.banner).toMatchObject({ text: 'Maintenance tonight 22:00-23:00 UTC', severity: 'warning' });
     expect(state.status).toEqual({ level: 'ok', text: 'All Systems Operational' });
     expect(state.support).toEqual({ response_hours: 12, email: 'support@storewise.app' });
@@ -101,7 +103,7 @@ describe('platform settings', () => {
     expect((await admin.rpc('admin_update_platform_settings', { _changes: { banner_starts_at: inHour, banner_ends_at: null } })).error).toBeNull();
     expect(((await anon.rpc('public_site_state')).data as Record<string, unknown>).banner).toBeNull();
     expect((await admin.rpc('admin_update_platform_settings', { _changes: { read_only: true, read_only_message: 'Database upgrade' } })).error).toBeNull();
-    const readOnly = (await owner.rpc('public_site_state')).data as Record<string, any>;
+    const readOnly = (await owner.rpc('public_site_state')).data as SiteState;
     expect(readOnly.read_only).toEqual({ message: 'Database upgrade' });
     expect(readOnly.status.level).toBe('maintenance');
     expect((await admin.rpc('admin_update_platform_settings', { _changes: { read_only: false } })).error).toBeNull();

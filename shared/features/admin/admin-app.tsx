@@ -17,6 +17,8 @@ import { AdminTicketPage } from './support/admin-ticket-page';
 import { AdminBillingPage } from './billing/admin-billing-page';
 import { AdminActivityPage } from './activity/admin-activity-page';
 import { ComingSoonPage } from './common/coming-soon-page';
+import { AdminSettingsPage } from './settings/admin-settings-page';
+import { AdminContentPage } from './content/admin-content-page';
 
 /**
  * The admin area (/admin/*). The guard only decides what the browser shows: every admin function in the
@@ -53,6 +55,8 @@ export function AdminApp({ notFound }: { notFound: ReactNode }) {
         <Route path="support/:ticketId" element={<AdminTicketPage />} />
         <Route path="logs" element={<AdminActivityPage />} />
         <Route path="billing" element={<AdminBillingPage />} />
+        <Route path="settings" element={<AdminSettingsPage />} />
+        <Route path="content" element={<AdminContentPage />} />
         {adminNav
           .filter((item) => item.comingSoon)
           .map((item) => (
