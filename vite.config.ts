@@ -20,6 +20,13 @@ export default defineConfig(({ mode }) => ({
     outDir: fileURLToPath(new URL(process.env.STOREWISE_WEB_OUT ?? './dist/web', import.meta.url)),
     emptyOutDir: true,
     sourcemap: true,
+    // web/live.ts is its own entry: the prerendered public pages load it alone (docs/adr/0261).
+    rollupOptions: {
+      input: {
+        index: fileURLToPath(new URL('./web/index.html', import.meta.url)),
+        live: fileURLToPath(new URL('./web/live.ts', import.meta.url)),
+      },
+    },
   },
   server: { host: '127.0.0.1', port: 5173, strictPort: true },
   preview: { host: '127.0.0.1', port: 5173, strictPort: true },
