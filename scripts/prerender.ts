@@ -160,9 +160,13 @@ async function writePages(entry: ServerEntry, outDir: string, siteUrl: string) {
 
   // The live part of the landing and the legal pages (web/live.ts, docs/adr/0261): the banner, the announcement,
   // the real status and the legal version in force, read after the first paint so a change needs no rebuild.
-  const liveFile = manifest['live.ts']?.file;
-  if (!liveFile) throw new Error('The Vite manifest has no live.ts entry');
-  const liveScript = `<script type="module" crossorigin fetchpriority="low" src="/${liveFile}"></script>`;
+  const liveScript = (key: string) => {
+    const file = manifest[key]?.file;
+    if (!file) throw new Error(`The Vite manifest has no ${key} entry`);
+    return `<script type="module" crossorigin fetchpriority="low" src="/${file}"></script>`;
+  };
+  const landingLive = liveScript('live.ts');
+  const legalLive = liveScript('live-legal.ts');
 
   for (const page of entry.publicPages) {
     const inert = !withoutForms.has(page.path);
@@ -195,7 +199,8 @@ async function writePages(entry: ServerEntry, outDir: string, siteUrl: string) {
           ? `<div id="root" data-prerendered="${page.path}"${light ? ` data-light="" data-app="${appAfterSignIn.join(' ')}"` : ''}${inert ? '' : ' data-inert="none"'}${page.staticForVisitors ? ' data-start="signed-in"' : ''} data-preload="${preloads.join(' ')}">${html}</div>`
           : `<div id="root">${html}</div>`,
       );
-    const withLive = page.path === '/' || !page.interactive ? document.replace('</body>', `  ${liveScript}\n  </body>`) : document;
+    const live = page.path === '/' ? landingLive : page.interactive ? '' : legalLive;
+    const withLive = live ? document.replace('</body>', `  ${live}\n  </body>`) : document;
     if (document.includes('<div id="root"></div>') || !template.includes('<div id="root"></div>')) {
       throw new Error('web/index.html has no <div id="root"></div> to fill');
     }

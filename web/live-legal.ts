@@ -1,11 +1,12 @@
 import { legalSlugs, legalTitles, type LegalSlug } from '../shared/lib/legal-slugs';
 import { markdownToNodes } from '../shared/lib/site-state/render-markdown-dom';
 import { parseLegalVersion, parseVersionList, versionFromQuery, type LegalVersion, type SiteState } from '../shared/lib/site-state/site-state-guards';
-import { rpc, type Config } from './live';
+import { liveState, rpc, type Config } from './live';
 
 /**
  * A legal page's live part (docs/adr/0261): the version in force, or the one its address asks for (?version=N,
  * the stable address of every version), and the list of all versions. The prerendered text is version 1.
+ * The legal pages load this entry (which imports web/live.ts); the landing loads web/live.ts alone.
  */
 const longDate = new Intl.DateTimeFormat('en-US', { dateStyle: 'long' });
 
@@ -43,7 +44,7 @@ function showLegal(body: HTMLElement, version: LegalVersion, versions: { version
   body.append(section);
 }
 
-export async function refreshLegal(config: Config, state: SiteState) {
+async function refreshLegal(config: Config, state: SiteState) {
   const body = document.querySelector<HTMLElement>('[data-legal-body]');
   const slug = body?.dataset.legalSlug;
   if (!body || !slug || !(legalSlugs as readonly string[]).includes(slug)) return;
@@ -59,3 +60,4 @@ export async function refreshLegal(config: Config, state: SiteState) {
   if (version && (version.version !== Number(body.dataset.legalVersion) || list.length > 1)) showLegal(body, version, list, current);
 }
 
+void liveState.then((live) => live && refreshLegal(live.config, live.state)).catch((error: unknown) => console.warn('Storewise legal version:', error));

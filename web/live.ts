@@ -75,13 +75,20 @@ function showState(state: SiteState) {
   if (dot && state.status.level !== 'ok') dot.style.background = state.status.level === 'incident' ? '#ef4444' : '#f59e0b';
 }
 
-async function run() {
-  const config = await loadConfig();
-  const state = parseSiteState(await rpc(config, 'public_site_state', {}));
-  showState(state);
-  // Only a legal page loads the Markdown renderer and the versions (web/live-legal.ts).
-  if (document.querySelector('[data-legal-body]')) await (await import('./live-legal')).refreshLegal(config, state);
-}
-
-// After the first paint, like the app's own start (web/main.tsx): the page never waits for this.
-requestAnimationFrame(() => setTimeout(() => run().catch((error: unknown) => console.warn('Storewise live state:', error)), 0));
+/** The state once read (null when it could not be): web/live-legal.ts, a legal page's entry, continues from it. */
+export const liveState: Promise<{ config: Config; state: SiteState } | null> = new Promise((resolve) => {
+  // After the first paint, like the app's own start (web/main.tsx): the page never waits for this.
+  requestAnimationFrame(() =>
+    setTimeout(() => {
+      void (async () => {
+        const config = await loadConfig();
+        const state = parseSiteState(await rpc(config, 'public_site_state', {}));
+        showState(state);
+        return { config, state };
+      })().then(resolve, (error: unknown) => {
+        console.warn('Storewise live state:', error);
+        resolve(null);
+      });
+    }, 0),
+  );
+});

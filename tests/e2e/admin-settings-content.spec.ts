@@ -11,6 +11,8 @@ import { createConfirmedUser, demo } from './support/users';
  * published versions do, and keeps the earlier text whole (it only adds a section).
  */
 test.describe.configure({ mode: 'serial' });
+// Several pages and sign-ins each: slow on a shared machine.
+test.slow();
 
 const word = randomUUID().slice(0, 6);
 const bannerText = `Planned maintenance ${word}: Sunday 02:00-03:00 UTC`;

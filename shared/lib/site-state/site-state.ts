@@ -9,9 +9,9 @@ export const siteStateSchema = z.object({
   read_only: z.object({ message: z.string() }).nullable(),
   announcement: z.object({ text: z.string(), link: z.string().nullable() }).nullable(),
   status: z.object({ level: z.enum(['ok', 'maintenance', 'incident']), text: z.string() }),
-  support: z.object({ response_hours: z.number(), email: z.string() }),
+  support: z.object({ response_hours: z.number().int(), email: z.string() }),
   faq: z.array(z.object({ question: z.string(), answer: z.string() })),
-  legal: z.record(z.string(), z.object({ version: z.number(), effective_at: z.string() })),
+  legal: z.record(z.string(), z.object({ version: z.number().int(), effective_at: z.string() })),
 });
 export type SiteState = z.infer<typeof siteStateSchema>;
 
