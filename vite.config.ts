@@ -20,6 +20,15 @@ export default defineConfig(({ mode }) => ({
     outDir: fileURLToPath(new URL(process.env.STOREWISE_WEB_OUT ?? './dist/web', import.meta.url)),
     emptyOutDir: true,
     sourcemap: true,
+    // web/live.ts and web/live-legal.ts are entries of their own: the landing and the legal pages load them alone
+    // (docs/adr/0261).
+    rollupOptions: {
+      input: {
+        index: fileURLToPath(new URL('./web/index.html', import.meta.url)),
+        live: fileURLToPath(new URL('./web/live.ts', import.meta.url)),
+        'live-legal': fileURLToPath(new URL('./web/live-legal.ts', import.meta.url)),
+      },
+    },
   },
   server: { host: '127.0.0.1', port: 5173, strictPort: true },
   preview: { host: '127.0.0.1', port: 5173, strictPort: true },

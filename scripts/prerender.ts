@@ -158,6 +158,16 @@ async function writePages(entry: ServerEntry, outDir: string, siteUrl: string) {
     .filter((file) => !entryFiles.has(file) && !lightFiles.includes(file))
     .map((file) => `/${file}`);
 
+  // The live part of the landing and the legal pages (web/live.ts, docs/adr/0261): the banner, the announcement,
+  // the real status and the legal version in force, read after the first paint so a change needs no rebuild.
+  const liveScript = (key: string) => {
+    const file = manifest[key]?.file;
+    if (!file) throw new Error(`The Vite manifest has no ${key} entry`);
+    return `<script type="module" crossorigin fetchpriority="low" src="/${file}"></script>`;
+  };
+  const landingLive = liveScript('live.ts');
+  const legalLive = liveScript('live-legal.ts');
+
   for (const page of entry.publicPages) {
     const inert = !withoutForms.has(page.path);
     const { html, styleTags } = await entry.renderPage(page.path, !page.interactive, inert);
@@ -189,12 +199,14 @@ async function writePages(entry: ServerEntry, outDir: string, siteUrl: string) {
           ? `<div id="root" data-prerendered="${page.path}"${light ? ` data-light="" data-app="${appAfterSignIn.join(' ')}"` : ''}${inert ? '' : ' data-inert="none"'}${page.staticForVisitors ? ' data-start="signed-in"' : ''} data-preload="${preloads.join(' ')}">${html}</div>`
           : `<div id="root">${html}</div>`,
       );
+    const live = page.path === '/' ? landingLive : page.interactive ? '' : legalLive;
+    const withLive = live ? document.replace('</body>', `  ${live}\n  </body>`) : document;
     if (document.includes('<div id="root"></div>') || !template.includes('<div id="root"></div>')) {
       throw new Error('web/index.html has no <div id="root"></div> to fill');
     }
     const file = join(outDir, page.file);
     await mkdir(dirname(file), { recursive: true });
-    await writeFile(file, document);
+    await writeFile(file, withLive);
   }
   await writeFile(join(outDir, 'robots.txt'), entry.robotsTxt(siteUrl));
   await writeFile(join(outDir, 'sitemap.xml'), entry.sitemapXml(siteUrl));

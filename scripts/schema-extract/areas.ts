@@ -90,7 +90,8 @@ export const tables: Record<Area, string[]> = {
     'public.sales_monthly_variant_business', 'public.stock_movements_daily', 'public.inventory_value', 'public.shift_totals',
     'public.sales_daily_breakdown', 'public.sales_monthly_breakdown', 'public.stock_pairs', 'public.sale_reviews',
     'public.shift_reviews'],
-  admin: ['private.admin_totals'],
+  admin: ['private.admin_totals', 'private.platform_settings', 'private.platform_setting_changes', 'private.legal_versions',
+    'private.legal_acknowledgements'],
 };
 
 /** Functions by name (without schema), first match wins. */

@@ -3039,6 +3039,10 @@ export type Database = {
         Args: Record<PropertyKey, never>;
         Returns: string;
       };
+      acknowledge_legal_version: {
+        Args: { _slug: string; _version: number };
+        Returns: undefined;
+      };
       add_internal_barcode: { Args: { _variant_id: string }; Returns: string };
       add_sample_catalog: { Args: { _business_id: string }; Returns: number };
       adjust_stock: {
@@ -3093,6 +3097,19 @@ export type Database = {
           platform: string;
           reported_at: string;
           total_count: number;
+        }[];
+      };
+      admin_legal_documents: {
+        Args: Record<PropertyKey, never>;
+        Returns: {
+          current_body_md: string;
+          current_effective_at: string;
+          current_version: number;
+          draft_body_md: string;
+          draft_updated_at: string;
+          scheduled_effective_at: string;
+          scheduled_version: number;
+          slug: string;
         }[];
       };
       admin_list_admins: {
@@ -3207,6 +3224,25 @@ export type Database = {
           user_id: string;
         }[];
       };
+      admin_platform_setting_changes: {
+        Args: { _limit?: number };
+        Returns: {
+          actor: string;
+          after: Json;
+          before: Json;
+          changed_at: string;
+          id: number;
+          subject: string;
+        }[];
+      };
+      admin_platform_settings: {
+        Args: Record<PropertyKey, never>;
+        Returns: Json;
+      };
+      admin_publish_legal_draft: {
+        Args: { _effective_at: string; _slug: string };
+        Returns: number;
+      };
       admin_reply: {
         Args: { _body: string; _status?: string; _ticket_id: string };
         Returns: {
@@ -3225,6 +3261,10 @@ export type Database = {
         };
       };
       admin_reset_two_factor: { Args: { _user_id: string }; Returns: number };
+      admin_save_legal_draft: {
+        Args: { _body_md: string; _slug: string };
+        Returns: string;
+      };
       admin_set_business_suspension: {
         Args: { _business_id: string; _reason?: string; _suspended: boolean };
         Returns: undefined;
@@ -3264,6 +3304,10 @@ export type Database = {
           isOneToOne: true;
           isSetofReturn: false;
         };
+      };
+      admin_update_platform_settings: {
+        Args: { _changes: Json };
+        Returns: Json;
       };
       admin_without_second_factor: {
         Args: Record<PropertyKey, never>;
@@ -3666,6 +3710,7 @@ export type Database = {
           total_count: number;
         }[];
       };
+      hook_before_user_created: { Args: { event: Json }; Returns: Json };
       import_catalog: {
         Args: {
           _business_id: string;
@@ -3700,6 +3745,24 @@ export type Database = {
         }[];
       };
       is_admin: { Args: { _user_id: string }; Returns: boolean };
+      legal_version: {
+        Args: { _slug: string; _version?: number };
+        Returns: {
+          body_md: string;
+          effective_at: string;
+          published_at: string;
+          slug: string;
+          version: number;
+        }[];
+      };
+      legal_version_list: {
+        Args: { _slug: string };
+        Returns: {
+          effective_at: string;
+          published_at: string;
+          version: number;
+        }[];
+      };
       location_label: { Args: { _ip: unknown }; Returns: string };
       mfa_new_recovery_codes: {
         Args: Record<PropertyKey, never>;
@@ -3723,6 +3786,14 @@ export type Database = {
           plan: string;
           status: string;
           trial_available: boolean;
+        }[];
+      };
+      my_legal_notices: {
+        Args: Record<PropertyKey, never>;
+        Returns: {
+          effective_at: string;
+          slug: string;
+          version: number;
         }[];
       };
       my_plan: {
@@ -3846,6 +3917,7 @@ export type Database = {
       post_refund: { Args: { _payload: Json }; Returns: Json };
       post_sale: { Args: { _payload: Json }; Returns: Json };
       post_sales: { Args: { _payloads: Json }; Returns: Json };
+      public_site_state: { Args: Record<PropertyKey, never>; Returns: Json };
       receive_purchase_order: {
         Args: {
           _lines: Json;

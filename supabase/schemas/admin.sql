@@ -29,6 +29,104 @@ create table private.admin_totals (
 alter table private.admin_totals enable row level security;
 comment on table private.admin_totals is 'Running admin totals (one row). Nobody reads or writes it through the API; triggers keep it, private.refresh_admin_totals() recomputes it, admin_overview() reads it as its owner.';
 
+create table private.platform_settings (
+  id boolean default true not null,
+  signup_mode text default 'open'::text not null,
+  trial_days integer default 7 not null,
+  payment_grace_days integer default 14 not null,
+  banner_text text default ''::text not null,
+  banner_severity text default 'info'::text not null,
+  banner_starts_at timestamp with time zone,
+  banner_ends_at timestamp with time zone,
+  read_only boolean default false not null,
+  read_only_message text default ''::text not null,
+  support_response_hours integer default 24 not null,
+  support_email text default 'support@storewise.app'::text not null,
+  email_sender_name text default 'Storewise'::text not null,
+  email_reply_to text default 'support@storewise.app'::text not null,
+  announcement_text text default ''::text not null,
+  announcement_link text default ''::text not null,
+  status_line text default 'All Systems Operational'::text not null,
+  faq jsonb default '[]'::jsonb not null,
+  updated_at timestamp with time zone default now() not null,
+  updated_by uuid,
+  constraint platform_settings_pkey primary key (id),
+  constraint platform_settings_announcement_link_check check (((announcement_link = ''::text) or ((announcement_link ~ '^(/[^\s]*|https://[^\s]+)$'::text) and (char_length(announcement_link) <= 500)))),
+  constraint platform_settings_announcement_text_check check (((char_length(announcement_text) <= 200) and (announcement_text !~ '[\r\n]'::text))),
+  constraint platform_settings_banner_severity_check check ((banner_severity = any (array['info'::text, 'warning'::text, 'critical'::text]))),
+  constraint platform_settings_banner_text_check check (((char_length(banner_text) <= 280) and (banner_text !~ '[\r\n]'::text))),
+  constraint platform_settings_banner_window_check check (((banner_ends_at is null) or (banner_starts_at is null) or (banner_ends_at > banner_starts_at))),
+  constraint platform_settings_email_reply_to_check check (((char_length(email_reply_to) <= 254) and (email_reply_to ~ '^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$'::text))),
+  constraint platform_settings_email_sender_name_check check (((char_length(btrim(email_sender_name)) >= 1) and (char_length(btrim(email_sender_name)) <= 80) and (email_sender_name !~ '[\r\n<>"]'::text))),
+  constraint platform_settings_faq_check check (((jsonb_typeof(faq) = 'array'::text) and (jsonb_array_length(faq) <= 30) and (char_length((faq)::text) <= 20000))),
+  constraint platform_settings_faq_entries_check check (private.valid_faq(faq)),
+  constraint platform_settings_one_row check (id),
+  constraint platform_settings_payment_grace_days_check check (((payment_grace_days >= 0) and (payment_grace_days <= 60))),
+  constraint platform_settings_read_only_message_check check ((char_length(read_only_message) <= 280)),
+  constraint platform_settings_signup_mode_check check ((signup_mode = any (array['open'::text, 'invitation_only'::text, 'closed'::text]))),
+  constraint platform_settings_status_line_check check (((char_length(btrim(status_line)) >= 1) and (char_length(btrim(status_line)) <= 80) and (status_line !~ '[\r\n]'::text))),
+  constraint platform_settings_support_email_check check (((char_length(support_email) <= 254) and (support_email ~ '^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$'::text))),
+  constraint platform_settings_support_response_hours_check check (((support_response_hours >= 1) and (support_response_hours <= 168))),
+  constraint platform_settings_trial_days_check check (((trial_days >= 0) and (trial_days <= 90)))
+);
+alter table private.platform_settings enable row level security;
+comment on table private.platform_settings is 'The one row of platform settings (docs/adr/0260). Read by admins through admin_platform_settings, by everyone through public_site_state (the public part only); written only by admin_update_platform_settings, which keeps the trail.';
+grant select on table private.platform_settings to service_role;
+
+create table private.platform_setting_changes (
+  id bigint generated always as identity not null,
+  changed_at timestamp with time zone default now() not null,
+  actor_id uuid,
+  subject text not null,
+  before jsonb not null,
+  after jsonb not null,
+  constraint platform_setting_changes_pkey primary key (id),
+  constraint platform_setting_changes_actor_id_fkey foreign key (actor_id) references auth.users(id) on delete set null
+);
+alter table private.platform_setting_changes enable row level security;
+comment on table private.platform_setting_changes is 'Append-only trail of settings changes and legal publications: what changed (subject), its values before and after, who and when.';
+
+create table private.legal_versions (
+  id bigint generated always as identity not null,
+  slug text not null,
+  version integer,
+  body_md text not null,
+  status text default 'draft'::text not null,
+  effective_at timestamp with time zone,
+  published_at timestamp with time zone,
+  created_by uuid,
+  updated_at timestamp with time zone default now() not null,
+  constraint legal_versions_pkey primary key (id),
+  constraint legal_versions_body_md_check check (((char_length(btrim(body_md)) >= 1) and (char_length(btrim(body_md)) <= 100000))),
+  constraint legal_versions_published_check check (((status = 'published'::text) = ((version is not null) and (effective_at is not null) and (published_at is not null)))),
+  constraint legal_versions_slug_check check ((slug = any (array['privacy-policy'::text, 'terms-of-service'::text, 'cookie-policy'::text, 'gdpr-compliance'::text, 'data-security-policy'::text]))),
+  constraint legal_versions_status_check check ((status = any (array['draft'::text, 'published'::text]))),
+  constraint legal_versions_version_check check (((version is null) or (version >= 1))),
+  constraint legal_versions_created_by_fkey foreign key (created_by) references auth.users(id) on delete set null
+);
+alter table private.legal_versions enable row level security;
+comment on table private.legal_versions is 'The five legal pages as Markdown: one draft per page (version null) and the published versions, which never change (docs/adr/0261).';
+
+create table private.legal_acknowledgements (
+  user_id uuid not null,
+  slug text not null,
+  version integer not null,
+  acknowledged_at timestamp with time zone default now() not null,
+  constraint legal_acknowledgements_pkey primary key (user_id, slug),
+  constraint legal_acknowledgements_slug_check check ((slug = any (array['privacy-policy'::text, 'terms-of-service'::text, 'cookie-policy'::text, 'gdpr-compliance'::text, 'data-security-policy'::text]))),
+  constraint legal_acknowledgements_user_id_fkey foreign key (user_id) references auth.users(id) on delete cascade
+);
+alter table private.legal_acknowledgements enable row level security;
+comment on table private.legal_acknowledgements is 'The newest version of each legal page a user has seen the notice of; a user accepted the versions in force when they signed up.';
+
+-- ==== Indexes =============================================================================================
+
+create index platform_setting_changes_changed_at_idx on private.platform_setting_changes using btree (changed_at desc, id desc);
+
+create unique index legal_versions_slug_version_key on private.legal_versions using btree (slug, version) where (version is not null);
+
+create unique index legal_versions_one_draft_key on private.legal_versions using btree (slug) where (status = 'draft');
+
 -- ==== Functions ===========================================================================================
 
 -- Recomputes every total from the tables: after bulk loads that bypass triggers, or to repair drift.
@@ -669,6 +767,198 @@ $$;
 revoke all on function public.admin_list_businesses(text,integer,integer) from public;
 grant execute on function public.admin_list_businesses(text,integer,integer) to authenticated;
 
+create or replace function public.admin_platform_settings()
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.assert_admin();
+  return private.platform_settings_json();
+end;
+$$;
+comment on function public.admin_platform_settings() is 'Admins only (42501 otherwise; aal2 once the admin has a factor, ADR 0207): every platform setting.';
+revoke all on function public.admin_platform_settings() from public;
+grant execute on function public.admin_platform_settings() to authenticated;
+
+-- Applies the given settings (any subset, by column name) in one statement: unknown names and wrong types are
+-- refused with 22023, values outside the checks with 23514 (the constraint's name says which); the trail gets
+-- the changed settings' values before and after. Nothing is cached anywhere, so the next read sees it.
+create or replace function public.admin_update_platform_settings(_changes jsonb)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_before jsonb;
+  v_after jsonb;
+  v_unknown text;
+  v_changed text[];
+begin
+  perform private.assert_admin();
+  if _changes is null or jsonb_typeof(_changes) <> 'object' or _changes = '{}'::jsonb then
+    raise exception 'send the settings to change as an object' using errcode = '22023';
+  end if;
+  v_before := private.platform_settings_json();
+  select k into v_unknown from jsonb_object_keys(_changes) k
+   where not (v_before ? k) or k in ('updated_at', 'updated_by') limit 1;
+  if v_unknown is not null then
+    raise exception 'unknown setting: %', v_unknown using errcode = '22023';
+  end if;
+  begin
+    update private.platform_settings s
+       set (signup_mode, trial_days, payment_grace_days, banner_text, banner_severity, banner_starts_at,
+            banner_ends_at, read_only, read_only_message, support_response_hours, support_email, email_sender_name,
+            email_reply_to, announcement_text, announcement_link, status_line, faq) =
+           (select n.signup_mode, n.trial_days, n.payment_grace_days, n.banner_text, n.banner_severity,
+                   n.banner_starts_at, n.banner_ends_at, n.read_only, n.read_only_message, n.support_response_hours,
+                   n.support_email, n.email_sender_name, n.email_reply_to, n.announcement_text,
+                   n.announcement_link, n.status_line, n.faq
+              from jsonb_populate_record(s, _changes) n),
+           updated_at = now(), updated_by = (select auth.uid())
+     where s.id;
+  exception
+    when invalid_text_representation or invalid_datetime_format or datetime_field_overflow
+         or numeric_value_out_of_range or invalid_parameter_value then
+      raise exception 'a setting has a value of the wrong type: %', sqlerrm using errcode = '22023';
+  end;
+  v_after := private.platform_settings_json();
+  select array_agg(k order by k) into v_changed from jsonb_object_keys(_changes) k
+   where v_before -> k is distinct from v_after -> k;
+  if v_changed is not null then
+    insert into private.platform_setting_changes (actor_id, subject, before, after)
+    values ((select auth.uid()), 'settings',
+            (select jsonb_object_agg(k, v_before -> k) from unnest(v_changed) k),
+            (select jsonb_object_agg(k, v_after -> k) from unnest(v_changed) k));
+  end if;
+  return v_after;
+end;
+$$;
+comment on function public.admin_update_platform_settings(jsonb) is 'Admins only: changes the given platform settings, validated by the table''s checks, and records before and after in the trail.';
+revoke all on function public.admin_update_platform_settings(jsonb) from public;
+grant execute on function public.admin_update_platform_settings(jsonb) to authenticated;
+
+create or replace function public.admin_platform_setting_changes(_limit integer default 50)
+returns table (id bigint, changed_at timestamptz, actor text, subject text, before jsonb, after jsonb)
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.assert_admin();
+  return query
+    select c.id, c.changed_at, coalesce(p.full_name::text, 'Deleted user'), c.subject, c.before, c.after
+      from private.platform_setting_changes c
+      left join public.profiles p on p.id = c.actor_id
+     order by c.changed_at desc, c.id desc
+     limit least(greatest(coalesce(_limit, 50), 1), 200);
+end;
+$$;
+comment on function public.admin_platform_setting_changes(integer) is 'Admins only: the settings trail, newest first.';
+revoke all on function public.admin_platform_setting_changes(integer) from public;
+grant execute on function public.admin_platform_setting_changes(integer) to authenticated;
+
+-- The version in force: the newest published one whose effective date has come.
+create or replace function private.current_legal_version(_slug text)
+returns private.legal_versions
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select v.* from private.legal_versions v
+   where v.slug = _slug and v.status = 'published' and v.effective_at <= now()
+   order by v.version desc limit 1;
+$$;
+revoke all on function private.current_legal_version(text) from public;
+
+-- Admins: each page's version in force, its draft and the number of versions, for the editor.
+create or replace function public.admin_legal_documents()
+returns table (slug text, current_version integer, current_effective_at timestamptz, current_body_md text,
+               draft_body_md text, draft_updated_at timestamptz, scheduled_version integer, scheduled_effective_at timestamptz)
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.assert_admin();
+  return query
+    select s.slug, c.version, c.effective_at, c.body_md, d.body_md, d.updated_at, f.version, f.effective_at
+      from unnest(array['privacy-policy', 'terms-of-service', 'cookie-policy', 'gdpr-compliance', 'data-security-policy']) s(slug)
+      left join lateral (select * from private.current_legal_version(s.slug)) c on true
+      left join private.legal_versions d on d.slug = s.slug and d.status = 'draft'
+      left join lateral (select v.version, v.effective_at from private.legal_versions v
+                          where v.slug = s.slug and v.status = 'published' and v.effective_at > now()
+                          order by v.version desc limit 1) f on true;
+end;
+$$;
+comment on function public.admin_legal_documents() is 'Admins only: each legal page''s version in force, draft and next scheduled version.';
+revoke all on function public.admin_legal_documents() from public;
+grant execute on function public.admin_legal_documents() to authenticated;
+
+create or replace function public.admin_save_legal_draft(_slug text, _body_md text)
+returns timestamptz
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_at timestamptz;
+begin
+  perform private.assert_admin();
+  insert into private.legal_versions as v (slug, body_md, created_by)
+  values (_slug, _body_md, (select auth.uid()))
+  on conflict (slug) where (status = 'draft')
+  do update set body_md = excluded.body_md, updated_at = now(), created_by = excluded.created_by
+  returning v.updated_at into v_at;
+  return v_at;
+end;
+$$;
+comment on function public.admin_save_legal_draft(text,text) is 'Admins only: saves the page''s draft (one per page); 23514 for an unknown page or an empty or oversized body.';
+revoke all on function public.admin_save_legal_draft(text,text) from public;
+grant execute on function public.admin_save_legal_draft(text,text) to authenticated;
+
+-- Publishes the page's draft as its next version, in force from _effective_at (not before today, at most a
+-- year ahead); the trail records the publication and users who accepted earlier terms get a notice then.
+create or replace function public.admin_publish_legal_draft(_slug text, _effective_at timestamptz)
+returns integer
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_version integer;
+  v_previous integer;
+begin
+  perform private.assert_admin();
+  if _effective_at is null or not isfinite(_effective_at) or _effective_at < date_trunc('day', now()) - interval '1 day'
+     or _effective_at > now() + interval '1 year' then
+    raise exception 'the effective date must be from today to a year ahead' using errcode = '22023';
+  end if;
+  perform 1 from private.legal_versions v where v.slug = _slug for update;
+  if not exists (select 1 from private.legal_versions v where v.slug = _slug and v.status = 'draft') then
+    raise exception 'there is no draft of % to publish', coalesce(_slug, 'null') using errcode = '22023';
+  end if;
+  select max(v.version) into v_previous from private.legal_versions v where v.slug = _slug;
+  v_version := coalesce(v_previous, 0) + 1;
+  update private.legal_versions v
+     set status = 'published', version = v_version, effective_at = _effective_at, published_at = now(), updated_at = now()
+   where v.slug = _slug and v.status = 'draft';
+  insert into private.platform_setting_changes (actor_id, subject, before, after)
+  values ((select auth.uid()), 'legal:' || _slug, jsonb_build_object('version', v_previous),
+          jsonb_build_object('version', v_version, 'effective_at', _effective_at));
+  return v_version;
+end;
+$$;
+comment on function public.admin_publish_legal_draft(text,timestamp with time zone) is 'Admins only: the draft becomes the next version of the page, in force from the effective date; recorded in the trail.';
+revoke all on function public.admin_publish_legal_draft(text,timestamp with time zone) from public;
+grant execute on function public.admin_publish_legal_draft(text,timestamp with time zone) to authenticated;
+
 -- ---------------------------------------------------------------------------------------------------
 -- Admin: the latest report of every store PC seen in the last _days days, newest first, with the business name,
 -- and how many devices run each version (the rollout at a glance) on every row.
@@ -831,3 +1121,6 @@ create trigger admin_totals_del after delete on public.support_tickets
 
 create trigger admin_totals_truncate after truncate on public.support_tickets
   for each statement execute function private.admin_totals_truncated();
+
+create trigger legal_versions_keep_published before update or delete on private.legal_versions
+  for each row execute function private.legal_versions_keep_published();

@@ -55,6 +55,26 @@ create domain public.tax_rate as numeric(6, 3) check (value >= 0 and value <= 10
 
 create domain public.receipt_prefix as text check (value ~ '^[A-Z0-9]{1,8}$');
 
+-- ==== Functions the tables below call in defaults, checks or indexes ======================================
+
+-- The FAQ entries: an array of {question, answer}, each non-empty and bounded (the table check bounds the whole).
+create or replace function private.valid_faq(_faq jsonb)
+returns boolean
+language sql
+immutable
+set search_path = ''
+as $$
+  select jsonb_typeof(_faq) = 'array'
+     and not exists (
+       select 1 from jsonb_array_elements(_faq) e
+        where jsonb_typeof(e) <> 'object'
+           or (select count(*) from jsonb_object_keys(e)) <> 2
+           or jsonb_typeof(e -> 'question') <> 'string' or jsonb_typeof(e -> 'answer') <> 'string'
+           or char_length(btrim(e ->> 'question')) not between 1 and 200
+           or char_length(btrim(e ->> 'answer')) not between 1 and 2000);
+$$;
+revoke all on function private.valid_faq(jsonb) from public;
+
 -- ==== Tables: columns, constraints, row level security, grants and comments ===============================
 
 create table public.refund_reviews (
@@ -686,6 +706,213 @@ $$;
 comment on function public.setup_progress(uuid) is 'The owner''s first-day steps and whether each is done (the Overview''s setup guide).';
 revoke all on function public.setup_progress(uuid) from public;
 grant execute on function public.setup_progress(uuid) to authenticated;
+
+-- The settings an admin sees and edits, as one JSON object (the names are the column names).
+create or replace function private.platform_settings_json()
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select to_jsonb(s) - 'id' from private.platform_settings s where s.id;
+$$;
+revoke all on function private.platform_settings_json() from public;
+
+-- The values the rest of the schema reads (trial start, billing grace).
+create or replace function private.platform_trial_days()
+returns integer
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select coalesce((select s.trial_days from private.platform_settings s where s.id), 7);
+$$;
+revoke all on function private.platform_trial_days() from public;
+grant execute on function private.platform_trial_days() to authenticated;
+grant execute on function private.platform_trial_days() to service_role;
+
+create or replace function private.platform_grace()
+returns interval
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select make_interval(days => coalesce((select s.payment_grace_days from private.platform_settings s where s.id), 14));
+$$;
+revoke all on function private.platform_grace() from public;
+grant execute on function private.platform_grace() to authenticated;
+grant execute on function private.platform_grace() to service_role;
+
+-- A published version is the record of what users were shown: it is never edited or removed.
+create or replace function private.legal_versions_keep_published()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  if old.status = 'published' then
+    raise exception 'a published legal version never changes; publish a new one' using errcode = '42501';
+  end if;
+  return case when tg_op = 'DELETE' then old else new end;
+end;
+$$;
+revoke all on function private.legal_versions_keep_published() from public;
+
+-- Everyone: one published version of a legal page (the one in force without _version), for the public page and
+-- its stable address of each earlier version. Drafts are never returned.
+create or replace function public.legal_version(_slug text, _version integer default null)
+returns table (slug text, version integer, body_md text, effective_at timestamptz, published_at timestamptz)
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  if _version is null then
+    return query select v.slug, v.version, v.body_md, v.effective_at, v.published_at
+                   from private.current_legal_version(_slug) v where v.id is not null;
+  else
+    return query select v.slug, v.version, v.body_md, v.effective_at, v.published_at
+                   from private.legal_versions v
+                  where v.slug = _slug and v.version = _version and v.status = 'published';
+  end if;
+end;
+$$;
+comment on function public.legal_version(text,integer) is 'Anyone: a published version of a legal page, the one in force when no version is given.';
+revoke all on function public.legal_version(text,integer) from public;
+grant execute on function public.legal_version(text,integer) to anon;
+grant execute on function public.legal_version(text,integer) to authenticated;
+grant execute on function public.legal_version(text,integer) to service_role;
+
+create or replace function public.legal_version_list(_slug text)
+returns table (version integer, effective_at timestamptz, published_at timestamptz)
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select v.version, v.effective_at, v.published_at from private.legal_versions v
+   where v.slug = _slug and v.status = 'published' order by v.version desc limit 200;
+$$;
+comment on function public.legal_version_list(text) is 'Anyone: the published versions of a legal page, newest first (future ones included, with their date).';
+revoke all on function public.legal_version_list(text) from public;
+grant execute on function public.legal_version_list(text) to anon;
+grant execute on function public.legal_version_list(text) to authenticated;
+grant execute on function public.legal_version_list(text) to service_role;
+
+-- The signed-in user's changed terms: the Terms of Service and the Privacy Policy in force now, when that version
+-- took effect after the user signed up (they accepted an earlier one) and they have not dismissed its notice.
+create or replace function public.my_legal_notices()
+returns table (slug text, version integer, effective_at timestamptz)
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select c.slug, c.version, c.effective_at
+    from unnest(array['terms-of-service', 'privacy-policy']) s(slug)
+    cross join lateral private.current_legal_version(s.slug) c
+    join auth.users u on u.id = (select auth.uid())
+   where c.id is not null and c.effective_at > u.created_at
+     and not exists (select 1 from private.legal_acknowledgements a
+                      where a.user_id = u.id and a.slug = c.slug and a.version >= c.version);
+$$;
+comment on function public.my_legal_notices() is 'The signed-in user''s legal pages that changed since they accepted them and whose notice they have not dismissed.';
+revoke all on function public.my_legal_notices() from public;
+grant execute on function public.my_legal_notices() to authenticated;
+
+create or replace function public.acknowledge_legal_version(_slug text, _version integer)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := (select auth.uid());
+begin
+  if v_uid is null then
+    raise exception 'sign in first' using errcode = '42501';
+  end if;
+  if not exists (select 1 from private.legal_versions v where v.slug = _slug and v.version = _version and v.status = 'published') then
+    raise exception 'no published version % of %', coalesce(_version::text, 'null'), coalesce(_slug, 'null') using errcode = '22023';
+  end if;
+  insert into private.legal_acknowledgements as a (user_id, slug, version) values (v_uid, _slug, _version)
+  on conflict (user_id, slug) do update set version = greatest(a.version, excluded.version), acknowledged_at = now();
+end;
+$$;
+comment on function public.acknowledge_legal_version(text,integer) is 'The signed-in user dismisses the notice of a changed legal page (records the version read).';
+revoke all on function public.acknowledge_legal_version(text,integer) from public;
+grant execute on function public.acknowledge_legal_version(text,integer) to authenticated;
+
+-- Everyone (the prerendered public pages read it after their first paint, the dashboard on load): the banner
+-- while its window is open, read-only mode, the announcement bar, the status line (the platform's real state:
+-- read-only or a critical banner override the admin's line), support promises and FAQ, and each legal page's
+-- version in force. Nothing private: no sender, no sign-up mode, no draft.
+create or replace function public.public_site_state()
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select jsonb_build_object(
+    'banner', case when s.banner_text <> '' and (s.banner_starts_at is null or s.banner_starts_at <= now())
+                        and (s.banner_ends_at is null or s.banner_ends_at > now())
+                   then jsonb_build_object('text', s.banner_text, 'severity', s.banner_severity, 'ends_at', s.banner_ends_at) end,
+    'read_only', case when s.read_only then jsonb_build_object('message', s.read_only_message) end,
+    'announcement', case when s.announcement_text <> '' then jsonb_build_object('text', s.announcement_text, 'link', nullif(s.announcement_link, '')) end,
+    'status', case
+                when s.read_only then jsonb_build_object('level', 'maintenance', 'text', 'Read-only maintenance')
+                when s.banner_text <> '' and s.banner_severity = 'critical' and (s.banner_starts_at is null or s.banner_starts_at <= now())
+                     and (s.banner_ends_at is null or s.banner_ends_at > now())
+                  then jsonb_build_object('level', 'incident', 'text', 'Service disruption')
+                else jsonb_build_object('level', 'ok', 'text', s.status_line) end,
+    'support', jsonb_build_object('response_hours', s.support_response_hours, 'email', s.support_email),
+    'faq', s.faq,
+    'legal', (select coalesce(jsonb_object_agg(l.slug, jsonb_build_object('version', c.version, 'effective_at', c.effective_at)), '{}'::jsonb)
+                from unnest(array['privacy-policy', 'terms-of-service', 'cookie-policy', 'gdpr-compliance', 'data-security-policy']) l(slug)
+                cross join lateral private.current_legal_version(l.slug) c where c.id is not null))
+  from private.platform_settings s where s.id;
+$$;
+comment on function public.public_site_state() is 'Anyone: what the public site and the dashboard show from the platform settings (banner, read-only, announcement, status, support, FAQ, legal versions in force).';
+revoke all on function public.public_site_state() from public;
+grant execute on function public.public_site_state() to anon;
+grant execute on function public.public_site_state() to authenticated;
+grant execute on function public.public_site_state() to service_role;
+
+-- GoTrue's before-user-created hook (hosted: Authentication > Hooks, a Postgres function; the embedded auth service
+-- calls it before every sign-up, OAuth or OTP user it creates). Open: everyone; invitation-only: an address
+-- with a pending invitation; closed: nobody. Refusals are GoTrue's hook error object, answered with 403.
+create or replace function public.hook_before_user_created(event jsonb)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_mode text := coalesce((select s.signup_mode from private.platform_settings s where s.id), 'open');
+  v_email text := lower(btrim(coalesce(event -> 'user' ->> 'email', '')));
+begin
+  if v_mode = 'open' then
+    return '{}'::jsonb;
+  end if;
+  if v_mode = 'invitation_only' and v_email <> '' and exists (
+       select 1 from public.invitations i
+        where lower(i.email::text) = v_email and i.accepted_at is null and i.revoked_at is null and i.expires_at > now()) then
+    return '{}'::jsonb;
+  end if;
+  return jsonb_build_object('error', jsonb_build_object('http_code', 403, 'message',
+    case v_mode when 'closed' then 'Sign-ups are closed for now. Existing accounts can still sign in.'
+         else 'Storewise is invitation-only for now: sign up with the address your invitation was sent to.' end));
+end;
+$$;
+comment on function public.hook_before_user_created(jsonb) is 'Auth hook: refuses new users while sign-ups are closed, or invitation-only without a pending invitation (docs/adr/0260). On hosted Supabase grant execute to supabase_auth_admin and enable it under Authentication > Hooks.';
+revoke all on function public.hook_before_user_created(jsonb) from public;
+grant execute on function public.hook_before_user_created(jsonb) to service_role;
 
 -- ==== Policies ============================================================================================
 

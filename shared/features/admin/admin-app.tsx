@@ -18,6 +18,8 @@ import { AdminBillingPage } from './billing/admin-billing-page';
 import { AdminActivityPage } from './activity/admin-activity-page';
 import { ComingSoonPage } from './common/coming-soon-page';
 import { AdminStorePcsPage } from './store-pcs/admin-store-pcs-page';
+import { AdminSettingsPage } from './settings/admin-settings-page';
+import { AdminContentPage } from './content/admin-content-page';
 
 /**
  * The admin area (/admin/*). The guard only decides what the browser shows: every admin function in the
@@ -55,6 +57,8 @@ export function AdminApp({ notFound }: { notFound: ReactNode }) {
         <Route path="logs" element={<AdminActivityPage />} />
         <Route path="billing" element={<AdminBillingPage />} />
         <Route path="store-pcs" element={<AdminStorePcsPage />} />
+        <Route path="settings" element={<AdminSettingsPage />} />
+        <Route path="content" element={<AdminContentPage />} />
         {adminNav
           .filter((item) => item.comingSoon)
           .map((item) => (

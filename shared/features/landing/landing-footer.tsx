@@ -71,9 +71,10 @@ export function LandingFooter() {
         </SimpleGrid>
         <Flex mt="12" pt="6" borderTopWidth="1px" borderColor="gray.700" justify="space-between" wrap="wrap" gap="3" fontSize="sm">
           <Text>© {new Date().getFullYear()} Storewise. All rights reserved.</Text>
-          <Text display="flex" alignItems="center" gap="2">
-            <Box as="span" boxSize="2" rounded="full" bg="green.400" aria-hidden="true" />
-            Status: All Systems Operational
+          {/* The platform's real state replaces the words after the first paint (web/live.ts, docs/adr/0261). */}
+          <Text display="flex" alignItems="center" gap="2" data-site-status="">
+            <Box as="span" boxSize="2" rounded="full" bg="green.400" aria-hidden="true" data-site-status-dot="" />
+            <span data-site-status-text="">Status: All Systems Operational</span>
           </Text>
         </Flex>
       </Container>

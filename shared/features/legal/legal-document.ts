@@ -1,11 +1,4 @@
-export const legalSlugs = [
-  'privacy-policy',
-  'terms-of-service',
-  'cookie-policy',
-  'gdpr-compliance',
-  'data-security-policy',
-] as const;
-export type LegalSlug = (typeof legalSlugs)[number];
+export { legalSlugs, legalTitles, type LegalSlug } from '../../lib/legal-slugs';
 
 export interface LegalSection {
   heading: string;
@@ -21,11 +14,3 @@ export interface LegalDocument {
   summary: string;
   sections: LegalSection[];
 }
-
-export const legalTitles: Record<LegalSlug, string> = {
-  'privacy-policy': 'Privacy Policy',
-  'terms-of-service': 'Terms of Service',
-  'cookie-policy': 'Cookie Policy',
-  'gdpr-compliance': 'GDPR Compliance',
-  'data-security-policy': 'Data Security Policy',
-};

@@ -13,7 +13,7 @@ export const ADMIN_MENU = [
   ['Content Management', '/admin/content'],
 ] as const;
 
-export const COMING_SOON = ADMIN_MENU.filter(([, path]) => !['/admin', '/admin/users', '/admin/accounts', '/admin/plans', '/admin/support', '/admin/billing', '/admin/logs'].includes(path));
+export const COMING_SOON = ADMIN_MENU.filter(([, path]) => !['/admin', '/admin/users', '/admin/accounts', '/admin/plans', '/admin/support', '/admin/billing', '/admin/logs', '/admin/settings', '/admin/content'].includes(path));
 
 /** The admin shell: menu (sidebar or drawer), headings and the three working screens. */
 export class AdminPanel {

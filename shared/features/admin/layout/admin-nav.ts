@@ -61,14 +61,14 @@ export const adminNav: readonly AdminNavItem[] = [
     label: 'System Settings',
     path: 'settings',
     icon: LuSettings,
-    comingSoon: true,
+    comingSoon: false,
     summary: 'Platform-wide configuration for Storewise.',
   },
   {
     label: 'Content Management',
     path: 'content',
     icon: LuFileText,
-    comingSoon: true,
+    comingSoon: false,
     summary: 'Edit the marketing site, legal pages and announcements.',
   },
 ];

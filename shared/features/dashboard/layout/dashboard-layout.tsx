@@ -1,6 +1,7 @@
 import { Box, CloseButton, Drawer, Flex, Portal } from '@chakra-ui/react';
 import { Outlet } from 'react-router-dom';
 import { DashboardHeader } from './dashboard-header';
+import { PlatformNotices } from './platform-notices';
 import { SidebarNav } from './sidebar-nav';
 import { useSidebar } from './use-sidebar';
 
@@ -63,6 +64,7 @@ export function DashboardLayout() {
           sidebarOpen={sidebar.isMobile ? sidebar.mobileOpen : sidebar.expanded}
         />
         <Box as="main" flex="1" p={{ base: '4', md: '6' }} maxW="6xl" w="full" mx="auto">
+          <PlatformNotices />
           <Outlet />
         </Box>
       </Flex>

@@ -1,5 +1,6 @@
 import { Link, Stack, Text } from '@chakra-ui/react';
 import { Link as RouterLink } from 'react-router-dom';
+import { useSiteState } from '../../../lib/site-state/use-site-state';
 import { SectionCard } from '../section-card';
 
 const FAQ = [
@@ -20,9 +21,17 @@ const FAQ = [
   },
 ];
 
+/** The built-in answers, then the entries the admin keeps in Content Management (public_site_state). */
 export function FaqCard() {
+  const state = useSiteState();
   return (
     <SectionCard title="Frequently Asked Questions">
+      {state && (
+        <Text fontSize="sm" color="fg.muted" mb="4">
+          We answer within {state.support.response_hours} hours. You can also write to{' '}
+          <Link href={`mailto:${state.support.email}`} colorPalette="blue" color="colorPalette.fg">{state.support.email}</Link>.
+        </Text>
+      )}
       <Stack as="dl" gap="4">
         {FAQ.map((entry) => (
           <Stack key={entry.question} gap="1">
@@ -35,6 +44,12 @@ export function FaqCard() {
                 <RouterLink to={entry.link.to}>{entry.link.label}</RouterLink>
               </Link>
             </Text>
+          </Stack>
+        ))}
+        {state?.faq.map((entry) => (
+          <Stack key={`admin-${entry.question}`} gap="1">
+            <Text as="dt" fontWeight="semibold">{entry.question}</Text>
+            <Text as="dd" fontSize="sm" color="fg.muted" whiteSpace="pre-line">{entry.answer}</Text>
           </Stack>
         ))}
       </Stack>

@@ -10,7 +10,7 @@ import { HttpRefusal, json, readBody } from './http.ts';
 import { TRIAL_DAYS, planRank } from './plans.ts';
 import type { BillingProvider } from './provider.ts';
 import { serveBilling, type Log } from './serve.ts';
-import type { BillingStore } from './store.ts';
+import type { BillingStore, OwnerContext } from './store.ts';
 import { syncCustomer, syncStamp } from './sync.ts';
 
 const body = z.object({
@@ -19,6 +19,9 @@ const body = z.object({
   /** Only say what confirming would charge now; change nothing. */
   preview: z.boolean().optional(),
 });
+
+/** The trial a first subscription gets: the platform setting (docs/adr/0260), none once the business had one. */
+const trialDaysFor = (owner: OwnerContext): number => (owner.trial_available ? (owner.trial_days ?? TRIAL_DAYS) : 0);
 
 export function createCheckoutHandler(deps: { provider: BillingProvider; store: BillingStore; siteUrl: string; log: Log }) {
   const { provider, store } = deps;
@@ -52,11 +55,11 @@ export function createCheckoutHandler(deps: { provider: BillingProvider; store: 
     }));
     const claim = await store.claimCheckout(owner.business_id, input.plan);
     const session = await provider.createCheckout({
-      customer, businessId: owner.business_id, plan: input.plan, trialDays: owner.trial_available ? TRIAL_DAYS : 0,
+      customer, businessId: owner.business_id, plan: input.plan, trialDays: trialDaysFor(owner),
       successUrl: `${deps.siteUrl}/dashboard/billing/return?session_id={CHECKOUT_SESSION_ID}`,
       cancelUrl: `${deps.siteUrl}/dashboard/billing?checkout=canceled`,
       idempotencyKey: `storewise-checkout-${claim}`,
     });
-    return json(200, { kind: 'checkout', url: session.url, trial_days: owner.trial_available ? TRIAL_DAYS : 0 });
+    return json(200, { kind: 'checkout', url: session.url, trial_days: trialDaysFor(owner) });
   });
 }

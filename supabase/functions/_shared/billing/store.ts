@@ -11,6 +11,8 @@ export interface OwnerContext {
   email: string | null;
   customer_id: string | null;
   trial_available: boolean;
+  /** The platform's trial length (System Settings, docs/adr/0260); 7 before the setting existed. */
+  trial_days?: number;
   subscription: { id: string; plan: PlanName; status: string; cancel_at_period_end: boolean; current_period_end: string | null } | null;
   payment_methods: number;
 }

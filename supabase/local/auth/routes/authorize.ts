@@ -10,6 +10,7 @@ import { chooseRedirect } from '../redirects';
 import { clientInfo, limit } from '../request-helpers';
 import { issueSession } from '../sessions';
 import { findUserByEmail, insertUser, isBanned } from '../user-store';
+import { assertUserMayBeCreated } from '../before-user-created';
 import { emailField, pkceOf } from './schemas';
 
 /** What /authorize remembers until the provider answers (signed, single use, STATE_LIFETIME_SECONDS). */
@@ -113,6 +114,7 @@ async function completeSignIn(
   const outcome = await deps.db.transaction(async (tx) => {
     let user = await findUserByEmail(tx, profile.email);
     if (!user) {
+      await assertUserMayBeCreated(tx, { email: profile.email, provider: 'google' });
       user = await insertUser(tx, {
         email: profile.email,
         passwordHash: null,

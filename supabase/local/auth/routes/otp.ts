@@ -11,6 +11,7 @@ import { hashPassword } from '../passwords';
 import { chooseRedirect } from '../redirects';
 import { limit, readBody } from '../request-helpers';
 import { findUserByEmail, insertUser } from '../user-store';
+import { assertUserMayBeCreated } from '../before-user-created';
 import { codeChallengeFields, emailField, metadata, pkceOf } from './schemas';
 
 /*
@@ -68,6 +69,7 @@ export function mountOtp(app: Hono, deps: AuthDeps): void {
         return;
       }
       const autoconfirm = deps.config.autoconfirm;
+      await assertUserMayBeCreated(tx, { email: email, provider: 'email' });
       const created = await insertUser(tx, {
         email,
         passwordHash: passwordHash ?? (await hashPassword(randomBytes(32).toString('base64url'))),

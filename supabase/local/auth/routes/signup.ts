@@ -9,6 +9,7 @@ import { chooseRedirect } from '../redirects';
 import { clientInfo, limit, readBody } from '../request-helpers';
 import { issueSession } from '../sessions';
 import { findUserByEmail, insertUser, obfuscatedUser, userJson } from '../user-store';
+import { assertUserMayBeCreated } from '../before-user-created';
 import type { OutgoingMail } from '../../mail/mailbox';
 import { codeChallengeFields, emailField, metadata, pkceOf } from './schemas';
 
@@ -49,6 +50,7 @@ export function mountSignup(app: Hono, deps: AuthDeps): void {
         const refreshed = await findUserByEmail(tx, body.email);
         return userJson(tx, refreshed ?? existing);
       }
+      await assertUserMayBeCreated(tx, { email: body.email, provider: 'email' });
       const user = await insertUser(tx, {
         email: body.email,
         passwordHash,
