@@ -71,7 +71,8 @@ comment on table public.serial_numbers is 'Units of serial-tracked products: rec
 grant select on table public.serial_numbers to authenticated;
 grant delete, insert, select, update on table public.serial_numbers to service_role;
 create index serial_numbers_serial_idx on public.serial_numbers (business_id, serial);
-create index serial_numbers_sale_line_idx on public.serial_numbers (sale_line_id) where sale_line_id is not null;
+create index serial_numbers_sale_line_idx on public.serial_numbers (sale_line_id);
+create index serial_numbers_received_by_idx on public.serial_numbers (received_by);
 create index serial_numbers_variant_idx on public.serial_numbers (variant_id, business_id);
 create index serial_numbers_store_idx on public.serial_numbers (store_id, business_id);
 create policy "serial_numbers: members read" on public.serial_numbers for select to authenticated
@@ -94,7 +95,8 @@ comment on table public.sale_line_serials is 'The serial a sale line sold (dupli
 grant select on table public.sale_line_serials to authenticated;
 grant select on table public.sale_line_serials to service_role;
 create index sale_line_serials_sale_idx on public.sale_line_serials (sale_id, business_id);
-create index sale_line_serials_serial_id_idx on public.sale_line_serials (serial_id) where serial_id is not null;
+create index sale_line_serials_serial_id_idx on public.sale_line_serials (serial_id);
+create index sale_line_serials_line_business_idx on public.sale_line_serials (sale_line_id, business_id);
 create index sale_line_serials_business_serial_idx on public.sale_line_serials (business_id, serial);
 create policy "sale_line_serials: readers of the sale" on public.sale_line_serials for select to authenticated
   using ((((business_id in (select private.my_full_access_business_ids())) or (sale_id in (select s.id from public.sales s where s.store_id in (select private.my_listed_store_ids())))) and (business_id in (select private.my_business_ids(array['owner', 'manager'])))) or (sale_id in (select private.my_rung_sale_ids())));

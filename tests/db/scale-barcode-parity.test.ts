@@ -4,7 +4,7 @@
  * the SQL functions post_sale and post_refund call, and must agree case by case.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gtinCheckDigit } from '../../shared/features/catalog/barcode-check';
+import { gtinCheckDigit } from '../../shared/lib/gtin';
 import { refundCashRounding, roundToStep, saleCashRounding } from '../../shared/features/pos/cash-rounding';
 import { labelQuantity, parseScaleLabel, parseScalePattern, type ScaleRule } from '../../shared/features/pos/scale-barcode';
 import { imeiIsValid } from '../../shared/features/pos/serial-number';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gtinCheckDigit } from '../catalog/barcode-check';
+import { gtinCheckDigit } from '../../lib/gtin';
 import {
   labelPriceMinor, labelQuantity, labelWeight, matchScaleLabel, parseScaleLabel, parseScalePattern, pluBaseCode,
   quantityForPrice, type ScaleRule,

@@ -1,4 +1,4 @@
-import { gtinCheckDigit } from '../catalog/barcode-check';
+import { gtinCheckDigit } from '../../lib/gtin';
 
 /**
  * Scale labels (issue 29, ADR 0252): EAN-13 codes printed by a scale with the weight or the price in them, read by
