@@ -183,13 +183,18 @@ describe('scale labels', () => {
     expect(bad.error?.code).toBe('23514');
     const byCashier = await w.clients.cashier.from('scale_barcode_rules').insert({ business_id: w.businessA, name: 'Weight', pattern: '21.....{NNDDD}', kind: 'weight' });
     expect(byCashier.error?.code).toBe('42501');
-    const rules = await w.clients.manager.from('scale_barcode_rules').insert([
-      { business_id: w.businessA, name: 'Weight', pattern: '21.....{NNDDD}', kind: 'weight' },
-      { business_id: w.businessA, name: 'Price', pattern: '22.....{NNNDD}', kind: 'price' },
-    ]);
-    expect(rules.error).toBeNull();
-    const read = await w.clients.cashier.from('scale_barcode_rules').select('pattern').eq('business_id', w.businessA);
-    expect(read.data?.length).toBe(2);
+    // The demo grocer has the weight (21) and price (22) rules already (supabase/seed.sql); a manager adds one.
+    const again = await w.clients.manager.from('scale_barcode_rules').insert({ business_id: w.businessA, name: 'Weight',
+      pattern: '21.....{NNDDD}', kind: 'weight' });
+    expect(again.error?.code).toBe('23505');
+    const added = await w.clients.manager.from('scale_barcode_rules').insert({ business_id: w.businessA, name: 'Deli',
+      pattern: '2302....{NNDD}', kind: 'weight' });
+    expect(added.error).toBeNull();
+    const read = await w.clients.cashier.from('scale_barcode_rules').select('pattern, kind').eq('business_id', w.businessA).order('pattern');
+    expect(read.data).toEqual([{ pattern: '21.....{NNDDD}', kind: 'weight' }, { pattern: '22.....{NNNDD}', kind: 'price' },
+      { pattern: '2302....{NNDD}', kind: 'weight' }]);
+    const other = await w.clients.other.from('scale_barcode_rules').select('pattern').eq('business_id', w.businessA);
+    expect(other.data).toEqual([]);
   });
 
   it('post_sale checks the weight or the price a label carries', async () => {

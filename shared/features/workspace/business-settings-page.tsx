@@ -7,6 +7,7 @@ import { useSupabase } from '../../lib/platform-context';
 import { useWorkspaces } from './use-workspaces';
 import { WorkspaceCard } from './workspace-card';
 import { ManagersTwoFactorCard } from './managers-two-factor-card';
+import { PacksCard } from './packs-card';
 import { fetchBusiness, updateBusiness, type Workspace } from './workspace-api';
 import { useAsync } from './use-async';
 import { BUSINESS_TYPES, businessSchema, type BusinessValues } from './workspace-schemas';
@@ -79,6 +80,7 @@ export function BusinessSettingsPage({ workspace }: { workspace: Workspace }) {
           </fieldset>
         </form>
       </WorkspaceCard>
+      {isOwner && loaded && <PacksCard businessId={workspace.id} initial={loaded.packs} />}
       {isOwner && managersNeedTwoFactor !== null && (
         <ManagersTwoFactorCard businessId={workspace.id} initial={managersNeedTwoFactor} />
       )}

@@ -45,8 +45,8 @@ type BusinessRow = Database['public']['Tables']['businesses']['Row'];
 export async function fetchBusiness(
   supabase: StorewiseClient,
   id: string,
-): Promise<Pick<BusinessRow, 'email' | 'phone' | 'managers_need_two_factor'>> {
-  return unwrap(await supabase.from('businesses').select('email, phone, managers_need_two_factor').eq('id', id).single());
+): Promise<Pick<BusinessRow, 'email' | 'phone' | 'managers_need_two_factor' | 'packs'>> {
+  return unwrap(await supabase.from('businesses').select('email, phone, managers_need_two_factor, packs').eq('id', id).single());
 }
 
 /** The owner (with a second factor in this session) requires managers to sign in with one (docs/adr/0207). */
