@@ -66,7 +66,7 @@ export async function fetchStores(supabase: StorewiseClient, businessId: string)
 }
 
 export type StoreValues = Pick<Store, 'name' | 'address' | 'phone' | 'time_zone' | 'currency' | 'tax_inclusive'
-  | 'default_tax_rate' | 'receipt_header' | 'receipt_footer' | 'offline_refund_limit'>;
+  | 'default_tax_rate' | 'receipt_header' | 'receipt_footer' | 'offline_refund_limit' | 'cash_rounding_step'>;
 
 export async function createStore(supabase: StorewiseClient, businessId: string, values: StoreValues) {
   return unwrap(await supabase.from('stores').insert({ business_id: businessId, ...values }).select('*').single());
