@@ -248,6 +248,18 @@ begin
     from (select v.id, '0840' || lpad((row_number() over (order by v.sku))::text, 8, '0') as body
             from public.variants v where v.business_id = v_business) x;
 
+  -- Scale labels (issue 29, the Grocery pack): weighed produce carries its weight (21 + PLU + kg to 3 decimals),
+  -- the deli's pre-packed labels their price (22 + PLU + price); each produce item's base code is its PLU under
+  -- the weight rule (PLU 1 is the first produce SKU), so a label printed by the scale sells at the register.
+  insert into public.scale_barcode_rules (business_id, name, pattern, kind)
+  values (v_business, 'Weighed produce', '21.....{NNDDD}', 'weight'),
+         (v_business, 'Priced labels', '22.....{NNNDD}', 'price');
+  insert into public.barcodes (business_id, variant_id, code, kind)
+  select v_business, x.id, x.body || private.gtin_check_digit(x.body)::text, 'ean13'
+    from (select v.id, '21' || lpad((row_number() over (order by v.sku))::text, 5, '0') || '00000' as body
+            from public.variants v join public.products p on p.id = v.product_id and p.unit = 'kg'
+           where v.business_id = v_business) x;
+
   -- Two lots per lot-tracked variant: one expiring within three weeks, one later.
   insert into public.lots (business_id, variant_id, lot_number, expires_on)
   select v_business, v.id, 'L' || to_char(current_date, 'YYMM') || '-' || n || right(v.sku, 3),

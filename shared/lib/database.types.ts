@@ -410,6 +410,7 @@ export type Database = {
           managers_need_two_factor: boolean;
           name: string;
           owner_id: string;
+          packs: string[];
           phone: string | null;
           setup_dismissed_at: string | null;
           suspended_at: string | null;
@@ -426,6 +427,7 @@ export type Database = {
           managers_need_two_factor?: boolean;
           name: string;
           owner_id: string;
+          packs?: string[];
           phone?: string | null;
           setup_dismissed_at?: string | null;
           suspended_at?: string | null;
@@ -441,6 +443,7 @@ export type Database = {
           managers_need_two_factor?: boolean;
           name?: string;
           owner_id?: string;
+          packs?: string[];
           phone?: string | null;
           setup_dismissed_at?: string | null;
           suspended_at?: string | null;
@@ -1002,10 +1005,12 @@ export type Database = {
           option2_name: string | null;
           option3_name: string | null;
           requires_expiry: boolean;
+          serial_tracking: string | null;
           tax_rate: number | null;
           track_stock: boolean;
           unit: string;
           updated_at: string;
+          warranty_months: number | null;
         };
         ComputedFields: never;
         Insert: {
@@ -1022,10 +1027,12 @@ export type Database = {
           option2_name?: string | null;
           option3_name?: string | null;
           requires_expiry?: boolean;
+          serial_tracking?: string | null;
           tax_rate?: number | null;
           track_stock?: boolean;
           unit?: string;
           updated_at?: string;
+          warranty_months?: number | null;
         };
         Update: {
           archived_at?: string | null;
@@ -1041,10 +1048,12 @@ export type Database = {
           option2_name?: string | null;
           option3_name?: string | null;
           requires_expiry?: boolean;
+          serial_tracking?: string | null;
           tax_rate?: number | null;
           track_stock?: boolean;
           unit?: string;
           updated_at?: string;
+          warranty_months?: number | null;
         };
         Relationships: [
           {
@@ -1294,6 +1303,7 @@ export type Database = {
           actor_id: string | null;
           approval_id: string | null;
           business_id: string;
+          cash_rounding: number;
           flagged_for_review: boolean | null;
           id: string;
           occurred_at: string;
@@ -1313,6 +1323,7 @@ export type Database = {
           actor_id?: string | null;
           approval_id?: string | null;
           business_id: string;
+          cash_rounding?: number;
           flagged_for_review?: never;
           id: string;
           occurred_at: string;
@@ -1331,6 +1342,7 @@ export type Database = {
           actor_id?: string | null;
           approval_id?: string | null;
           business_id?: string;
+          cash_rounding?: number;
           flagged_for_review?: never;
           id?: string;
           occurred_at?: string;
@@ -1495,6 +1507,56 @@ export type Database = {
           },
         ];
       };
+      sale_line_serials: {
+        Row: {
+          business_id: string;
+          duplicate: boolean;
+          sale_id: string;
+          sale_line_id: string;
+          serial: string;
+          serial_id: string | null;
+        };
+        ComputedFields: never;
+        Insert: {
+          business_id: string;
+          duplicate?: boolean;
+          sale_id: string;
+          sale_line_id: string;
+          serial: string;
+          serial_id?: string | null;
+        };
+        Update: {
+          business_id?: string;
+          duplicate?: boolean;
+          sale_id?: string;
+          sale_line_id?: string;
+          serial?: string;
+          serial_id?: string | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "sale_line_serials_sale_id_business_id_fkey";
+            columns: ["sale_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "sales";
+            referencedColumns: ["id", "business_id"];
+          },
+          {
+            foreignKeyName: "sale_line_serials_sale_line_id_business_id_fkey";
+            columns: ["sale_line_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "sale_lines";
+            referencedColumns: ["id", "business_id"];
+          },
+          {
+            foreignKeyName: "sale_line_serials_serial_id_fkey";
+            columns: ["serial_id"];
+            isOneToOne: false;
+            referencedRelation: "serial_numbers";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
       sale_lines: {
         Row: {
           business_id: string;
@@ -1651,6 +1713,7 @@ export type Database = {
         Row: {
           approval_id: string | null;
           business_id: string;
+          cash_rounding: number;
           cashier_id: string | null;
           change_total: number;
           currency: string;
@@ -1676,6 +1739,7 @@ export type Database = {
         Insert: {
           approval_id?: string | null;
           business_id: string;
+          cash_rounding?: number;
           cashier_id?: string | null;
           change_total: number;
           currency: string;
@@ -1700,6 +1764,7 @@ export type Database = {
         Update: {
           approval_id?: string | null;
           business_id?: string;
+          cash_rounding?: number;
           cashier_id?: string | null;
           change_total?: number;
           currency?: string;
@@ -2116,6 +2181,108 @@ export type Database = {
             isOneToOne: false;
             referencedRelation: "businesses";
             referencedColumns: ["id"];
+          },
+        ];
+      };
+      scale_barcode_rules: {
+        Row: {
+          business_id: string;
+          created_at: string;
+          id: string;
+          kind: string;
+          name: string;
+          pattern: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          business_id: string;
+          created_at?: string;
+          id?: string;
+          kind: string;
+          name: string;
+          pattern: string;
+        };
+        Update: {
+          business_id?: string;
+          created_at?: string;
+          id?: string;
+          kind?: string;
+          name?: string;
+          pattern?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "scale_barcode_rules_business_id_fkey";
+            columns: ["business_id"];
+            isOneToOne: false;
+            referencedRelation: "businesses";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
+      serial_numbers: {
+        Row: {
+          business_id: string;
+          id: string;
+          received_at: string;
+          received_by: string | null;
+          sale_line_id: string | null;
+          serial: string;
+          status: string;
+          store_id: string;
+          variant_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          business_id: string;
+          id?: string;
+          received_at?: string;
+          received_by?: string | null;
+          sale_line_id?: string | null;
+          serial: string;
+          status?: string;
+          store_id: string;
+          variant_id: string;
+        };
+        Update: {
+          business_id?: string;
+          id?: string;
+          received_at?: string;
+          received_by?: string | null;
+          sale_line_id?: string | null;
+          serial?: string;
+          status?: string;
+          store_id?: string;
+          variant_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "serial_numbers_business_id_fkey";
+            columns: ["business_id"];
+            isOneToOne: false;
+            referencedRelation: "businesses";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "serial_numbers_sale_line_id_fkey";
+            columns: ["sale_line_id"];
+            isOneToOne: false;
+            referencedRelation: "sale_lines";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "serial_numbers_store_id_business_id_fkey";
+            columns: ["store_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "stores";
+            referencedColumns: ["id", "business_id"];
+          },
+          {
+            foreignKeyName: "serial_numbers_variant_id_business_id_fkey";
+            columns: ["variant_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "variants";
+            referencedColumns: ["id", "business_id"];
           },
         ];
       };
@@ -2586,6 +2753,7 @@ export type Database = {
           address: string | null;
           archived_at: string | null;
           business_id: string;
+          cash_rounding_step: number;
           created_at: string;
           currency: string;
           default_tax_rate: number;
@@ -2604,6 +2772,7 @@ export type Database = {
           address?: string | null;
           archived_at?: string | null;
           business_id: string;
+          cash_rounding_step?: number;
           created_at?: string;
           currency?: string;
           default_tax_rate?: number;
@@ -2621,6 +2790,7 @@ export type Database = {
           address?: string | null;
           archived_at?: string | null;
           business_id?: string;
+          cash_rounding_step?: number;
           created_at?: string;
           currency?: string;
           default_tax_rate?: number;
@@ -3615,6 +3785,10 @@ export type Database = {
         Args: { _receipt_number: string; _store_id: string };
         Returns: Json;
       };
+      find_serial: {
+        Args: { _business_id: string; _serial: string };
+        Returns: Json;
+      };
       finish_email_outbox: {
         Args: { _error?: string; _id: number };
         Returns: boolean;
@@ -3925,6 +4099,10 @@ export type Database = {
           _purchase_order_id: string;
         };
         Returns: string;
+      };
+      receive_serials: {
+        Args: { _serials: string[]; _store_id: string; _variant_id: string };
+        Returns: number;
       };
       receive_stock: {
         Args: {
@@ -4270,6 +4448,10 @@ export type Database = {
           _to_store_id: string;
         };
         Returns: string;
+      };
+      set_business_pack: {
+        Args: { _business_id: string; _enabled: boolean; _pack: string };
+        Returns: string[];
       };
       set_managers_need_two_factor: {
         Args: { _business_id: string; _required: boolean };

@@ -33,6 +33,30 @@ revoke all on function private.barcode_is_valid(text,text) from public;
 grant execute on function private.barcode_is_valid(text,text) to authenticated;
 grant execute on function private.barcode_is_valid(text,text) to service_role;
 
+-- A rule's pattern: prefix digits, item-code dots, {N..D..} value, 12 positions (the 13th is the check digit).
+create or replace function private.scale_pattern_parts(_pattern text,
+  out o_prefix text, out o_code_len int, out o_int_digits int, out o_decimals int)
+language plpgsql
+immutable
+set search_path = ''
+as $$
+declare
+  m text[];
+begin
+  m := regexp_match(coalesce(_pattern, ''), '^([0-9]{1,4})(\.{1,6})\{(N{1,6})(D{0,3})\}$');
+  if m is null or char_length(m[1]) + char_length(m[2]) + char_length(m[3]) + char_length(m[4]) <> 12 then
+    return;
+  end if;
+  o_prefix := m[1];
+  o_code_len := char_length(m[2]);
+  o_int_digits := char_length(m[3]);
+  o_decimals := char_length(m[4]);
+end;
+$$;
+revoke all on function private.scale_pattern_parts(text) from public;
+grant execute on function private.scale_pattern_parts(text) to authenticated;
+grant execute on function private.scale_pattern_parts(text) to service_role;
+
 -- ==== Tables: columns, constraints, row level security, grants and comments ===============================
 
 create table public.categories (
@@ -70,6 +94,8 @@ create table public.products (
   archived_at timestamp with time zone,
   created_at timestamp with time zone default now() not null,
   updated_at timestamp with time zone default now() not null,
+  serial_tracking text,
+  warranty_months integer,
   constraint products_pkey primary key (id),
   constraint products_id_business_id_key unique (id, business_id),
   constraint products_brand_check check ((char_length(brand) <= 100)),
@@ -80,16 +106,20 @@ create table public.products (
   constraint products_option2_name_check check (((char_length(btrim(option2_name)) >= 1) and (char_length(btrim(option2_name)) <= 40))),
   constraint products_option3_name_check check (((char_length(btrim(option3_name)) >= 1) and (char_length(btrim(option3_name)) <= 40))),
   constraint products_options_in_order check ((((option2_name is null) or (option1_name is not null)) and ((option3_name is null) or (option2_name is not null)))),
+  constraint products_serial_tracking_check check ((serial_tracking = any (array['serial'::text, 'imei'::text]))),
   constraint products_unit_check check ((unit = any (array['each'::text, 'kg'::text]))),
+  constraint products_warranty_months_range check (((warranty_months >= 0) and (warranty_months <= 240))),
   constraint products_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade,
   constraint products_category_id_business_id_fkey foreign key (category_id, business_id) references public.categories(id, business_id) on delete set null (category_id)
 );
 alter table public.products enable row level security;
 comment on table public.products is 'Members read (cashiers sell from it); owners and managers create, edit and archive. Deleting works only while no stock movement names a variant; afterwards archive. Creation is limited by the plan (max_products).';
+comment on column public.products.serial_tracking is 'serial or imei: each unit sold names its serial (imei: 15 digits with the Luhn check); null: not tracked.';
+comment on column public.products.warranty_months is 'Months of warranty from the day a unit is sold (find_serial shows the end); null: none recorded.';
 grant delete, insert, select, update on table public.products to service_role;
 grant delete, select on table public.products to authenticated;
-grant insert (business_id, name, description, category_id, brand, unit, tax_rate, track_stock, has_lots, requires_expiry, option1_name, option2_name, option3_name) on table public.products to authenticated;
-grant update (name, description, category_id, brand, unit, tax_rate, track_stock, has_lots, requires_expiry, option1_name, option2_name, option3_name, archived_at) on table public.products to authenticated;
+grant insert (business_id, name, description, category_id, brand, unit, tax_rate, track_stock, has_lots, requires_expiry, option1_name, option2_name, option3_name, serial_tracking, warranty_months) on table public.products to authenticated;
+grant update (name, description, category_id, brand, unit, tax_rate, track_stock, has_lots, requires_expiry, option1_name, option2_name, option3_name, archived_at, serial_tracking, warranty_months) on table public.products to authenticated;
 
 create table public.variants (
   id uuid default gen_random_uuid() not null,
@@ -198,6 +228,26 @@ create table private.catalog_import_keys (
 alter table private.catalog_import_keys enable row level security;
 comment on table private.catalog_import_keys is 'The SKUs, barcodes and new product names of the rows an import''s check has already seen (earlier parts of the same file), so a part is checked against the parts before it. Written and read only by public.import_catalog.';
 
+create table public.scale_barcode_rules (
+  id uuid default gen_random_uuid() not null,
+  business_id uuid not null,
+  name text not null,
+  pattern text not null,
+  kind text not null,
+  created_at timestamp with time zone default now() not null,
+  constraint scale_barcode_rules_pkey primary key (id),
+  constraint scale_barcode_rules_business_id_pattern_key unique (business_id, pattern),
+  constraint scale_barcode_rules_kind_check check ((kind = any (array['weight'::text, 'price'::text]))),
+  constraint scale_barcode_rules_name_check check (((char_length(btrim(name)) >= 1) and (char_length(btrim(name)) <= 60))),
+  constraint scale_barcode_rules_pattern_check check (((private.scale_pattern_parts(pattern)).o_prefix is not null)),
+  constraint scale_barcode_rules_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade
+);
+alter table public.scale_barcode_rules enable row level security;
+comment on table public.scale_barcode_rules is 'How this business''s scale labels carry a weight or a price (Odoo-style patterns such as 21.....{NNDDD}). Members read (the register parses labels offline); owners and managers add and delete.';
+grant delete, insert, select, update on table public.scale_barcode_rules to service_role;
+grant delete, select on table public.scale_barcode_rules to authenticated;
+grant insert (business_id, name, pattern, kind) on table public.scale_barcode_rules to authenticated;
+
 -- ==== Indexes =============================================================================================
 
 create index products_business_name_idx on public.products (business_id, name);
@@ -247,6 +297,8 @@ create index catalog_import_keys_barcode_idx on private.catalog_import_keys (imp
 create index catalog_import_keys_product_idx on private.catalog_import_keys (import_id, new_product) where new_product is not null;
 
 create index catalog_import_keys_created_idx on private.catalog_import_keys (created_at);
+
+create index scale_barcode_rules_business_idx on public.scale_barcode_rules (business_id);
 
 -- ==== Functions ===========================================================================================
 
@@ -1020,6 +1072,128 @@ as $$
 $$;
 revoke all on function private.catalog_import_problems(uuid,jsonb,uuid,uuid,integer) from public;
 
+-- Minor digits per currency, as the register's Intl knows them (CLDR): 0 for JPY and HUF, 3 for KWD.
+-- tests/db/scale-barcode-parity.test.ts compares it with Intl for every code the currency_code domain allows.
+create or replace function private.currency_digits(_currency text)
+returns int
+language sql
+immutable
+set search_path = ''
+as $$
+  select case
+    when upper(_currency) in ('AFN', 'ALL', 'BIF', 'CLP', 'COP', 'DJF', 'GNF', 'HUF', 'IDR', 'IQD', 'IRR', 'ISK', 'JPY',
+                              'KMF', 'KPW', 'KRW', 'LAK', 'LBP', 'MGA', 'MMK', 'PKR', 'PYG', 'RWF', 'SLL', 'SOS', 'SYP',
+                              'UGX', 'VND', 'VUV', 'XAF', 'XOF', 'XPF', 'YER') then 0
+    when upper(_currency) in ('BHD', 'JOD', 'KWD', 'LYD', 'OMR', 'TND') then 3
+    else 2 end;
+$$;
+revoke all on function private.currency_digits(text) from public;
+
+-- A 13-digit label read by one pattern: its item code, its value as digits, and the item's own barcode (value
+-- zeroed, check digit recomputed). Null when the code is not 13 digits with a right check digit or not this
+-- pattern's prefix.
+create or replace function private.scale_barcode_parse(_code text, _pattern text)
+returns jsonb
+language plpgsql
+immutable
+set search_path = ''
+as $$
+declare
+  p record;
+  v_value_len int;
+  v_base text;
+begin
+  select * into p from private.scale_pattern_parts(_pattern);
+  if p.o_prefix is null or coalesce(_code, '') !~ '^[0-9]{13}$'
+     or private.gtin_check_digit(left(_code, 12)) <> right(_code, 1)::int or left(_code, char_length(p.o_prefix)) <> p.o_prefix then
+    return null;
+  end if;
+  v_value_len := p.o_int_digits + p.o_decimals;
+  v_base := left(_code, 12 - v_value_len) || repeat('0', v_value_len);
+  return jsonb_build_object(
+    'item_code', substr(_code, char_length(p.o_prefix) + 1, p.o_code_len),
+    'value_digits', substr(_code, 13 - v_value_len, v_value_len),
+    'decimals', p.o_decimals,
+    'base_code', v_base || private.gtin_check_digit(v_base)::text);
+end;
+$$;
+revoke all on function private.scale_barcode_parse(text,text) from public;
+
+-- A label read by the business's rules, the longest prefix first (a '21' rule before a '2' rule).
+create or replace function private.scale_barcode_match(_business_id uuid, _code text)
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select x.parsed || jsonb_build_object('rule_id', r.id, 'kind', r.kind)
+    from public.scale_barcode_rules r
+    cross join lateral (select private.scale_barcode_parse(_code, r.pattern) as parsed) x
+   where r.business_id = _business_id and x.parsed is not null
+   order by char_length((private.scale_pattern_parts(r.pattern)).o_prefix) desc, r.pattern
+   limit 1;
+$$;
+revoke all on function private.scale_barcode_match(uuid,text) from public;
+
+-- The quantity a price label stands for at a unit price: the label's amount over the price, to 3 decimals,
+-- half away from zero (shared/lib/scale-barcode.ts quantityForPrice).
+create or replace function private.scale_price_qty(_label_minor bigint, _unit_price bigint)
+returns numeric
+language sql
+immutable
+set search_path = ''
+as $$
+  select case when coalesce(_unit_price, 0) <= 0 then null else round(_label_minor::numeric / _unit_price, 3) end;
+$$;
+revoke all on function private.scale_price_qty(bigint,bigint) from public;
+
+-- What is wrong with a sale line that names a scale label (null: nothing, or no label).
+create or replace function private.scale_line_problem(_business_id uuid, _line jsonb, _qty numeric, _unit_price bigint,
+                                                      _currency text)
+returns text
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_label text;
+  v_match jsonb;
+  v_digits int;
+  v_expected numeric;
+begin
+  if not (_line ? 'scale_label') or jsonb_typeof(_line -> 'scale_label') = 'null' then
+    return null;
+  end if;
+  v_label := _line ->> 'scale_label';
+  v_match := private.scale_barcode_match(_business_id, v_label);
+  if v_match is null then
+    return format('%s is not a scale label of this business (or its check digit is wrong)', left(v_label, 20));
+  end if;
+  if not exists (select 1 from public.barcodes b
+                  where b.business_id = _business_id and b.code = v_match ->> 'base_code'
+                    and b.variant_id::text = lower(_line ->> 'variant_id')) then
+    return format('the scale label is for the item with barcode %s, not this one', v_match ->> 'base_code');
+  end if;
+  if v_match ->> 'kind' = 'weight' then
+    v_expected := (v_match ->> 'value_digits')::numeric / power(10::numeric, (v_match ->> 'decimals')::int);
+  else
+    v_digits := private.currency_digits(_currency);
+    if (v_match ->> 'decimals')::int > v_digits then
+      return format('the label''s price has %s decimals but %s has %s', v_match ->> 'decimals', _currency, v_digits);
+    end if;
+    v_expected := private.scale_price_qty(
+      (v_match ->> 'value_digits')::bigint * power(10::numeric, v_digits - (v_match ->> 'decimals')::int)::bigint, _unit_price);
+  end if;
+  if v_expected is null or v_expected <> _qty then
+    return format('the label says %s but the line has %s', coalesce(v_expected::text, 'no quantity'), _qty);
+  end if;
+  return null;
+end;
+$$;
+revoke all on function private.scale_line_problem(uuid,jsonb,numeric,bigint,text) from public;
+
 -- ==== Triggers ============================================================================================
 
 create trigger products_set_updated_at before update on public.products
@@ -1072,6 +1246,9 @@ create trigger audit_category after insert or update or delete on public.categor
 
 create trigger variants_plan_limit before insert or update of archived_at on public.variants
   for each row execute function private.variants_plan_limit();
+
+create trigger audit_scale_barcode_rule after insert or update or delete on public.scale_barcode_rules
+  for each row execute function private.audit_keyed_row('scale_barcode_rule', 'id');
 
 -- ==== Policies ============================================================================================
 
@@ -1145,3 +1322,12 @@ create policy "store_prices: members read in their stores" on public.store_price
 
 create policy "store_prices: owners and managers delete in their stores" on public.store_prices for delete to authenticated
   using (((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids()))) and (business_id in (select private.my_business_ids(array['owner', 'manager']))));
+
+create policy "scale_barcode_rules: members read" on public.scale_barcode_rules for select to authenticated
+  using (business_id in (select private.my_business_ids()));
+
+create policy "scale_barcode_rules: owners and managers insert" on public.scale_barcode_rules for insert to authenticated
+  with check (business_id in (select private.my_business_ids(array['owner', 'manager'])));
+
+create policy "scale_barcode_rules: owners and managers delete" on public.scale_barcode_rules for delete to authenticated
+  using (business_id in (select private.my_business_ids(array['owner', 'manager'])));

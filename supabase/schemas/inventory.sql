@@ -225,6 +225,31 @@ comment on table public.stock_balances is 'On hand per (store, variant, lot), al
 grant select on table public.stock_balances to authenticated;
 grant select on table public.stock_balances to service_role;
 
+create table public.serial_numbers (
+  id uuid default gen_random_uuid() not null,
+  business_id uuid not null,
+  variant_id uuid not null,
+  serial text not null,
+  store_id uuid not null,
+  status text default 'in_stock'::text not null,
+  sale_line_id uuid,
+  received_at timestamp with time zone default now() not null,
+  received_by uuid,
+  constraint serial_numbers_pkey primary key (id),
+  constraint serial_numbers_business_id_variant_id_serial_key unique (business_id, variant_id, serial),
+  constraint serial_numbers_serial_check check ((serial ~ '^[A-Za-z0-9./-]{1,64}$'::text)),
+  constraint serial_numbers_sold_has_line check (((status = 'sold'::text) = (sale_line_id is not null))),
+  constraint serial_numbers_status_check check ((status = any (array['in_stock'::text, 'sold'::text, 'damaged'::text]))),
+  constraint serial_numbers_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade,
+  constraint serial_numbers_received_by_fkey foreign key (received_by) references auth.users(id) on delete set null,
+  constraint serial_numbers_store_id_business_id_fkey foreign key (store_id, business_id) references public.stores(id, business_id) on delete cascade,
+  constraint serial_numbers_variant_id_business_id_fkey foreign key (variant_id, business_id) references public.variants(id, business_id) on delete cascade
+);
+alter table public.serial_numbers enable row level security;
+comment on table public.serial_numbers is 'Units of serial-tracked products: received (receive_serials), sold once (post_sale), back in stock after a restocked refund. Members of the business read; written only by those functions.';
+grant delete, insert, select, update on table public.serial_numbers to service_role;
+grant select on table public.serial_numbers to authenticated;
+
 -- ==== Indexes =============================================================================================
 
 create index lots_variant_business_idx on public.lots (variant_id, business_id);
@@ -285,6 +310,16 @@ create index if not exists purchase_orders_business_status_idx on public.purchas
 -- (store, variant, occurred_at; index-only), then joined to the balances by hash.
 create index if not exists stock_movements_store_sale_last_idx
   on public.stock_movements (store_id, variant_id, occurred_at, business_id) where kind = 'sale';
+
+create index serial_numbers_serial_idx on public.serial_numbers (business_id, serial);
+
+create index serial_numbers_sale_line_idx on public.serial_numbers (sale_line_id);
+
+create index serial_numbers_received_by_idx on public.serial_numbers (received_by);
+
+create index serial_numbers_variant_idx on public.serial_numbers (variant_id, business_id);
+
+create index serial_numbers_store_idx on public.serial_numbers (store_id, business_id);
 
 -- ==== Functions ===========================================================================================
 
@@ -1400,6 +1435,128 @@ comment on function public.post_count(uuid,jsonb,timestamp with time zone) is 'O
 revoke all on function public.post_count(uuid,jsonb,timestamp with time zone) from public;
 grant execute on function public.post_count(uuid,jsonb,timestamp with time zone) to authenticated;
 
+-- An IMEI: 15 digits whose last is the Luhn check digit of the first 14.
+create or replace function private.imei_is_valid(_imei text)
+returns boolean
+language sql
+immutable
+set search_path = ''
+as $$
+  select coalesce(_imei, '') ~ '^[0-9]{15}$'
+     and (select sum(case when i % 2 = 0 then (d * 2) / 10 + (d * 2) % 10 else d end) % 10 = 0
+            from (select i, substr(_imei, i, 1)::int as d from generate_series(1, 15) i) x);
+$$;
+revoke all on function private.imei_is_valid(text) from public;
+
+-- What is wrong with a serial for a product's tracking (null: nothing).
+create or replace function private.serial_problem(_tracking text, _serial text)
+returns text
+language sql
+immutable
+set search_path = ''
+as $$
+  select case
+    when coalesce(btrim(_serial), '') = '' then 'enter the serial number'
+    when _tracking = 'imei' and not private.imei_is_valid(_serial) then 'an IMEI is 15 digits and its last digit checks the others (Luhn)'
+    when _serial !~ '^[A-Za-z0-9./-]{1,64}$' then 'a serial number is up to 64 letters, digits, dots, dashes or slashes'
+    end;
+$$;
+revoke all on function private.serial_problem(text,text) from public;
+
+-- Owners and managers register the serials of units received at a store (a purchase order's receipt moves the
+-- stock; this names the units). All or nothing: a serial already known for the item refuses the batch (23505).
+create or replace function public.receive_serials(_store_id uuid, _variant_id uuid, _serials text[])
+returns integer
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_business uuid;
+  v_tracking text;
+  v_serial text;
+  v_problem text;
+  v_known text[];
+begin
+  select a.o_business_id into v_business from private.pos_store_access(_store_id, array['owner', 'manager']) a;
+  select p.serial_tracking into v_tracking
+    from public.variants v join public.products p on p.id = v.product_id
+   where v.id = _variant_id and v.business_id = v_business;
+  if v_tracking is null then
+    raise exception 'this item is not tracked by serial number: turn serial tracking on for its product first' using errcode = '22023';
+  end if;
+  if coalesce(cardinality(_serials), 0) = 0 or cardinality(_serials) > 500 then
+    raise exception 'receive between 1 and 500 serial numbers at a time' using errcode = '22023';
+  end if;
+  foreach v_serial in array _serials loop
+    v_problem := private.serial_problem(v_tracking, v_serial);
+    if v_problem is not null then
+      raise exception '%: %', left(coalesce(v_serial, ''), 64), v_problem using errcode = '22023';
+    end if;
+  end loop;
+  if (select count(distinct btrim(s)) from unnest(_serials) s) <> cardinality(_serials) then
+    raise exception 'a serial number is listed twice' using errcode = '22023';
+  end if;
+  select array_agg(n.serial order by n.serial) into v_known from public.serial_numbers n
+   where n.business_id = v_business and n.variant_id = _variant_id and n.serial = any (select btrim(s) from unnest(_serials) s);
+  if v_known is not null then
+    raise exception 'already received: %', array_to_string(v_known[1:10], ', ') using errcode = '23505';
+  end if;
+  insert into public.serial_numbers (business_id, variant_id, serial, store_id, received_by)
+  select v_business, _variant_id, btrim(s), _store_id, (select auth.uid()) from unnest(_serials) s;
+  perform private.log_activity(v_business, _store_id, 'serial.received', 'variant', _variant_id, null,
+    jsonb_build_object('count', cardinality(_serials), 'first', btrim(_serials[1])));
+  return cardinality(_serials);
+end;
+$$;
+revoke all on function public.receive_serials(uuid,uuid,text[]) from public;
+grant execute on function public.receive_serials(uuid,uuid,text[]) to authenticated;
+
+-- A serial across the business: its unit(s), each sale and refund of it, and the warranty end of the last sale.
+-- Owners and managers of the business; the customer's name where the sale has one.
+create or replace function public.find_serial(_business_id uuid, _serial text)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.assert_role(_business_id, array['owner', 'manager']);
+  if coalesce(btrim(_serial), '') = '' or char_length(_serial) > 64 then
+    raise exception 'enter a serial number (up to 64 characters)' using errcode = '22023';
+  end if;
+  return coalesce((
+    select jsonb_agg(jsonb_build_object(
+      'serial', x.serial, 'variant_id', x.variant_id, 'product', x.product, 'status', x.status,
+      'received_at', x.received_at, 'warranty_months', x.warranty_months,
+      'sales', x.sales,
+      'warranty_ends_on', case when x.warranty_months is not null and x.last_sold is not null
+                               then (x.last_sold + make_interval(months => x.warranty_months))::date end)
+      order by x.serial)
+    from (
+      select n.serial, n.variant_id, n.status, n.received_at, p.name as product, p.warranty_months,
+             (select max(s.occurred_at) from public.sale_line_serials ss join public.sales s on s.id = ss.sale_id
+               where ss.serial_id = n.id and not ss.duplicate) as last_sold,
+             coalesce((select jsonb_agg(jsonb_build_object(
+                        'sale_id', s.id, 'receipt_number', s.receipt_number, 'occurred_at', s.occurred_at,
+                        'store_id', s.store_id, 'customer', c.name, 'duplicate', ss.duplicate,
+                        'refunds', coalesce((select jsonb_agg(jsonb_build_object('refund_id', rl.refund_id, 'qty', rl.qty,
+                                                                                'disposition', rl.disposition))
+                                               from public.refund_lines rl where rl.sale_line_id = ss.sale_line_id), '[]'))
+                        order by s.occurred_at)
+                        from public.sale_line_serials ss join public.sales s on s.id = ss.sale_id
+                        left join public.customers c on c.id = s.customer_id
+                       where ss.serial_id = n.id), '[]') as sales
+        from public.serial_numbers n
+        join public.variants v on v.id = n.variant_id
+        join public.products p on p.id = v.product_id
+       where n.business_id = _business_id and n.serial = btrim(_serial)) x), '[]');
+end;
+$$;
+revoke all on function public.find_serial(uuid,text) from public;
+grant execute on function public.find_serial(uuid,text) to authenticated;
+
 -- ==== Triggers ============================================================================================
 
 create trigger suppliers_set_updated_at before update on public.suppliers
@@ -1498,3 +1655,6 @@ create policy "stock_movements: owners and managers read in their stores" on pub
 
 create policy "stock_balances: members read in their stores" on public.stock_balances for select to authenticated
   using ((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids())));
+
+create policy "serial_numbers: members read" on public.serial_numbers for select to authenticated
+  using (business_id in (select private.my_business_ids()));

@@ -10,6 +10,20 @@
 -- Function bodies are checked when they run, not when created: the files need no order among functions.
 set check_function_bodies = off;
 
+-- ==== Functions the tables below call in defaults, checks or indexes ======================================
+
+create or replace function private.pack_names()
+returns text[]
+language sql
+immutable
+set search_path = ''
+as $$
+  select array['scale_barcodes', 'lots_fefo', 'serials', 'size_grid', 'prescriptions']::text[];
+$$;
+revoke all on function private.pack_names() from public;
+grant execute on function private.pack_names() to authenticated;
+grant execute on function private.pack_names() to service_role;
+
 -- ==== Tables: columns, constraints, row level security, grants and comments ===============================
 
 create table public.businesses (
@@ -25,15 +39,18 @@ create table public.businesses (
   updated_at timestamp with time zone default now() not null,
   managers_need_two_factor boolean default false not null,
   setup_dismissed_at timestamp with time zone,
+  packs text[] default '{}'::text[] not null,
   country text,
   constraint businesses_pkey primary key (id),
   constraint businesses_country_check check (((country is null) or (country ~ '^[A-Z]{2}$'::text))),
+  constraint businesses_packs_known check ((packs <@ private.pack_names())),
   constraint businesses_owner_id_fkey foreign key (owner_id) references auth.users(id) on delete cascade
 );
 alter table public.businesses enable row level security;
 comment on table public.businesses is 'Members read their (unsuspended) businesses; the owner also reads a suspended one to see why, and updates name, type, email and phone. Created at sign-up by a trigger; suspended through admin functions only.';
 comment on column public.businesses.managers_need_two_factor is 'Managers must sign in with a second factor (aal2) to act in this business; set by the owner with set_managers_need_two_factor.';
 comment on column public.businesses.setup_dismissed_at is 'When the owner dismissed the Overview''s setup guide (dismiss_setup); null while it shows.';
+comment on column public.businesses.packs is 'The packs switched on (private.pack_names): set from the business type when the business is created, then by the owner with set_business_pack.';
 comment on column public.businesses.country is 'ISO 3166-1 alpha-2 country of the business; sets how long fiscal records are kept after a deletion (private.retention_years, 10 years when unknown).';
 grant delete, insert, select, update on table public.businesses to service_role;
 grant select on table public.businesses to authenticated;
@@ -71,18 +88,21 @@ create table public.stores (
   created_at timestamp with time zone default now() not null,
   updated_at timestamp with time zone default now() not null,
   offline_refund_limit bigint default 5000 not null,
+  cash_rounding_step bigint default 0 not null,
   constraint stores_pkey primary key (id),
   constraint stores_id_business_id_key unique (id, business_id),
+  constraint stores_cash_rounding_step_range check (((cash_rounding_step >= 0) and (cash_rounding_step <= 100000))),
   constraint stores_offline_refund_limit_range check (((offline_refund_limit >= 0) and (offline_refund_limit <= 100000000))),
   constraint stores_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade
 );
 alter table public.stores enable row level security;
 comment on table public.stores is 'Members read the stores they may access; owners create and archive (never delete); owners and managers edit the settings of stores they may access. Creation is limited by the plan (private.plan_limits).';
 comment on column public.stores.offline_refund_limit is 'The most (minor units) a cashier refunds offline without a manager''s approval, to the original tender, in their own shift; flagged for review. Owners change it with the store''s settings.';
+comment on column public.stores.cash_rounding_step is 'Cash is paid in multiples of this many minor units (5 = CHF 0.05; 0 = exact). Owners and managers set it with the store''s settings.';
 grant delete, insert, select, update on table public.stores to service_role;
 grant select on table public.stores to authenticated;
-grant insert (business_id, name, address, phone, time_zone, currency, tax_inclusive, default_tax_rate, receipt_header, receipt_footer, offline_refund_limit) on table public.stores to authenticated;
-grant update (name, address, phone, time_zone, currency, tax_inclusive, default_tax_rate, receipt_header, receipt_footer, archived_at, offline_refund_limit) on table public.stores to authenticated;
+grant insert (business_id, name, address, phone, time_zone, currency, tax_inclusive, default_tax_rate, receipt_header, receipt_footer, offline_refund_limit, cash_rounding_step) on table public.stores to authenticated;
+grant update (name, address, phone, time_zone, currency, tax_inclusive, default_tax_rate, receipt_header, receipt_footer, archived_at, offline_refund_limit, cash_rounding_step) on table public.stores to authenticated;
 
 create table public.member_store_access (
   business_id uuid not null,
@@ -1037,6 +1057,64 @@ $$;
 revoke all on function public.set_managers_need_two_factor(uuid,boolean) from public;
 grant execute on function public.set_managers_need_two_factor(uuid,boolean) to authenticated;
 
+-- The packs a business type starts with.
+create or replace function private.default_packs(_business_type text)
+returns text[]
+language sql
+immutable
+set search_path = ''
+as $$
+  select case _business_type
+    when 'Grocery' then array['scale_barcodes', 'lots_fefo']
+    when 'Medical' then array['lots_fefo', 'prescriptions']
+    when 'Electronics' then array['serials']
+    when 'Clothing' then array['size_grid']
+    else array[]::text[] end;
+$$;
+revoke all on function private.default_packs(text) from public;
+
+create or replace function private.businesses_default_packs()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  if new.packs is null or new.packs = '{}' then
+    new.packs := private.default_packs(new.type);
+  end if;
+  return new;
+end;
+$$;
+revoke all on function private.businesses_default_packs() from public;
+
+-- The owner turns one pack on or off. Packs are kept sorted so the audit trail's before/after compare plainly.
+create or replace function public.set_business_pack(_business_id uuid, _pack text, _enabled boolean)
+returns text[]
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_packs text[];
+begin
+  perform private.assert_role(_business_id, array['owner']);
+  if _pack is null or not (_pack = any (private.pack_names())) then
+    raise exception 'no such pack: choose one of %', array_to_string(private.pack_names(), ', ') using errcode = '22023';
+  end if;
+  if _enabled is null then
+    raise exception 'say whether the pack is on or off' using errcode = '22023';
+  end if;
+  update public.businesses b
+     set packs = (select coalesce(array_agg(p order by p), '{}')
+                    from unnest(array_remove(b.packs, _pack) || case when _enabled then array[_pack] else '{}'::text[] end) p)
+   where b.id = _business_id
+  returning b.packs into v_packs;
+  return v_packs;
+end;
+$$;
+revoke all on function public.set_business_pack(uuid,text,boolean) from public;
+grant execute on function public.set_business_pack(uuid,text,boolean) to authenticated;
+
 -- Years fiscal records are kept after a business is deleted, by country; 10 when the country is unknown or not
 -- listed, the longest common period (GDPR Art. 17(3)(b): a legal obligation to keep them; Art. 5(1)(e): erased
 -- after). A function rather than a table: the periods are law, changed by a migration, not by anyone at run time.
@@ -1563,6 +1641,9 @@ create trigger stores_refund_limit_guard before update of offline_refund_limit o
 
 create trigger invitations_spend_email before insert on public.invitations
   for each row execute function private.invitations_spend_email();
+
+create trigger businesses_default_packs before insert on public.businesses
+  for each row execute function private.businesses_default_packs();
 
 -- ==== Policies ============================================================================================
 

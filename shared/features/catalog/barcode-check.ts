@@ -1,18 +1,12 @@
+import { gtinCheckDigit } from '../../lib/gtin';
+
 /**
  * Barcode kinds by length with their GS1 check digit, as the database's private.barcode_is_valid checks them, so
  * a typo is named before it is sent: EAN-13 (13 digits), UPC-A (12), EAN-8 (8).
  */
-export type BarcodeKind = 'ean13' | 'upca' | 'ean8';
+export { gtinCheckDigit };
 
-/** The GS1 check digit of the digits before it (weights 3 and 1 from the right). */
-export function gtinCheckDigit(body: string): number {
-  let sum = 0;
-  for (let i = 0; i < body.length; i += 1) {
-    const digit = Number(body[body.length - 1 - i]);
-    sum += digit * (i % 2 === 0 ? 3 : 1);
-  }
-  return (10 - (sum % 10)) % 10;
-}
+export type BarcodeKind = 'ean13' | 'upca' | 'ean8';
 
 /** The kind of a typed barcode, or a sentence saying what is wrong with it. */
 export function checkBarcode(text: string): { kind: BarcodeKind; code: string } | { error: string } {

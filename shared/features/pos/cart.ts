@@ -1,4 +1,5 @@
 import { formatMinor as formatMoneyMinor, parseMinor as parseMoneyMinor } from '../../lib/money';
+import { saleCashRounding } from './cash-rounding';
 
 /**
  * The cart's arithmetic, the same as post_sale's (supabase/migrations/20261122140000_pos.sql): integers in minor
@@ -22,7 +23,20 @@ export interface CartLine {
   qty: number;
   /** Minor units off the line. */
   discount: number;
+  /** The unit's serial or IMEI (issue 29): a line of its own, one unit. */
+  serial?: string;
+  /** The scale label the quantity came from (issue 29): a line of its own; post_sale checks the label again. */
+  scaleLabel?: string;
 }
+
+/** What tells a line from the others: the item, and the serial or scale label of a line that has one. */
+export function lineKey(line: Pick<CartLine, 'item' | 'serial' | 'scaleLabel'>): string {
+  return line.serial ? `${line.item.variantId}#serial:${line.serial}`
+    : line.scaleLabel ? `${line.item.variantId}#label:${line.scaleLabel}` : line.item.variantId;
+}
+
+/** A line whose quantity comes from a serial or a label: never merged with another, its quantity not edited. */
+export const fixedQuantity = (line: Pick<CartLine, 'serial' | 'scaleLabel'>) => Boolean(line.serial ?? line.scaleLabel);
 
 export interface LineFigures {
   gross: number;
@@ -78,14 +92,26 @@ export function cartTotals(lines: CartLine[], taxInclusive: boolean): CartTotals
 
 /** Adds one of an item (or its quantity) to the cart: the same item again raises the quantity. */
 export function addItem(lines: CartLine[], item: CatalogItem, qty = 1): CartLine[] {
-  const index = lines.findIndex((line) => line.item.variantId === item.variantId);
+  const index = lines.findIndex((line) => lineKey(line) === item.variantId);
   if (index === -1) return [...lines, { item, qty, discount: 0 }];
   return lines.map((line, i) => (i === index ? { ...line, qty: Math.round((line.qty + qty) * 1000) / 1000 } : line));
 }
 
-export function setQty(lines: CartLine[], variantId: string, qty: number): CartLine[] {
-  return qty <= 0 ? lines.filter((line) => line.item.variantId !== variantId)
-    : lines.map((line) => (line.item.variantId === variantId ? { ...line, qty } : line));
+/**
+ * Adds a line of its own for a unit with a serial or a weighed or priced label; the same serial or label twice is
+ * refused (one unit is sold once, one label once).
+ */
+export function addLine(lines: CartLine[], line: CartLine): CartLine[] | string {
+  if (lines.some((l) => lineKey(l) === lineKey(line))) {
+    return line.serial ? `${line.serial} is already in this sale` : 'This label is already in this sale';
+  }
+  return [...lines, line];
+}
+
+/** Sets a line's quantity by its key (lineKey); 0 or less removes it. */
+export function setQty(lines: CartLine[], key: string, qty: number): CartLine[] {
+  return qty <= 0 ? lines.filter((line) => lineKey(line) !== key)
+    : lines.map((line) => (lineKey(line) === key ? { ...line, qty } : line));
 }
 
 /** Money in minor units as the store's currency, e.g. "$12.50" (shared/lib/money.ts). */
@@ -181,25 +207,43 @@ export interface Tender {
   tendered: number;
 }
 
-export function tenderState(total: number, tenders: Tender[]) {
+/**
+ * What is paid, what remains and whether the sale is paid. With a cash rounding step (cash-rounding.ts) the sale is
+ * paid when the tenders pay the total plus the rounding cash brings, as post_sale checks.
+ */
+export function tenderState(total: number, tenders: Tender[], step = 0) {
   const paid = tenders.reduce((a, t) => a + t.amount, 0);
   const change = tenders.reduce((a, t) => a + (t.tendered - t.amount), 0);
-  return { paid, remaining: Math.max(0, total - paid), change, complete: tenders.length > 0 && paid === total };
+  const rounding = saleCashRounding(total, tenders, step);
+  const due = total + rounding;
+  return { paid, remaining: Math.max(0, due - paid), change, rounding, complete: tenders.length > 0 && paid === due };
+}
+
+/** What cash still has to pay: what remains after the other tenders, rounded to the step. */
+export function cashRemaining(total: number, tenders: Tender[], step = 0): number {
+  const withCash: Tender[] = [...tenders, { kind: 'cash', amount: 0, tendered: 0 }];
+  const paid = tenders.reduce((a, t) => a + t.amount, 0);
+  return Math.max(0, total + saleCashRounding(total, withCash, step) - paid);
 }
 
 /**
  * Adds a tender of `given` minor units (empty: the rest). Cash pays at most what remains and the excess is
  * change; a card or other tender may not pay more than remains. Returns the tenders or a message for the cashier.
  */
-export function addTender(total: number, tenders: Tender[], kind: TenderKind, given: number | null): Tender[] | string {
-  const { remaining } = tenderState(total, tenders);
-  if (remaining <= 0 && total > 0) return 'The sale is already paid';
-  const handed = given ?? remaining;
+export function addTender(total: number, tenders: Tender[], kind: TenderKind, given: number | null, step = 0): Tender[] | string {
+  const { remaining, complete } = tenderState(total, tenders, step);
+  if ((remaining <= 0 && total > 0) || complete) return 'The sale is already paid';
+  // Cash pays what remains rounded to the store's step (a few cents left may round to nothing).
+  const forCash = kind === 'cash' ? cashRemaining(total, tenders, step) : remaining;
+  const handed = given ?? forCash;
+  if (kind === 'cash' && forCash === 0 && remaining > 0 && Number.isInteger(handed) && handed >= 0) {
+    return [...tenders, { kind, amount: 0, tendered: handed }];
+  }
   if (!Number.isInteger(handed) || handed <= 0) {
     if (total === 0 && tenders.length === 0) return [{ kind, amount: 0, tendered: 0 }];
     return 'Enter an amount above zero';
   }
-  if (kind === 'cash') return [...tenders, { kind, amount: Math.min(handed, remaining), tendered: handed }];
+  if (kind === 'cash') return [...tenders, { kind, amount: Math.min(handed, forCash), tendered: handed }];
   if (handed > remaining) return `A ${kind} payment cannot be more than what remains`;
   return [...tenders, { kind, amount: handed, tendered: handed }];
 }

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Button, HStack, Input, NativeSelect, Stack, Text } from '@chakra-ui/react';
-import { parseMinor, type Discount } from './cart';
+import { lineKey, parseMinor, type Discount } from './cart';
 import type { CartState } from './till-state';
 
 /**
@@ -32,7 +32,7 @@ export function DiscountPanel({ cart, currency, target: initialTarget, limit, on
         <NativeSelect.Root maxW="xs">
           <NativeSelect.Field aria-label="Discount on" value={target} onChange={(e) => setTarget(e.target.value)}>
             <option value="cart">Whole cart</option>
-            {cart.entries.map((e) => <option key={e.item.variantId} value={e.item.variantId}>{e.item.name}</option>)}
+            {cart.entries.map((e) => <option key={lineKey(e)} value={lineKey(e)}>{e.item.name}{e.serial ? ` ${e.serial}` : ''}</option>)}
           </NativeSelect.Field>
           <NativeSelect.Indicator />
         </NativeSelect.Root>

@@ -14,6 +14,8 @@ export interface PosStore {
   tax_inclusive: boolean;
   receipt_header: string | null;
   receipt_footer: string | null;
+  /** Cash is paid in multiples of this many minor units (0: exact), issue 29. Absent in a copy cached before it. */
+  cash_rounding_step?: number;
 }
 export interface PosRegister { id: string; name: string; store_id: string; receipt_prefix: string }
 export interface PosShift { id: string; register_id: string; opened_at: string; opening_float: number; next_receipt_seq: number; receipt_prefix: string }
@@ -26,7 +28,7 @@ function unwrap<T>(result: Result<T>): T {
 
 export async function fetchStoresAndRegisters(supabase: StorewiseClient): Promise<{ stores: PosStore[]; registers: PosRegister[] }> {
   const stores = unwrap(await supabase.from('stores')
-    .select('id, name, business_id, currency, tax_inclusive, receipt_header, receipt_footer').is('archived_at', null).order('name'));
+    .select('id, name, business_id, currency, tax_inclusive, receipt_header, receipt_footer, cash_rounding_step').is('archived_at', null).order('name'));
   const registers = unwrap(await supabase.from('registers').select('id, name, store_id, receipt_prefix').is('archived_at', null).order('name'));
   return { stores: stores as PosStore[], registers };
 }

@@ -12,6 +12,7 @@ import { dropOtherCustomerCopies, refreshCustomerCopy } from './customers-cache'
 import { RefusedEntries } from './refused-entries';
 import { keepQueuedShift, openShiftAnywhere } from './shift-open';
 import { Till } from './till';
+import { useShopPacks } from './shop-packs';
 import { useOutbox } from './use-outbox';
 import { PrinterSettingsButton } from './printing/printer-settings';
 import { ThisComputerButton } from './this-computer';
@@ -102,6 +103,7 @@ export function PosApp() {
 
   // The business's customers, copied for finding them offline (customers-cache.ts); offline the copy stays as is.
   const businessId = store?.business_id;
+  const packs = useShopPacks(supabase, db ?? null, businessId, store?.id);
   useEffect(() => {
     if (db && businessId) void refreshCustomerCopy(supabase, db, businessId).catch(() => undefined);
   }, [db, supabase, businessId]);
@@ -182,7 +184,7 @@ export function PosApp() {
         }} />
       )}
       {register && store && shift && db && (
-        <Till supabase={supabase} db={db} store={store} register={register} shift={shift} catalog={catalog}
+        <Till supabase={supabase} db={db} store={store} register={register} shift={shift} catalog={catalog} packs={packs}
           role={roles[store.business_id] ?? 'cashier'} online={outbox.online} waiting={outbox.waiting}
           isWaiting={async (id) => (await waitingSaleIds(db)).has(id)}
           enqueue={outbox.add}

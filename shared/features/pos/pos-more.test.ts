@@ -72,7 +72,7 @@ describe('split tenders and change', () => {
     expect(t).toEqual([{ kind: 'card', amount: 2000, tendered: 2000 }]);
     t = addTender(3049, t as never, 'cash', 2000);
     expect(t).toEqual([{ kind: 'card', amount: 2000, tendered: 2000 }, { kind: 'cash', amount: 1049, tendered: 2000 }]);
-    expect(tenderState(3049, t as never)).toEqual({ paid: 3049, remaining: 0, change: 951, complete: true });
+    expect(tenderState(3049, t as never)).toEqual({ paid: 3049, remaining: 0, change: 951, rounding: 0, complete: true });
   });
 
   it('an empty amount pays the rest; card never pays more than remains; nothing after it is paid', () => {

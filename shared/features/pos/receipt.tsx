@@ -17,7 +17,9 @@ export interface ReceiptData {
   footer: string | null;
   currency: string;
   /** total is qty x unit price (the line before its discount): the lines add up to the subtotal (issue 25). */
-  lines: { name: string; qty: number; unitPrice: number; total: number }[];
+  lines: { name: string; qty: number; unitPrice: number; total: number; unit?: string; detail?: string }[];
+  /** What cash rounding added to the total (negative: took off); the tenders pay total + cashRounding (issue 29). */
+  cashRounding?: number;
   /** Prices include tax: tax lines read "included" and the total is the subtotal less discounts. */
   taxInclusive?: boolean;
   subtotal: number;
@@ -67,7 +69,11 @@ export function Receipt({ data, onClose }: { data: ReceiptData; onClose: () => v
         {data.lines.map((line, i) => (
           <Box key={i}>
             <Text>{line.name}</Text>
-            <HStack justify="space-between"><Text>{line.qty} x {money(line.unitPrice)}</Text><Text>{money(line.total)}</Text></HStack>
+            {line.detail && <Text data-testid="receipt-line-detail">{line.detail}</Text>}
+            <HStack justify="space-between">
+              <Text>{line.qty}{line.unit ? ` ${line.unit}` : ''} x {money(line.unitPrice)}{line.unit ? `/${line.unit}` : ''}</Text>
+              <Text>{money(line.total)}</Text>
+            </HStack>
           </Box>
         ))}
         <Box borderTopWidth="1px" borderStyle="dashed" my="2" />
@@ -77,6 +83,12 @@ export function Receipt({ data, onClose }: { data: ReceiptData; onClose: () => v
           <HStack key={t.rate} justify="space-between" data-testid="receipt-tax"><Text>{taxLabel(t.rate, data.taxInclusive)}</Text><Text>{money(t.tax)}</Text></HStack>
         ))}
         <HStack justify="space-between" fontWeight="bold"><Text>Total</Text><Text data-testid="receipt-total">{money(data.total)}</Text></HStack>
+        {data.cashRounding ? (
+          <>
+            <HStack justify="space-between"><Text>Cash rounding</Text><Text data-testid="receipt-cash-rounding">{money(data.cashRounding)}</Text></HStack>
+            <HStack justify="space-between" fontWeight="bold"><Text>Paid</Text><Text>{money(data.total + data.cashRounding)}</Text></HStack>
+          </>
+        ) : null}
         {data.tenders.map((t, i) => (
           <HStack key={i} justify="space-between">
             <Text textTransform="capitalize">{t.kind}</Text><Text>{money(t.kind === 'cash' ? t.tendered : t.amount)}</Text>

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Badge, Button, HStack, IconButton, Input, Stack, Text } from '@chakra-ui/react';
-import { addTender, changeDue, formatMinor, parseMinor, tenderState, type Tender, type TenderKind } from './cart';
+import { addTender, cashRemaining, changeDue, formatMinor, parseMinor, tenderState, type Tender, type TenderKind } from './cart';
 import { SHORTCUTS } from './shortcuts';
 import { amountExample } from '../../lib/money';
 
@@ -8,8 +8,10 @@ import { amountExample } from '../../lib/money';
  * Split tenders: type an amount (empty: what remains) and add it as cash, card or other. Cash may be more than
  * what remains (the change); card and other never are. The sale completes when the tenders pay the total exactly.
  */
-export function TenderPanel({ total, currency, tenders, onChange, inputRef, disabled }: {
+export function TenderPanel({ total, step = 0, currency, tenders, onChange, inputRef, disabled }: {
   total: number;
+  /** The store's cash rounding step in minor units (0: exact): cash pays the rest rounded to it. */
+  step?: number;
   currency: string;
   tenders: Tender[];
   onChange: (tenders: Tender[]) => void;
@@ -19,7 +21,8 @@ export function TenderPanel({ total, currency, tenders, onChange, inputRef, disa
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
   const money = (n: number) => formatMinor(n, currency);
-  const state = tenderState(total, tenders);
+  const state = tenderState(total, tenders, step);
+  const forCash = cashRemaining(total, tenders, step);
   const given = text.trim() ? parseMinor(text, currency) : null;
 
   const add = (kind: TenderKind) => {
@@ -27,7 +30,7 @@ export function TenderPanel({ total, currency, tenders, onChange, inputRef, disa
       setError(`Enter an amount like ${amountExample(currency)}`);
       return;
     }
-    const next = addTender(total, tenders, kind, given);
+    const next = addTender(total, tenders, kind, given, step);
     if (typeof next === 'string') {
       setError(next);
       return;
@@ -56,6 +59,11 @@ export function TenderPanel({ total, currency, tenders, onChange, inputRef, disa
         </HStack>
       ))}
       <HStack justify="space-between"><Text>To pay</Text><Text data-testid="tender-remaining">{money(state.remaining)}</Text></HStack>
+      {step > 1 && forCash !== state.remaining && (
+        <HStack justify="space-between" color="fg.muted">
+          <Text>In cash (rounded)</Text><Text data-testid="tender-cash-rounded">{money(forCash)}</Text>
+        </HStack>
+      )}
       {(state.change > 0 || changeDue(state.remaining, given) > 0) && (
         <HStack justify="space-between" fontWeight="bold">
           <Text>Change due</Text><Text data-testid="change-due">{money(state.change + changeDue(state.remaining, given))}</Text>

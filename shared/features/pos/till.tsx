@@ -3,9 +3,13 @@ import { Badge, Box, Button, Flex, HStack, Input, Stack, Table, Text } from '@ch
 import type { StorewiseClient } from '../../lib/supabase-client';
 import type { PrintableSlip } from '../../platform/platform';
 import {
-  addItem, cartTotals, discountLimitPercent, formatMinor, lineFigures, maxDiscountPercent, priceCart, receiptLine, setQty, tenderState,
-  type CatalogItem, type Discount, type Tender,
+  addItem, addLine, cartTotals, discountLimitPercent, fixedQuantity, formatMinor, lineFigures, lineKey, maxDiscountPercent, priceCart,
+  receiptLine, setQty, tenderState, type CartLine, type CatalogItem, type Discount, type Tender,
 } from './cart';
+import { currencyDigits } from '../../lib/money';
+import { labelQuantity, matchScaleLabel, pluBaseCode } from './scale-barcode';
+import { serialProblem } from './serial-number';
+import { noPacks, type ShopPacks } from './shop-packs';
 import { CustomerPanel } from './customer-panel';
 import { DiscountPanel } from './discount-panel';
 import { ManagerApproval } from './manager-approval';
@@ -45,6 +49,16 @@ export interface TillProps {
   enqueue: (kind: OutboxKind, payload: Payload, options?: EnqueueOptions) => Promise<void>;
   nextSeq: () => Promise<number>;
   onClose: (counted: Record<string, number>) => Promise<ShiftFigures | null>;
+  /** The business's packs and their data (shop-packs.ts): scale rules, serial-tracked items, serials in stock. */
+  packs?: ShopPacks;
+}
+
+/** What a receipt and the cart show under a line: the unit's serial, or the scale label it was weighed by. */
+function lineDetail(line: CartLine): { detail?: string; unit?: string } {
+  const unit = line.item.unit === 'kg' ? { unit: 'kg' } : {};
+  if (line.serial) return { ...unit, detail: `S/N ${line.serial}` };
+  if (line.scaleLabel) return { ...unit, detail: `Label ${line.scaleLabel}` };
+  return unit;
 }
 
 function ShortcutButton({ name, label, onClick, ...rest }: { name: ShortcutName; label: string; onClick: () => void; disabled?: boolean }) {
@@ -63,6 +77,11 @@ function ShortcutButton({ name, label, onClick, ...rest }: { name: ShortcutName;
  */
 export function Till(props: TillProps) {
   const { supabase, db, store, register, shift, catalog, role, online, waiting, isWaiting, enqueue, nextSeq } = props;
+  const packs = props.packs ?? noPacks;
+  const step = store.cash_rounding_step ?? 0;
+  /** A serial-tracked item waiting for its serial (scanned or typed next). */
+  const [awaitingSerial, setAwaitingSerial] = useState<CatalogItem | null>(null);
+  const [serialText, setSerialText] = useState('');
   const [cart, setCart] = useState<CartState>(emptyCart);
   const [tenders, setTenders] = useState<Tender[]>([]);
   const [panel, setPanel] = useState<Panel>(null);
@@ -120,9 +139,58 @@ export function Till(props: TillProps) {
     setPanel('refund');
   }, []);
 
+  // A line of its own (a unit with its serial, a scale label's weight or price); a repeat is named, not added.
+  const addOwnLine = useCallback((line: CartLine) => {
+    let refused: string | null = null;
+    updateCart((c) => {
+      const next = addLine(c.entries, line);
+      if (typeof next === 'string') {
+        refused = next;
+        return c;
+      }
+      return { ...c, entries: next };
+    });
+    setNotice(refused);
+  }, [updateCart]);
+
+  const addSerial = useCallback((item: CatalogItem, serial: string) => {
+    const problem = serialProblem(packs.serialItems[item.variantId] ?? 'serial', serial);
+    if (problem) {
+      setNotice(problem);
+      return false;
+    }
+    addOwnLine({ item, qty: 1, discount: 0, serial: serial.trim() });
+    setAwaitingSerial(null);
+    setSerialText('');
+    return true;
+  }, [addOwnLine, packs.serialItems]);
+
   const addCode = useCallback((code: string) => {
     const trimmed = code.trim();
+    // Waiting for a serial: the scan is the unit's serial (or IMEI).
+    if (awaitingSerial) return addSerial(awaitingSerial, trimmed);
+    // A scale label (issue 29): its item by the label with the value zeroed, the weight or price as the quantity.
+    const label = packs.packs.includes('scale_barcodes') ? matchScaleLabel(trimmed, packs.scaleRules) : null;
+    if (label) {
+      const weighed = lookupCode(index, label.baseCode);
+      const qty = weighed ? labelQuantity(label, weighed.price, currencyDigits(store.currency)) : null;
+      if (!weighed || qty === null || qty <= 0) {
+        setNotice(weighed ? `The label ${trimmed} gives no quantity for ${weighed.name}` : `No item with the scale code ${label.itemCode}`);
+        return false;
+      }
+      addOwnLine({ item: weighed, qty, discount: 0, scaleLabel: trimmed });
+      return true;
+    }
+    // A serial in stock here (a phone's IMEI scanned from its box): its item, with the serial.
+    const serialOf = packs.serials[trimmed];
+    const serialItem = serialOf ? catalog.find((i) => i.variantId === serialOf) : undefined;
+    if (serialItem) return addSerial(serialItem, trimmed);
     const item = lookupCode(index, trimmed);
+    if (item && packs.serialItems[item.variantId]) {
+      setAwaitingSerial(item);
+      setNotice(null);
+      return true;
+    }
     if (!item) {
       if (RECEIPT_RE.test(trimmed)) {
         openRefund(trimmed);
@@ -134,7 +202,7 @@ export function Till(props: TillProps) {
     setNotice(null);
     updateCart((c) => ({ ...c, entries: addItem(c.entries, item) }));
     return true;
-  }, [index, openRefund, updateCart]);
+  }, [index, openRefund, updateCart, awaitingSerial, addSerial, packs, store.currency, addOwnLine, catalog]);
 
   const addRef = useRef(addCode);
   useEffect(() => { addRef.current = addCode; }, [addCode]);
@@ -206,14 +274,28 @@ export function Till(props: TillProps) {
     return () => window.removeEventListener('keydown', onKey, true);
   }, []);
 
-  const hits = useMemo(() => searchCatalog(index, query), [index, query]);
-  const addOne = useCallback((item: CatalogItem) => updateCart((c) => ({ ...c, entries: addItem(c.entries, item) })), [updateCart]);
-  const changeQty = useCallback((variantId: string, qty: number) => updateCart((c) => ({ ...c, entries: setQty(c.entries, variantId, qty) })),
+  const found = useMemo(() => searchCatalog(index, query), [index, query]);
+  const addOne = useCallback((item: CatalogItem) => {
+    if (packs.serialItems[item.variantId]) setAwaitingSerial(item);
+    else updateCart((c) => ({ ...c, entries: addItem(c.entries, item) }));
+  }, [updateCart, packs.serialItems]);
+  const changeQty = useCallback((key: string, qty: number) => updateCart((c) => ({ ...c, entries: setQty(c.entries, key, qty) })),
     [updateCart]);
-  const discountOn = useCallback((variantId: string) => { setDiscountTarget(variantId); setPanel('discount'); }, []);
+  const discountOn = useCallback((key: string) => { setDiscountTarget(key); setPanel('discount'); }, []);
+  // A PLU typed at the register (scale pack): the item whose barcode the PLU builds under a rule, first in the results.
+  const pluHit = useMemo(() => {
+    if (!packs.packs.includes('scale_barcodes') || !/^\d{1,6}$/.test(query.trim())) return undefined;
+    for (const rule of packs.scaleRules) {
+      const code = pluBaseCode(query, rule);
+      const item = code ? lookupCode(index, code) : undefined;
+      if (item) return item;
+    }
+    return undefined;
+  }, [packs, query, index]);
 
   // The toolbar and the search results change with the cart's emptiness and the query, not with every scan.
   const cartEmpty = cart.entries.length === 0;
+  const hits = useMemo(() => (pluHit ? [pluHit, ...found.filter((i) => i !== pluHit)] : found), [pluHit, found]);
   const toolbar = useMemo(() => (
     <HStack wrap="wrap" gap="2" role="toolbar" aria-label="Register actions">
       <ShortcutButton name="discount" label="Discount" onClick={() => runRef.current('discount')} disabled={cartEmpty} />
@@ -247,7 +329,8 @@ export function Till(props: TillProps) {
       id, register_id: register.id, shift_id: shift.id, occurred_at: occurredAt, receipt_seq: seq, offline,
       ...(cart.customer ? { customer_id: cart.customer.id } : {}),
       ...(cart.approval ? { approval_id: cart.approval.id } : {}),
-      lines: lines.map((l) => ({ variant_id: l.item.variantId, qty: l.qty, unit_price: l.item.price, discount: l.discount })),
+      lines: lines.map((l) => ({ variant_id: l.item.variantId, qty: l.qty, unit_price: l.item.price, discount: l.discount,
+        ...(l.serial ? { serial: l.serial } : {}), ...(l.scaleLabel ? { scale_label: l.scaleLabel } : {}) })),
       tenders: paid.map((t) => ({ kind: t.kind, amount: t.amount, tendered: t.tendered })),
       // The kept cart leaves with the sale's queuing, in one transaction (never charged twice after a crash).
     }, { clearMeta: draftKey(register.id) });
@@ -265,8 +348,9 @@ export function Till(props: TillProps) {
       receiptNumber, occurredAt, saleId: id, storeName: store.name,
       header: store.receipt_header, footer: store.receipt_footer, currency: store.currency,
       // Each line is qty x price, so the lines add up to the subtotal a customer checks with a calculator.
-      lines: lines.map((l) => receiptLine(l, store.tax_inclusive)),
+      lines: lines.map((l) => ({ ...receiptLine(l, store.tax_inclusive), ...lineDetail(l) })),
       taxInclusive: store.tax_inclusive,
+      cashRounding: tenderState(totals.total, paid, step).rounding,
       subtotal: totals.subtotal, discount: totals.discount, tax: totals.tax, total: totals.total, taxByRate: totals.taxByRate,
       tenders: paid.map((t) => ({ kind: t.kind, amount: t.amount, tendered: t.tendered, change: t.tendered - t.amount })),
       pending: offline,
@@ -274,7 +358,7 @@ export function Till(props: TillProps) {
     setCart(emptyCart);
     setTenders([]);
     setNotice(needsApproval ? 'Saved offline with a discount above your limit: flagged for the manager' : null);
-  }, [cart, db, enqueue, lines, needsApproval, nextSeq, online, register.id, shift, store, totals]);
+  }, [cart, db, enqueue, lines, needsApproval, nextSeq, online, register.id, shift, store, totals, step]);
 
   const finish = useCallback(async (paid: Tender[]) => {
     // One sale per cart, however fast the last tender is pressed twice.
@@ -289,7 +373,7 @@ export function Till(props: TillProps) {
 
   const onTenders = (next: Tender[]) => {
     setTenders(next);
-    if (tenderState(totals.total, next).complete) void finish(next);
+    if (tenderState(totals.total, next, step).complete) void finish(next);
   };
 
   const findLocal = useCallback(async (code: string) => {
@@ -323,7 +407,7 @@ export function Till(props: TillProps) {
 
   const applyDiscount = (target: string, discount: Discount | undefined) => {
     updateCart((c) => (target === 'cart' ? { ...c, cartDiscount: discount }
-      : { ...c, entries: c.entries.map((e) => (e.item.variantId === target ? { ...e, lineDiscount: discount } : e)) }));
+      : { ...c, entries: c.entries.map((e) => (lineKey(e) === target ? { ...e, lineDiscount: discount } : e)) }));
     setPanel(null);
   };
 
@@ -348,6 +432,15 @@ export function Till(props: TillProps) {
               }} />
             {results}
           </Box>
+          {awaitingSerial && (
+            <HStack as="form" wrap="wrap" role="group" aria-label="Serial number"
+              onSubmit={(e) => { e.preventDefault(); addSerial(awaitingSerial, serialText); }}>
+              <Text>{packs.serialItems[awaitingSerial.variantId] === 'imei' ? 'IMEI' : 'Serial number'} of {awaitingSerial.name}</Text>
+              <Input aria-label="Serial or IMEI" maxW="xs" autoFocus value={serialText} onChange={(e) => setSerialText(e.target.value)} />
+              <Button type="submit">Add</Button>
+              <Button variant="ghost" onClick={() => { setAwaitingSerial(null); setSerialText(''); }}>Cancel</Button>
+            </HStack>
+          )}
           {notice && <Text color="fg.warning" role="status">{notice}</Text>}
           {refunded && (
             <Stack gap="1" align="start">
@@ -362,7 +455,8 @@ export function Till(props: TillProps) {
               <Table.Body>
                 {lines.length === 0 && <Table.Row><Table.Cell colSpan={3}>Scan an item to start a sale.</Table.Cell></Table.Row>}
                 {lines.map((line) => (
-                  <CartRow key={line.item.variantId} item={line.item} qty={line.qty} discount={line.discount}
+                  <CartRow key={lineKey(line)} lineId={lineKey(line)} item={line.item} qty={line.qty} discount={line.discount}
+                    detail={lineDetail(line).detail} fixed={fixedQuantity(line)}
                     total={lineFigures(line, store.tax_inclusive).total} money={money} onQty={changeQty} onDiscount={discountOn} />
                 ))}
               </Table.Body>
@@ -427,7 +521,7 @@ export function Till(props: TillProps) {
                   </HStack>
                 ) : <Text color="fg.warning">Offline: the discount above your limit is flagged for the manager.</Text>
               )}
-              <TenderPanel total={totals.total} currency={store.currency} tenders={tenders} onChange={onTenders}
+              <TenderPanel total={totals.total} step={step} currency={store.currency} tenders={tenders} onChange={onTenders}
                 inputRef={tenderRef} disabled={needsApproval && online} />
               <Text fontSize="xs" color="fg.muted">{SHORTCUTS.pay.label}: payment · Esc: back to scanning</Text>
             </Stack>

@@ -8,6 +8,7 @@ import { useWorkspaces } from './use-workspaces';
 import { WorkspaceCard } from './workspace-card';
 import { ManagersTwoFactorCard } from './managers-two-factor-card';
 import { DeleteBusinessCard } from './delete-business-card';
+import { PacksCard } from './packs-card';
 import { fetchBusiness, updateBusiness, type Workspace } from './workspace-api';
 import { useAsync } from './use-async';
 import { BUSINESS_TYPES, businessSchema, type BusinessValues } from './workspace-schemas';
@@ -80,6 +81,7 @@ export function BusinessSettingsPage({ workspace }: { workspace: Workspace }) {
           </fieldset>
         </form>
       </WorkspaceCard>
+      {isOwner && loaded && <PacksCard businessId={workspace.id} initial={loaded.packs} />}
       {isOwner && managersNeedTwoFactor !== null && (
         <ManagersTwoFactorCard businessId={workspace.id} initial={managersNeedTwoFactor} />
       )}

@@ -7,7 +7,8 @@ import type { Store, StoreValues } from './workspace-api';
 import { storeSchema, TIME_ZONES, type StoreFormValues } from './workspace-schemas';
 
 const empty: StoreFormValues = { name: '', address: '', phone: '', time_zone: 'UTC', currency: 'USD', tax_inclusive: false,
-  default_tax_rate: 0, receipt_header: '', receipt_footer: '', offline_refund_limit: '50.00' };
+  default_tax_rate: 0, receipt_header: '', receipt_footer: '', offline_refund_limit: '50.00',
+  cash_rounding_step: '0' };
 
 /** Minor units as the amount a person types, in the currency's decimals ("5000" USD -> "50.00"). */
 const asTyped = (minor: number, currency: string) => {
@@ -20,7 +21,8 @@ function fromStore(store: Store | undefined): StoreFormValues {
   return { name: store.name, address: store.address ?? '', phone: store.phone ?? '', time_zone: store.time_zone,
     currency: store.currency, tax_inclusive: store.tax_inclusive, default_tax_rate: store.default_tax_rate,
     receipt_header: store.receipt_header ?? '', receipt_footer: store.receipt_footer ?? '',
-    offline_refund_limit: asTyped(store.offline_refund_limit, store.currency) };
+    offline_refund_limit: asTyped(store.offline_refund_limit, store.currency),
+    cash_rounding_step: asTyped(store.cash_rounding_step, store.currency) };
 }
 
 /** Empty strings go to the database as null ("not set"). */
@@ -28,7 +30,8 @@ export function toStoreValues(v: StoreFormValues): StoreValues {
   return { name: v.name, address: v.address || null, phone: v.phone || null, time_zone: v.time_zone,
     currency: v.currency, tax_inclusive: v.tax_inclusive, default_tax_rate: v.default_tax_rate,
     receipt_header: v.receipt_header || null, receipt_footer: v.receipt_footer || null,
-    offline_refund_limit: parseMinor(v.offline_refund_limit, v.currency) ?? 0 };
+    offline_refund_limit: parseMinor(v.offline_refund_limit, v.currency) ?? 0,
+    cash_rounding_step: parseMinor(v.cash_rounding_step.trim() || '0', v.currency) ?? 0 };
 }
 
 export function StoreForm({ store, submitLabel, onSubmit, onCancel }: {
@@ -65,6 +68,10 @@ export function StoreForm({ store, submitLabel, onSubmit, onCancel }: {
           <FormField label="Offline refunds without a manager, up to" required error={errors.offline_refund_limit?.message}
             helperText="A cashier whose register is offline may refund up to this much to the original payment; each is flagged for review. Owners set it.">
             <Input inputMode="decimal" {...register('offline_refund_limit')} />
+          </FormField>
+          <FormField label="Round cash payments to" error={errors.cash_rounding_step?.message}
+            helperText="Where the smallest coins are gone (0.05 in Switzerland): cash is rounded to this, cards pay exact. 0: exact.">
+            <Input inputMode="decimal" {...register('cash_rounding_step')} />
           </FormField>
         </SimpleGrid>
         <Controller control={control} name="tax_inclusive" render={({ field }) => (

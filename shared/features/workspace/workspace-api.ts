@@ -47,8 +47,8 @@ type BusinessRow = Database['public']['Tables']['businesses']['Row'];
 export async function fetchBusiness(
   supabase: StorewiseClient,
   id: string,
-): Promise<Pick<BusinessRow, 'email' | 'phone' | 'managers_need_two_factor'>> {
-  return unwrap(await supabase.from('businesses').select('email, phone, managers_need_two_factor').eq('id', id).single());
+): Promise<Pick<BusinessRow, 'email' | 'phone' | 'managers_need_two_factor' | 'packs'>> {
+  return unwrap(await supabase.from('businesses').select('email, phone, managers_need_two_factor, packs').eq('id', id).single());
 }
 
 /** The owner (with a second factor in this session) requires managers to sign in with one (docs/adr/0207). */
@@ -68,7 +68,7 @@ export async function fetchStores(supabase: StorewiseClient, businessId: string)
 }
 
 export type StoreValues = Pick<Store, 'name' | 'address' | 'phone' | 'time_zone' | 'currency' | 'tax_inclusive'
-  | 'default_tax_rate' | 'receipt_header' | 'receipt_footer' | 'offline_refund_limit'>;
+  | 'default_tax_rate' | 'receipt_header' | 'receipt_footer' | 'offline_refund_limit' | 'cash_rounding_step'>;
 
 export async function createStore(supabase: StorewiseClient, businessId: string, values: StoreValues) {
   return unwrap(await supabase.from('stores').insert({ business_id: businessId, ...values }).select('*').single());

@@ -2,14 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { inviteSchema, registerSchema, storeSchema } from './workspace-schemas';
 
 const store = { name: 'Downtown', address: '', phone: '', time_zone: 'Europe/London', currency: 'GBP',
-  tax_inclusive: true, default_tax_rate: 20, receipt_header: '', receipt_footer: '', offline_refund_limit: '50.00' };
+  tax_inclusive: true, default_tax_rate: 20, receipt_header: '', receipt_footer: '', offline_refund_limit: '50.00',
+  cash_rounding_step: '0.05' };
 
 describe('workspace forms', () => {
   it('accepts a valid store and refuses what the database refuses', () => {
     expect(storeSchema.safeParse(store).success).toBe(true);
     for (const bad of [{ currency: 'usd' }, { currency: 'XYZ' }, { time_zone: 'Mars/Olympus' },
       { default_tax_rate: 100.5 }, { name: 'A' }, { phone: '12345' }, { offline_refund_limit: '50.001' },
-      { offline_refund_limit: '-1' }, { offline_refund_limit: '1000000.01' }, { offline_refund_limit: 'fifty' }]) {
+      { offline_refund_limit: '-1' }, { offline_refund_limit: '1000000.01' }, { offline_refund_limit: 'fifty' },
+      { cash_rounding_step: '0.001' }, { cash_rounding_step: '-0.05' }, { cash_rounding_step: '1001' }, { cash_rounding_step: 'a' }]) {
       expect(storeSchema.safeParse({ ...store, ...bad }).success, JSON.stringify(bad)).toBe(false);
     }
   });

@@ -33,6 +33,8 @@ const storeFields = z.object({
   receipt_footer: optionalText,
   /** In the store's currency as typed ("50.00"); minor units in the database (stores.offline_refund_limit). */
   offline_refund_limit: z.string(),
+  /** Cash is paid in multiples of this ("0.05"; "0" or empty: exact), issue 29; minor units in stores.cash_rounding_step. */
+  cash_rounding_step: z.string(),
 });
 
 /** The most a cashier refunds offline without a manager (ADR 0171): an amount of the store's currency, 0 to 1,000,000. */
@@ -42,6 +44,9 @@ export const storeSchema = storeFields.superRefine((v, ctx) => {
   else if (parsed.minor > 100_000_000) {
     ctx.addIssue({ code: 'custom', path: ['offline_refund_limit'], message: 'At most 1,000,000' });
   }
+  const step = parseMinorAmount(v.cash_rounding_step.trim() || '0', v.currency, { maxWholeDigits: 6 });
+  if (!step.ok) ctx.addIssue({ code: 'custom', path: ['cash_rounding_step'], message: step.message });
+  else if (step.minor > 100_000) ctx.addIssue({ code: 'custom', path: ['cash_rounding_step'], message: 'Too large a step' });
 });
 export type StoreFormValues = z.infer<typeof storeSchema>;
 

@@ -16,7 +16,9 @@ export function toPrintable(data: ReceiptData): PrintableReceipt {
     header: clip(data.header, 500),
     footer: clip(data.footer, 500),
     currency: data.currency,
-    lines: data.lines.slice(0, 500).map((l) => ({ name: l.name.slice(0, 200), qty: l.qty, unitPrice: int(l.unitPrice), total: int(l.total) })),
+    // A serial or scale label rides in the line's name: the desktop contract has no field for it (issue 29).
+    lines: data.lines.slice(0, 500).map((l) => ({ name: (l.detail ? `${l.name} ${l.detail}` : l.name).slice(0, 200), qty: l.qty,
+      unitPrice: int(l.unitPrice), total: int(l.total) })),
     ...(data.taxInclusive !== undefined ? { taxInclusive: data.taxInclusive } : {}),
     subtotal: int(data.subtotal),
     discount: int(data.discount),
