@@ -51,7 +51,11 @@ export function createStorageApp(deps: StorageDeps, jwtSecret: string): Hono {
     const request = c.req.raw;
     const method = request.method === 'HEAD' ? 'HEAD' : request.method;
     const url = new URL(request.url);
-    const rest = url.pathname.replace(/^\/storage\/v1/, '');
+    // The path as the client sent it: URL parsing would resolve "a/../b" into another folder silently,
+    // while Storage refuses such a name.
+    const incoming = (c.env as { incoming?: { url?: string } } | undefined)?.incoming?.url;
+    const rawPath = incoming ? incoming.split('?')[0]! : url.pathname;
+    const rest = rawPath.replace(/^\/storage\/v1/, '');
     const caller = () => authenticate(request, jwtSecret);
     const json = (value: unknown) => c.json(value as object, 200);
 
