@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import busboy from 'busboy';
 import { errors } from './storage-error';
 
@@ -49,7 +50,7 @@ export async function readUploadBody(request: Request): Promise<UploadBody> {
   const body = request.body;
   if (!body) throw errors.noContent();
   const contentType = request.headers.get('content-type') ?? '';
-  const nodeBody = Readable.fromWeb(body as import('node:stream/web').ReadableStream<Uint8Array>);
+  const nodeBody = Readable.fromWeb(body as NodeReadableStream<Uint8Array>);
   const discard = async () => {
     nodeBody.unpipe();
     let size = 0;
