@@ -7,6 +7,7 @@ import { useSupabase } from '../../lib/platform-context';
 import { useWorkspaces } from './use-workspaces';
 import { WorkspaceCard } from './workspace-card';
 import { ManagersTwoFactorCard } from './managers-two-factor-card';
+import { BusinessLogoCard } from './business-logo-card';
 import { fetchBusiness, updateBusiness, type Workspace } from './workspace-api';
 import { useAsync } from './use-async';
 import { BUSINESS_TYPES, businessSchema, type BusinessValues } from './workspace-schemas';
@@ -82,6 +83,7 @@ export function BusinessSettingsPage({ workspace }: { workspace: Workspace }) {
       {isOwner && managersNeedTwoFactor !== null && (
         <ManagersTwoFactorCard businessId={workspace.id} initial={managersNeedTwoFactor} />
       )}
+      <BusinessLogoCard businessId={workspace.id} isOwner={isOwner} />
     </Stack>
   );
 }
