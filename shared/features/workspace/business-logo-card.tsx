@@ -3,8 +3,8 @@ import { Button, HStack, Image, Input, Stack, Text } from '@chakra-ui/react';
 import { FormField } from '../../components/form-field';
 import { notify } from '../../components/toaster';
 import { useSupabase } from '../../lib/platform-context';
-import { logoFileSchema, removeLogo, uploadLogo } from './business-logo-api';
-import { useBusinessLogo } from './use-business-logo';
+import { logoFileSchema, removeLogo, uploadLogo } from '../../lib/business-logo';
+import { useBusinessLogo } from '../../lib/use-business-logo';
 import { WorkspaceCard } from './workspace-card';
 
 /** The business's logo: shown in the dashboard header and on receipts; the owner uploads or removes it. */

@@ -1,5 +1,5 @@
 import { HStack, Image, NativeSelect } from '@chakra-ui/react';
-import { useBusinessLogo } from './use-business-logo';
+import { useBusinessLogo } from '../../lib/use-business-logo';
 import { useWorkspaces } from './use-workspaces';
 
 const roleLabel: Record<string, string> = { owner: 'Owner', manager: 'Manager', cashier: 'Cashier' };

@@ -1,7 +1,7 @@
 // Storage: bucket business-logos, one object per business at <business id>/logo (supabase/schemas/storage.sql,
 // docs/adr/0231): public by URL (receipts and emails show it without a session), only the owner writes it.
 import { z } from 'zod';
-import type { StorewiseClient } from '../../lib/supabase-client';
+import type { StorewiseClient } from './supabase-client';
 
 const BUCKET = 'business-logos';
 export const LOGO_MAX_BYTES = 2 * 1024 * 1024;

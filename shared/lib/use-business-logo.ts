@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
-import { useSupabase } from '../../lib/platform-context';
-import { fetchLogoUrl } from './business-logo-api';
+import { useSupabase } from './platform-context';
+import { fetchLogoUrl } from './business-logo';
 
 /** The business's logo URL (null: none, undefined: loading); reload() after a change. */
 export function useBusinessLogo(businessId: string | undefined) {
