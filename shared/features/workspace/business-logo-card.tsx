@@ -4,13 +4,13 @@ import { FormField } from '../../components/form-field';
 import { notify } from '../../components/toaster';
 import { useSupabase } from '../../lib/platform-context';
 import { logoFileSchema, removeLogo, uploadLogo } from '../../lib/business-logo';
-import { useBusinessLogo } from '../../lib/use-business-logo';
+import { announceLogoChange, useBusinessLogo } from '../../lib/use-business-logo';
 import { WorkspaceCard } from './workspace-card';
 
 /** The business's logo: shown in the dashboard header and on receipts; the owner uploads or removes it. */
 export function BusinessLogoCard({ businessId, isOwner }: { businessId: string; isOwner: boolean }) {
   const supabase = useSupabase();
-  const { url, reload } = useBusinessLogo(businessId);
+  const { url } = useBusinessLogo(businessId);
   const [problem, setProblem] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
   const [pickerKey, setPickerKey] = useState(0);
@@ -26,7 +26,7 @@ export function BusinessLogoCard({ businessId, isOwner }: { businessId: string; 
     try {
       await uploadLogo(supabase, businessId, parsed.data);
       notify.success('Logo saved', 'It now shows in the header and on receipts.');
-      reload();
+      announceLogoChange();
     } catch (error) {
       notify.error('Logo not saved', error instanceof Error ? error.message : 'Please try again.');
     } finally {
@@ -39,7 +39,7 @@ export function BusinessLogoCard({ businessId, isOwner }: { businessId: string; 
     setBusy(true);
     try {
       await removeLogo(supabase, businessId);
-      reload();
+      announceLogoChange();
     } catch (error) {
       notify.error('Logo not removed', error instanceof Error ? error.message : 'Please try again.');
     } finally {
