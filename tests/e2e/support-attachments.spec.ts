@@ -54,6 +54,6 @@ test.describe('business logo', () => {
     const header = page.getByTestId('header-logo');
     await expect(header).toBeVisible();
     // The image really loaded from Storage's public URL (a broken image has no natural width).
-    await expect.poll(() => header.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1);
+    await expect.poll(() => header.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(1);
   });
 });
