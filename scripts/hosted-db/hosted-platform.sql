@@ -51,6 +51,32 @@ end;
 $$;
 grant usage on schema auth to postgres;
 
+-- The storage schema as Storage's migrations leave it: owned by supabase_storage_admin, of which postgres is a
+-- member on hosted (so migrations may insert buckets and create policies on storage.objects).
+create role supabase_storage_admin login noinherit createrole bypassrls;
+do $$
+declare
+  r record;
+begin
+  execute 'alter schema storage owner to supabase_storage_admin';
+  for r in select c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace
+            where n.nspname = 'storage' and c.relkind = 'r' loop
+    execute format('alter table storage.%I owner to supabase_storage_admin', r.relname);
+  end loop;
+  for r in select p.oid::regprocedure as fn from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+            where n.nspname = 'storage' loop
+    execute format('alter function %s owner to supabase_storage_admin', r.fn);
+  end loop;
+  for r in select t.typname from pg_type t join pg_namespace n on n.oid = t.typnamespace
+            where n.nspname = 'storage' and t.typtype = 'e' loop
+    execute format('alter type storage.%I owner to supabase_storage_admin', r.typname);
+  end loop;
+end;
+$$;
+grant all on all tables in schema storage to postgres;
+grant usage on schema storage to postgres;
+grant supabase_storage_admin to postgres;
+
 -- The CLI keeps its own migration history (supabase_migrations, created by `supabase db push` as
 -- postgres); the local stack's copy from the bootstrap must not stand in its way.
 drop schema supabase_migrations cascade;

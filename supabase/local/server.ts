@@ -23,6 +23,7 @@ import { functionEnv, paymentKeys } from './functions/function-env';
 import { createLocalPayments, type LocalPayments } from './payments/provider';
 import Stripe from 'stripe';
 import { ensurePlanPrices } from '../../scripts/billing-prices';
+import { startStorageService, type StorageService } from './storage/storage-service';
 
 export interface StackOptions extends OpenDbOptions {
   host?: string;
@@ -50,6 +51,10 @@ export interface StackOptions extends OpenDbOptions {
   warmFunctions?: boolean;
   /** Where the functions' log lines go (default stderr, as `supabase functions serve` prints them). */
   functionLog?: (line: string) => void;
+  /** Storage's files (default <data folder>/storage; a temporary folder for in-memory stacks). */
+  storageDir?: string;
+  /** Storage's upload limit in bytes (default 50 MB). */
+  storageMaxFileSize?: number;
 }
 
 export interface RunningStack extends ApiKeys {
@@ -61,6 +66,8 @@ export interface RunningStack extends ApiKeys {
   authConfig: AuthConfig;
   /** The local payment provider (TEST MODE stand-in for Stripe), unless STRIPE_SECRET_KEY points at real Stripe. */
   payments?: LocalPayments & { url: string; secretKey: string; webhookSecret: string };
+  /** The embedded Storage service (/storage/v1). */
+  storage: StorageService;
   stop(): Promise<void>;
 }
 
@@ -102,7 +109,15 @@ export async function startLocalStack(options: StackOptions = {}): Promise<Runni
   const functionList = discoverFunctions(join(repoRoot, 'supabase', 'functions'), join(repoRoot, 'supabase', 'config.toml'));
   const runner = new DenoRunner(() => functionEnv({ apiUrl, siteUrl, keys, payments: keysForPayments && { ...keysForPayments, url: paymentsUrl } }),
     options.functionLog);
+  const storageDir = options.storageDir ?? (options.memory ? undefined : join(options.dataDir ?? defaultDataDir, 'storage'));
+  const storage = startStorageService({
+    db,
+    jwtSecret,
+    ...(storageDir ? { dir: storageDir } : {}),
+    ...(options.storageMaxFileSize ? { maxFileSize: options.storageMaxFileSize } : {}),
+  });
   const gateway = createGateway({
+    storage: storage.app,
     functions: { list: functionList, runner },
     auth: { db, config: authConfig, jwtSecret, apiUrl: () => apiUrl, mailer, limiter: new RateLimiter() },
     keys,
@@ -153,6 +168,7 @@ export async function startLocalStack(options: StackOptions = {}): Promise<Runni
       mailbox,
       authConfig,
       payments,
+      storage,
       stop() {
         stopped ??= (async () => {
           await runner.stop();
@@ -161,6 +177,7 @@ export async function startLocalStack(options: StackOptions = {}): Promise<Runni
           await outbox.stop();
           await analyzer.stop();
           await deletions.stop();
+          await storage.stop();
           // The inbox writes in the background; what is still pending goes to disk now.
           await mailbox.flush();
           await db.close();
@@ -171,6 +188,7 @@ export async function startLocalStack(options: StackOptions = {}): Promise<Runni
   } catch (error) {
     await runner.stop();
     await Promise.all(servers.map(close));
+    await storage.stop();
     await db.close();
     throw error;
   }

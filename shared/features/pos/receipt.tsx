@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Box, Button, HStack, Stack, Text } from '@chakra-ui/react';
+import { Box, Button, HStack, Image, Stack, Text } from '@chakra-ui/react';
 import { usePlatform, useSupabase } from '../../lib/platform-context';
 import { formatMinor } from './cart';
 import { EmailReceipt, requestReceiptEmail, saleIdForReceipt } from './printing/email-receipt';
@@ -13,6 +13,8 @@ export interface ReceiptData {
   /** The sale's id (its outbox key): needed to email the receipt once the sale is on the server. */
   saleId?: string;
   storeName?: string | null;
+  /** The business's logo (a public Storage URL), printed above the store's name. */
+  logoUrl?: string | null;
   header: string | null;
   footer: string | null;
   currency: string;
@@ -61,6 +63,7 @@ export function Receipt({ data, onClose }: { data: ReceiptData; onClose: () => v
     <Stack gap="3" data-testid="receipt">
       <style>{printCss}</style>
       <Box className="pos-receipt" fontFamily="mono" fontSize="sm" maxW="80mm" borderWidth="1px" p="3" bg="bg">
+        {data.logoUrl && <Image src={data.logoUrl} alt="" mx="auto" mb="1" maxH="16" maxW="48mm" objectFit="contain" data-testid="receipt-logo" />}
         {data.storeName && <Text textAlign="center" fontWeight="bold" fontSize="md">{data.storeName}</Text>}
         {data.header && <Text textAlign="center" whiteSpace="pre-line">{data.header}</Text>}
         <Text textAlign="center" mt="1" data-testid="receipt-number">Receipt {data.receiptNumber}</Text>

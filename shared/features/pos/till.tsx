@@ -20,6 +20,7 @@ import type { PosRegister, PosShift, PosStore, RefundableSale, ShiftFigures } fr
 import { refundSlip } from './printing/print-slip';
 import { SlipView } from './printing/slip-view';
 import { Receipt, type ReceiptData } from './receipt';
+import { useBusinessLogo } from '../../lib/use-business-logo';
 import { RefundPanel, type RefundRequest } from './refund-panel';
 import { CartRow } from './cart-row';
 import { indexCatalog, lookupCode, searchCatalog } from './catalog-search';
@@ -89,6 +90,8 @@ export function Till(props: TillProps) {
   const [refundReceipt, setRefundReceipt] = useState('');
   const [query, setQuery] = useState('');
   const [receipt, setReceipt] = useState<ReceiptData | null>(null);
+  // The logo on the browser receipt (a public URL the browser caches for offline printing).
+  const logo = useBusinessLogo(store.business_id);
   const [notice, setNotice] = useState<string | null>(null);
   const [refunded, setRefunded] = useState<{ slip: PrintableSlip; cash: boolean } | null>(null);
   const [parked, setParked] = useState<ParkedCart[]>([]);
@@ -345,7 +348,7 @@ export function Till(props: TillProps) {
     const key = `recent:${register.id}`;
     await setMeta(db, key, [local, ...((await getMeta<RefundableSale[]>(db, key)) ?? [])].slice(0, RECENT_KEEP));
     setReceipt({
-      receiptNumber, occurredAt, saleId: id, storeName: store.name,
+      receiptNumber, occurredAt, saleId: id, storeName: store.name, logoUrl: logo.url ?? null,
       header: store.receipt_header, footer: store.receipt_footer, currency: store.currency,
       // Each line is qty x price, so the lines add up to the subtotal a customer checks with a calculator.
       lines: lines.map((l) => ({ ...receiptLine(l, store.tax_inclusive), ...lineDetail(l) })),
@@ -358,7 +361,7 @@ export function Till(props: TillProps) {
     setCart(emptyCart);
     setTenders([]);
     setNotice(needsApproval ? 'Saved offline with a discount above your limit: flagged for the manager' : null);
-  }, [cart, db, enqueue, lines, needsApproval, nextSeq, online, register.id, shift, store, totals, step]);
+  }, [cart, db, enqueue, lines, logo.url, needsApproval, nextSeq, online, register.id, shift, store, totals, step]);
 
   const finish = useCallback(async (paid: Tender[]) => {
     // One sale per cart, however fast the last tender is pressed twice.

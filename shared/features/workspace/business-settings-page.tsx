@@ -9,6 +9,7 @@ import { WorkspaceCard } from './workspace-card';
 import { ManagersTwoFactorCard } from './managers-two-factor-card';
 import { DeleteBusinessCard } from './delete-business-card';
 import { PacksCard } from './packs-card';
+import { BusinessLogoCard } from './business-logo-card';
 import { fetchBusiness, updateBusiness, type Workspace } from './workspace-api';
 import { useAsync } from './use-async';
 import { BUSINESS_TYPES, businessSchema, type BusinessValues } from './workspace-schemas';
@@ -85,6 +86,7 @@ export function BusinessSettingsPage({ workspace }: { workspace: Workspace }) {
       {isOwner && managersNeedTwoFactor !== null && (
         <ManagersTwoFactorCard businessId={workspace.id} initial={managersNeedTwoFactor} />
       )}
+      <BusinessLogoCard businessId={workspace.id} isOwner={isOwner} />
       {isOwner && <DeleteBusinessCard workspace={workspace} />}
     </Stack>
   );

@@ -3,14 +3,15 @@
  * deploy snippet (a test keeps the two equal). The app has no inline script (Vite emits module files only;
  * the prerendered pages add JSON-LD data blocks, which never run), so scripts come from 'self' alone.
  * Chakra UI's emotion inserts <style> elements at runtime, hence style-src 'unsafe-inline'. The page talks to
- * the API origin only (the inbox is a separate page of its own).
+ * the API origin only (the inbox is a separate page of its own), and shows pictures from it too (Storage's public
+ * URLs: product images, the business logo).
  */
 export function contentSecurityPolicy(apiOrigins: readonly string[]): string {
   return [
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
+    `img-src ${['self', 'data:', 'blob:', ...apiOrigins].map((source) => (source === 'self' ? "'self'" : source)).join(' ')}`,
     "font-src 'self' data:",
     `connect-src ${['self', ...apiOrigins].map((source) => (source === 'self' ? "'self'" : source)).join(' ')}`,
     "object-src 'none'",

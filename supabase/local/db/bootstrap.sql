@@ -323,3 +323,79 @@ create table if not exists supabase_migrations.schema_migrations (
   name text not null,
   applied_at timestamptz not null default now()
 );
+
+-- ---------------------------------------------------------------------------------------------------
+-- Schema storage, as Supabase Storage's own migrations create it (supabase/storage migrations/tenant, the
+-- columns the current Storage API reads and writes). The embedded Storage service (supabase/local/storage)
+-- keeps rows here and the files under the data folder; the project's migrations only add buckets and
+-- policies, exactly as they do on hosted.
+create schema if not exists storage;
+grant usage on schema storage to anon, authenticated, service_role;
+
+do $$
+begin
+  if not exists (select 1 from pg_type t join pg_namespace n on n.oid = t.typnamespace
+                 where n.nspname = 'storage' and t.typname = 'buckettype') then
+    create type storage.buckettype as enum ('STANDARD', 'ANALYTICS', 'VECTOR');
+  end if;
+end;
+$$;
+
+create table if not exists storage.buckets (
+  id text not null primary key,
+  name text not null,
+  owner uuid,
+  created_at timestamptz default now(),
+  updated_at timestamptz default now(),
+  public boolean default false,
+  avif_autodetection boolean default false,
+  file_size_limit bigint,
+  allowed_mime_types text[],
+  owner_id text,
+  type storage.buckettype not null default 'STANDARD'
+);
+create unique index if not exists bname on storage.buckets using btree (name);
+
+create table if not exists storage.objects (
+  id uuid not null default gen_random_uuid() primary key,
+  bucket_id text references storage.buckets (id),
+  name text,
+  owner uuid,
+  created_at timestamptz default now(),
+  updated_at timestamptz default now(),
+  last_accessed_at timestamptz default now(),
+  metadata jsonb,
+  path_tokens text[] generated always as (string_to_array(name, '/')) stored,
+  version text,
+  owner_id text,
+  user_metadata jsonb
+);
+create unique index if not exists bucketid_objname on storage.objects using btree (bucket_id, name);
+create index if not exists name_prefix_search on storage.objects (name text_pattern_ops);
+
+alter table storage.buckets enable row level security;
+alter table storage.objects enable row level security;
+-- Storage's default privileges give the API roles every table privilege; RLS decides.
+grant all on storage.buckets, storage.objects to anon, authenticated, service_role;
+
+-- Path helpers the policies use: 'a/b/c.png' -> {a,b}, 'c.png', 'png'.
+create or replace function storage.foldername(name text)
+returns text[]
+language sql
+immutable
+as $$ select (string_to_array(name, '/'))[1:array_length(string_to_array(name, '/'), 1) - 1] $$;
+
+create or replace function storage.filename(name text)
+returns text
+language sql
+immutable
+as $$ select (string_to_array(name, '/'))[array_length(string_to_array(name, '/'), 1)] $$;
+
+create or replace function storage.extension(name text)
+returns text
+language sql
+immutable
+as $$ select reverse(split_part(reverse(storage.filename(name)), '.', 1)) $$;
+
+grant execute on function storage.foldername(text), storage.filename(text), storage.extension(text)
+  to anon, authenticated, service_role;

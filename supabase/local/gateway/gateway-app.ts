@@ -28,6 +28,8 @@ export interface GatewayOptions {
   heavyCalls?: HeavyCallGateOptions;
   /** Edge Functions (supabase/functions under Deno) at /functions/v1/<name>. */
   functions?: { list: Map<string, EdgeFunction>; runner: DenoRunner };
+  /** The Storage API (supabase/local/storage) at /storage/v1; it streams its own bodies. */
+  storage?: Hono;
 }
 
 const loopbackOrigin = /^http:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d{1,5}$/;
@@ -51,7 +53,9 @@ export function createGateway(options: GatewayOptions): Hono {
       maxAge: 3600,
     }),
   );
-  app.use('*', bodyLimit(options.maxBodyBytes));
+  // Storage streams uploads to disk under each bucket's own limit (storage/file-store.ts): not buffered here.
+  const limit = bodyLimit(options.maxBodyBytes);
+  app.use('*', (c, next) => (options.storage && c.req.path.startsWith('/storage/v1/') ? next() : limit(c, next)));
   // A 200,000-deep body overflowed JSON.stringify in the data API (a 500): refuse it up front.
   app.use('/rest/v1/*', restJsonDepthLimit());
 
@@ -83,6 +87,9 @@ export function createGateway(options: GatewayOptions): Hono {
   // payment provider's webhook carries no project key.
   const functions = options.functions;
   if (functions) app.all('/functions/v1/*', (c) => handleFunction(c, functions.list, functions.runner, auth.jwtSecret));
+
+  // No apikey check, as on hosted: Storage checks the JWT itself, and public object URLs carry no key.
+  if (options.storage) app.route('/storage/v1', options.storage);
 
   app.notFound((c) => c.json({ message: 'no Route matched with those values' }, 404));
   app.onError((error, c) => {

@@ -12,6 +12,7 @@ import { useAdminData } from '../common/use-admin-data';
 import { ReplyForm } from '../../../components/support-thread/reply-form';
 import { fetchThread } from '../../../components/support-thread/thread-api';
 import { ThreadMessages } from '../../../components/support-thread/thread-messages';
+import { TicketAttachments } from '../../../components/support-thread/ticket-attachments';
 import { LabelledSelect } from './labelled-select';
 import { deskStatuses, fetchAdmins, fetchQueueTicket, isOverdue, priorities, sendAdminReply, setTicket } from './support-admin-api';
 
@@ -86,6 +87,7 @@ export function AdminTicketPage() {
           onChange={(id) => void change({ assignee: id || null })} />
       </Flex>
       <ThreadMessages messages={thread} />
+      <TicketAttachments ticketId={ticket.id} />
       <ReplyForm onSend={reply} label="Reply to the customer">
         <LabelledSelect label="Then set status to" value={afterReply} options={afterReplyOptions} onChange={setAfterReply} />
       </ReplyForm>

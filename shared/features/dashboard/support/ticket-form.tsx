@@ -8,16 +8,22 @@ import { notify } from '../../../components/toaster';
 import { useSupabase } from '../../../lib/platform-context';
 import { useDashboardSession } from '../dashboard-session';
 import { SectionCard } from '../section-card';
+import type { z } from 'zod';
+import { ATTACHMENT_ACCEPT, attachmentSchema } from '../../../components/support-thread/attachment-rules';
+import { uploadTicketAttachment } from '../../../components/support-thread/attachments-api';
 import { createTicket, type Ticket } from './support-api';
-import { isMissingInformation, ticketSchema, type TicketValues } from './ticket-schema';
+import { isMissingInformation, ticketSchema } from './ticket-schema';
+
+const ticketFormSchema = ticketSchema.extend({ attachment: attachmentSchema.optional() });
+type TicketFormValues = z.infer<typeof ticketFormSchema>;
 
 export function TicketForm({ onCreated }: { onCreated: (ticket: Ticket) => void }) {
   const supabase = useSupabase();
   const { user } = useDashboardSession();
-  // The attachment is not uploaded (spec section 5); remounting clears the picker after a submit.
+  // Remounting clears the picker after a submit.
   const [fileKey, setFileKey] = useState(0);
-  const { register, handleSubmit, reset, getValues, formState } = useForm<TicketValues>({
-    resolver: zodResolver(ticketSchema),
+  const { register, handleSubmit, reset, getValues, setValue, formState } = useForm<TicketFormValues>({
+    resolver: zodResolver(ticketFormSchema),
     defaultValues: { subject: '', message: '' },
   });
   const { errors, isSubmitting } = formState;
@@ -26,10 +32,23 @@ export function TicketForm({ onCreated }: { onCreated: (ticket: Ticket) => void 
     async (values) => {
       try {
         const ticket = await createTicket(supabase, user.id, values);
+        // The ticket exists first (the attachment's folder is its id, and the policy checks it is the caller's).
+        let attachmentProblem: string | undefined;
+        if (values.attachment) {
+          try {
+            await uploadTicketAttachment(supabase, ticket.id, values.attachment);
+          } catch (error) {
+            attachmentProblem = error instanceof Error ? error.message : 'Upload failed';
+          }
+        }
         reset();
         setFileKey((key) => key + 1);
         onCreated(ticket);
-        notify.success('Ticket Submitted', 'Our support team will get back to you within 24 hours.');
+        if (attachmentProblem) {
+          notify.error('Attachment not sent', `Your ticket was submitted, but the file was refused: ${attachmentProblem}`);
+        } else {
+          notify.success('Ticket Submitted', 'Our support team will get back to you within 24 hours.');
+        }
       } catch (error) {
         console.error('Ticket insert failed:', error);
         notify.error('Error', 'Failed to submit ticket. Please try again.');
@@ -54,9 +73,11 @@ export function TicketForm({ onCreated }: { onCreated: (ticket: Ticket) => void 
           </FormField>
           <FormField
             label="Attachment (optional)"
-            helperText="Max file size: 10MB. Supported formats: PDF, PNG, JPG. Attachments are not uploaded yet."
+            helperText="Max file size: 10MB. Supported formats: PDF, PNG, JPG."
+            error={errors.attachment?.message}
           >
-            <Input key={fileKey} type="file" accept=".pdf,.png,.jpg,.jpeg" p="1.5" />
+            <Input key={fileKey} type="file" accept={ATTACHMENT_ACCEPT} p="1.5" data-testid="ticket-attachment-input"
+              onChange={(event) => setValue('attachment', event.currentTarget.files?.[0], { shouldValidate: true })} />
           </FormField>
           <div>
             <Button type="submit" loading={isSubmitting} loadingText="Submitting...">

@@ -12,6 +12,7 @@ import { useLoad } from '../use-load';
 import { ReplyForm } from '../../../components/support-thread/reply-form';
 import { fetchThread } from '../../../components/support-thread/thread-api';
 import { ThreadMessages } from '../../../components/support-thread/thread-messages';
+import { TicketAttachments } from '../../../components/support-thread/ticket-attachments';
 import { fetchOwnTicket, sendCustomerReply } from './thread-api';
 
 /** /dashboard/support/tickets/:ticketId: the customer's ticket thread; replying reopens a resolved ticket. */
@@ -57,6 +58,7 @@ export function TicketPage() {
       <HStack><Text fontSize="sm">Status:</Text><StatusBadge status={ticket.status} /></HStack>
       <SectionCard title="Conversation" description="Oldest first.">
         <ThreadMessages messages={thread} />
+        <TicketAttachments ticketId={ticket.id} />
       </SectionCard>
       <SectionCard title="Reply" description={ticket.status === 'resolved' ? 'Replying reopens this ticket.' : 'We answer within 24 hours.'}>
         {ticket.status === 'closed'

@@ -1,0 +1,151 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream, mkdirSync, type ReadStream } from 'node:fs';
+import { copyFile, readdir, rename, rm, stat } from 'node:fs/promises';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { contentMatches, SNIFF_BYTES } from './content-sniff';
+import { errors } from './storage-error';
+
+/** Past the limit the rest of an upload is read and dropped up to this cap, so the client reads the 413. */
+const DRAIN_CAP = 64 * 1024 * 1024;
+
+export interface WrittenFile {
+  tempPath: string;
+  size: number;
+  /** Storage's eTag: the MD5 of the content, quoted. */
+  eTag: string;
+}
+
+/**
+ * The bytes of every object version, under <root>/objects/<2 chars>/<version>. Names never reach the file
+ * system (a version is a UUID the service makes), so no object name can point outside the folder. Uploads are
+ * streamed to <root>/tmp first and renamed into place only once the size and content checks passed.
+ */
+export class FileStore {
+  private readonly objectsDir: string;
+  private readonly tempDir: string;
+
+  constructor(readonly root: string) {
+    this.objectsDir = join(root, 'objects');
+    this.tempDir = join(root, 'tmp');
+    mkdirSync(this.objectsDir, { recursive: true });
+    mkdirSync(this.tempDir, { recursive: true });
+  }
+
+  pathOf(version: string): string {
+    if (!/^[0-9a-f-]{36}$/.test(version)) throw new Error('Storewise storage: not a version id');
+    return join(this.objectsDir, version.slice(0, 2), version);
+  }
+
+  /**
+   * Streams body to a temporary file, chunk by chunk with backpressure (memory stays flat whatever the size).
+   * Over the limit, or when the first bytes are not of the declared type, nothing is kept and the matching
+   * Storage error is thrown after the rest of the body was drained (up to a cap).
+   */
+  async writeTemp(body: AsyncIterable<Uint8Array>, limit: number, mimeType: string): Promise<WrittenFile> {
+    const tempPath = join(this.tempDir, randomUUID());
+    const file = createWriteStream(tempPath, { flags: 'wx' });
+    const hash = createHash('md5');
+    let size = 0;
+    let head = Buffer.alloc(0);
+    let problem: 'too-large' | 'mismatch' | undefined;
+    try {
+      for await (const chunk of body) {
+        size += chunk.byteLength;
+        if (problem) {
+          if (size > DRAIN_CAP) break;
+          continue;
+        }
+        if (size > limit) {
+          problem = 'too-large';
+          continue;
+        }
+        if (head.byteLength < SNIFF_BYTES) {
+          head = Buffer.concat([head, chunk.subarray(0, SNIFF_BYTES - head.byteLength)]);
+          if (head.byteLength >= SNIFF_BYTES && !contentMatches(mimeType, head)) {
+            problem = 'mismatch';
+            continue;
+          }
+        }
+        hash.update(chunk);
+        if (!file.write(chunk)) await once(file, 'drain');
+      }
+      if (!problem && head.byteLength < SNIFF_BYTES && !contentMatches(mimeType, head)) problem = 'mismatch';
+      file.end();
+      await once(file, 'close');
+    } catch (error) {
+      file.destroy();
+      await rm(tempPath, { force: true });
+      throw error;
+    }
+    if (problem) {
+      await rm(tempPath, { force: true });
+      throw problem === 'too-large' ? errors.entityTooLarge() : errors.contentMismatch(mimeType);
+    }
+    return { tempPath, size, eTag: `"${hash.digest('hex')}"` };
+  }
+
+  /** Moves a checked upload to its version's place. */
+  async keep(tempPath: string, version: string): Promise<void> {
+    const target = this.pathOf(version);
+    mkdirSync(join(target, '..'), { recursive: true });
+    await rename(tempPath, target);
+  }
+
+  async discardTemp(tempPath: string): Promise<void> {
+    await rm(tempPath, { force: true });
+  }
+
+  async copy(fromVersion: string, toVersion: string): Promise<void> {
+    const target = this.pathOf(toVersion);
+    mkdirSync(join(target, '..'), { recursive: true });
+    await copyFile(this.pathOf(fromVersion), target);
+  }
+
+  async remove(versions: Iterable<string | null | undefined>): Promise<void> {
+    for (const version of versions) if (version) await rm(this.pathOf(version), { force: true });
+  }
+
+  open(version: string, range?: { start: number; end: number }): ReadStream {
+    return createReadStream(this.pathOf(version), range);
+  }
+
+  async size(version: string): Promise<number | undefined> {
+    try {
+      return (await stat(this.pathOf(version))).size;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Files whose row is gone (deleted with a business, a crash between the rename and the commit) and
+   * leftovers of interrupted uploads are removed. Files younger than minAgeMs are left alone: their
+   * upload may still be committing.
+   */
+  async sweep(liveVersions: (versions: string[]) => Promise<Set<string>>, minAgeMs = 60_000): Promise<number> {
+    const now = Date.now();
+    let removed = 0;
+    for (const name of await readdir(this.tempDir)) {
+      const path = join(this.tempDir, name);
+      if (now - (await stat(path)).mtimeMs > minAgeMs) {
+        await rm(path, { force: true });
+        removed += 1;
+      }
+    }
+    for (const shard of await readdir(this.objectsDir)) {
+      const versions = await readdir(join(this.objectsDir, shard));
+      if (versions.length === 0) continue;
+      const live = await liveVersions(versions);
+      for (const version of versions) {
+        if (live.has(version)) continue;
+        const path = join(this.objectsDir, shard, version);
+        if (now - (await stat(path)).mtimeMs > minAgeMs) {
+          await rm(path, { force: true });
+          removed += 1;
+        }
+      }
+    }
+    return removed;
+  }
+}

@@ -1,0 +1,99 @@
+-- Files (issue 27): the Storage buckets and who may touch what in them. Applies unchanged on hosted Supabase,
+-- where the storage schema belongs to the platform: buckets are rows inserted once (on conflict do nothing, so a
+-- bucket changed in the dashboard is left alone) and access is policies on storage.objects (RLS is on there).
+-- Every object name starts with the folder that decides access: the business id, or the support ticket id.
+--
+--   product-images      public read by URL (unguessable names), owners/managers write; PNG/JPEG/WebP, 5 MB
+--   product-thumbnails  the same, small previews made in the browser at upload (lists never load full images), 512 kB
+--   business-logos      public read by URL (receipts, emails), the owner writes; PNG/JPEG/WebP, 2 MB
+--   support-attachments private: the ticket's owner and the admins; PDF/PNG/JPEG, 10 MB (product spec)
+--   exports             private: the business owner (the business export and large imports travel here)
+
+insert into storage.buckets (id, name, public, file_size_limit, allowed_mime_types)
+values
+  ('product-images', 'product-images', true, 5242880, array['image/png', 'image/jpeg', 'image/webp']),
+  ('product-thumbnails', 'product-thumbnails', true, 524288, array['image/png', 'image/jpeg', 'image/webp']),
+  ('business-logos', 'business-logos', true, 2097152, array['image/png', 'image/jpeg', 'image/webp']),
+  ('support-attachments', 'support-attachments', false, 10485760, array['application/pdf', 'image/png', 'image/jpeg']),
+  ('exports', 'exports', false, null, null)
+on conflict (id) do nothing;
+
+-- ---- Product images and thumbnails: <business id>/<product id>/<file>
+create policy "product files: members list their business's" on storage.objects
+  for select to authenticated
+  using (bucket_id in ('product-images', 'product-thumbnails')
+         and (storage.foldername(name))[1] in (select b::text from private.my_business_ids() b));
+
+create policy "product files: owners and managers add" on storage.objects
+  for insert to authenticated
+  with check (bucket_id in ('product-images', 'product-thumbnails')
+              and (storage.foldername(name))[1] in (select b::text from private.my_business_ids(array['owner', 'manager']) b));
+
+create policy "product files: owners and managers replace" on storage.objects
+  for update to authenticated
+  using (bucket_id in ('product-images', 'product-thumbnails')
+         and (storage.foldername(name))[1] in (select b::text from private.my_business_ids(array['owner', 'manager']) b))
+  with check (bucket_id in ('product-images', 'product-thumbnails')
+              and (storage.foldername(name))[1] in (select b::text from private.my_business_ids(array['owner', 'manager']) b));
+
+create policy "product files: owners and managers remove" on storage.objects
+  for delete to authenticated
+  using (bucket_id in ('product-images', 'product-thumbnails')
+         and (storage.foldername(name))[1] in (select b::text from private.my_business_ids(array['owner', 'manager']) b));
+
+-- ---- Business logos: <business id>/<file>; members see it, the owner changes it (as businesses: owner updates)
+create policy "business logos: members list" on storage.objects
+  for select to authenticated
+  using (bucket_id = 'business-logos'
+         and (storage.foldername(name))[1] in (select b::text from private.my_business_ids() b));
+
+create policy "business logos: the owner adds" on storage.objects
+  for insert to authenticated
+  with check (bucket_id = 'business-logos'
+              and (storage.foldername(name))[1] in (select b::text from private.my_business_ids(array['owner']) b));
+
+create policy "business logos: the owner replaces" on storage.objects
+  for update to authenticated
+  using (bucket_id = 'business-logos'
+         and (storage.foldername(name))[1] in (select b::text from private.my_business_ids(array['owner']) b))
+  with check (bucket_id = 'business-logos'
+              and (storage.foldername(name))[1] in (select b::text from private.my_business_ids(array['owner']) b));
+
+create policy "business logos: the owner removes" on storage.objects
+  for delete to authenticated
+  using (bucket_id = 'business-logos'
+         and (storage.foldername(name))[1] in (select b::text from private.my_business_ids(array['owner']) b));
+
+-- ---- Support attachments: <ticket id>/<file>; the ticket's owner adds and reads, admins read and remove.
+-- Nobody replaces an attachment: what was sent stays what was sent.
+create policy "support attachments: ticket owner or admin reads" on storage.objects
+  for select to authenticated
+  using (bucket_id = 'support-attachments'
+         and ((storage.foldername(name))[1] in (select t.id::text from public.support_tickets t where t.user_id = (select auth.uid()))
+              or (select public.is_admin((select auth.uid())))));
+
+create policy "support attachments: ticket owner or admin adds" on storage.objects
+  for insert to authenticated
+  with check (bucket_id = 'support-attachments'
+              and ((storage.foldername(name))[1] in (select t.id::text from public.support_tickets t where t.user_id = (select auth.uid()))
+                   or (select public.is_admin((select auth.uid())))));
+
+create policy "support attachments: admins remove" on storage.objects
+  for delete to authenticated
+  using (bucket_id = 'support-attachments' and (select public.is_admin((select auth.uid()))));
+
+-- ---- Exports: <business id>/<file>; the business owner only (a whole business's data).
+create policy "exports: the owner reads" on storage.objects
+  for select to authenticated
+  using (bucket_id = 'exports'
+         and (storage.foldername(name))[1] in (select b::text from private.my_business_ids(array['owner']) b));
+
+create policy "exports: the owner adds" on storage.objects
+  for insert to authenticated
+  with check (bucket_id = 'exports'
+              and (storage.foldername(name))[1] in (select b::text from private.my_business_ids(array['owner']) b));
+
+create policy "exports: the owner removes" on storage.objects
+  for delete to authenticated
+  using (bucket_id = 'exports'
+         and (storage.foldername(name))[1] in (select b::text from private.my_business_ids(array['owner']) b));
