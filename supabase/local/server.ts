@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { Server as HttpServer } from 'node:http';
 import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { createGateway } from './gateway/gateway-app';
@@ -22,6 +23,8 @@ import { functionEnv, paymentKeys } from './functions/function-env';
 import { createLocalPayments, type LocalPayments } from './payments/provider';
 import Stripe from 'stripe';
 import { ensurePlanPrices } from '../../scripts/billing-prices';
+import { startRealtime, type RealtimeServer } from './realtime/realtime-server';
+import type { RealtimeLimits } from './realtime/socket-session';
 
 export interface StackOptions extends OpenDbOptions {
   host?: string;
@@ -47,6 +50,8 @@ export interface StackOptions extends OpenDbOptions {
   warmFunctions?: boolean;
   /** Where the functions' log lines go (default stderr, as `supabase functions serve` prints them). */
   functionLog?: (line: string) => void;
+  /** Realtime's per-socket limits (tests shorten the idle timeout). */
+  realtime?: Partial<RealtimeLimits>;
 }
 
 export interface RunningStack extends ApiKeys {
@@ -58,6 +63,8 @@ export interface RunningStack extends ApiKeys {
   authConfig: AuthConfig;
   /** The local payment provider (TEST MODE stand-in for Stripe), unless STRIPE_SECRET_KEY points at real Stripe. */
   payments?: LocalPayments & { url: string; secretKey: string; webhookSecret: string };
+  /** Realtime at /realtime/v1/websocket of apiUrl. */
+  realtime: RealtimeServer;
   stop(): Promise<void>;
 }
 
@@ -109,9 +116,13 @@ export async function startLocalStack(options: StackOptions = {}): Promise<Runni
     ...(options.heavyCalls ? { heavyCalls: options.heavyCalls } : {}),
   });
   const servers: ServerType[] = [];
+  let realtime: RealtimeServer | undefined;
   try {
+    // Realtime rides on the API's port (/realtime/v1/websocket), as behind hosted Supabase's gateway.
+    realtime = await startRealtime({ db, keys, jwtSecret, allowedHosts, ...(options.realtime ? { limits: options.realtime } : {}) });
     const api = await listen(gateway, host, options.apiPort ?? 54321);
     servers.push(api.server);
+    realtime.attach(api.server as HttpServer);
     apiUrl = `http://${host}:${api.port}`;
     const inbox = await listen(createInboxApp(mailbox, allowedHosts), host, options.inboxPort ?? 54324);
     servers.push(inbox.server);
@@ -148,8 +159,10 @@ export async function startLocalStack(options: StackOptions = {}): Promise<Runni
       mailbox,
       authConfig,
       payments,
+      realtime,
       stop() {
         stopped ??= (async () => {
+          await realtime?.stop();
           await runner.stop();
           await payments?.stop();
           await Promise.all(servers.map(close));
@@ -163,6 +176,7 @@ export async function startLocalStack(options: StackOptions = {}): Promise<Runni
       },
     };
   } catch (error) {
+    await realtime?.stop();
     await runner.stop();
     await Promise.all(servers.map(close));
     await db.close();

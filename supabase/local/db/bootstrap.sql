@@ -323,3 +323,14 @@ create table if not exists supabase_migrations.schema_migrations (
   name text not null,
   applied_at timestamptz not null default now()
 );
+
+-- ---------------------------------------------------------------------------------------------------
+-- Realtime's publication, empty as on a new hosted project: a migration adds a table to make it live
+-- (alter publication supabase_realtime add table ...). The local Realtime server reads it (supabase/local/realtime).
+do $$
+begin
+  if not exists (select 1 from pg_publication where pubname = 'supabase_realtime') then
+    create publication supabase_realtime;
+  end if;
+end;
+$$;
