@@ -27,11 +27,17 @@ export interface RealtimeOptions {
 }
 
 export interface RealtimeServer {
-  feed: ChangeFeed;
+  /** The current change feed (a restart makes a new one). */
+  readonly feed: ChangeFeed;
   /** Open sockets (tests, benchmarks). */
   readonly sockets: number;
   /** Handles upgrades of an HTTP server (the API gateway's). */
   attach(server: Server): void;
+  /**
+   * Stops and starts the service as a deploy would: every socket is dropped and every subscription
+   * forgotten; clients reconnect and join again (supabase-js does so by itself).
+   */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -41,10 +47,13 @@ function refuse(socket: Duplex, status: number, reason: string, message: string)
 }
 
 export async function startRealtime(options: RealtimeOptions): Promise<RealtimeServer> {
-  const feed = new ChangeFeed(options.db);
-  await feed.start(captureSql);
   const limits = { ...defaultLimits, ...options.limits };
-  const hub: SessionHub = { feed, jwtSecret: options.jwtSecret, limits, topics: new Map() };
+  const startHub = async (): Promise<SessionHub> => {
+    const feed = new ChangeFeed(options.db);
+    await feed.start(captureSql);
+    return { feed, jwtSecret: options.jwtSecret, limits, topics: new Map() };
+  };
+  let hub: SessionHub | undefined = await startHub();
   // 1 MB frames, as Realtime's websocket max_frame_size; a bigger one closes the socket (1009).
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   const sessions = new Set<SocketSession>();
@@ -60,17 +69,31 @@ export async function startRealtime(options: RealtimeOptions): Promise<RealtimeS
     const anon = sameKey(apiKey, options.keys.anonKey);
     const service = sameKey(apiKey, options.keys.serviceRoleKey);
     if (!anon && !service) return refuse(socket, 401, 'Unauthorized', 'Invalid API key');
+    const current = hub;
+    if (!current) return refuse(socket, 503, 'Service Unavailable', 'Realtime is restarting, please standby');
     const vsnParam = url.searchParams.get('vsn') ?? '1.0.0';
     if (vsnParam !== '1.0.0' && vsnParam !== '2.0.0') return refuse(socket, 400, 'Bad Request', `unsupported vsn ${vsnParam.slice(0, 20)}`);
     wss.handleUpgrade(request, socket, head, (ws) => {
-      const session = new SocketSession(ws, vsnParam as Vsn, apiKey, hub);
+      const session = new SocketSession(ws, vsnParam as Vsn, apiKey, current);
       sessions.add(session);
       ws.on('close', () => sessions.delete(session));
     });
   };
 
+  const dropAll = async (): Promise<void> => {
+    const stopping = hub;
+    hub = undefined;
+    for (const client of wss.clients) client.terminate();
+    for (const session of sessions) session.dispose();
+    sessions.clear();
+    await stopping?.feed.stop();
+  };
+
   return {
-    feed,
+    get feed() {
+      if (!hub) throw new Error('Realtime is restarting');
+      return hub.feed;
+    },
     get sockets() {
       return sessions.size;
     },
@@ -78,12 +101,14 @@ export async function startRealtime(options: RealtimeOptions): Promise<RealtimeS
       server.on('upgrade', onUpgrade);
       attached.push({ server, listener: onUpgrade });
     },
+    async restart() {
+      await dropAll();
+      hub = await startHub();
+    },
     async stop() {
       for (const { server, listener } of attached) server.off('upgrade', listener);
-      for (const client of wss.clients) client.terminate();
-      for (const session of sessions) session.dispose();
+      await dropAll();
       wss.close();
-      await feed.stop();
     },
   };
 }
