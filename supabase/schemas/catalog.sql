@@ -1145,3 +1145,6 @@ create policy "store_prices: members read in their stores" on public.store_price
 
 create policy "store_prices: owners and managers delete in their stores" on public.store_prices for delete to authenticated
   using (((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids()))) and (business_id in (select private.my_business_ids(array['owner', 'manager']))));
+
+-- Live through Supabase Realtime (docs/adr/0240): subscribers receive changes their RLS lets them read.
+alter publication supabase_realtime add table public.variant_costs;

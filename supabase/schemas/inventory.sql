@@ -1498,3 +1498,6 @@ create policy "stock_movements: owners and managers read in their stores" on pub
 
 create policy "stock_balances: members read in their stores" on public.stock_balances for select to authenticated
   using ((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids())));
+
+-- Live through Supabase Realtime (docs/adr/0240): subscribers receive changes their RLS lets them read.
+alter publication supabase_realtime add table public.stock_balances;

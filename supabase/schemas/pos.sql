@@ -2229,3 +2229,6 @@ create policy "refunds: owners and managers in their stores, cashiers their ow" 
 
 create policy "refund_lines: readers of the refund" on public.refund_lines for select to authenticated
   using (refund_id in (select f.id from public.refunds f));
+
+-- Live through Supabase Realtime (docs/adr/0240): subscribers receive changes their RLS lets them read.
+alter publication supabase_realtime add table public.sales;

@@ -794,3 +794,9 @@ create policy "ticket_replies: the ticket's owner or an admin reads" on public.t
   for select to authenticated
   using (ticket_id in (select t.id from public.support_tickets t where t.user_id = (select auth.uid()))
          or (select public.is_admin((select auth.uid()))));
+
+-- Live through Supabase Realtime (docs/adr/0240): subscribers receive changes their RLS lets them read.
+alter publication supabase_realtime add table public.support_tickets;
+
+-- Live through Supabase Realtime (docs/adr/0240): subscribers receive changes their RLS lets them read.
+alter publication supabase_realtime add table public.ticket_replies;

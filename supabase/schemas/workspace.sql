@@ -1106,3 +1106,6 @@ create policy "refund_reviews: owners and managers read in their stores" on publ
   using ((business_id in (select private.my_full_access_business_ids())
           or store_id in (select private.my_listed_store_ids()))
          and business_id in (select private.my_business_ids(array['owner', 'manager'])));
+
+-- Live through Supabase Realtime (docs/adr/0240): subscribers receive changes their RLS lets them read.
+alter publication supabase_realtime add table public.activity;

@@ -13,6 +13,8 @@ import { signInThroughUi } from './support/sign-in';
 import { createConfirmedUser, demo } from './support/users';
 
 test('the stock page follows a count and a sale made elsewhere, without a reload', async ({ page }) => {
+  // A fresh shop, a sign-in and two changes: more than one screen's time on a loaded machine.
+  test.setTimeout(180_000);
   const shop = await posShop();
   await signInThroughUi(page, shop.owner.email, shop.owner.password);
   await page.goto('/dashboard/inventory');
@@ -43,7 +45,7 @@ test('the stock page follows a count and a sale made elsewhere, without a reload
 });
 
 test('a support reply appears in the customer\'s and the admin\'s open thread', async ({ browser }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const owner = await createConfirmedUser('live', 'Lee Live');
   const ownerPage = await (await browser.newContext()).newPage();
   await signInThroughUi(ownerPage, owner.email, owner.password);
