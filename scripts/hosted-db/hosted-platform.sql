@@ -24,6 +24,8 @@ alter role postgres set search_path = "$user", public, extensions;
 grant all on database postgres to postgres;
 alter schema public owner to postgres;
 alter schema extensions owner to postgres;
+-- Realtime's publication belongs to postgres on a project (pg_dump shows "Owner: postgres"): migrations add tables to it.
+alter publication supabase_realtime owner to postgres;
 
 -- The auth schema as GoTrue leaves it, and postgres's rights on it (the dashboard's SQL editor and
 -- migrations read users, add triggers on auth.users and auth.sessions, and the seed writes users).

@@ -101,7 +101,7 @@ export const snapshotQueries: Record<string, string> = {
               where ${ours('o.nsp')} and ${notFromExtension('d.classoid', 'd.objoid')}`,
   publications: `select format('%I all tables %s insert %s update %s delete %s truncate %s via root %s owner %s tables %s', p.pubname, p.puballtables,
                       p.pubinsert, p.pubupdate, p.pubdelete, p.pubtruncate, p.pubviaroot, pg_get_userbyid(p.pubowner),
-                      coalesce((select string_agg(format('%s.%s', t.schemaname, t.tablename), ',' order by 1, 1) from pg_publication_tables t where t.pubname = p.pubname), '-'))
+                      coalesce((select string_agg(format('%s.%s', t.schemaname, t.tablename), ',' order by t.schemaname, t.tablename) from pg_publication_tables t where t.pubname = p.pubname), '-'))
                    from pg_publication p`,
   views: `select format('%s as %s', c.oid::regclass, pg_get_viewdef(c.oid)) from pg_class c where ${ours('c.relnamespace')} and c.relkind in ('v', 'm')`,
 };

@@ -16,6 +16,8 @@ export interface LiveTable {
   constraints: { name: string; def: string; references: string | null }[];
   rls: boolean;
   forceRls: boolean;
+  /** In Realtime's publication (supabase_realtime): changes to it are sent to subscribers. */
+  live: boolean;
 }
 
 export interface LiveFunction {
@@ -46,9 +48,11 @@ async function rows<T>(client: pg.Client, sql: string, params: unknown[] = []): 
 }
 
 export async function readTables(client: pg.Client): Promise<LiveTable[]> {
-  const tables = await rows<{ oid: number; name: string; relkind: string; rls: boolean; force: boolean }>(
+  const tables = await rows<{ oid: number; name: string; relkind: string; rls: boolean; force: boolean; live: boolean }>(
     client,
-    `select c.oid, c.oid::regclass::text as name, c.relkind, c.relrowsecurity as rls, c.relforcerowsecurity as force
+    `select c.oid, c.oid::regclass::text as name, c.relkind, c.relrowsecurity as rls, c.relforcerowsecurity as force,
+            exists (select 1 from pg_publication_rel pr join pg_publication pb on pb.oid = pr.prpubid
+                     where pb.pubname = 'supabase_realtime' and pr.prrelid = c.oid) as live
        from pg_class c join pg_namespace n on n.oid = c.relnamespace
       where n.nspname = any($1) and c.relkind in ('r', 'p', 'S')
         and not exists (select 1 from pg_depend d where d.classid = 'pg_class'::regclass and d.objid = c.oid and d.deptype = 'i')
@@ -89,6 +93,7 @@ export async function readTables(client: pg.Client): Promise<LiveTable[]> {
     constraints: constraints.filter((c) => c.relid === table.oid),
     rls: table.rls,
     forceRls: table.force,
+    live: table.live,
   }));
 }
 

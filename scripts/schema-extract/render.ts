@@ -55,6 +55,8 @@ export function renderTable(table: LiveTable, defined: Set<string>, late: Map<st
   let sql = `create table ${table.name} (\n  ${lines.join(',\n  ')}\n);`;
   if (table.rls) sql += `\nalter table ${table.name} enable row level security;`;
   if (table.forceRls) sql += `\nalter table ${table.name} force row level security;`;
+  // Live through Supabase Realtime (docs/adr/0240): subscribers receive the changes their RLS lets them read.
+  if (table.live) sql += `\nalter publication supabase_realtime add table ${table.name};`;
   return sql;
 }
 

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { Server as HttpServer } from 'node:http';
 import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { createGateway } from './gateway/gateway-app';
@@ -24,6 +25,8 @@ import { createLocalPayments, type LocalPayments } from './payments/provider';
 import Stripe from 'stripe';
 import { ensurePlanPrices } from '../../scripts/billing-prices';
 import { startStorageService, type StorageService } from './storage/storage-service';
+import { startRealtime, type RealtimeServer } from './realtime/realtime-server';
+import type { RealtimeLimits } from './realtime/socket-session';
 
 export interface StackOptions extends OpenDbOptions {
   host?: string;
@@ -55,6 +58,8 @@ export interface StackOptions extends OpenDbOptions {
   storageDir?: string;
   /** Storage's upload limit in bytes (default 50 MB). */
   storageMaxFileSize?: number;
+  /** Realtime's per-socket limits (tests shorten the idle timeout). */
+  realtime?: Partial<RealtimeLimits>;
 }
 
 export interface RunningStack extends ApiKeys {
@@ -68,6 +73,8 @@ export interface RunningStack extends ApiKeys {
   payments?: LocalPayments & { url: string; secretKey: string; webhookSecret: string };
   /** The embedded Storage service (/storage/v1). */
   storage: StorageService;
+  /** Realtime at /realtime/v1/websocket of apiUrl. */
+  realtime: RealtimeServer;
   stop(): Promise<void>;
 }
 
@@ -127,9 +134,13 @@ export async function startLocalStack(options: StackOptions = {}): Promise<Runni
     ...(options.heavyCalls ? { heavyCalls: options.heavyCalls } : {}),
   });
   const servers: ServerType[] = [];
+  let realtime: RealtimeServer | undefined;
   try {
+    // Realtime rides on the API's port (/realtime/v1/websocket), as behind hosted Supabase's gateway.
+    realtime = await startRealtime({ db, keys, jwtSecret, allowedHosts, ...(options.realtime ? { limits: options.realtime } : {}) });
     const api = await listen(gateway, host, options.apiPort ?? 54321);
     servers.push(api.server);
+    realtime.attach(api.server as HttpServer);
     apiUrl = `http://${host}:${api.port}`;
     const inbox = await listen(createInboxApp(mailbox, allowedHosts), host, options.inboxPort ?? 54324);
     servers.push(inbox.server);
@@ -169,8 +180,10 @@ export async function startLocalStack(options: StackOptions = {}): Promise<Runni
       authConfig,
       payments,
       storage,
+      realtime,
       stop() {
         stopped ??= (async () => {
+          await realtime?.stop();
           await runner.stop();
           await payments?.stop();
           await Promise.all(servers.map(close));
@@ -186,6 +199,7 @@ export async function startLocalStack(options: StackOptions = {}): Promise<Runni
       },
     };
   } catch (error) {
+    await realtime?.stop();
     await runner.stop();
     await Promise.all(servers.map(close));
     await storage.stop();

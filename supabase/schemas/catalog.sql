@@ -160,6 +160,7 @@ create table public.variant_costs (
   constraint variant_costs_variant_id_business_id_fkey foreign key (variant_id, business_id) references public.variants(id, business_id) on delete cascade
 );
 alter table public.variant_costs enable row level security;
+alter publication supabase_realtime add table public.variant_costs;
 comment on table public.variant_costs is 'Owners and managers read and set a variant''s cost; receipts update it as a moving average. Cashiers: nothing.';
 grant delete, insert, select, update on table public.variant_costs to service_role;
 grant select on table public.variant_costs to authenticated;

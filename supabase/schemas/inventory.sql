@@ -221,6 +221,7 @@ create table public.stock_balances (
   constraint stock_balances_variant_id_fkey foreign key (variant_id) references public.variants(id)
 );
 alter table public.stock_balances enable row level security;
+alter publication supabase_realtime add table public.stock_balances;
 comment on table public.stock_balances is 'On hand per (store, variant, lot), always the sum of the ledger: changed only by the inventory functions with an atomic delta in the ledger row''s transaction. Members read the stores they may use (cashiers included).';
 grant select on table public.stock_balances to authenticated;
 grant select on table public.stock_balances to service_role;

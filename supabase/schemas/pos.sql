@@ -151,6 +151,7 @@ create table public.sales (
   constraint sales_store_id_business_id_fkey foreign key (store_id, business_id) references public.stores(id, business_id) on delete cascade
 );
 alter table public.sales enable row level security;
+alter publication supabase_realtime add table public.sales;
 comment on table public.sales is 'Sales. Owners and managers read those of their stores; a cashier those rung in their own shifts (a refund finds its receipt through find_sale_for_refund); written only by post_sale. Money in minor units.';
 comment on column public.sales.cash_rounding is 'What rounding cash to the store''s step added to the total (negative: taken off); the tenders pay total + cash_rounding.';
 grant select on table public.sales to authenticated;

@@ -43,6 +43,7 @@ end) stored,
   constraint support_tickets_user_id_fkey foreign key (user_id) references auth.users(id) on delete cascade
 );
 alter table public.support_tickets enable row level security;
+alter publication supabase_realtime add table public.support_tickets;
 comment on table public.support_tickets is 'Owner inserts own tickets as open/medium and reads own; admins read all. Replies and status changes only through customer_reply, admin_reply and admin_set_ticket.';
 comment on column public.support_tickets.owner_email is 'The owner''s sign-in email when the ticket was filed: the admin search matches it through a trigram index (auth.users cannot be indexed on hosted).';
 comment on column public.support_tickets.waiting_since is 'Since when the ticket waits on waiting_on: the first unanswered customer message, or the last staff answer.';
@@ -63,6 +64,7 @@ create table public.ticket_replies (
   constraint ticket_replies_ticket_id_fkey foreign key (ticket_id) references public.support_tickets(id) on delete cascade
 );
 alter table public.ticket_replies enable row level security;
+alter publication supabase_realtime add table public.ticket_replies;
 comment on table public.ticket_replies is 'The ticket''s owner and admins read; nobody writes through the API: customer_reply and admin_reply append.';
 grant delete, insert, select, update on table public.ticket_replies to service_role;
 grant select on table public.ticket_replies to authenticated;

@@ -187,6 +187,7 @@ create table public.activity (
   constraint activity_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade
 );
 alter table public.activity enable row level security;
+alter publication supabase_realtime add table public.activity;
 comment on table public.activity is 'Owners read their business''s trail; managers the entries of the business and of stores they may access, except invitation entries. Nobody inserts, updates or deletes through the API; triggers and security definer functions append, naming the actor by user id and account email.';
 comment on column public.activity.actor_label is 'The actor''s profile name when the entry was written (editable by them: never the identity, see actor_email).';
 comment on column public.activity.actor_email is 'The actor''s account email when the entry was written (set by the writers from auth.users, not chosen by the actor). actor_label is the profile name at the time, a secondary label; entries before 20261127110000 have no email and the Activity page looks it up by actor_id.';

@@ -11,6 +11,7 @@ import { createNodeSupabaseClient, nodeClientOptions } from './node-supabase-cli
 import { startLocalStack, type RunningStack } from '../../supabase/local/server';
 import type { AuthConfig, RateLimits } from '../../supabase/local/config';
 import type { Db } from '../../supabase/local/db/types';
+import type { RealtimeLimits } from '../../supabase/local/realtime/socket-session';
 
 export interface StackHandle {
   apiUrl: string;
@@ -36,6 +37,8 @@ export interface StartStackOptions {
   maxBodyBytes?: number;
   /** The Edge Functions' log lines (billing tests check what is and is not logged). */
   functionLog?: (line: string) => void;
+  /** Realtime's per-socket limits (a short idle timeout, few channels). */
+  realtime?: Partial<RealtimeLimits>;
 }
 
 export async function startStack(opts: StartStackOptions = {}): Promise<StackHandle> {
@@ -53,6 +56,7 @@ export async function startStack(opts: StartStackOptions = {}): Promise<StackHan
     ...(opts.siteUrl ? { siteUrl: opts.siteUrl } : {}),
     ...(opts.maxBodyBytes ? { maxBodyBytes: opts.maxBodyBytes } : {}),
     ...(opts.functionLog ? { functionLog: opts.functionLog } : {}),
+    ...(opts.realtime ? { realtime: opts.realtime } : {}),
   });
   return {
     apiUrl: stack.apiUrl,

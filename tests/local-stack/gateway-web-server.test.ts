@@ -186,8 +186,8 @@ describe('security headers', () => {
       expect(directives.get('script-src')).toBe("'self'");
       expect(directives.get('frame-ancestors')).toBe("'none'");
       expect(directives.get('object-src')).toBe("'none'");
-      // The page may call the API /config.json names, and nothing else off its origin.
-      expect(directives.get('connect-src')).toBe("'self' http://127.0.0.1:54321");
+      // The page may call the API /config.json names (and its Realtime websocket), and nothing else off its origin.
+      expect(directives.get('connect-src')).toBe("'self' http://127.0.0.1:54321 ws://127.0.0.1:54321");
       expect(csp).not.toMatch(/unsafe-eval|\*/);
     }
   });

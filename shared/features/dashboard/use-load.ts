@@ -11,6 +11,11 @@ export interface Load<T> {
   reload: () => void;
   /** Changes the loaded data in place: optimistic updates and rows the screen just inserted. */
   update: (change: (data: T) => T) => void;
+  /**
+   * Loads again while the current data stays on screen, then swaps it in (a live change arrived): no
+   * "Loading", and forms on the screen keep what is typed in them.
+   */
+  refresh: () => void;
 }
 
 const LOADING = { status: 'loading' } as const;
@@ -48,6 +53,18 @@ export function useLoad<T>(key: string, load: () => Promise<T>): Load<T> {
   }, [token]);
 
   const reload = useCallback(() => setVersion((v) => v + 1), []);
+  // Only the newest refresh may land: an older answer arriving late must not replace a newer one.
+  const refreshes = useRef(0);
+  const refresh = useCallback(() => {
+    const mine = ++refreshes.current;
+    loadRef.current().then(
+      (data) => {
+        if (mine !== refreshes.current) return;
+        setResult((current) => (current && current.state.status === 'ready' ? { token: current.token, state: { status: 'ready', data } } : current));
+      },
+      (error: unknown) => console.error('Dashboard refresh failed:', error),
+    );
+  }, []);
   const update = useCallback((change: (data: T) => T) => {
     setResult((current) =>
       current && current.state.status === 'ready'
@@ -56,5 +73,5 @@ export function useLoad<T>(key: string, load: () => Promise<T>): Load<T> {
     );
   }, []);
 
-  return { state: result?.token === token ? result.state : LOADING, reload, update };
+  return { state: result?.token === token ? result.state : LOADING, reload, update, refresh };
 }

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { Badge, Button, HStack, Input, Stack, Table, Text } from '@chakra-ui/react';
 import { notify } from '../../components/toaster';
 import { useSupabase } from '../../lib/platform-context';
+import { useLiveChanges } from '../../lib/use-live-changes';
 import { AdjustDialog } from './adjust-dialog';
 import { failure, fetchStoreStock, saveLevels, type StockRow } from './inventory-api';
 import { LevelsDialog } from './levels-dialog';
@@ -34,7 +35,9 @@ export function StockPage({ ctx }: { ctx: StoreContext }) {
     return () => clearTimeout(timer);
   }, [query]);
 
-  const [state, reload] = useLoad(`${storeId}|${debounced}|${page}`, () => fetchStoreStock(supabase, storeId, debounced, page, PAGE_SIZE));
+  const [state, reload] = useLoad(`${storeId}|${debounced}|${page}`, () => fetchStoreStock(supabase, storeId, debounced, page, PAGE_SIZE), true);
+  // Live: a sale, receipt, transfer or count anywhere in this store shows here without a reload.
+  useLiveChanges(supabase, [{ table: 'stock_balances', filter: `store_id=eq.${storeId}` }], reload);
   const changed = () => {
     reload();
     setHistoryVersion((v) => v + 1);

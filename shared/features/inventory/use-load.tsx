@@ -5,9 +5,12 @@ import { LoadingText } from '../../components/loading-text';
 
 export type { LoadState };
 
-/** Loads a screen's data, again when `key` changes or on reload(); answers to an older key are dropped. */
-export function useLoad<T>(key: string, load: () => Promise<T>): [LoadState<T>, () => void] {
-  return useKeyedLoad(key, load, 'Inventory');
+/**
+ * Loads a screen's data, again when `key` changes or on reload(); answers to an older key are dropped.
+ * `keepLast` keeps the last answer on screen while a reload runs (live screens reload often).
+ */
+export function useLoad<T>(key: string, load: () => Promise<T>, keepLast = false): [LoadState<T>, () => void] {
+  return useKeyedLoad(key, load, 'Inventory', keepLast);
 }
 
 /** Loading text, a retryable error, or the content. */

@@ -3,17 +3,19 @@
  * deploy snippet (a test keeps the two equal). The app has no inline script (Vite emits module files only;
  * the prerendered pages add JSON-LD data blocks, which never run), so scripts come from 'self' alone.
  * Chakra UI's emotion inserts <style> elements at runtime, hence style-src 'unsafe-inline'. The page talks to
- * the API origin only (the inbox is a separate page of its own), and shows pictures from it too (Storage's public
- * URLs: product images, the business logo).
+ * the API origin only (the inbox is a separate page of its own), over HTTP and over Realtime's websocket
+ * (ws: or wss: of the same host: Chromium does not let an http: source cover ws:), and shows pictures from it too
+ * (Storage's public URLs: product images, the business logo).
  */
 export function contentSecurityPolicy(apiOrigins: readonly string[]): string {
+  const withSockets = apiOrigins.flatMap((origin) => (/^https?:\/\//.test(origin) ? [origin, origin.replace(/^http/, 'ws')] : [origin]));
   return [
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self' 'unsafe-inline'",
     `img-src ${['self', 'data:', 'blob:', ...apiOrigins].map((source) => (source === 'self' ? "'self'" : source)).join(' ')}`,
     "font-src 'self' data:",
-    `connect-src ${['self', ...apiOrigins].map((source) => (source === 'self' ? "'self'" : source)).join(' ')}`,
+    `connect-src ${['self', ...withSockets].map((source) => (source === 'self' ? "'self'" : source)).join(' ')}`,
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",

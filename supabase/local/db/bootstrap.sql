@@ -399,3 +399,14 @@ as $$ select reverse(split_part(reverse(storage.filename(name)), '.', 1)) $$;
 
 grant execute on function storage.foldername(text), storage.filename(text), storage.extension(text)
   to anon, authenticated, service_role;
+
+-- Realtime's publication, empty as on a new hosted project: a migration adds a table to make it live
+-- (alter publication supabase_realtime add table ...). The local Realtime server reads it (supabase/local/realtime).
+-- On hosted it belongs to postgres (scripts/hosted-db/hosted-platform.sql makes it so in the hosted stand-in).
+do $$
+begin
+  if not exists (select 1 from pg_publication where pubname = 'supabase_realtime') then
+    create publication supabase_realtime;
+  end if;
+end;
+$$;

@@ -11,4 +11,9 @@ export interface LocalDb extends Db {
   ownerTransaction<T>(fn: (tx: OwnerTx) => Promise<T>): Promise<T>;
   /** Where the data lives, for messages: a folder, 'memory' or the server URL without password. */
   readonly location: string;
+  /**
+   * LISTEN on a channel for the life of the database (kept across PGlite worker restarts and PostgreSQL
+   * reconnections); the callback gets each NOTIFY payload after its transaction commits.
+   */
+  listen(channel: string, onNotify: (payload: string) => void): Promise<void>;
 }

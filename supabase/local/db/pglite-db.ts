@@ -55,6 +55,14 @@ export async function openPgliteDb(options: PgliteDbOptions): Promise<PgliteLoca
   let restarts = 0;
   let closed = false;
   const broken = new WeakSet<PgliteThread>();
+  // LISTEN channels and their callbacks: every new worker (a restart included) listens again before use.
+  const listeners = new Map<string, (payload: string) => void>();
+  const startThread = async (): Promise<PgliteThread> => {
+    const started = await PgliteThread.start(reopen, onBroken);
+    started.onNotify = (notification) => listeners.get(notification.channel)?.(notification.payload);
+    for (const channel of listeners.keys()) await started.listen(channel);
+    return started;
+  };
 
   // Terminate the stuck worker and open the folder again. Requests wait on `current`, so the next one
   // starts on the new worker; only the failing request sees the error.
@@ -62,9 +70,9 @@ export async function openPgliteDb(options: PgliteDbOptions): Promise<PgliteLoca
     if (closed || broken.has(stuck)) return;
     broken.add(stuck);
     restarts += 1;
-    current = stuck.terminate().then(() => PgliteThread.start(reopen, onBroken));
+    current = stuck.terminate().then(startThread);
   };
-  let current = PgliteThread.start(reopen, onBroken);
+  let current = startThread();
   await current;
 
   const thread = async (): Promise<PgliteThread> => {
@@ -72,7 +80,7 @@ export async function openPgliteDb(options: PgliteDbOptions): Promise<PgliteLoca
       return await current;
     } catch {
       // The last reopen failed (e.g. out of memory for a moment): try again for this request.
-      current = PgliteThread.start(reopen, onBroken);
+      current = startThread();
       return current;
     }
   };
@@ -110,6 +118,11 @@ export async function openPgliteDb(options: PgliteDbOptions): Promise<PgliteLoca
     },
     exec(sql: string) {
       return queue.run(OWNER_LANE, async () => (await thread()).exec(sql));
+    },
+    listen(channel: string, onNotify: (payload: string) => void) {
+      listeners.set(channel, onNotify);
+      // In the queue: a LISTEN inside someone's open transaction would be undone by its rollback.
+      return queue.run(OWNER_LANE, async () => (await thread()).listen(channel));
     },
     async close() {
       if (closed) return;

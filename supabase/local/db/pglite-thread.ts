@@ -49,6 +49,11 @@ export class DbRestartingError extends DbError {
   }
 }
 
+export interface Notification {
+  channel: string;
+  payload: string;
+}
+
 type Answer = { id: number; ok: true; value: unknown } | { id: number; ok: false; lost?: true; error?: { code?: string; message: string; detail?: string; hint?: string } & Record<string, unknown> };
 
 interface Pending {
@@ -63,6 +68,8 @@ export class PgliteThread {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private exited = false;
+  /** Where LISTEN notifications go (set by the owner before listen()). */
+  onNotify?: (notification: Notification) => void;
 
   private constructor(
     private readonly worker: Worker,
@@ -71,7 +78,10 @@ export class PgliteThread {
   ) {
     // Like a socket, an idle database does not keep the process alive; a pending request does.
     worker.unref();
-    worker.on('message', (answer: Answer) => this.settle(answer));
+    worker.on('message', (answer: Answer | { notify: Notification }) => {
+      if ('notify' in answer) this.onNotify?.(answer.notify);
+      else this.settle(answer);
+    });
     worker.on('error', () => {});
     worker.on('exit', () => {
       this.exited = true;
@@ -148,6 +158,11 @@ export class PgliteThread {
 
   async exec(sql: string): Promise<void> {
     await this.call({ op: 'exec', sql });
+  }
+
+  /** LISTEN on the worker's session; notifications arrive through onNotify. */
+  async listen(channel: string): Promise<void> {
+    await this.call({ op: 'listen', channel });
   }
 
   /** Closes PGlite cleanly (checkpoint), then ends the thread. */

@@ -59,6 +59,10 @@ async function handle(message) {
     case 'exec':
       await pg.exec(message.sql);
       return null;
+    case 'listen':
+      // Notifications reach the main thread as { notify } messages (the Realtime server's wake-up call).
+      await pg.listen(message.channel, (payload) => parentPort.postMessage({ notify: { channel: message.channel, payload } }));
+      return null;
     case 'close':
       await pg.close();
       return null;

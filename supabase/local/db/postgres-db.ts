@@ -77,6 +77,23 @@ export function postgresDb(connectionString: string, statementTimeouts?: Partial
   }
 
   const direct = wrap(pool);
+  // LISTEN needs one session of its own, reconnected (and listening again) after it drops.
+  const listeners = new Map<string, (payload: string) => void>();
+  let listener: Promise<pg.Client> | undefined;
+  let closed = false;
+  const connectListener = (): Promise<pg.Client> => {
+    const client = new pg.Client({ connectionString, options: connectionOptions });
+    client.on('notification', (message) => listeners.get(message.channel)?.(message.payload ?? ''));
+    client.on('error', () => {
+      listener = undefined;
+      client.end().catch(() => {});
+      if (!closed && listeners.size > 0) setTimeout(() => { if (!closed) listener ??= connectListener(); }, 1000).unref();
+    });
+    return client.connect().then(async () => {
+      for (const channel of listeners.keys()) await client.query(`listen ${pg.escapeIdentifier(channel)}`);
+      return client;
+    });
+  };
   return {
     kind: 'postgres',
     location: redact(connectionString),
@@ -85,6 +102,20 @@ export function postgresDb(connectionString: string, statementTimeouts?: Partial
     ownerTransaction: (fn) => ownerTransaction(fn),
     query: (sql, params) => direct.query(sql, params),
     exec: (sql) => direct.exec(sql),
-    close: () => pool.end(),
+    async listen(channel, onNotify) {
+      const fresh = !listeners.has(channel);
+      listeners.set(channel, onNotify);
+      if (listener) {
+        const client = await listener;
+        if (fresh) await client.query(`listen ${pg.escapeIdentifier(channel)}`);
+      } else listener = connectListener();
+      await listener;
+    },
+    async close() {
+      closed = true;
+      const client = await listener?.catch(() => undefined);
+      await client?.end().catch(() => {});
+      await pool.end();
+    },
   };
 }

@@ -46,10 +46,23 @@ export function useAdminData<T>(key: string, load: () => Promise<T>, onError?: (
   }, [token]);
 
   const reload = useCallback(() => setVersion((v) => v + 1), []);
+  // A live change: load again with the data still on screen, and swap it in (only the newest answer lands).
+  const refreshes = useRef(0);
+  const refresh = useCallback(() => {
+    const mine = ++refreshes.current;
+    loadRef.current().then(
+      (data) => {
+        if (mine !== refreshes.current) return;
+        setResult((current) => (current?.ok ? { token: current.token, ok: true, data } : current));
+        setLastData(data);
+      },
+      (reason: unknown) => console.error('Admin refresh failed:', reason),
+    );
+  }, []);
 
   let state: DataState<T>;
   if (result?.token !== token) state = { status: 'loading', previous: lastData };
   else if (result.ok) state = { status: 'ready', data: result.data };
   else state = { status: 'error', error: result.error, previous: lastData };
-  return { state, reload };
+  return { state, reload, refresh };
 }

@@ -7,6 +7,7 @@ import { LoadingText } from '../../../components/loading-text';
 import { StatusBadge, statusLabel } from '../../../components/status-badge';
 import { notify } from '../../../components/toaster';
 import { useSupabase } from '../../../lib/platform-context';
+import { useLiveChanges } from '../../../lib/use-live-changes';
 import { PageHeader } from '../common/page-header';
 import { useAdminData } from '../common/use-admin-data';
 import { ReplyForm } from '../../../components/support-thread/reply-form';
@@ -26,11 +27,14 @@ export function AdminTicketPage() {
   const { ticketId = '' } = useParams();
   const [afterReply, setAfterReply] = useState('');
   const [busy, setBusy] = useState(false);
-  const { state, reload } = useAdminData(ticketId, async () => {
+  const { state, reload, refresh } = useAdminData(ticketId, async () => {
     const [ticket, thread, admins] = await Promise.all([
       fetchQueueTicket(supabase, ticketId), fetchThread(supabase, ticketId), fetchAdmins(supabase)]);
     return { ticket, thread, admins };
   });
+  // Live: the customer's reply (or another admin's) appears in the open thread.
+  useLiveChanges(supabase, [{ table: 'ticket_replies', filter: `ticket_id=eq.${ticketId}` }, { table: 'support_tickets', filter: `id=eq.${ticketId}` }],
+    refresh, ticketId !== '');
   const back = (
     <Button asChild variant="ghost" size="sm" alignSelf="start">
       <Link to="/admin/support"><LuArrowLeft aria-hidden /> All tickets</Link>

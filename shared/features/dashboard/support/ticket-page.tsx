@@ -5,6 +5,7 @@ import { StatusBadge } from '../../../components/status-badge';
 import { notify } from '../../../components/toaster';
 import { formatDate } from '../../../lib/format';
 import { useSupabase } from '../../../lib/platform-context';
+import { useLiveChanges } from '../../../lib/use-live-changes';
 import { ticketUpdated } from '../../../lib/relative-time';
 import { PageHeader } from '../page-header';
 import { SectionCard } from '../section-card';
@@ -23,6 +24,9 @@ export function TicketPage() {
     const [ticket, thread] = await Promise.all([fetchOwnTicket(supabase, ticketId), fetchThread(supabase, ticketId)]);
     return { ticket, thread };
   });
+  // Live: a support reply or a status change appears in the open thread.
+  useLiveChanges(supabase, [{ table: 'ticket_replies', filter: `ticket_id=eq.${ticketId}` }, { table: 'support_tickets', filter: `id=eq.${ticketId}` }],
+    load.refresh, ticketId !== '');
 
   const back = (
     <Button asChild variant="ghost" size="sm" alignSelf="start">
