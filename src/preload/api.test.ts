@@ -21,13 +21,14 @@ function fakeIpc() {
 describe('preload api', () => {
   it('exposes only the task-level namespaces, never the ipc object', () => {
     const api = createStorewiseApi(fakeIpc().ipc);
-    expect(Object.keys(api).sort()).toEqual(['app', 'auth', 'links', 'printing', 'session']);
+    expect(Object.keys(api).sort()).toEqual(['app', 'auth', 'links', 'machine', 'printing', 'session']);
     expect(JSON.stringify(Object.entries(api).map(([name, ns]) => [name, Object.keys(ns)]))).toBe(
       JSON.stringify([
         ['session', ['getItem', 'setItem', 'removeItem', 'persistenceWarning']],
         ['links', ['openExternal']],
         ['auth', ['onDeepLink']],
         ['app', ['version', 'config']],
+        ['machine', ['status', 'reportRegister', 'changeSettings']],
         ['printing', ['printReceipt', 'printSlip', 'listPrinters', 'getSettings', 'saveSettings']],
       ]),
     );

@@ -16,7 +16,7 @@ describe('preload entry', () => {
     await import('./index');
     expect(fake.exposed.map(([key]) => key)).toEqual(['storewise']);
     const api = fake.exposed[0]![1] as Record<string, Record<string, unknown>>;
-    expect(Object.keys(api).sort()).toEqual(['app', 'auth', 'links', 'printing', 'session']);
+    expect(Object.keys(api).sort()).toEqual(['app', 'auth', 'links', 'machine', 'printing', 'session']);
     const values = Object.values(api).flatMap((namespace) => Object.values(namespace));
     expect(values.every((value) => typeof value === 'function')).toBe(true);
     // Neither ipcRenderer nor any of its methods is reachable from the page.
