@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { fitsPasswordHash, passwordTooLongForService } from '../../lib/password-limit';
+import { personNameSchema } from '../../lib/person-name';
 
 /**
  * What a person invited without an account chooses when accepting (issue 25): their name, as the profile keeps
@@ -7,12 +8,7 @@ import { fitsPasswordHash, passwordTooLongForService } from '../../lib/password-
  */
 export const joinSchema = z
   .object({
-    fullName: z
-      .string()
-      .trim()
-      .min(1, { error: 'Full name is required', abort: true })
-      .min(2, 'Name must be at least 2 characters')
-      .max(100, 'Name is too long'),
+    fullName: personNameSchema,
     password: z.string().min(6, 'Password must be at least 6 characters long.').refine(fitsPasswordHash, passwordTooLongForService),
     confirmPassword: z.string(),
   })
