@@ -127,6 +127,13 @@ create unique index legal_versions_slug_version_key on private.legal_versions us
 
 create unique index legal_versions_one_draft_key on private.legal_versions using btree (slug) where (status = 'draft');
 
+-- The schema lint (splinter's rules) after the admin settings and store PCs migrations: the two foreign keys to
+-- auth users get their indexes (deleting a user must not scan these tables), and the service role reads the
+-- desktop heartbeats as it reads every table in public (support and the admin tools use it).
+create index legal_versions_created_by_idx on private.legal_versions (created_by);
+
+create index platform_setting_changes_actor_id_idx on private.platform_setting_changes (actor_id);
+
 -- ==== Functions ===========================================================================================
 
 -- Recomputes every total from the tables: after bulk loads that bypass triggers, or to repair drift.

@@ -276,6 +276,7 @@ create table public.desktop_heartbeats (
 );
 alter table public.desktop_heartbeats enable row level security;
 comment on table public.desktop_heartbeats is 'Which Storewise desktop version each store PC runs (docs/adr/0270): device id, version, channel, platform; no personal data.';
+grant select on table public.desktop_heartbeats to service_role;
 grant insert (business_id, device_id, app_version, channel, platform, arch) on table public.desktop_heartbeats to authenticated;
 
 -- ==== Indexes =============================================================================================
