@@ -3,6 +3,13 @@
  * row per offending object ({ object }) so failures name what to fix. Each rule carries a fixture: DDL that
  * breaks it, which the test applies in a rolled-back transaction to prove the rule can fail.
  */
+/**
+ * The only functions anon may execute: the prerendered public pages read what an admin publishes without a rebuild
+ * (docs/adr/0261): the legal version in force, the list of versions, and the platform state (banner, announcement,
+ * status line, FAQ). They return only what the public pages show; every other function stays closed to anon.
+ */
+export const anonReadableFunctions = ['legal_version(text,integer)', 'legal_version_list(text)', 'public_site_state()'];
+
 export interface LintRule {
   name: string;
   /** What the rule demands, shown with the offenders. */
@@ -186,17 +193,13 @@ export const lintRules: LintRule[] = [
   {
     name: 'anon_executable_function',
     description: 'no function in public or private is executable by anon (signed-out callers reach none through /rest/v1/rpc) but the public site\'s three readers',
-    // The prerendered public pages read what an admin publishes without a rebuild (docs/adr/0261): the legal
-    // version in force and the list of versions, and the platform state (banner, announcement, status line, FAQ).
-    // These three return only what the public pages show; every other function stays closed to anon.
     sql: `
       select p.oid::regprocedure::text as object
         from pg_proc p join pg_namespace n on n.oid = p.pronamespace
        where n.nspname in ${ownSchemas}
          and not exists (select 1 from pg_depend d where d.objid = p.oid and d.deptype = 'e')
          and has_function_privilege('anon', p.oid, 'EXECUTE')
-         and not (n.nspname = 'public' and p.oid::regprocedure::text in
-                  ('legal_version(text,integer)', 'legal_version_list(text)', 'public_site_state()'))
+         and not (n.nspname = 'public' and p.oid::regprocedure::text = any (array[${anonReadableFunctions.map((f) => `'${f}'`).join(', ')}]))
        order by 1`,
     fixture: {
       statements: [`create function public.lint_open(_n int) returns int language sql set search_path = '' as 'select _n'`],
