@@ -100,6 +100,8 @@ export function ActivityPage({ workspace }: { workspace: Workspace }) {
         {activity.status === 'loading' && <LoadingText />}
         {activity.status === 'error' && <LoadError message="Activity could not be loaded." error={activity.error} onRetry={reload} />}
         {activity.status === 'ready' && (activity.data.rows.length === 0 ? <Text color="fg.muted">Nothing matches.</Text> : (
+          // At 390 px the table scrolls inside its card (focusable, so by keyboard too), never the whole page.
+          <Table.ScrollArea tabIndex={0} aria-label="Activity, scrollable">
           <Table.Root size="sm" aria-label="Activity">
             <Table.Header>
               <Table.Row>
@@ -118,6 +120,7 @@ export function ActivityPage({ workspace }: { workspace: Workspace }) {
               ))}
             </Table.Body>
           </Table.Root>
+          </Table.ScrollArea>
         ))}
         <HStack justify="space-between">
           <Text fontSize="sm" color="fg.muted">Page {page + 1} · {ACTIVITY_PAGE_SIZE} entries a page</Text>

@@ -181,6 +181,8 @@ export function TeamPage({ workspace }: { workspace: Workspace }) {
   return (
     <Stack gap="5">
       <WorkspaceCard title="Team" description={`${members.length} ${members.length === 1 ? 'person' : 'people'}`}>
+        {/* At 390 px the table scrolls inside its card (focusable, so by keyboard too), never the whole page. */}
+        <Table.ScrollArea tabIndex={0} aria-label="Team members, scrollable">
         <Table.Root size="sm" aria-label="Team members">
           <Table.Header>
             <Table.Row>
@@ -193,6 +195,7 @@ export function TeamPage({ workspace }: { workspace: Workspace }) {
             {members.map((m) => <MemberRow key={m.user_id} member={m} workspace={workspace} stores={stores} onChanged={changed} />)}
           </Table.Body>
         </Table.Root>
+        </Table.ScrollArea>
       </WorkspaceCard>
       {isOwner && (
         <WorkspaceCard title="Invite a member" description={workspace.max_members === 1

@@ -9,11 +9,12 @@ export const ADMIN_MENU = [
   ['Support Tickets', '/admin/support'],
   ['Billing Overview', '/admin/billing'],
   ['Activity Logs', '/admin/logs'],
+  ['Store PCs', '/admin/store-pcs'],
   ['System Settings', '/admin/settings'],
   ['Content Management', '/admin/content'],
 ] as const;
 
-export const COMING_SOON = ADMIN_MENU.filter(([, path]) => !['/admin', '/admin/users', '/admin/accounts', '/admin/plans', '/admin/support', '/admin/billing', '/admin/logs', '/admin/settings', '/admin/content'].includes(path));
+export const COMING_SOON = ADMIN_MENU.filter(([, path]) => !['/admin', '/admin/users', '/admin/accounts', '/admin/plans', '/admin/support', '/admin/billing', '/admin/logs', '/admin/store-pcs', '/admin/settings', '/admin/content'].includes(path));
 
 /** The admin shell: menu (sidebar or drawer), headings and the three working screens. */
 export class AdminPanel {
