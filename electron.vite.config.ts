@@ -5,7 +5,7 @@ import { updateFeedFrom } from './src/main/update-feed';
 
 const fromRoot = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
 
-// The update feed (the same variable electron-builder.yml publishes to). Updates are code the app runs,
+// The update feed (the same variable electron-builder.ts publishes to). Updates are code the app runs,
 // so a build with an http: (or otherwise unusable) feed fails here instead of shipping one.
 const updateUrl = process.env.STOREWISE_UPDATE_URL ?? '';
 if (updateUrl) {
