@@ -1,8 +1,9 @@
 import Papa from 'papaparse';
 import type { StorewiseClient } from '../../lib/supabase-client';
+import { STOCK_CSV_FIELDS } from '../../../supabase/functions/_shared/export/csv-formats';
 import { fetchStoreStock, type StockRow } from './inventory-api';
 
-export const STOCK_CSV_FIELDS = ['sku', 'product_name', 'variant', 'unit', 'on_hand', 'reorder_point', 'target_level'] as const;
+export { STOCK_CSV_FIELDS };
 
 /**
  * A store's stock as CSV (papaparse; quantities only, no cost, so every role may export what it sees). Cells a
