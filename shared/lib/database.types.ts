@@ -3491,6 +3491,10 @@ export type Database = {
         };
         Returns: string;
       };
+      begin_business_export: {
+        Args: { _business_id: string };
+        Returns: string;
+      };
       billing_admin_invoice: {
         Args: { _admin_id: string; _invoice_id: string };
         Returns: Json;
@@ -3573,6 +3577,43 @@ export type Database = {
         Args: { _batch?: number; _business_id: string };
         Returns: string;
       };
+      business_erasure_uploads: {
+        Args: { _business_id: string; _limit?: number };
+        Returns: {
+          bucket_id: string;
+          name: string;
+        }[];
+      };
+      business_export_csv_rows: {
+        Args: {
+          _after?: string;
+          _export_id: string;
+          _file: string;
+          _limit?: number;
+        };
+        Returns: Json[];
+      };
+      business_export_file: { Args: { _export_id: string }; Returns: string };
+      business_export_job: { Args: { _export_id: string }; Returns: Json };
+      business_export_progress: {
+        Args: {
+          _export_id: string;
+          _object_name?: string;
+          _rows_done: number;
+          _state?: string;
+        };
+        Returns: undefined;
+      };
+      business_export_rows: {
+        Args: {
+          _after?: Json;
+          _export_id: string;
+          _limit?: number;
+          _table: string;
+        };
+        Returns: Json[];
+      };
+      business_export_status: { Args: { _export_id: string }; Returns: Json };
       business_overview: {
         Args: { _business_id: string; _store_id?: string; _today?: string };
         Returns: Json;

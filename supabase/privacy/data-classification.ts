@@ -15,6 +15,7 @@ export const personalDataColumns: Record<string, { treatment: Treatment; why: st
   'private.account_security_events.actor_id': { treatment: 'retain', why: 'the security trail outlives the account' },
   'private.account_security_events.user_id': { treatment: 'retain', why: 'the security trail outlives the account' },
   'private.business_deletions.requested_by': { treatment: 'retain', why: 'who asked for a business\u2019s erasure is part of its proof log' },
+  'private.business_exports.requested_by': { treatment: 'retain', why: 'who exported a business is part of its trail; the job goes with the business' },
   'private.business_trials.user_id': { treatment: 'retain', why: 'one free trial per business, also after deletion' },
   'private.catalog_import_keys.created_by': { treatment: 'delete', why: 'a catalog import in progress: keys of its parts, no use after it' },
   'private.email_sends.user_id': { treatment: 'delete', why: 'hourly email caps, no use after the account' },

@@ -461,9 +461,22 @@ $$;
 revoke all on function public.mfa_redeem_recovery_code(uuid,text) from public;
 grant execute on function public.mfa_redeem_recovery_code(uuid,text) to service_role;
 
--- Asked with the user's own token before anything is erased: the caller's id, or 42501 when a user with an
--- authenticator has not given its code in this session; P0001 when the caller still owns a business (ownership
--- moves by transfer, or the business is deleted, before the owner's login can go).
+-- The businesses a user owns that still hold personal data: any not yet erased (retained and purged ones are
+-- fiscal records only; their owner_id stays, the soft-deleted auth row keeps the id).
+create or replace function private.owns_live_business(_user_id uuid)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select exists (select 1 from public.businesses b
+                  where b.owner_id = _user_id
+                    and not exists (select 1 from private.business_deletions d
+                                     where d.business_id = b.id and d.state in ('retained', 'purged')));
+$$;
+revoke all on function private.owns_live_business(uuid) from public;
+
 create or replace function public.account_deletion_check()
 returns uuid
 language plpgsql
@@ -478,7 +491,7 @@ begin
     raise exception 'sign in first' using errcode = '42501';
   end if;
   perform private.assert_aal2_if_enrolled();
-  if exists (select 1 from public.businesses b where b.owner_id = v_user) then
+  if private.owns_live_business(v_user) then
     raise exception 'you own a business: transfer it to another member or delete the business first'
       using errcode = 'P0001';
   end if;
@@ -488,11 +501,6 @@ $$;
 revoke all on function public.account_deletion_check() from public;
 grant execute on function public.account_deletion_check() to authenticated;
 
--- Service role only (the delete-account Edge Function, which then soft-deletes the auth user through GoTrue's admin
--- API): memberships and store access end, the profile keeps only "Former staff member", recovery codes go. Sales,
--- shifts, stock movements, refunds and the activity trail keep the user's id (the auth row stays, soft-deleted).
--- The trail entry is written first, so an interrupted deletion still shows it was asked for; every step is
--- idempotent, so the function can simply be called again.
 create or replace function public.erase_member_personal_data(_user_id uuid)
 returns void
 language plpgsql
@@ -504,7 +512,7 @@ begin
   if _user_id is null or not exists (select 1 from auth.users u where u.id = _user_id) then
     raise exception 'no such user' using errcode = 'P0002';
   end if;
-  if exists (select 1 from public.businesses b where b.owner_id = _user_id) then
+  if private.owns_live_business(_user_id) then
     raise exception 'the user owns a business: transfer it or delete the business first' using errcode = 'P0001';
   end if;
   insert into private.account_security_events (user_id, actor_id, kind) values (_user_id, _user_id, 'account.deleted');
@@ -521,7 +529,8 @@ grant execute on function public.erase_member_personal_data(uuid) to service_rol
 
 -- One JSON document of what Storewise holds about the caller as a person: the login (no password, token or
 -- authenticator secret), profile, memberships, sign-ins, sessions, notifications, tickets with their replies, plan,
--- billing history and payment methods. A business's own data is the owner's business export, not this. Needs the
+-- billing history, payment methods and the trail entries they are the actor of. A business's own data is the
+-- owner's business export, not this. Needs the
 -- second factor of a user who has one.
 create or replace function public.export_my_personal_data()
 returns jsonb
@@ -563,7 +572,13 @@ begin
                           from public.support_tickets t where t.user_id = v_user),
     'plan', (select to_jsonb(t) from public.user_plans t where t.user_id = v_user),
     'billing_history', (select coalesce(jsonb_agg(to_jsonb(t)), '[]'::jsonb) from public.billing_history t where t.user_id = v_user),
-    'payment_methods', (select coalesce(jsonb_agg(to_jsonb(t)), '[]'::jsonb) from public.payment_methods t where t.user_id = v_user)
+    'payment_methods', (select coalesce(jsonb_agg(to_jsonb(t)), '[]'::jsonb) from public.payment_methods t where t.user_id = v_user),
+    -- What the caller did in the businesses they belong(ed) to: the trail entries they are the actor of.
+    'own_activity', (select coalesce(jsonb_agg(jsonb_build_object('business', b.name, 'at', a.at, 'kind', a.kind,
+                                                                  'entity_type', a.entity_type, 'entity_id', a.entity_id)
+                                               order by a.at desc), '[]'::jsonb)
+                       from (select x.* from public.activity x where x.actor_id = v_user order by x.at desc limit 5000) a
+                       join public.businesses b on b.id = a.business_id)
   );
 end;
 $$;

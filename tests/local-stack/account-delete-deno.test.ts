@@ -129,6 +129,8 @@ describe('export_my_personal_data', () => {
     expect(exported.profile).toMatchObject({ full_name: 'Casey Cashier' });
     expect(exported.memberships).toEqual([expect.objectContaining({ role: 'cashier' })]);
     expect((exported.login_activity as unknown[]).length).toBeGreaterThanOrEqual(1);
+    // Their own trail entries (the one the helper wrote as them), never another person's.
+    expect(exported.own_activity).toEqual([expect.objectContaining({ kind: 'sale.created', entity_type: 'sale' })]);
 
     const { data: factor } = await client.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Phone' });
     await client.auth.mfa.challengeAndVerify({

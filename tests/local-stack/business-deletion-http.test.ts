@@ -13,6 +13,7 @@ import { cards, invoke, payCheckout, signedIn } from '../helpers/billing';
 import { createTestClient, startStack, type StackHandle } from '../helpers/stack';
 import { seedUsers } from '../db/support/seed-ids';
 import { uniqueEmail } from './auth-helpers';
+import { pngBlob } from './storage-helpers';
 
 let stack: StackHandle;
 let owner: SupabaseClient;
@@ -135,8 +136,33 @@ describe('an owner with an authenticator', () => {
     expect((await service.rpc('business_erasure_step', { _business_id: business })).error?.code).toBe('P0001');
     expect(providerSubscription()?.status).not.toBe('canceled');
 
+    // The business's files: a logo, a product picture, an export, a support ticket's attachment; another
+    // business's logo must stay.
+    const product = (await stack.db.query<{ id: string }>('select id from public.products where business_id = $1 limit 1', [business])).rows[0]?.id ?? business;
+    const ticket = (await stack.db.query<{ id: string }>(
+      `insert into public.support_tickets (user_id, business_id, subject, message)
+       values ($1, $2, 'Printer', 'It jams') returning id`, [seedUsers.owner3.id, business])).rows[0]!.id;
+    const otherBusiness = (await stack.db.query<{ id: string }>('select id from public.businesses where owner_id = $1', [seedUsers.owner1.id])).rows[0]!.id;
+    const files: [string, string, Blob][] = [
+      ['business-logos', `${business}/logo.png`, pngBlob()],
+      ['product-images', `${business}/${product}/front.png`, pngBlob()],
+      ['exports', `${business}/storewise-export-20260101-000000.zip`, new Blob(['PK'], { type: 'application/zip' })],
+      ['support-attachments', `${ticket}/receipt.png`, pngBlob()],
+      ['business-logos', `${otherBusiness}/logo.png`, pngBlob()],
+    ];
+    for (const [bucket, path, body] of files) {
+      expect((await service.storage.from(bucket).upload(path, body, { upsert: true })).error, `${bucket}/${path}`).toBeNull();
+    }
+
     expect((await admin.rpc('admin_set_legal_hold', { _business_id: business, _hold: false })).error).toBeNull();
     expect(await invoke(service, 'business-deletion', { action: 'run' })).toEqual({ status: 200, body: { erased: 1 } });
+    // Files and rows went together: none of the business's files is left, through the API or in the table.
+    for (const [bucket, path] of files.slice(0, 4)) {
+      expect((await service.storage.from(bucket).download(path)).error, `${bucket}/${path}`).not.toBeNull();
+    }
+    expect((await service.storage.from('business-logos').download(`${otherBusiness}/logo.png`)).error).toBeNull();
+    expect(Number((await stack.db.query<{ n: string }>(
+      `select count(*) as n from storage.objects where name like $1 || '/%' or name like $2 || '/%'`, [business, ticket])).rows[0]?.n)).toBe(0);
     await stack.stack.payments?.idle();
     expect(providerSubscription()?.status).toBe('canceled');
     expect(await deletion()).toEqual({ state: 'retained', legal_hold: false });
@@ -148,8 +174,23 @@ describe('an owner with an authenticator', () => {
     const what = (proofs as { what: string }[]).map((p) => p.what);
     expect(what).toEqual(expect.arrayContaining(['legal hold placed', 'legal hold lifted', 'subscription canceled at the provider',
       'erasure begun, business suspended', 'staff memberships, invitations and names erased', 'support tickets erased',
+      'uploads removed from business-logos', 'uploads removed from product-images', 'uploads removed from exports',
+      'uploads removed from support-attachments', 'uploads removed',
       'personal data erased; fiscal records kept 10 years']));
     expect(what.indexOf('subscription canceled at the provider')).toBeLessThan(what.indexOf('erasure begun, business suspended'));
+    expect(what.indexOf('uploads removed')).toBeLessThan(what.indexOf('support tickets erased'));
+    const logos = (proofs as { what: string; rows_affected: number }[]).filter((p) => p.what === 'uploads removed from business-logos');
+    expect(logos.reduce((sum, p) => sum + p.rows_affected, 0)).toBe(1);
+  });
+
+  it('lets the owner of the erased business delete their own login', async () => {
+    const deleted = await invoke(aal2, 'delete-account', {});
+    expect(deleted).toEqual({ status: 200, body: { deleted: true } });
+    const { rows } = await stack.db.query<{ deleted_at: string | null; owner_id: string }>(
+      'select u.deleted_at, b.owner_id from auth.users u join public.businesses b on b.owner_id = u.id where b.id = $1', [business]);
+    // Soft-deleted: the retained fiscal records keep their owner's id.
+    expect(rows[0]?.owner_id).toBe(seedUsers.owner3.id);
+    expect(rows[0]?.deleted_at).not.toBeNull();
   });
 });
 

@@ -1,8 +1,9 @@
 import Papa from 'papaparse';
 
-/** The columns of a catalog CSV (the header row names them; order is free, unknown columns are refused). */
-export const CSV_COLUMNS = ['product_name', 'unit', 'category', 'brand', 'option_name', 'option_value', 'sku', 'price',
-  'cost', 'barcode', 'opening_qty'] as const;
+import { CATALOG_CSV_COLUMNS } from '../../../supabase/functions/_shared/export/csv-formats';
+
+/** The columns of a catalog CSV: one list for the import, the catalog export and the business export. */
+export const CSV_COLUMNS = CATALOG_CSV_COLUMNS;
 export type CsvRow = Partial<Record<(typeof CSV_COLUMNS)[number], string>>;
 
 export interface ParsedCsv {

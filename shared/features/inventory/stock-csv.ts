@@ -1,8 +1,10 @@
 import Papa from 'papaparse';
 import type { StorewiseClient } from '../../lib/supabase-client';
+import { STOCK_CSV_FIELDS } from '../../../supabase/functions/_shared/export/csv-formats';
+import { downloadText } from '../../lib/download-file';
 import { fetchStoreStock, type StockRow } from './inventory-api';
 
-export const STOCK_CSV_FIELDS = ['sku', 'product_name', 'variant', 'unit', 'on_hand', 'reorder_point', 'target_level'] as const;
+export { STOCK_CSV_FIELDS, downloadText };
 
 /**
  * A store's stock as CSV (papaparse; quantities only, no cost, so every role may export what it sees). Cells a
@@ -24,16 +26,4 @@ export async function fetchAllStock(supabase: StorewiseClient, storeId: string):
     all.push(...rows);
     if (rows.length < 200 || all.length >= total) return all;
   }
-}
-
-/** Saves text as a file through the browser's download. */
-export function downloadText(filename: string, text: string, type = 'text/csv;charset=utf-8') {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = filename;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }

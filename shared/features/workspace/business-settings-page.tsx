@@ -10,30 +10,34 @@ import { ManagersTwoFactorCard } from './managers-two-factor-card';
 import { DeleteBusinessCard } from './delete-business-card';
 import { PacksCard } from './packs-card';
 import { BusinessLogoCard } from './business-logo-card';
+import { BusinessExportCard } from './business-export-card';
+import { countryOptions } from '../../lib/countries';
 import { fetchBusiness, updateBusiness, type Workspace } from './workspace-api';
 import { useAsync } from './use-async';
 import { BUSINESS_TYPES, businessSchema, type BusinessValues } from './workspace-schemas';
 import { storeUsage } from './plan-limit';
 
+const countries = countryOptions();
+
 export function BusinessSettingsPage({ workspace }: { workspace: Workspace }) {
   const supabase = useSupabase();
   const [business] = useAsync(workspace.id, () => fetchBusiness(supabase, workspace.id));
   const loaded = business.status === 'ready' ? business.data : null;
-  const contact = loaded ?? { email: null, phone: null };
+  const contact = loaded ?? { email: null, phone: null, country: null };
   const managersNeedTwoFactor = loaded ? loaded.managers_need_two_factor : null;
   const { reload } = useWorkspaces();
   const isOwner = workspace.role === 'owner';
   const { register, handleSubmit, formState } = useForm<BusinessValues>({
     resolver: zodResolver(businessSchema),
     values: { name: workspace.name, type: (BUSINESS_TYPES as readonly string[]).includes(workspace.type)
-      ? (workspace.type as BusinessValues['type']) : 'Others', email: contact?.email ?? '', phone: contact?.phone ?? '' },
+      ? (workspace.type as BusinessValues['type']) : 'Others', email: contact?.email ?? '', phone: contact?.phone ?? '', country: contact?.country ?? '' },
   });
   const { errors, isSubmitting } = formState;
 
   const onSubmit = handleSubmit(async (values) => {
     try {
       await updateBusiness(supabase, workspace.id, { name: values.name, type: values.type,
-        email: values.email || null, phone: values.phone || null });
+        email: values.email || null, phone: values.phone || null, country: values.country || null });
       notify.success('Business saved', 'Your business details were updated.');
       reload();
     } catch (error) {
@@ -77,6 +81,16 @@ export function BusinessSettingsPage({ workspace }: { workspace: Workspace }) {
               <FormField label="Business phone" error={errors.phone?.message}>
                 <Input type="tel" {...register('phone')} />
               </FormField>
+              <FormField label="Country" error={errors.country?.message}
+                helperText="Sets how long sales records are kept after the business is deleted, as its law requires.">
+                <NativeSelect.Root>
+                  <NativeSelect.Field {...register('country')}>
+                    <option value="">Not set (records kept 10 years)</option>
+                    {countries.map((c) => <option key={c.code} value={c.code}>{c.name}</option>)}
+                  </NativeSelect.Field>
+                  <NativeSelect.Indicator />
+                </NativeSelect.Root>
+              </FormField>
               {isOwner && <div><Button type="submit" loading={isSubmitting}>Save business</Button></div>}
             </Stack>
           </fieldset>
@@ -87,6 +101,7 @@ export function BusinessSettingsPage({ workspace }: { workspace: Workspace }) {
         <ManagersTwoFactorCard businessId={workspace.id} initial={managersNeedTwoFactor} />
       )}
       <BusinessLogoCard businessId={workspace.id} isOwner={isOwner} />
+      {isOwner && <BusinessExportCard businessId={workspace.id} />}
       {isOwner && <DeleteBusinessCard workspace={workspace} />}
     </Stack>
   );

@@ -5,6 +5,7 @@ import { notify } from '../../components/toaster';
 import { useSupabase } from '../../lib/platform-context';
 import { announceDeletionChange, requestBusinessDeletion, useDeletionStatus } from './business-deletion-api';
 import { nameMatches } from './transfer-ownership-card';
+import { BusinessExportPanel } from './business-export-card';
 import { WorkspaceCard } from './workspace-card';
 import type { Workspace } from './workspace-api';
 
@@ -36,7 +37,11 @@ export function DeleteBusinessCard({ workspace }: { workspace: Workspace }) {
   return (
     <WorkspaceCard title="Delete business" description="Close this business for good.">
       {status ? (
-        <Text color="fg.muted">The deletion is scheduled; the banner above says when and lets you cancel it.</Text>
+        <Stack gap="3">
+          <Text color="fg.muted">The deletion is scheduled; the banner above says when and lets you cancel it.</Text>
+          <Text fontWeight="medium">Keep a copy before the erasure:</Text>
+          <BusinessExportPanel businessId={workspace.id} />
+        </Stack>
       ) : (
         <form aria-label="Delete business" noValidate onSubmit={(event) => {
           event.preventDefault();
@@ -44,8 +49,8 @@ export function DeleteBusinessCard({ workspace }: { workspace: Workspace }) {
         }}>
           <Stack gap="3" maxW="lg">
             <Text fontSize="sm">
-              Nothing is deleted for 30 days, and you can cancel until then; the plan stops renewing at once. Download
-              what you need first (Reports and Catalog export CSV files). Then the customers, the team and the support
+              Nothing is deleted for 30 days, and you can cancel until then; the plan stops renewing at once. Export the
+              business first (Export business data, above). Then the customers, the team and the support
               tickets are erased; sales, refunds, tax and Z reports and invoices are kept for the period the law
               requires (10 years unless your country asks for less), then erased too.
             </Text>

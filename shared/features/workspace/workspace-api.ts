@@ -47,8 +47,8 @@ type BusinessRow = Database['public']['Tables']['businesses']['Row'];
 export async function fetchBusiness(
   supabase: StorewiseClient,
   id: string,
-): Promise<Pick<BusinessRow, 'email' | 'phone' | 'managers_need_two_factor' | 'packs'>> {
-  return unwrap(await supabase.from('businesses').select('email, phone, managers_need_two_factor, packs').eq('id', id).single());
+): Promise<Pick<BusinessRow, 'email' | 'phone' | 'country' | 'managers_need_two_factor' | 'packs'>> {
+  return unwrap(await supabase.from('businesses').select('email, phone, country, managers_need_two_factor, packs').eq('id', id).single());
 }
 
 /** The owner (with a second factor in this session) requires managers to sign in with one (docs/adr/0207). */
@@ -59,7 +59,7 @@ export async function setManagersNeedTwoFactor(supabase: StorewiseClient, busine
 }
 
 export async function updateBusiness(supabase: StorewiseClient, id: string,
-  values: { name: string; type: string; email: string | null; phone: string | null }) {
+  values: { name: string; type: string; email: string | null; phone: string | null; country: string | null }) {
   return unwrap(await supabase.from('businesses').update(values).eq('id', id).select('id').single());
 }
 

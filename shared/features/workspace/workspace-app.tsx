@@ -5,6 +5,8 @@ import { LoadingText } from '../../components/loading-text';
 import { ActivityPage } from './activity-page';
 import { AcceptInvitationPage } from './accept-invitation-page';
 import { BusinessSettingsPage } from './business-settings-page';
+import { CustomerPage } from './customer-page';
+import { CustomersPage } from './customers-page';
 import { StoresPage } from './stores-page';
 import { TeamPage } from './team-page';
 import { useWorkspaces, WorkspaceProvider } from './use-workspaces';
@@ -14,6 +16,7 @@ const TABS = [
   { label: 'Settings', to: '/dashboard/business', end: true, roles: ['owner', 'manager', 'cashier'] },
   { label: 'Stores', to: '/dashboard/business/stores', end: false, roles: ['owner', 'manager', 'cashier'] },
   { label: 'Team', to: '/dashboard/business/team', end: false, roles: ['owner', 'manager'] },
+  { label: 'Customers', to: '/dashboard/business/customers', end: false, roles: ['owner', 'manager'] },
   { label: 'Activity', to: '/dashboard/business/activity', end: false, roles: ['owner', 'manager'] },
 ];
 
@@ -69,6 +72,10 @@ function BusinessArea() {
         <Route path="stores" element={<StoresPage workspace={current} />} />
         <Route path="team" element={mayOpen('/dashboard/business/team', current.role)
           ? <TeamPage workspace={current} /> : <NotForYourRole what="The team" role={current.role} />} />
+        <Route path="customers" element={mayOpen('/dashboard/business/customers', current.role)
+          ? <CustomersPage workspace={current} /> : <NotForYourRole what="The customer list" role={current.role} />} />
+        <Route path="customers/:customerId" element={mayOpen('/dashboard/business/customers', current.role)
+          ? <CustomerPage /> : <NotForYourRole what="The customer list" role={current.role} />} />
         <Route path="activity" element={mayOpen('/dashboard/business/activity', current.role)
           ? <ActivityPage workspace={current} /> : <NotForYourRole what="The activity trail" role={current.role} />} />
       </Routes>
@@ -76,7 +83,7 @@ function BusinessArea() {
   );
 }
 
-/** The Business area of the dashboard (/dashboard/business/*): settings, stores, team and activity. */
+/** The Business area of the dashboard (/dashboard/business/*): settings, stores, team, customers and activity. */
 export function WorkspaceApp() {
   return (
     <WorkspaceProvider>

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { COUNTRY_CODES } from '../../lib/countries';
 import { parseMinorAmount } from '../../lib/money';
 
 /** The same bounds as the database's domains (supabase/migrations/20261122100000_workspace.sql). */
@@ -14,6 +15,8 @@ export const businessSchema = z.object({
   type: z.enum(BUSINESS_TYPES),
   email: z.union([z.literal(''), z.email('Enter a valid email address').max(255)]),
   phone: optionalPhone,
+  /** ISO 3166-1 alpha-2, or '' when not said (the retention period is then the longest, 10 years). */
+  country: z.union([z.literal(''), z.string().refine((v) => COUNTRY_CODES.includes(v), 'Choose a country from the list')]),
 });
 export type BusinessValues = z.infer<typeof businessSchema>;
 

@@ -6,7 +6,8 @@
  * - `cancel` (the owner's token): cancel_business_deletion, then the subscription renews again;
  * - `run` (the service role key; a schedule calls it daily): for every due deletion, the subscription is canceled
  *   now at the provider, then business_erasure_step is called until the business is erased. Each step is one
- *   transaction in the database, so a run cut off anywhere is finished by the next one.
+ *   transaction in the database, so a run cut off anywhere is finished by the next one. At the 'uploads' step the
+ *   business's files are removed through the Storage API (docs/adr/0290).
  * Nothing personal or secret is logged.
  */
 import { createClient } from '@supabase/supabase-js';
@@ -64,6 +65,29 @@ export function createDeletionHandler(deps: DeletionDeps) {
     }
   };
 
+  /**
+   * The business's files, removed through the Storage API (hosted refuses deletes from storage.objects), a batch
+   * at a time, each bucket's count written to the proof log. The database's step stays at 'uploads' until no file
+   * is left, so a run cut off here removes the rest next time.
+   */
+  const removeUploads = async (businessId: string) => {
+    for (;;) {
+      const files = await serviceRpc<{ bucket_id: string; name: string }[]>('business_erasure_uploads', { _business_id: businessId, _limit: 500 });
+      if (files.length === 0) return;
+      const byBucket = new Map<string, string[]>();
+      for (const file of files) byBucket.set(file.bucket_id, [...(byBucket.get(file.bucket_id) ?? []), file.name]);
+      let removed = 0;
+      for (const [bucket, names] of byBucket) {
+        const { data, error } = await service.storage.from(bucket).remove(names);
+        if (error) throw new Error(`uploads: ${bucket} refused the removal`);
+        removed += data.length;
+        await serviceRpc('business_deletion_record', { _business_id: businessId, _what: `uploads removed from ${bucket}`, _rows: data.length });
+      }
+      // Files listed but not removable: stop here rather than loop; the next run tries again.
+      if (removed === 0) throw new Error('uploads: none of the listed files could be removed');
+    }
+  };
+
   const erase = async (businessId: string, batch: number) => {
     const subscriptions = await serviceRpc<string[]>('business_deletion_subscriptions', { _business_id: businessId });
     for (const id of subscriptions) await deps.store.applySubscription(await deps.provider.cancelNow(id), syncStamp());
@@ -71,6 +95,7 @@ export function createDeletionHandler(deps: DeletionDeps) {
     for (let guard = 0; guard < 100_000; guard += 1) {
       const step = await serviceRpc<string>('business_erasure_step', { _business_id: businessId, _batch: batch });
       if (step === 'contact' || step === 'done') return;
+      if (step === 'uploads') await removeUploads(businessId);
     }
     throw new Error('the erasure did not finish');
   };
