@@ -85,7 +85,7 @@ export const tables: Record<Area, string[]> = {
     'public.transfer_lines', 'public.reorder_points', 'public.stock_movements', 'public.stock_balances', 'public.serial_numbers'],
   pos: ['public.shifts', 'public.cash_movements', 'public.customers', 'public.pos_approvals', 'public.sales',
     'public.sale_lines', 'public.sale_line_costs', 'public.sale_tenders', 'public.refunds', 'public.refund_lines',
-    'private.register_counters', 'public.sale_line_serials'],
+    'private.register_counters', 'public.sale_line_serials', 'private.staff_pins', 'public.till_switches'],
   support: ['public.support_tickets', 'public.ticket_replies', 'private.support_ticket_search', 'private.support_queue_counts'],
   reports: ['public.sales_daily', 'public.sales_daily_tax', 'public.sales_daily_variant', 'public.sales_monthly_variant',
     'public.sales_monthly_variant_business', 'public.stock_movements_daily', 'public.inventory_value', 'public.shift_totals',
@@ -117,7 +117,7 @@ export const migrationAreas: Record<string, Area> = {
   core: 'auth', admin: 'admin', workspace: 'workspace', session: 'auth', catalog: 'catalog', inventory: 'inventory',
   support: 'support', pos: 'pos', billing: 'billing', reports: 'reports', report: 'reports', sales: 'reports',
   sale: 'reports', stock: 'reports', sell: 'reports', receipt: 'pos', email: 'shared', trail: 'workspace',
-  work: 'workspace',
+  work: 'workspace', till: 'pos',
 };
 
 /**

@@ -1733,6 +1733,7 @@ export type Database = {
           tax_inclusive: boolean;
           tax_total: number;
           tendered_total: number;
+          till_switch_id: string | null;
           total: number;
         };
         ComputedFields: never;
@@ -1759,6 +1760,7 @@ export type Database = {
           tax_inclusive: boolean;
           tax_total: number;
           tendered_total: number;
+          till_switch_id?: string | null;
           total: number;
         };
         Update: {
@@ -1784,6 +1786,7 @@ export type Database = {
           tax_inclusive?: boolean;
           tax_total?: number;
           tendered_total?: number;
+          till_switch_id?: string | null;
           total?: number;
         };
         Relationships: [
@@ -1821,6 +1824,13 @@ export type Database = {
             isOneToOne: false;
             referencedRelation: "stores";
             referencedColumns: ["id", "business_id"];
+          },
+          {
+            foreignKeyName: "sales_till_switch_id_fkey";
+            columns: ["till_switch_id"];
+            isOneToOne: false;
+            referencedRelation: "till_switches";
+            referencedColumns: ["id"];
           },
         ];
       };
@@ -2961,6 +2971,61 @@ export type Database = {
           },
         ];
       };
+      till_switches: {
+        Row: {
+          business_id: string;
+          id: string;
+          method: string;
+          recorded_at: string;
+          register_id: string;
+          signed_in_user_id: string | null;
+          store_id: string;
+          switched_at: string;
+          user_id: string | null;
+          verified: boolean;
+        };
+        ComputedFields: never;
+        Insert: {
+          business_id: string;
+          id: string;
+          method: string;
+          recorded_at?: string;
+          register_id: string;
+          signed_in_user_id?: string | null;
+          store_id: string;
+          switched_at?: string;
+          user_id?: string | null;
+          verified: boolean;
+        };
+        Update: {
+          business_id?: string;
+          id?: string;
+          method?: string;
+          recorded_at?: string;
+          register_id?: string;
+          signed_in_user_id?: string | null;
+          store_id?: string;
+          switched_at?: string;
+          user_id?: string | null;
+          verified?: boolean;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "till_switches_register_id_fkey";
+            columns: ["register_id"];
+            isOneToOne: false;
+            referencedRelation: "registers";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "till_switches_store_id_business_id_fkey";
+            columns: ["store_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "stores";
+            referencedColumns: ["id", "business_id"];
+          },
+        ];
+      };
       transfer_lines: {
         Row: {
           business_id: string;
@@ -3490,6 +3555,16 @@ export type Database = {
           _store_id: string;
         };
         Returns: string;
+      };
+      approve_with_pin: {
+        Args: {
+          _max_discount_percent?: number;
+          _pin: string;
+          _purpose?: string;
+          _store_id: string;
+          _user_id: string;
+        };
+        Returns: Json;
       };
       billing_admin_invoice: {
         Args: { _admin_id: string; _invoice_id: string };
@@ -4467,6 +4542,14 @@ export type Database = {
         };
         Returns: undefined;
       };
+      set_my_pin: {
+        Args: { _business_id: string; _pin: string };
+        Returns: undefined;
+      };
+      set_staff_pin: {
+        Args: { _business_id: string; _pin: string; _user_id: string };
+        Returns: undefined;
+      };
       setup_progress: { Args: { _business_id: string }; Returns: Json };
       stock_history: {
         Args: {
@@ -4515,6 +4598,10 @@ export type Database = {
           variant_id: string;
         }[];
       };
+      switch_till: {
+        Args: { _pin: string; _register_id: string; _user_id: string };
+        Returns: Json;
+      };
       ticket_thread: {
         Args: { _ticket_id: string };
         Returns: {
@@ -4523,6 +4610,16 @@ export type Database = {
           created_at: string;
           id: string;
           is_staff: boolean;
+        }[];
+      };
+      till_pin_verifiers: { Args: { _register_id: string }; Returns: Json };
+      till_staff: {
+        Args: { _store_id: string };
+        Returns: {
+          full_name: string;
+          locked: boolean;
+          role: string;
+          user_id: string;
         }[];
       };
       transfer_ownership: {
