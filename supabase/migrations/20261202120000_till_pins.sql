@@ -394,10 +394,11 @@ revoke all on function public.approve_with_pin(uuid,uuid,text,numeric,text) from
 grant execute on function public.approve_with_pin(uuid,uuid,text,numeric,text) to authenticated;
 
 -- The person a sale names and the role its discounts are checked with. No switch: the signed-in person. An online
--- switch: its row, made by this same signed-in person at this store, its person still working there. An offline
--- switch arriving with the sale: its proof is checked against the PIN (a failed proof counts toward the lockout);
--- refused or unproven, the sale is kept under the signed-in person and flagged 'till_switch_unverified' for a
--- manager. Online, a bad switch is refused.
+-- switch: its row, made by this same signed-in person at this store, its person still working there. A switch
+-- made offline arrives with its first sale (offline, or online when the register came back before selling again):
+-- its proof is checked against the PIN and counts toward the lockout like a wrong PIN, so a failed proof never
+-- raises (that would undo the count): the sale is kept under the signed-in person and flagged
+-- 'till_switch_unverified' for a manager. Online, an unknown or no longer valid switch without a proof is refused.
 create or replace function private.sale_till_cashier(_switch jsonb, _business_id uuid, _register public.registers,
                                                      _offline boolean, out o_user_id uuid, out o_role text,
                                                      out o_switch_id uuid, out o_reasons text[])
@@ -412,6 +413,7 @@ declare
   v_role text;
   v_ok boolean := false;
   v_at timestamptz;
+  v_proofed boolean := false;
 begin
   o_user_id := (select auth.uid());
   o_reasons := '{}';
@@ -431,7 +433,8 @@ begin
     end if;
     v_role := private.store_member_role(_register.store_id, v_claimed);
     v_ok := v_row.verified and v_role is not null;
-  elsif _offline and jsonb_typeof(_switch -> 'proof') = 'string' and length(_switch ->> 'proof') <= 100 then
+  elsif jsonb_typeof(_switch -> 'proof') = 'string' and length(_switch ->> 'proof') <= 100 then
+    v_proofed := true;
     v_role := private.store_member_role(_register.store_id, v_claimed);
     if v_role is not null then
       v_ok := (private.check_pin(_business_id, v_claimed, null, _switch ->> 'proof') ->> 'ok')::boolean;
@@ -465,7 +468,7 @@ begin
   if v_ok then
     o_user_id := v_claimed;
     o_role := v_role;
-  elsif not _offline then
+  elsif not _offline and not v_proofed then
     raise exception 'permission denied: this till switch is no longer valid: switch to the person again' using errcode = '42501';
   else
     o_reasons := array['till_switch_unverified'];

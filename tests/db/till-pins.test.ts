@@ -264,10 +264,14 @@ describe('switching offline', () => {
     expect(JSON.stringify(flagged.data ?? flagged.error)).toContain('till_switch_unverified');
   });
 
-  it('an online sale cannot claim an offline switch', async () => {
-    const res = await w.clients.manager.rpc('post_sale', { _payload: teeSale(reg.DT1 as string, managerShift, {
+  it('online, an unknown switch is refused; a switch made offline with a wrong proof keeps the sale, flagged', async () => {
+    const unknown = await w.clients.manager.rpc('post_sale', { _payload: teeSale(reg.DT1 as string, managerShift, {
+      till_switch: { id: randomUUID(), user_id: w.userIds.cashier } }) });
+    expect(unknown.error?.code).toBe('42501');
+    const badProof = await w.clients.manager.rpc('post_sale', { _payload: teeSale(reg.DT1 as string, managerShift, {
       till_switch: { id: randomUUID(), user_id: w.userIds.cashier, proof: 'x' } }) });
-    expect(res.error?.code).toBe('42501');
+    expect(badProof.error).toBeNull();
+    expect(badProof.data).toMatchObject({ cashier_id: w.userIds.manager, review_reasons: ['till_switch_unverified'] });
   });
 });
 
