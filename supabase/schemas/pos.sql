@@ -2250,6 +2250,323 @@ $$;
 revoke all on function public.post_refund(jsonb) from public;
 grant execute on function public.post_refund(jsonb) to authenticated;
 
+-- Why a PIN is refused, or null: 4 to 6 digits, not one digit repeated, not a run up or down, not a pair or triple
+-- repeated (1212, 123123): the first PINs anyone tries.
+create or replace function private.pin_problem(_pin text)
+returns text
+language plpgsql
+immutable
+set search_path = ''
+as $$
+declare
+  v_up boolean := true;
+  v_down boolean := true;
+  i int;
+begin
+  if _pin is null or _pin !~ '^[0-9]{4,6}$' then
+    return 'a PIN is 4 to 6 digits';
+  end if;
+  for i in 2..length(_pin) loop
+    if (substr(_pin, i, 1)::int - substr(_pin, i - 1, 1)::int + 10) % 10 <> 1 then v_up := false; end if;
+    if (substr(_pin, i - 1, 1)::int - substr(_pin, i, 1)::int + 10) % 10 <> 1 then v_down := false; end if;
+  end loop;
+  if _pin ~ '^(.)\1+$' or v_up or v_down or _pin ~ '^(..)\1+$' or _pin ~ '^(...)\1$' then
+    return 'this PIN is too easy to guess: choose one that is not a repeated digit, a run like 1234 or a repeated pair';
+  end if;
+  return null;
+end;
+$$;
+revoke all on function private.pin_problem(text) from public;
+
+-- The role of a person in the business of a store when they may use that store (an unsuspended business, every
+-- store for owners and all-stores members, else a listed store), or null: who may be switched in or approve there.
+create or replace function private.store_member_role(_store_id uuid, _user_id uuid)
+returns text
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select m.role::text
+    from public.stores s
+    join public.business_members m on m.business_id = s.business_id and m.user_id = _user_id
+    join public.businesses b on b.id = m.business_id and b.suspended_at is null
+   where s.id = _store_id and s.archived_at is null
+     and (m.role = 'owner' or m.all_stores
+          or exists (select 1 from public.member_store_access a
+                      where a.business_id = s.business_id and a.user_id = m.user_id and a.store_id = s.id));
+$$;
+revoke all on function private.store_member_role(uuid,uuid) from public;
+
+-- Writes a PIN's three hashes. bf cost 8 for the online check (the lockout limits guesses there); cost 10 for the
+-- two the registers hold, which an attacker with a device can try offline (ADR 0300).
+create or replace function private.write_pin(_business_id uuid, _user_id uuid, _pin text, _clear_lockout boolean)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_problem text := private.pin_problem(_pin);
+  v_proof_salt text := extensions.gen_salt('bf', 10);
+begin
+  if v_problem is not null then
+    raise exception '%', v_problem using errcode = '22023';
+  end if;
+  insert into private.staff_pins (business_id, user_id, pin_hash, offline_hash, proof_salt, proof_digest)
+  values (_business_id, _user_id, extensions.crypt(_pin, extensions.gen_salt('bf', 8)),
+          extensions.crypt(_pin, extensions.gen_salt('bf', 10)), v_proof_salt,
+          extensions.digest(extensions.crypt(_pin, v_proof_salt), 'sha256'))
+  on conflict (business_id, user_id) do update
+    set pin_hash = excluded.pin_hash, offline_hash = excluded.offline_hash, proof_salt = excluded.proof_salt,
+        proof_digest = excluded.proof_digest, set_at = now(),
+        failed_attempts = case when _clear_lockout then 0 else private.staff_pins.failed_attempts end,
+        locked_until = case when _clear_lockout then null else private.staff_pins.locked_until end;
+end;
+$$;
+revoke all on function private.write_pin(uuid,uuid,text,boolean) from public;
+
+-- Checks a person's PIN with the lockout: 5 wrong tries lock it for 15 minutes (nothing is checked meanwhile), a
+-- right one clears the count. Never raises, so the count is kept by the caller's transaction: callers return the
+-- result instead of raising on a wrong PIN. _proof: an offline switch's proof instead of the PIN.
+create or replace function private.check_pin(_business_id uuid, _user_id uuid, _pin text, _proof text default null)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  c_max constant int := 5;
+  c_lock constant interval := interval '15 minutes';
+  v private.staff_pins;
+  v_ok boolean;
+begin
+  select p.* into v from private.staff_pins p where p.business_id = _business_id and p.user_id = _user_id for update;
+  if v.user_id is null then
+    return jsonb_build_object('ok', false, 'reason', 'no_pin');
+  elsif v.locked_until > now() then
+    return jsonb_build_object('ok', false, 'reason', 'locked', 'locked_until', v.locked_until);
+  end if;
+  if _proof is not null then
+    v_ok := extensions.digest(_proof, 'sha256') = v.proof_digest;
+  else
+    v_ok := _pin is not null and extensions.crypt(_pin, v.pin_hash) = v.pin_hash;
+  end if;
+  if v_ok then
+    update private.staff_pins p set failed_attempts = 0, locked_until = null
+     where p.business_id = _business_id and p.user_id = _user_id;
+    return jsonb_build_object('ok', true);
+  end if;
+  if v.failed_attempts + 1 >= c_max then
+    update private.staff_pins p set failed_attempts = 0, locked_until = now() + c_lock
+     where p.business_id = _business_id and p.user_id = _user_id;
+    perform private.log_activity(_business_id, null, 'pin.locked', 'member', _user_id, null,
+      jsonb_build_object('minutes', extract(epoch from c_lock) / 60));
+    return jsonb_build_object('ok', false, 'reason', 'locked', 'locked_until', now() + c_lock);
+  end if;
+  update private.staff_pins p set failed_attempts = v.failed_attempts + 1
+   where p.business_id = _business_id and p.user_id = _user_id;
+  return jsonb_build_object('ok', false, 'reason', 'wrong_pin', 'attempts_left', c_max - v.failed_attempts - 1);
+end;
+$$;
+revoke all on function private.check_pin(uuid,uuid,text,text) from public;
+
+-- A member sets their own PIN (signed in as themselves). The failure count and a lockout stay as they are: only a
+-- manager's or owner's reset clears them.
+create or replace function public.set_my_pin(_business_id uuid, _pin text)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if private.my_role(_business_id) is null then
+    raise exception 'permission denied: you are not a member of this business' using errcode = '42501';
+  end if;
+  perform private.write_pin(_business_id, (select auth.uid()), _pin, false);
+  perform private.log_activity(_business_id, null, 'pin.set', 'member', (select auth.uid()), null,
+    jsonb_build_object('by', 'self'));
+end;
+$$;
+comment on function public.set_my_pin(uuid,text) is 'The caller sets their own till PIN in a business (4-6 digits, not trivial); audited, never logged in clear.';
+revoke all on function public.set_my_pin(uuid,text) from public;
+grant execute on function public.set_my_pin(uuid,text) to authenticated;
+
+-- An owner sets or resets anyone's PIN in their business; a manager their cashiers' (and their own). A reset clears
+-- the failure count and the lockout.
+create or replace function public.set_staff_pin(_business_id uuid, _user_id uuid, _pin text)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_role text := private.my_role(_business_id);
+  v_target text;
+begin
+  if v_role is null or v_role not in ('owner', 'manager') then
+    raise exception 'permission denied: an owner or manager sets staff PINs' using errcode = '42501';
+  end if;
+  select m.role::text into v_target from public.business_members m where m.business_id = _business_id and m.user_id = _user_id;
+  if v_target is null then
+    raise exception 'this person is not a member of this business' using errcode = '22023';
+  elsif v_role = 'manager' and v_target <> 'cashier' and _user_id <> (select auth.uid()) then
+    raise exception 'permission denied: a manager sets cashiers'' PINs; the owner sets a manager''s' using errcode = '42501';
+  end if;
+  perform private.write_pin(_business_id, _user_id, _pin, true);
+  perform private.log_activity(_business_id, null, 'pin.reset', 'member', _user_id, null,
+    jsonb_build_object('by', v_role));
+end;
+$$;
+comment on function public.set_staff_pin(uuid,uuid,text) is 'An owner (anyone) or manager (cashiers, self) sets or resets a member''s till PIN and clears its lockout; audited.';
+revoke all on function public.set_staff_pin(uuid,uuid,text) from public;
+grant execute on function public.set_staff_pin(uuid,uuid,text) to authenticated;
+
+-- The people who may be switched in at a store's till: its staff with a PIN (names and roles, no hashes).
+create or replace function public.till_staff(_store_id uuid)
+returns table (user_id uuid, full_name text, role text, locked boolean)
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_business uuid := private.assert_store_role(_store_id, array['owner', 'manager', 'cashier']);
+begin
+  return query
+    select p.user_id, coalesce(nullif(btrim(pr.full_name), ''), 'Staff member')::text,
+           private.store_member_role(_store_id, p.user_id), coalesce(p.locked_until > now(), false)
+      from private.staff_pins p
+      left join public.profiles pr on pr.id = p.user_id
+     where p.business_id = v_business and private.store_member_role(_store_id, p.user_id) is not null
+     order by 2, 1;
+end;
+$$;
+comment on function public.till_staff(uuid) is 'Staff of a store who have a till PIN, for the switch and approval pickers.';
+revoke all on function public.till_staff(uuid) from public;
+grant execute on function public.till_staff(uuid) to authenticated;
+
+-- What a register keeps to switch offline: for each PIN holder of its store, the offline verifier (a bcrypt hash
+-- with its own salt, never the online one) and the salt of the proof an offline switch carries. Issued to a
+-- signed-in member of that store only, and recorded in the trail (ADR 0300).
+create or replace function public.till_pin_verifiers(_register_id uuid)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_register public.registers;
+  v_business uuid;
+  v_out jsonb;
+begin
+  select r.* into v_register from public.registers r where r.id = _register_id and r.archived_at is null;
+  if v_register.id is null then
+    raise exception 'no such register' using errcode = '42501';
+  end if;
+  v_business := private.assert_store_role(v_register.store_id, array['owner', 'manager', 'cashier']);
+  select coalesce(jsonb_agg(jsonb_build_object(
+           'user_id', p.user_id, 'full_name', coalesce(nullif(btrim(pr.full_name), ''), 'Staff member'),
+           'role', private.store_member_role(v_register.store_id, p.user_id),
+           'verifier', p.offline_hash, 'proof_salt', p.proof_salt) order by p.user_id), '[]')
+    into v_out
+    from private.staff_pins p
+    left join public.profiles pr on pr.id = p.user_id
+   where p.business_id = v_business and private.store_member_role(v_register.store_id, p.user_id) is not null;
+  perform private.log_activity(v_business, v_register.store_id, 'till.verifiers_issued', 'register', _register_id, null,
+    jsonb_build_object('people', jsonb_array_length(v_out)));
+  return jsonb_build_object('register_id', _register_id, 'issued_at', now(), 'staff', v_out);
+end;
+$$;
+comment on function public.till_pin_verifiers(uuid) is 'The offline PIN verifiers of a register''s store staff (bcrypt, own salts), for switching without a network; audited.';
+revoke all on function public.till_pin_verifiers(uuid) from public;
+grant execute on function public.till_pin_verifiers(uuid) to authenticated;
+
+-- Switch a register to a person of its store by their PIN. Returns {ok, switch_id, user_id, full_name, role} or
+-- {ok: false, reason: wrong_pin|locked|no_pin, attempts_left, locked_until}: a wrong PIN returns rather than raises
+-- so its count is kept.
+create or replace function public.switch_till(_register_id uuid, _user_id uuid, _pin text)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_register public.registers;
+  v_business uuid;
+  v_role text;
+  v_check jsonb;
+  v_id uuid := gen_random_uuid();
+begin
+  select r.* into v_register from public.registers r where r.id = _register_id and r.archived_at is null;
+  if v_register.id is null then
+    raise exception 'no such register' using errcode = '42501';
+  end if;
+  v_business := private.assert_store_role(v_register.store_id, array['owner', 'manager', 'cashier']);
+  v_role := private.store_member_role(v_register.store_id, _user_id);
+  if v_role is null then
+    raise exception 'permission denied: this person does not work at this store' using errcode = '42501';
+  elsif _pin is null or _pin !~ '^[0-9]{4,6}$' then
+    raise exception 'a PIN is 4 to 6 digits' using errcode = '22023';
+  end if;
+  v_check := private.check_pin(v_business, _user_id, _pin);
+  if not (v_check ->> 'ok')::boolean then
+    return v_check;
+  end if;
+  insert into public.till_switches (id, business_id, store_id, register_id, user_id, signed_in_user_id, method, verified)
+  values (v_id, v_business, v_register.store_id, _register_id, _user_id, (select auth.uid()), 'online', true);
+  perform private.log_activity(v_business, v_register.store_id, 'till.switched', 'till_switch', v_id, null,
+    jsonb_build_object('user_id', _user_id, 'register_id', _register_id, 'method', 'online'));
+  return jsonb_build_object('ok', true, 'switch_id', v_id, 'user_id', _user_id, 'role', v_role,
+    'full_name', (select coalesce(nullif(btrim(p.full_name), ''), 'Staff member') from public.profiles p where p.id = _user_id));
+end;
+$$;
+comment on function public.switch_till(uuid,uuid,text) is 'Switches a register to a staff member of its store by their PIN (lockout after 5 wrong tries); audited.';
+revoke all on function public.switch_till(uuid,uuid,text) from public;
+grant execute on function public.switch_till(uuid,uuid,text) to authenticated;
+
+-- A manager or owner of the store approves one discount (up to a percent within their own limit) or refund with
+-- their PIN at a till signed in as anyone of the store: approve_discount's rules, approved_by the PIN's owner.
+create or replace function public.approve_with_pin(_store_id uuid, _user_id uuid, _pin text,
+                                                   _max_discount_percent numeric default 100, _purpose text default 'discount')
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_business uuid := private.assert_store_role(_store_id, array['owner', 'manager', 'cashier']);
+  v_role text := private.store_member_role(_store_id, _user_id);
+  v_limit numeric := private.discount_limit_percent(v_role);
+  v_check jsonb;
+  v_id uuid;
+begin
+  if v_role is null or v_role not in ('owner', 'manager') then
+    raise exception 'permission denied: only an owner or manager of this store approves' using errcode = '42501';
+  elsif _purpose is null or _purpose not in ('discount', 'refund') then
+    raise exception 'approve a discount or a refund' using errcode = '22023';
+  elsif _max_discount_percent is null or _max_discount_percent < 0 or _max_discount_percent > v_limit then
+    raise exception 'this manager may approve discounts up to % percent', v_limit using errcode = '22023';
+  elsif _pin is null or _pin !~ '^[0-9]{4,6}$' then
+    raise exception 'a PIN is 4 to 6 digits' using errcode = '22023';
+  end if;
+  v_check := private.check_pin(v_business, _user_id, _pin);
+  if not (v_check ->> 'ok')::boolean then
+    return v_check;
+  end if;
+  insert into public.pos_approvals (business_id, store_id, purpose, max_discount_percent, approved_by)
+  values (v_business, _store_id, _purpose, _max_discount_percent, _user_id)
+  returning id into v_id;
+  perform private.log_activity(v_business, _store_id, 'approval.granted', 'approval', v_id, null,
+    jsonb_build_object('purpose', _purpose, 'max_discount_percent', _max_discount_percent, 'approved_by', _user_id,
+                       'method', 'pin'));
+  return jsonb_build_object('ok', true, 'approval_id', v_id);
+end;
+$$;
+comment on function public.approve_with_pin(uuid,uuid,text,numeric,text) is 'A manager or owner of the store approves one discount or refund with their till PIN (lockout after 5 wrong tries); audited.';
+revoke all on function public.approve_with_pin(uuid,uuid,text,numeric,text) from public;
+grant execute on function public.approve_with_pin(uuid,uuid,text,numeric,text) to authenticated;
+
 -- The person a sale names and the role its discounts are checked with. No switch: the signed-in person. An online
 -- switch: its row, made by this same signed-in person at this store, its person still working there. A switch
 -- made offline arrives with its first sale (offline, or online when the register came back before selling again):

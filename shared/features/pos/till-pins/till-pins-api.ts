@@ -1,6 +1,6 @@
 // SQL (supabase/schemas, docs/adr/0185):
-//   supabase/schemas/shared.sql: approve_with_pin() set_my_pin() set_staff_pin() switch_till()
-//     till_pin_verifiers() till_staff()
+//   supabase/schemas/pos.sql: approve_with_pin() set_my_pin() set_staff_pin() switch_till() till_pin_verifiers()
+//     till_staff()
 // SQL (supabase/schemas/pos.sql, 20261202120000_till_pins, ADR 0300): approve_with_pin() set_my_pin() set_staff_pin()
 //   switch_till() till_pin_verifiers() till_staff()
 import { format } from 'date-fns';
