@@ -1,7 +1,7 @@
 import bcrypt from 'bcryptjs';
 import { describe, expect, it } from 'vitest';
 import { checkOfflinePin, OFFLINE_LOCK_MS, verifierSetSchema, type LocalAttempts, type VerifierSet } from './offline-verifier';
-import { newPinSchema, pinProblem } from './pin-rules';
+import { newPinSchema, pinProblem } from '../../../lib/pin-rules';
 
 const ana = '0c0a0000-0000-4000-8000-00000000000a';
 const ben = '0c0a0000-0000-4000-8000-00000000000b';

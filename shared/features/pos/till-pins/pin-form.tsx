@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { Button, HStack, Input, NativeSelect, Stack, Text } from '@chakra-ui/react';
 import { z } from 'zod';
-import { pinEntrySchema } from './pin-rules';
+import { pinEntrySchema } from '../../../lib/pin-rules';
 
 const schema = pinEntrySchema.extend({ userId: z.string().min(1, 'Choose who you are.') });
 type Values = z.infer<typeof schema>;

@@ -1,8 +1,5 @@
 // SQL (supabase/schemas, docs/adr/0185):
-//   supabase/schemas/pos.sql: approve_with_pin() set_my_pin() set_staff_pin() switch_till() till_pin_verifiers()
-//     till_staff()
-// SQL (supabase/schemas/pos.sql, 20261202120000_till_pins, ADR 0300): approve_with_pin() set_my_pin() set_staff_pin()
-//   switch_till() till_pin_verifiers() till_staff()
+//   supabase/schemas/pos.sql: approve_with_pin() switch_till() till_pin_verifiers() till_staff()
 import { format } from 'date-fns';
 import { z } from 'zod';
 import { asSentence } from '../../../lib/sentence';
@@ -65,12 +62,4 @@ export async function approveWithPin(supabase: StorewiseClient, storeId: string,
     _store_id: storeId, _user_id: userId, _pin: pin, _purpose: purpose,
     _max_discount_percent: Math.min(100, Math.ceil(maxPercent * 1000) / 1000),
   })));
-}
-
-export async function setMyPin(supabase: StorewiseClient, businessId: string, pin: string): Promise<void> {
-  unwrap(await supabase.rpc('set_my_pin', { _business_id: businessId, _pin: pin }));
-}
-
-export async function setStaffPin(supabase: StorewiseClient, businessId: string, userId: string, pin: string): Promise<void> {
-  unwrap(await supabase.rpc('set_staff_pin', { _business_id: businessId, _user_id: userId, _pin: pin }));
 }
