@@ -67,7 +67,7 @@ create policy "till_switches: owners and managers in their stores, staff their o
 
 alter table public.sales add column till_switch_id uuid;
 alter table public.sales add constraint sales_till_switch_id_fkey foreign key (till_switch_id) references public.till_switches(id);
-create index sales_till_switch_idx on public.sales (till_switch_id) where till_switch_id is not null;
+create index sales_till_switch_idx on public.sales (till_switch_id);
 comment on column public.sales.till_switch_id is 'The PIN switch under which the sale was rung (cashier_id is then the switched-in person); null when rung by the signed-in person.';
 
 -- ==== PIN rules ===========================================================================================

@@ -466,7 +466,7 @@ create index till_switches_user_idx on public.till_switches (user_id);
 
 create index till_switches_signed_in_user_idx on public.till_switches (signed_in_user_id);
 
-create index sales_till_switch_idx on public.sales (till_switch_id) where till_switch_id is not null;
+create index sales_till_switch_idx on public.sales (till_switch_id);
 
 -- ==== Functions ===========================================================================================
 
