@@ -24,6 +24,7 @@ export const personalDataColumns: Record<string, { treatment: Treatment; why: st
   'private.mfa_recovery_codes.user_id': { treatment: 'delete', why: 'sign-in secrets' },
   'private.plan_events.user_id': { treatment: 'retain', why: 'billing history' },
   'private.platform_setting_changes.actor_id': { treatment: 'retain', why: 'the platform settings trail outlives the admin account' },
+  'private.staff_pins.user_id': { treatment: 'delete', why: 'a till PIN (hashed) ends with the membership' },
   'private.user_roles.user_id': { treatment: 'delete', why: 'platform roles end with the login' },
   'public.active_sessions.user_id': { treatment: 'delete', why: 'sessions end with the login' },
   'public.activity.actor_id': { treatment: 'retain', why: 'the activity trail keeps who did what' },
@@ -54,5 +55,7 @@ export const personalDataColumns: Record<string, { treatment: Treatment; why: st
   'public.support_tickets.assigned_admin': { treatment: 'retain', why: 'the staff side of a ticket' },
   'public.support_tickets.user_id': { treatment: 'delete', why: 'a customer\u2019s tickets are personal' },
   'public.ticket_replies.author_id': { treatment: 'delete', why: 'replies go with their ticket' },
+  'public.till_switches.signed_in_user_id': { treatment: 'retain', why: 'which signed-in session a till switch was made under, part of the sales record' },
+  'public.till_switches.user_id': { treatment: 'retain', why: 'who was switched in at the till, named by their sales (fiscal record)' },
   'public.user_plans.user_id': { treatment: 'retain', why: 'billing history' },
 };

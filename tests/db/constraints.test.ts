@@ -108,6 +108,8 @@ const syntheticRows: Record<string, Record<string, unknown>> = {
   'public.ticket_replies': { ticket_id: someId(9), is_staff: true, body: 'We are on it.' },
   'public.transfers': { business_id: someId(1), from_store_id: someId(2), to_store_id: someId(10) },
   'public.transfer_lines': { business_id: someId(1), transfer_id: someId(11), variant_id: someId(8), qty_sent: 1 },
+  'public.till_switches': { id: someId(14), business_id: someId(1), store_id: someId(2), register_id: someId(15),
+    method: 'online', verified: true },
   'public.desktop_heartbeats': { business_id: someId(1), device_id: someId(13), app_version: '1.4.0', channel: 'stable',
     platform: 'win32', arch: 'x64' },
 };

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { openShift, posShop, scan, tender } from './support/pos-shop';
+import { approveByPin, openShift, posShop, scan, tender } from './support/pos-shop';
 import { signInThroughUi } from './support/sign-in';
 
 test('a cashier gives a discount above the limit a manager approves, splits card and cash, parks and resumes, refunds part', async ({ page }) => {
@@ -24,10 +24,10 @@ test('a cashier gives a discount above the limit a manager approves, splits card
   await expect(page.getByTestId('cart-total')).toHaveText('$36.00');
   await expect(page.getByRole('textbox', { name: 'Amount tendered' })).toBeDisabled();
   await page.getByRole('button', { name: 'Manager approval' }).click();
-  const approval = page.getByRole('form', { name: 'Manager approval' });
-  await approval.getByRole('textbox', { name: 'Manager email' }).fill(shop.manager.email);
-  await approval.getByLabel('Manager password').fill(shop.manager.password);
-  await approval.getByRole('button', { name: 'Approve' }).click();
+  // The manager approves with their PIN at the counter (ADR 0300); a wrong one is refused first.
+  await approveByPin(page, 'Test Manager', '1357');
+  await expect(page.getByRole('form', { name: 'Manager approval' }).getByRole('alert')).toHaveText(/Wrong PIN: 4 tries left/);
+  await approveByPin(page, 'Test Manager', shop.pins.manager);
   await expect(page.getByText('Discount approved')).toBeVisible();
 
   // Split: 20.00 by card, then 20.00 cash for the 16.00 left: 4.00 change.
@@ -64,10 +64,7 @@ test('a cashier gives a discount above the limit a manager approves, splits card
   await expect(page.getByTestId('refund-total')).toHaveText('$10.00');
   await expect(page.getByRole('combobox', { name: 'Refund to' })).toHaveValue('card');
   await page.getByRole('button', { name: 'Refund (manager approves)' }).click();
-  const refundApproval = page.getByRole('form', { name: 'Manager approval' });
-  await refundApproval.getByRole('textbox', { name: 'Manager email' }).fill(shop.manager.email);
-  await refundApproval.getByLabel('Manager password').fill(shop.manager.password);
-  await refundApproval.getByRole('button', { name: 'Approve' }).click();
+  await approveByPin(page, 'Test Manager', shop.pins.manager);
   await expect(page.getByText('Refund $10.00 to card')).toBeVisible();
   // The refund receipt (ADR 0150): the line back, the total paid out to the card, printed alone through the browser.
   const slip = page.getByTestId('refund-slip');

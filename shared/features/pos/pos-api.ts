@@ -1,6 +1,6 @@
 // SQL (supabase/schemas, docs/adr/0185):
-//   supabase/schemas/pos.sql: approve_discount() cash_in_out() close_shift() create_customer() current_shift()
-//     open_shift() post_sales() x_report() z_report() customers sales shifts
+//   supabase/schemas/pos.sql: cash_in_out() close_shift() create_customer() current_shift() open_shift()
+//     post_sales() x_report() z_report() customers sales shifts
 //   supabase/schemas/shared.sql: find_sale_for_refund()
 //   supabase/schemas/workspace.sql: my_workspaces() registers stores
 import type { StorewiseClient } from '../../lib/supabase-client';
@@ -196,10 +196,3 @@ export async function findSaleByReceipt(supabase: StorewiseClient, storeId: stri
   };
 }
 
-// ---------------------------------------------------------------------------------------------------------------
-// Manager approval (ADR 0131): approve_discount as the manager, through the manager's own client.
-export async function requestApproval(managerClient: StorewiseClient, storeId: string, purpose: 'discount' | 'refund', maxPercent: number) {
-  return unwrap(await managerClient.rpc('approve_discount', {
-    _store_id: storeId, _max_discount_percent: Math.min(100, Math.ceil(maxPercent * 1000) / 1000), _purpose: purpose,
-  })) as unknown as string;
-}

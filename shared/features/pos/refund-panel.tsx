@@ -171,7 +171,7 @@ export function RefundPanel({ supabase, storeId, currency, receipt, role, online
             </Text>
           )}
           {approving ? (
-            <ManagerApproval storeId={storeId} purpose="refund" maxPercent={0} onCancel={() => setApproving(false)}
+            <ManagerApproval supabase={supabase} storeId={storeId} purpose="refund" maxPercent={0} onCancel={() => setApproving(false)}
               onApproved={(id) => { setApproving(false); void submit(id); }} />
           ) : (
             <Button disabled={picked.length === 0 || tooMany || chosen.some((c) => c.bad)}

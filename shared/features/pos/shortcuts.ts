@@ -12,6 +12,7 @@ export const SHORTCUTS = {
   refund: { code: 'KeyF', label: 'Alt+F', aria: 'Alt+F' },
   shift: { code: 'KeyS', label: 'Alt+S', aria: 'Alt+S' },
   pay: { code: 'KeyT', label: 'Alt+T', aria: 'Alt+T' },
+  switch: { code: 'KeyU', label: 'Alt+U', aria: 'Alt+U' },
   cash: { code: 'Digit1', label: 'Alt+1', aria: 'Alt+1' },
   card: { code: 'Digit2', label: 'Alt+2', aria: 'Alt+2' },
   other: { code: 'Digit3', label: 'Alt+3', aria: 'Alt+3' },

@@ -13,6 +13,8 @@ import { noPacks, type ShopPacks } from './shop-packs';
 import { CustomerPanel } from './customer-panel';
 import { DiscountPanel } from './discount-panel';
 import { ManagerApproval } from './manager-approval';
+import { SwitchCashierPanel, type TillCashier } from './till-pins/switch-cashier-panel';
+import { useTillVerifiers } from './till-pins/use-till-verifiers';
 import { draftKey, loadDraft, saveDraft, withoutStaleApproval } from './cart-draft';
 import { getMeta, listParked, parkCart, resumeParked, setMeta, type EnqueueOptions, type OutboxKind, type ParkedCart,
   type PosDatabase } from './outbox';
@@ -30,7 +32,7 @@ import { SHORTCUTS, shortcutOf, type ShortcutName } from './shortcuts';
 import { TenderPanel } from './tender-panel';
 import { emptyCart, parkLabel, type CartState } from './till-state';
 
-type Panel = 'discount' | 'customer' | 'parked' | 'refund' | 'shift' | 'approval' | null;
+type Panel = 'discount' | 'customer' | 'parked' | 'refund' | 'shift' | 'approval' | 'switch' | null;
 type Payload = Record<string, unknown> & { id: string };
 const RECENT_KEEP = 200;
 /** A receipt number as the register mints it (prefix-000123): a scan of one opens the refund. */
@@ -98,7 +100,12 @@ export function Till(props: TillProps) {
   const searchRef = useRef<HTMLInputElement | null>(null);
   const tenderRef = useRef<HTMLInputElement | null>(null);
   const money = useCallback((n: number) => formatMinor(n, store.currency), [store.currency]);
-  const limit = discountLimitPercent(role);
+  // The shared till (ADR 0300): the person switched in by PIN sells under the signed-in shift; their role sets the
+  // discount limit and whether a refund needs a manager, and their name goes on the sale.
+  const [tillCashier, setTillCashier] = useState<TillCashier | null>(null);
+  useTillVerifiers(supabase, db, register.id, online);
+  const sellingRole = tillCashier?.role ?? role;
+  const limit = discountLimitPercent(sellingRole);
 
   const refreshParked = useCallback(() => void listParked(db, register.id).then(setParked), [db, register.id]);
   useEffect(refreshParked, [refreshParked]);
@@ -245,6 +252,7 @@ export function Till(props: TillProps) {
       case 'refund': setRefundReceipt(''); setPanel('refund'); break;
       case 'shift': setPanel('shift'); break;
       case 'pay': setPanel(null); focusSoon(() => tenderRef.current); break;
+      case 'switch': setPanel('switch'); break;
       default: (document.querySelector(`[data-tender="${name}"]`) as HTMLButtonElement | null)?.click();
     }
   }, [park]);
@@ -307,6 +315,7 @@ export function Till(props: TillProps) {
       <ShortcutButton name="resume" label={`Parked (${parked.length})`} onClick={() => runRef.current('resume')} />
       <ShortcutButton name="refund" label="Refund" onClick={() => runRef.current('refund')} />
       <ShortcutButton name="shift" label="Shift" onClick={() => runRef.current('shift')} />
+      <ShortcutButton name="switch" label="Switch cashier" onClick={() => runRef.current('switch')} />
     </HStack>
   ), [cartEmpty, parked.length]);
   const results = useMemo(() => (
@@ -332,6 +341,8 @@ export function Till(props: TillProps) {
       id, register_id: register.id, shift_id: shift.id, occurred_at: occurredAt, receipt_seq: seq, offline,
       ...(cart.customer ? { customer_id: cart.customer.id } : {}),
       ...(cart.approval ? { approval_id: cart.approval.id } : {}),
+      ...(tillCashier ? { till_switch: { id: tillCashier.switchId, user_id: tillCashier.user_id,
+        ...(tillCashier.proof ? { proof: tillCashier.proof, at: tillCashier.at } : {}) } } : {}),
       lines: lines.map((l) => ({ variant_id: l.item.variantId, qty: l.qty, unit_price: l.item.price, discount: l.discount,
         ...(l.serial ? { serial: l.serial } : {}), ...(l.scaleLabel ? { scale_label: l.scaleLabel } : {}) })),
       tenders: paid.map((t) => ({ kind: t.kind, amount: t.amount, tendered: t.tendered })),
@@ -361,7 +372,7 @@ export function Till(props: TillProps) {
     setCart(emptyCart);
     setTenders([]);
     setNotice(needsApproval ? 'Saved offline with a discount above your limit: flagged for the manager' : null);
-  }, [cart, db, enqueue, lines, logo.url, needsApproval, nextSeq, online, register.id, shift, store, totals, step]);
+  }, [cart, db, enqueue, lines, logo.url, needsApproval, nextSeq, online, register.id, shift, store, totals, step, tillCashier]);
 
   const finish = useCallback(async (paid: Tender[]) => {
     // One sale per cart, however fast the last tender is pressed twice.
@@ -418,6 +429,10 @@ export function Till(props: TillProps) {
     <Stack gap="3" data-testid="pos-till">
       <HStack justify="space-between" wrap="wrap">
         <Text color="fg.muted">{store.name} · {register.name} · shift opened {new Date(shift.opened_at).toLocaleTimeString()}</Text>
+        <HStack>
+          <Text data-testid="till-cashier">Selling: <b>{tillCashier ? `${tillCashier.full_name} (${tillCashier.role})` : 'the signed-in person'}</b></Text>
+          {tillCashier && <Button size="xs" variant="ghost" onClick={() => setTillCashier(null)}>End switch</Button>}
+        </HStack>
       </HStack>
       {toolbar}
       <Flex direction={{ base: 'column', lg: 'row' }} gap="4" align="stretch">
@@ -482,8 +497,17 @@ export function Till(props: TillProps) {
               onClose={() => setPanel(null)} />
           )}
           {panel === 'approval' && (
-            <ManagerApproval storeId={store.id} purpose="discount" maxPercent={maxPct} onCancel={() => setPanel(null)}
+            <ManagerApproval supabase={supabase} storeId={store.id} purpose="discount" maxPercent={maxPct} onCancel={() => setPanel(null)}
               onApproved={(id, percent) => { setCart((c) => ({ ...c, approval: { id, percent, at: Date.now() } })); setPanel(null); setNotice('Discount approved'); }} />
+          )}
+          {panel === 'switch' && (
+            <SwitchCashierPanel supabase={supabase} db={db} registerId={register.id} online={online} onCancel={() => setPanel(null)}
+              onSwitched={(who) => {
+                setTillCashier(who);
+                setPanel(null);
+                setNotice(`${who.full_name} is selling now${who.proof ? ' (offline: checked when the sales sync)' : ''}`);
+                searchRef.current?.focus();
+              }} />
           )}
           {panel === 'customer' && (
             <CustomerPanel supabase={supabase} db={db} businessId={store.business_id} currency={store.currency} current={cart.customer}
@@ -503,7 +527,7 @@ export function Till(props: TillProps) {
             </Stack>
           )}
           {panel === 'refund' && (
-            <RefundPanel supabase={supabase} storeId={store.id} currency={store.currency} receipt={refundReceipt} role={role}
+            <RefundPanel supabase={supabase} storeId={store.id} currency={store.currency} receipt={refundReceipt} role={sellingRole}
               online={online} findLocal={findLocal} onRefund={refund} onClose={() => setPanel(null)} />
           )}
           {panel === 'shift' && (

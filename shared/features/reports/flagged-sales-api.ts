@@ -48,6 +48,7 @@ const reasonTexts: Record<string, string> = {
   no_approval: 'refunded without a manager\'s approval (the register was offline)',
   sale_not_synced: 'the sale had not reached the server yet',
   over_refund: 'more than was left to refund: kept to what was left',
+  till_switch_unverified: 'the offline PIN switch to another cashier could not be verified: kept under the signed-in person',
 };
 
 /** A reason as the database writes it ("price_mismatch:2") in words ("line 2: sold at a price ..."). */

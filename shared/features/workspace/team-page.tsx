@@ -6,6 +6,7 @@ import { FormField } from '../../components/form-field';
 import { LoadError } from '../../components/load-error';
 import { LoadingText } from '../../components/loading-text';
 import { notify } from '../../components/toaster';
+import { useAuth } from '../../lib/auth-provider';
 import { usePlatform, useSupabase } from '../../lib/platform-context';
 import { invitationMailClient, sendInvitationEmail } from './invitation-email';
 import { invitationLink } from './invitation-link';
@@ -13,6 +14,7 @@ import { PLAN_LIMIT_CODE } from './plan-limit';
 import { useAsync } from './use-async';
 import { useWorkspaces } from './use-workspaces';
 import { TransferOwnershipCard } from './transfer-ownership-card';
+import { TillPinCard } from './till-pin-card';
 import { WorkspaceCard } from './workspace-card';
 import { changeMember, fetchInvitations, fetchStores, fetchTeam, inviteMember, removeMember, revokeInvitation,
   WorkspaceError, type Store, type TeamMember, type Workspace } from './workspace-api';
@@ -163,6 +165,7 @@ function MemberRow({ member, workspace, stores, onChanged }: {
 export function TeamPage({ workspace }: { workspace: Workspace }) {
   const supabase = useSupabase();
   const { reload: reloadWorkspaces } = useWorkspaces();
+  const { user } = useAuth();
   const isOwner = workspace.role === 'owner';
   // Kept here, not in the form: the reload after an invitation remounts the form.
   const [link, setLink] = useState<SentLink | null>(null);
@@ -221,6 +224,7 @@ export function TeamPage({ workspace }: { workspace: Workspace }) {
           </Stack>
         </WorkspaceCard>
       )}
+      <TillPinCard workspace={workspace} members={members} myId={user?.id ?? null} />
       {isOwner && <TransferOwnershipCard workspace={workspace} members={members} onTransferred={changed} />}
     </Stack>
   );

@@ -1,5 +1,6 @@
 // SQL (supabase/schemas, docs/adr/0185):
 //   supabase/schemas/auth.sql: profiles
+//   supabase/schemas/pos.sql: set_my_pin() set_staff_pin()
 //   supabase/schemas/shared.sql: add_sample_catalog() dismiss_setup() setup_progress()
 //   supabase/schemas/workspace.sql: accept_invitation() business_team() create_invitation() invitation_preview()
 //     my_workspaces() remove_member() revoke_invitation() set_managers_need_two_factor() set_member_role()
@@ -119,6 +120,12 @@ export async function changeMember(supabase: StorewiseClient, businessId: string
 
 export async function removeMember(supabase: StorewiseClient, businessId: string, userId: string) {
   check(await supabase.rpc('remove_member', { _business_id: businessId, _user_id: userId }));
+}
+
+/** Till PINs (ADR 0300): one's own (set_my_pin), or a staff member's as an owner or manager (set_staff_pin, lifts a lockout). */
+export async function setTillPin(supabase: StorewiseClient, businessId: string, userId: string, pin: string, mine: boolean) {
+  check(mine ? await supabase.rpc('set_my_pin', { _business_id: businessId, _pin: pin })
+    : await supabase.rpc('set_staff_pin', { _business_id: businessId, _user_id: userId, _pin: pin }));
 }
 
 export async function revokeInvitation(supabase: StorewiseClient, invitationId: string) {

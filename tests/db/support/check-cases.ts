@@ -221,6 +221,13 @@ export const checkCases: CheckCase[] = [
     bad: [0, -1], good: [1] },
   { table: 'public.cash_movements', column: 'reason', constraint: 'cash_movements_reason_check',
     bad: ['', '  ', text(201)], good: ['x', text(200)] },
+  // till_switches (ADR 0300): an online switch is always verified; only one made offline may fail its proof
+  { table: 'public.till_switches', column: 'method', constraint: 'till_switches_method_check',
+    bad: ['manual', 'Online', ''], good: ['online', 'offline'] },
+  { table: 'public.till_switches', column: 'verified', constraint: 'till_switches_online_verified_check',
+    bad: [false], good: [true], also: { method: 'online' } },
+  { table: 'public.till_switches', column: 'verified', constraint: 'till_switches_online_verified_check',
+    bad: [], good: [false, true], also: { method: 'offline' } },
   { table: 'public.pos_approvals', column: 'purpose', constraint: 'pos_approvals_purpose_check',
     bad: ['void', 'Refund'], good: ['discount', 'refund'] },
   { table: 'public.pos_approvals', column: 'max_discount_percent',

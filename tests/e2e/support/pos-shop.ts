@@ -15,7 +15,7 @@ async function one(query: Query): Promise<string> {
 /**
  * A fresh shop for the register's specs, so no demo data is disturbed: an owner with one store (no tax), one
  * register (prefix E2E), a scannable soap (12.50, EAN 4006381333931) and a towel (20.00, SKU TOWEL), plus a
- * cashier and a manager of the business.
+ * cashier and a manager of the business, each with a till PIN (`pins`) the owner set (ADR 0300).
  */
 export async function posShop() {
   const owner = await createConfirmedUser('pos');
@@ -41,10 +41,17 @@ export async function posShop() {
   if (signedIn.error) throw new Error(signedIn.error.message);
   await one(asOwner.from('barcodes').insert({ business_id: business, variant_id: soap, code: '4006381333931', kind: 'ean13' })
     .select('id').single());
+  const setPin = async (userId: string, pin: string) => {
+    const { error } = await asOwner.rpc('set_staff_pin', { _business_id: business, _user_id: userId, _pin: pin });
+    if (error) throw new Error(error.message);
+  };
+  const pins = { cashier: '4826', manager: '7391' };
+  await setPin(cashier.id, pins.cashier);
+  await setPin(manager.id, pins.manager);
   const rows = async <T>(query: PromiseLike<{ data: T[] | null }>) => (await query).data ?? [];
   return {
-    owner, cashier, manager, business, store, register,
-    sales: () => rows(admin.from('sales').select('id, total, discount_total, receipt_number, approval_id, tendered_total, change_total')
+    owner, cashier, manager, business, store, register, pins, setPin,
+    sales: () => rows(admin.from('sales').select('id, total, discount_total, receipt_number, approval_id, tendered_total, change_total, cashier_id, till_switch_id, review_reasons')
       .eq('register_id', register).order('receipt_number')),
     tenders: (saleId: string) => rows(admin.from('sale_tenders').select('kind, amount, tendered, change').eq('sale_id', saleId).order('kind')),
     refunds: () => rows(admin.from('refunds').select('id, total, tender_kind, review_reasons, approval_id').eq('register_id', register)),
@@ -73,6 +80,14 @@ export async function openShift(page: Page, float: string) {
   await page.getByRole('textbox', { name: 'Starting float' }).fill(float);
   await page.getByRole('button', { name: 'Open shift' }).click();
   await page.getByRole('textbox', { name: 'Scan or search' }).waitFor();
+}
+
+/** A manager approves by choosing their name and typing their PIN in the approval form. */
+export async function approveByPin(page: Page, managerName: string, pin: string) {
+  const approval = page.getByRole('form', { name: 'Manager approval' });
+  await approval.getByRole('combobox', { name: 'Who' }).selectOption({ label: `${managerName} (manager)` });
+  await approval.getByLabel('PIN').fill(pin);
+  await approval.getByRole('button', { name: 'Approve' }).click();
 }
 
 /** Pays what remains: an amount (or empty for the rest) as cash, card or other. */

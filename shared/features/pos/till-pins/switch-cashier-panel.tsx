@@ -1,0 +1,70 @@
+import { useEffect, useState } from 'react';
+import { Text } from '@chakra-ui/react';
+import type { StorewiseClient } from '../../../lib/supabase-client';
+import type { PosDatabase } from '../outbox';
+import { checkOfflinePin, type TillPerson, type VerifierSet } from './offline-verifier';
+import { PinForm } from './pin-form';
+import { pinRefusalText, switchTillOnline } from './till-pins-api';
+import { keepAttempts, readAttempts, readVerifiers } from './verifier-store';
+
+/** The person selling at this till: switched in by PIN online (the server's switch id) or offline (with the proof). */
+export interface TillCashier extends TillPerson {
+  switchId: string;
+  /** Offline switches only: bcrypt(PIN, proof salt), checked by the server when the sales sync. */
+  proof?: string;
+  at: string;
+}
+
+/**
+ * Switch the till to another person of the store by their PIN (ADR 0300). Online, the database checks the PIN
+ * (lockout after 5 wrong tries) and records the switch; the register also refreshes its offline verifiers then.
+ * Offline, the register's verifier (kept fresh by useTillVerifiers) checks the PIN and the switch travels with the
+ * sales, which the server checks.
+ */
+export function SwitchCashierPanel({ supabase, db, registerId, online, onSwitched, onCancel }: {
+  supabase: StorewiseClient;
+  db: PosDatabase;
+  registerId: string;
+  online: boolean;
+  onSwitched: (cashier: TillCashier) => void;
+  onCancel: () => void;
+}) {
+  const [set, setSet] = useState<VerifierSet | null>(null);
+  const [loaded, setLoaded] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    void readVerifiers(db, registerId).then((copy) => { if (live) { setSet(copy); setLoaded(true); } });
+    return () => { live = false; };
+  }, [db, registerId]);
+
+  const switchTo = async (userId: string, pin: string) => {
+    setError(null);
+    const at = new Date().toISOString();
+    if (online) {
+      try {
+        const r = await switchTillOnline(supabase, registerId, userId, pin);
+        if (!r.ok) return setError(pinRefusalText(r));
+        return onSwitched({ user_id: r.user_id, full_name: r.full_name, role: r.role, switchId: r.switch_id, at });
+      } catch (e) {
+        // A network failure mid-call: the offline check below decides, as when the register knew it was offline.
+        if (navigator.onLine) return setError(e instanceof Error ? e.message : String(e));
+      }
+    }
+    if (!set) return setError(pinRefusalText({ reason: 'unknown' }));
+    const { result, attempts } = await checkOfflinePin(set, await readAttempts(db, registerId), userId, pin, Date.now());
+    await keepAttempts(db, registerId, attempts);
+    if (!result.ok) {
+      return setError(pinRefusalText(result.reason === 'wrong_pin' ? { reason: 'wrong_pin', attempts_left: result.attemptsLeft }
+        : { reason: result.reason, ...(result.reason === 'locked' && result.lockedUntil ? { locked_until: result.lockedUntil } : {}) }));
+    }
+    onSwitched({ ...result.person, switchId: crypto.randomUUID(), proof: result.proof, at });
+  };
+
+  if (!loaded) return <Text role="status">Loading the staff of this store…</Text>;
+  return (
+    <PinForm label="Switch cashier" title={online ? 'Who is selling now?' : 'Who is selling now? (offline: checked again when the sales sync)'}
+      people={set?.staff ?? []} submitLabel="Switch" error={error} onSubmit={switchTo} onCancel={onCancel} />
+  );
+}

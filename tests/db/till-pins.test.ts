@@ -1,0 +1,283 @@
+/**
+ * The shared till (issue 25, ADR 0300, 20261202120000_till_pins.sql) over HTTP with supabase-js as each person:
+ * PINs set and checked by the database with a lockout, managers approving by PIN, the sale naming the person
+ * switched in by PIN, and offline switches verified when their sales sync.
+ */
+import { randomUUID } from 'node:crypto';
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkOfflinePin, verifierSetSchema } from '../../shared/features/pos/till-pins/offline-verifier';
+import { downtown, startCatalogWorld, type CatalogWorld } from './support/catalog-world';
+
+let w: CatalogWorld;
+const reg: Record<string, string> = {};
+let managerShift = '';
+let cashierShift = '';
+const pins = { cashier: '4826', manager: '7391', owner: '5038' };
+
+interface Sale { id: string; cashier_id: string; till_switch_id: string | null; review_reasons: string[];
+  lines: { id: string }[] }
+
+async function openShift(client: SupabaseClient, register: string): Promise<string> {
+  const { data, error } = await client.rpc('open_shift', { _register_id: register, _opening_float: 10000 });
+  if (error) throw new Error(error.message);
+  return (data as { id: string }).id;
+}
+
+/** One tee (1400 + tax = 1524) paid by card, with what else the payload says. */
+const teeSale = (register: string, shift: string, extra: Record<string, unknown> = {}) => ({
+  id: randomUUID(), register_id: register, shift_id: shift, lines: [{ variant_id: w.f.variant, qty: 1 }],
+  tenders: [{ kind: 'card', amount: 1524 }], ...extra,
+});
+
+const switchTill = async (client: SupabaseClient, register: string, userId: string, pin: string) =>
+  client.rpc('switch_till', { _register_id: register, _user_id: userId, _pin: pin });
+
+const trail = (kind: string, entity: string) =>
+  w.rows<{ actor_id: string; after: Record<string, unknown> }>(
+    'select actor_id, after from public.activity where kind = $1 and entity_id = $2', [kind, entity]);
+
+beforeAll(async () => {
+  w = await startCatalogWorld();
+  for (const r of await w.rows<{ id: string; receipt_prefix: string }>(
+    `select id, receipt_prefix from public.registers where receipt_prefix in ('DT1', 'DT2')`)) reg[r.receipt_prefix] = r.id;
+  managerShift = await openShift(w.clients.manager, reg.DT1 as string);
+  cashierShift = await openShift(w.clients.cashier, reg.DT2 as string);
+  for (const who of ['cashier', 'manager', 'owner'] as const) {
+    const { error } = await w.clients[who].rpc('set_my_pin', { _business_id: w.businessA, _pin: pins[who] });
+    expect(error).toBeNull();
+  }
+}, 300_000);
+
+afterAll(async () => {
+  await w?.stack.stop();
+});
+
+describe('setting a PIN', () => {
+  it('keeps only bcrypt hashes, refuses trivial PINs and audits without the PIN', async () => {
+    const [row] = await w.rows<{ pin_hash: string; offline_hash: string; proof_digest: Buffer }>(
+      'select pin_hash, offline_hash, proof_digest from private.staff_pins where user_id = $1', [w.userIds.cashier]);
+    expect(row?.pin_hash).toMatch(/^\$2a\$08\$/);
+    expect(row?.offline_hash).toMatch(/^\$2a\$10\$/);
+    expect(row?.offline_hash).not.toBe(row?.pin_hash);
+    for (const bad of ['1111', '1234', '987654', '1212', '123123', '12a4', '123', '1234567']) {
+      const { error } = await w.clients.cashier.rpc('set_my_pin', { _business_id: w.businessA, _pin: bad });
+      expect(error?.code, bad).toBe('22023');
+    }
+    const audit = await trail('pin.set', w.userIds.cashier);
+    expect(audit.length).toBeGreaterThan(0);
+    expect(JSON.stringify(audit)).not.toContain(pins.cashier);
+    const afters = await w.rows<{ after: unknown }>(`select after from public.activity where kind like 'pin.%'`);
+    expect(afters.length).toBeGreaterThanOrEqual(3);
+    for (const { after } of afters) expect(Object.values(after as object).map(String)).not.toContain(pins.cashier);
+  });
+
+  it('a cashier sets no one else\'s PIN; a manager sets a cashier\'s but not the owner\'s; the API cannot read PINs', async () => {
+    const cashierSets = await w.clients.cashier.rpc('set_staff_pin', { _business_id: w.businessA, _user_id: w.userIds.manager, _pin: '2468' });
+    expect(cashierSets.error?.code).toBe('42501');
+    const managerSetsOwner = await w.clients.manager.rpc('set_staff_pin', { _business_id: w.businessA, _user_id: w.userIds.owner, _pin: '2468' });
+    expect(managerSetsOwner.error?.code).toBe('42501');
+    const otherSets = await w.clients.other.rpc('set_staff_pin', { _business_id: w.businessA, _user_id: w.userIds.cashier, _pin: '2468' });
+    expect(otherSets.error?.code).toBe('42501');
+    const read = await w.clients.owner.schema('private' as 'public').from('staff_pins' as 'till_switches').select('*');
+    expect(read.data ?? []).toEqual([]);
+    expect(read.error).not.toBeNull();
+  });
+});
+
+describe('switching the till by PIN', () => {
+  it('the sale posts under the manager\'s shift and names the cashier switched in, whose limits apply', async () => {
+    const switched = await switchTill(w.clients.manager, reg.DT1 as string, w.userIds.cashier, pins.cashier);
+    expect(switched.error).toBeNull();
+    const sw = switched.data as { ok: boolean; switch_id: string; role: string; full_name: string };
+    expect(sw).toMatchObject({ ok: true, role: 'cashier', full_name: 'Member cashier' });
+    const payload = teeSale(reg.DT1 as string, managerShift, { till_switch: { id: sw.switch_id, user_id: w.userIds.cashier } });
+    const { data, error } = await w.clients.manager.rpc('post_sale', { _payload: payload });
+    expect(error).toBeNull();
+    const sale = data as Sale;
+    expect(sale.cashier_id).toBe(w.userIds.cashier);
+    expect(sale.till_switch_id).toBe(sw.switch_id);
+    expect(await w.rows('select shift_id from public.sales where id = $1', [sale.id])).toEqual([{ shift_id: managerShift }]);
+    const [posted] = await trail('sale.posted', sale.id);
+    expect(posted?.actor_id).toBe(w.userIds.manager);
+    expect(posted?.after).toMatchObject({ cashier_id: w.userIds.cashier, till_switch_id: sw.switch_id });
+    expect((await trail('till.switched', sw.switch_id))[0]?.after).toMatchObject({ user_id: w.userIds.cashier, method: 'online' });
+
+    // 20 % off is within the manager's limit but above the switched-in cashier's 10 %.
+    const discounted = teeSale(reg.DT1 as string, managerShift, { till_switch: { id: sw.switch_id, user_id: w.userIds.cashier },
+      lines: [{ variant_id: w.f.variant, qty: 1, discount: 280 }], tenders: [{ kind: 'card', amount: 1219 }] });
+    const refused = await w.clients.manager.rpc('post_sale', { _payload: discounted });
+    expect(refused.error?.code).toBe('42501');
+    expect(refused.error?.message).toMatch(/above your limit of 10/);
+  });
+
+  it('a switch is good only for the session that made it, and never for another person', async () => {
+    const switched = await switchTill(w.clients.manager, reg.DT1 as string, w.userIds.cashier, pins.cashier);
+    const sw = switched.data as { switch_id: string };
+    const stolen = await w.clients.cashier.rpc('post_sale', { _payload: teeSale(reg.DT2 as string, cashierShift,
+      { till_switch: { id: sw.switch_id, user_id: w.userIds.cashier } }) });
+    expect(stolen.error?.code).toBe('42501');
+    const otherPerson = await w.clients.manager.rpc('post_sale', { _payload: teeSale(reg.DT1 as string, managerShift,
+      { till_switch: { id: sw.switch_id, user_id: w.userIds.owner } }) });
+    expect(otherPerson.error?.code).toBe('42501');
+    const invented = await w.clients.manager.rpc('post_sale', { _payload: teeSale(reg.DT1 as string, managerShift,
+      { till_switch: { id: randomUUID(), user_id: w.userIds.owner } }) });
+    expect(invented.error?.code).toBe('42501');
+  });
+
+  it('another business\'s staff are refused, at the switch and at the verifiers', async () => {
+    const { error: setOwn } = await w.clients.other.rpc('set_my_pin', { _business_id: w.businessB, _pin: '6142' });
+    expect(setOwn).toBeNull();
+    const intoA = await switchTill(w.clients.manager, reg.DT1 as string, w.userIds.other, '6142');
+    expect(intoA.error?.code).toBe('42501');
+    const fromB = await switchTill(w.clients.other, reg.DT1 as string, w.userIds.cashier, pins.cashier);
+    expect(fromB.error?.code).toBe('42501');
+    const verifiers = await w.clients.other.rpc('till_pin_verifiers', { _register_id: reg.DT1 });
+    expect(verifiers.error?.code).toBe('42501');
+    const staff = await w.clients.other.rpc('till_staff', { _store_id: downtown });
+    expect(staff.error?.code).toBe('42501');
+    const anon = await w.clients.anon.rpc('switch_till', { _register_id: reg.DT1, _user_id: w.userIds.cashier, _pin: pins.cashier });
+    expect(anon.error).not.toBeNull();
+  });
+
+  it('five wrong PINs lock the person for 15 minutes; the cashier cannot clear it, a manager\'s reset does', async () => {
+    const results: { ok: boolean; reason: string; attempts_left?: number }[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      const { data, error } = await switchTill(w.clients.manager, reg.DT1 as string, w.userIds.cashier, '9035');
+      expect(error).toBeNull();
+      results.push(data as never);
+    }
+    expect(results.map((r) => r.reason)).toEqual(['wrong_pin', 'wrong_pin', 'wrong_pin', 'wrong_pin', 'locked']);
+    expect(results[0]?.attempts_left).toBe(4);
+    const right = await switchTill(w.clients.manager, reg.DT1 as string, w.userIds.cashier, pins.cashier);
+    expect(right.data).toMatchObject({ ok: false, reason: 'locked' });
+    // The cashier changing their own PIN keeps the lock; so does a right PIN from their own session.
+    expect((await w.clients.cashier.rpc('set_my_pin', { _business_id: w.businessA, _pin: '3917' })).error).toBeNull();
+    expect((await switchTill(w.clients.cashier, reg.DT2 as string, w.userIds.cashier, '3917')).data).toMatchObject({ ok: false, reason: 'locked' });
+    expect(await trail('pin.locked', w.userIds.cashier)).toHaveLength(1);
+    const staff = await w.clients.manager.rpc('till_staff', { _store_id: downtown });
+    expect((staff.data as { user_id: string; locked: boolean }[]).find((s) => s.user_id === w.userIds.cashier)?.locked).toBe(true);
+
+    const reset = await w.clients.manager.rpc('set_staff_pin', { _business_id: w.businessA, _user_id: w.userIds.cashier, _pin: pins.cashier });
+    expect(reset.error).toBeNull();
+    expect((await trail('pin.reset', w.userIds.cashier))[0]).toMatchObject({ actor_id: w.userIds.manager });
+    expect((await switchTill(w.clients.manager, reg.DT1 as string, w.userIds.cashier, pins.cashier)).data).toMatchObject({ ok: true });
+  });
+});
+
+describe('approvals by PIN', () => {
+  it('a manager\'s PIN approves a cashier\'s refund; a wrong PIN and a cashier\'s PIN do not', async () => {
+    const sold = await w.clients.cashier.rpc('post_sale', { _payload: teeSale(reg.DT2 as string, cashierShift) });
+    expect(sold.error).toBeNull();
+    const sale = sold.data as Sale;
+    const refundWith = (approval: string | null) => w.clients.cashier.rpc('post_refund', { _payload: {
+      id: randomUUID(), sale_id: sale.id, shift_id: cashierShift, lines: [{ sale_line_id: sale.lines[0]?.id, qty: 1 }],
+      ...(approval ? { approval_id: approval } : {}) } });
+    expect((await refundWith(null)).error?.code).toBe('42501');
+
+    const cashierApproves = await w.clients.cashier.rpc('approve_with_pin', { _store_id: downtown, _user_id: w.userIds.cashier,
+      _pin: pins.cashier, _max_discount_percent: 0, _purpose: 'refund' });
+    expect(cashierApproves.error?.code).toBe('42501');
+    const wrong = await w.clients.cashier.rpc('approve_with_pin', { _store_id: downtown, _user_id: w.userIds.manager,
+      _pin: '1357', _max_discount_percent: 0, _purpose: 'refund' });
+    expect(wrong.error).toBeNull();
+    expect(wrong.data).toMatchObject({ ok: false, reason: 'wrong_pin', attempts_left: 4 });
+    expect(await w.rows('select 1 from public.pos_approvals where approved_by = $1', [w.userIds.manager])).toEqual([]);
+
+    const approved = await w.clients.cashier.rpc('approve_with_pin', { _store_id: downtown, _user_id: w.userIds.manager,
+      _pin: pins.manager, _max_discount_percent: 0, _purpose: 'refund' });
+    const approvalId = (approved.data as { ok: boolean; approval_id: string }).approval_id;
+    expect(approved.data).toMatchObject({ ok: true });
+    const refunded = await refundWith(approvalId);
+    expect(refunded.error).toBeNull();
+    expect(await w.rows('select approved_by, used_at is not null as used from public.pos_approvals where id = $1', [approvalId]))
+      .toEqual([{ approved_by: w.userIds.manager, used: true }]);
+    expect((await trail('approval.granted', approvalId))[0]).toMatchObject({ actor_id: w.userIds.cashier,
+      after: { approved_by: w.userIds.manager, method: 'pin', purpose: 'refund' } });
+    // The wrong try was counted; the right one cleared it.
+    expect(await w.rows('select failed_attempts from private.staff_pins where user_id = $1', [w.userIds.manager]))
+      .toEqual([{ failed_attempts: 0 }]);
+  });
+
+  it('a manager\'s PIN approves a discount within their own limit only', async () => {
+    const over = await w.clients.cashier.rpc('approve_with_pin', { _store_id: downtown, _user_id: w.userIds.manager,
+      _pin: pins.manager, _max_discount_percent: 60, _purpose: 'discount' });
+    expect(over.error?.code).toBe('22023');
+    const ok = await w.clients.cashier.rpc('approve_with_pin', { _store_id: downtown, _user_id: w.userIds.manager,
+      _pin: pins.manager, _max_discount_percent: 20, _purpose: 'discount' });
+    const approvalId = (ok.data as { approval_id: string }).approval_id;
+    const sold = await w.clients.cashier.rpc('post_sale', { _payload: teeSale(reg.DT2 as string, cashierShift, {
+      approval_id: approvalId, lines: [{ variant_id: w.f.variant, qty: 1, discount: 280 }], tenders: [{ kind: 'card', amount: 1219 }] }) });
+    expect(sold.error).toBeNull();
+    expect((sold.data as { approval_id: string }).approval_id).toBe(approvalId);
+  });
+});
+
+describe('switching offline', () => {
+  it('the register\'s verifier checks the PIN; the proof it makes is verified when the sale syncs', async () => {
+    const issued = await w.clients.manager.rpc('till_pin_verifiers', { _register_id: reg.DT1 });
+    expect(issued.error).toBeNull();
+    const set = verifierSetSchema.parse(issued.data);
+    expect(set.staff.map((s) => s.user_id).sort()).toEqual([w.userIds.cashier, w.userIds.manager, w.userIds.owner].sort());
+    expect(JSON.stringify(set)).not.toContain('pin_hash');
+    const [stored] = await w.rows<{ pin_hash: string }>('select pin_hash from private.staff_pins where user_id = $1', [w.userIds.cashier]);
+    expect(JSON.stringify(set)).not.toContain(stored?.pin_hash);
+
+    const wrong = await checkOfflinePin(set, {}, w.userIds.cashier, '9035', Date.now());
+    expect(wrong.result).toMatchObject({ ok: false, reason: 'wrong_pin' });
+    const right = await checkOfflinePin(set, wrong.attempts, w.userIds.cashier, pins.cashier, Date.now());
+    if (!right.result.ok) throw new Error('the right PIN was refused offline');
+
+    const switchId = randomUUID();
+    const at = new Date().toISOString();
+    const good = [teeSale(reg.DT1 as string, managerShift, { offline: true, occurred_at: at,
+      till_switch: { id: switchId, user_id: w.userIds.cashier, proof: right.result.proof, at } }),
+    teeSale(reg.DT1 as string, managerShift, { offline: true, occurred_at: at,
+      till_switch: { id: switchId, user_id: w.userIds.cashier, proof: right.result.proof, at } })];
+    // A switch whose proof was made without the PIN (a guess): kept, under the signed-in manager, flagged.
+    const guessed = await checkOfflinePinProofFor(set, w.userIds.owner, '2795');
+    const forgedId = randomUUID();
+    const forged = teeSale(reg.DT1 as string, managerShift, { offline: true, occurred_at: at,
+      till_switch: { id: forgedId, user_id: w.userIds.owner, proof: guessed, at } });
+    const sent = await w.clients.manager.rpc('post_sales', { _payloads: [...good, forged] });
+    expect(sent.error).toBeNull();
+    expect((sent.data as { ok: boolean }[]).map((r) => r.ok)).toEqual([true, true, true]);
+    const rows = await w.rows<{ id: string; cashier_id: string; till_switch_id: string; review_reasons: string[] }>(
+      'select id, cashier_id, till_switch_id, review_reasons from public.sales where id = any($1::uuid[])',
+      [[...good.map((g) => g.id), forged.id]]);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    for (const g of good) {
+      expect(byId.get(g.id)).toMatchObject({ cashier_id: w.userIds.cashier, till_switch_id: switchId, review_reasons: [] });
+    }
+    expect(byId.get(forged.id)).toMatchObject({ cashier_id: w.userIds.manager, till_switch_id: forgedId,
+      review_reasons: ['till_switch_unverified'] });
+    expect(await w.rows('select method, verified, user_id from public.till_switches where id = any($1::uuid[]) order by verified',
+      [[switchId, forgedId]])).toEqual([
+      { method: 'offline', verified: false, user_id: w.userIds.owner },
+      { method: 'offline', verified: true, user_id: w.userIds.cashier },
+    ]);
+    // The failed proof counted toward the owner's lockout, as a wrong PIN at the counter would.
+    expect(await w.rows('select failed_attempts from private.staff_pins where user_id = $1', [w.userIds.owner]))
+      .toEqual([{ failed_attempts: 1 }]);
+    // The flag is listed for a manager.
+    const flagged = await w.clients.owner.rpc('flagged_sales', { _business_id: w.businessA });
+    expect(JSON.stringify(flagged.data ?? flagged.error)).toContain('till_switch_unverified');
+  });
+
+  it('online, an unknown switch is refused; a switch made offline with a wrong proof keeps the sale, flagged', async () => {
+    const unknown = await w.clients.manager.rpc('post_sale', { _payload: teeSale(reg.DT1 as string, managerShift, {
+      till_switch: { id: randomUUID(), user_id: w.userIds.cashier } }) });
+    expect(unknown.error?.code).toBe('42501');
+    const badProof = await w.clients.manager.rpc('post_sale', { _payload: teeSale(reg.DT1 as string, managerShift, {
+      till_switch: { id: randomUUID(), user_id: w.userIds.cashier, proof: 'x' } }) });
+    expect(badProof.error).toBeNull();
+    expect(badProof.data).toMatchObject({ cashier_id: w.userIds.manager, review_reasons: ['till_switch_unverified'] });
+  });
+});
+
+/** The proof a register would make from a guessed PIN (what a tampered register could send). */
+async function checkOfflinePinProofFor(set: ReturnType<typeof verifierSetSchema.parse>, userId: string, guess: string) {
+  const { default: bcrypt } = await import('bcryptjs');
+  const entry = set.staff.find((s) => s.user_id === userId);
+  return bcrypt.hash(guess, entry?.proof_salt ?? '');
+}

@@ -1,0 +1,122 @@
+import { expect, test, type Page } from '@playwright/test';
+import { approveByPin, openShift, posShop, scan, tender } from './support/pos-shop';
+import { signInThroughUi } from './support/sign-in';
+import { adminClient, createConfirmedUser } from './support/users';
+
+/** A second cashier of the shop with a PIN the owner set. */
+async function secondCashier(shop: Awaited<ReturnType<typeof posShop>>) {
+  const b = await createConfirmedUser('cashier-b', 'Second Cashier');
+  const admin = await adminClient();
+  const { error } = await admin.from('business_members').insert({ business_id: shop.business, user_id: b.id, role: 'cashier', all_stores: true });
+  if (error) throw new Error(error.message);
+  await shop.setPin(b.id, '6159');
+  return { ...b, pin: '6159' };
+}
+
+/** Switches the till by keyboard (Alt+U) to a person with a PIN. */
+async function switchTo(page: Page, label: string, pin: string) {
+  await page.keyboard.press('Alt+KeyU');
+  const form = page.getByRole('form', { name: 'Switch cashier' });
+  await form.getByRole('combobox', { name: 'Who' }).selectOption({ label });
+  await form.getByLabel('PIN').fill(pin);
+  await form.getByLabel('PIN').press('Enter');
+}
+
+test('cashier A sells, cashier B switches in by PIN and sells, a manager approves by PIN; the sales name A and B', async ({ page, browser }) => {
+  // A long walk through the register and then the owner's report, on two shared, loaded cores.
+  test.setTimeout(300_000);
+  const shop = await posShop();
+  const b = await secondCashier(shop);
+  await signInThroughUi(page, shop.cashier.email, shop.cashier.password);
+  await openShift(page, '100');
+  await expect(page.getByTestId('till-cashier')).toHaveText('Selling: the signed-in person');
+
+  // A (the signed-in cashier) sells a soap.
+  await scan(page, '4006381333931');
+  await tender(page, 'Card');
+  await expect.poll(async () => (await shop.sales()).length).toBe(1);
+  await page.getByRole('button', { name: 'New sale' }).click();
+
+  // B switches in: a wrong PIN is refused and counted, the right one switches.
+  await switchTo(page, 'Second Cashier (cashier)', '1357');
+  await expect(page.getByRole('form', { name: 'Switch cashier' }).getByRole('alert')).toHaveText(/Wrong PIN: 4 tries left/);
+  await page.getByRole('form', { name: 'Switch cashier' }).getByLabel('PIN').fill(b.pin);
+  await page.getByRole('form', { name: 'Switch cashier' }).getByRole('button', { name: 'Switch' }).click();
+  await expect(page.getByTestId('till-cashier')).toHaveText('Selling: Second Cashier (cashier)');
+
+  // B sells the towel at 20 % off: above a cashier's 10 %, so a manager approves with their PIN.
+  await page.getByRole('textbox', { name: 'Scan or search' }).fill('towel');
+  await page.getByRole('textbox', { name: 'Scan or search' }).press('Enter');
+  await page.keyboard.press('Alt+KeyD');
+  await page.getByRole('textbox', { name: 'Discount value' }).fill('20');
+  await page.getByRole('button', { name: 'Apply discount' }).click();
+  await expect(page.getByTestId('cart-total')).toHaveText('$16.00');
+  await expect(page.getByRole('textbox', { name: 'Amount tendered' })).toBeDisabled();
+  await page.getByRole('button', { name: 'Manager approval' }).click();
+  // A cashier is not offered as an approver.
+  await expect(page.getByRole('form', { name: 'Manager approval' }).getByRole('option', { name: /Cashier/ })).toHaveCount(0);
+  await approveByPin(page, 'Test Manager', shop.pins.manager);
+  await expect(page.getByText('Discount approved')).toBeVisible();
+  await tender(page, 'Card');
+  await expect.poll(async () => (await shop.sales()).length).toBe(2);
+
+  const [first, second] = await shop.sales();
+  expect(first).toMatchObject({ cashier_id: shop.cashier.id, till_switch_id: null, total: 1250 });
+  expect(second).toMatchObject({ cashier_id: b.id, total: 1600, discount_total: 400 });
+  expect(second?.review_reasons).not.toContain('till_switch_unverified');
+  expect(second?.till_switch_id).toBeTruthy();
+  const admin = await adminClient();
+  const { data: approval } = await admin.from('pos_approvals').select('approved_by').eq('id', String(second?.approval_id)).single();
+  expect(approval).toEqual({ approved_by: shop.manager.id });
+
+  // The owner's sales by staff member name A and B, each with their own sale.
+  const ownerContext = await browser.newContext();
+  const owner = await ownerContext.newPage();
+  await signInThroughUi(owner, shop.owner.email, shop.owner.password);
+  await owner.goto('/dashboard/reports');
+  await owner.getByTestId('reports-tab-breakdown').click();
+  await owner.getByTestId('reports-dimension').selectOption('staff');
+  await expect(owner.getByRole('heading', { name: 'Sales by staff member' })).toBeVisible();
+  const rows = owner.getByTestId('report-breakdown-row');
+  await expect(rows.filter({ hasText: 'Test Cashier' })).toContainText('12.50');
+  await expect(rows.filter({ hasText: 'Second Cashier' })).toContainText('16.00');
+  await ownerContext.close();
+});
+
+test('offline, cashier B switches in by PIN with the register\'s verifier and sells; the sale names B once it syncs', async ({ page }) => {
+  test.setTimeout(150_000);
+  const shop = await posShop();
+  const b = await secondCashier(shop);
+  await signInThroughUi(page, shop.cashier.email, shop.cashier.password);
+  const verifiers = page.waitForResponse((r) => r.url().includes('/rpc/till_pin_verifiers') && r.ok());
+  await openShift(page, '100');
+  // The register keeps its store's verifiers while online.
+  await verifiers;
+
+  await page.route('**/rest/v1/**', (route) => route.abort('internetdisconnected'));
+  await page.context().setOffline(true);
+  await expect(page.getByTestId('pos-status')).toHaveText('Offline');
+
+  await switchTo(page, 'Second Cashier (cashier)', '9035');
+  await expect(page.getByRole('form', { name: 'Switch cashier' }).getByRole('alert')).toHaveText(/Wrong PIN: 4 tries left/);
+  await page.getByRole('form', { name: 'Switch cashier' }).getByLabel('PIN').fill(b.pin);
+  await page.getByRole('form', { name: 'Switch cashier' }).getByRole('button', { name: 'Switch' }).click();
+  await expect(page.getByTestId('till-cashier')).toHaveText('Selling: Second Cashier (cashier)');
+  await scan(page, '4006381333931');
+  await tender(page, 'Cash', '20');
+  await expect(page.getByTestId('receipt-change')).toHaveText('$7.50');
+  await expect(page.getByTestId('pos-waiting')).toHaveText('1 waiting');
+  expect(await shop.sales()).toEqual([]);
+
+  await page.unroute('**/rest/v1/**');
+  await page.context().setOffline(false);
+  await expect.poll(async () => (await shop.sales()).length, { timeout: 60_000 }).toBe(1);
+  const [sale] = await shop.sales();
+  // Verified: named B and not flagged for the switch (the shop keeps no stock, so only negative stock is flagged).
+  expect(sale).toMatchObject({ cashier_id: b.id });
+  expect(sale?.review_reasons).not.toContain('till_switch_unverified');
+  const admin = await adminClient();
+  const { data: sw } = await admin.from('till_switches').select('user_id, signed_in_user_id, method, verified')
+    .eq('id', String(sale?.till_switch_id)).single();
+  expect(sw).toEqual({ user_id: b.id, signed_in_user_id: shop.cashier.id, method: 'offline', verified: true });
+});
