@@ -26,14 +26,4 @@ export async function fetchAllStock(supabase: StorewiseClient, storeId: string):
   }
 }
 
-/** Saves text as a file through the browser's download. */
-export function downloadText(filename: string, text: string, type = 'text/csv;charset=utf-8') {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = filename;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
+export { downloadText } from '../../lib/download-text';
