@@ -22,7 +22,7 @@ export function BillingPage() {
   const summaryLoad = useLoad(user.id, () => fetchBillingSummary(supabase));
   const summary = summaryLoad.state.status === 'ready' ? summaryLoad.state.data : null;
   // Staff see their shop's plan, without upgrade actions: the owner chooses and pays for it (issue 25).
-  const shopPlan = useLoad(user.id, () => fetchShopPlan(supabase));
+  const shopPlan = useLoad(user.id, () => fetchShopPlan(supabase, user.id));
   const shop = shopPlan.state.status === 'ready' ? shopPlan.state.data : null;
   // ?choose=plan (the Overview's "Choose a plan") opens the chooser; closing it drops the parameter.
   const [params, setParams] = useSearchParams();

@@ -43,7 +43,7 @@ export function OverviewPage() {
   const { user } = useDashboardSession();
   // Staff see the shop's plan; only an owner sees their own plan, its billing and upgrade actions (issue 25).
   const plan = useLoad(user.id, async () => {
-    const [own, shop] = await Promise.all([fetchPlanSummary(supabase), fetchShopPlan(supabase)]);
+    const [own, shop] = await Promise.all([fetchPlanSummary(supabase), fetchShopPlan(supabase, user.id)]);
     return { own, shop };
   });
   const staffOf = plan.state.status === 'ready' ? plan.state.data.shop : null;
