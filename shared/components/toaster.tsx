@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { asSentence } from '../lib/sentence';
+import { personMessage } from '../lib/database-messages';
 import type * as ToasterUi from './toaster-ui';
 
 type ToasterUiModule = typeof ToasterUi;
@@ -26,8 +26,8 @@ function show(type: ToastType, title: string, description?: string): void {
 /** The spec's toasts: a title and a description; "destructive" ones are errors. Callable before the UI loads. */
 export const notify = {
   success: (title: string, description?: string) => show('success', title, description),
-  // An error's description is often the database's own words: shown as a sentence (issue 25).
-  error: (title: string, description?: string) => show('error', title, description === undefined ? undefined : asSentence(description)),
+  // An error's description is often the database's own words: shown as a sentence with what to do (issue 25).
+  error: (title: string, description?: string) => show('error', title, description === undefined ? undefined : personMessage(description)),
   info: (title: string, description?: string) => show('info', title, description),
 };
 

@@ -4132,6 +4132,10 @@ export type Database = {
       post_refund: { Args: { _payload: Json }; Returns: Json };
       post_sale: { Args: { _payload: Json }; Returns: Json };
       post_sales: { Args: { _payloads: Json }; Returns: Json };
+      preview_catalog_import: {
+        Args: { _business_id: string; _first_row?: number; _rows: Json };
+        Returns: Json;
+      };
       public_site_state: { Args: Record<PropertyKey, never>; Returns: Json };
       receive_purchase_order: {
         Args: {

@@ -262,7 +262,7 @@ describe('catalog import', () => {
         { product_name: '', price: '1' },
         { product_name: 'Bad price', price: '-5' },
         { product_name: 'Bad code', price: '10', barcode: '4006381333932' },
-        { product_name: 'Dup SKU', sku: 'MTX-TEE-M', price: '10' },
+        { product_name: 'Matrix Tee', sku: 'MTX-TEE-M', price: '10', unit: 'kg' },
         { product_name: 'Half piece', price: '10', opening_qty: '1.5' },
       ],
     });
@@ -271,7 +271,7 @@ describe('catalog import', () => {
       { row_index: 4, message: 'the product name is missing' },
       { row_index: 5, message: 'the price must be a whole number of cents, 0 or more (got "-5")' },
       { row_index: 6, message: 'the barcode\'s check digit is wrong' },
-      { row_index: 7, message: 'this SKU is already used in the business' },
+      { row_index: 7, message: 'the unit of an existing item cannot change by import (it is "each")' },
       { row_index: 8, message: 'this item is counted by the piece: enter a whole number' },
     ]);
     expect(await counts()).toEqual(before);

@@ -58,6 +58,23 @@ test('a cashier sees the Business tabs of their role and a sentence, not a 403, 
   }
 });
 
+test('a cashier working in the shop sees its plan on the Overview and Billing, with no upgrade action', async ({ page }) => {
+  test.setTimeout(120_000);
+  const { cashier } = await shopWithCashier();
+  await signInThroughUi(page, cashier.email, cashier.password);
+  await page.goto('/dashboard/business');
+  await page.getByRole('combobox', { name: 'Workspace' }).selectOption({ label: "Tess Owner's business (Cashier)" });
+  await page.goto('/dashboard');
+  const planCard = page.getByRole('region', { name: 'Current Plan' });
+  await expect(planCard).toContainText('Growth');
+  await expect(planCard).toContainText("The plan of Tess Owner's business; its owner manages it.");
+  await expect(page.getByRole('link', { name: 'Manage Billing' })).toHaveCount(0);
+  await page.goto('/dashboard/billing');
+  await expect(page.getByRole('region', { name: "Your shop's plan" })).toContainText('Growth');
+  await expect(page.getByRole('button', { name: 'Upgrade Plan' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /Choose a plan/ })).toHaveCount(0);
+});
+
 test('at 390 px Business > Team and Business > Activity do not scroll sideways', async ({ page }) => {
   test.setTimeout(120_000);
   const { owner } = await shopWithCashier();

@@ -11,7 +11,9 @@ import { Uint8ArrayReader, Uint8ArrayWriter, ZipReader, configure } from '@zip.j
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG_CSV_COLUMNS, EXPORT_CSV_COLUMNS } from '../../supabase/functions/_shared/export/csv-formats';
-import { parseCatalogCsv } from '../../shared/features/catalog/catalog-csv';
+import { parseCatalogCsv, toDatabaseRows } from '../../shared/features/catalog/catalog-csv';
+import { fetchCatalogCurrency } from '../../shared/features/catalog/catalog-api';
+import { parseMinorAmount } from '../../shared/lib/money';
 import { checkCatalogFile, writeCatalogFile } from '../../shared/features/catalog/catalog-import';
 import type { StorewiseClient } from '../../shared/lib/supabase-client';
 import { invoke, signedIn } from '../helpers/billing';
@@ -115,8 +117,15 @@ describe('the owner exports the business', () => {
   it('sales and customers CSVs hold every sale and customer with the same totals', async () => {
     const sales = (files.get('csv/sales.csv') ?? '').split('\r\n').slice(1).filter(Boolean);
     expect(sales.length).toBe(await count('select count(*) as n from public.sales where business_id = $1', [business]));
+    // Money is written as the import reads it (4.20 in the sale's currency), so it is summed back in minor units.
     const totalColumn = EXPORT_CSV_COLUMNS.sales.indexOf('total');
-    const csvTotal = sales.reduce((sum, line) => sum + Number(line.split(',')[totalColumn]), 0);
+    const currencyColumn = EXPORT_CSV_COLUMNS.sales.indexOf('currency');
+    const csvTotal = sales.reduce((sum, line) => {
+      const cells = line.split(',');
+      const parsed = parseMinorAmount(cells[totalColumn] ?? '', cells[currencyColumn] ?? null, { allowNegative: true });
+      if (!parsed.ok) throw new Error(`not an amount: ${cells[totalColumn]}`);
+      return sum + Number(parsed.minor);
+    }, 0);
     expect(csvTotal).toBe(await count('select coalesce(sum(total), 0) as n from public.sales where business_id = $1', [business]));
     const customers = (files.get('csv/customers.csv') ?? '').split('\r\n').slice(1).filter(Boolean);
     expect(customers.length).toBe(await count('select count(*) as n from public.customers where business_id = $1', [business]));
@@ -137,9 +146,13 @@ describe('the owner exports the business', () => {
 
     const parsed = parseCatalogCsv(new TextEncoder().encode(files.get('csv/products.csv')).buffer as ArrayBuffer);
     expect(parsed.errors).toEqual([]);
+    // As the import panel does: money read in the catalog's currency, then checked and written.
+    const currency = await fetchCatalogCurrency(fresh as unknown as StorewiseClient, target);
+    const converted = toDatabaseRows(parsed.rows, currency);
+    expect(converted.problems).toEqual([]);
     const importTarget = { businessId: target, storeId: store.data!.id, importId: crypto.randomUUID() };
-    expect(await checkCatalogFile(fresh as unknown as StorewiseClient, importTarget, parsed.rows)).toEqual([]);
-    expect(await writeCatalogFile(fresh as unknown as StorewiseClient, importTarget, parsed.rows)).toEqual({ written: parsed.rows.length, errors: [] });
+    expect(await checkCatalogFile(fresh as unknown as StorewiseClient, importTarget, converted.rows)).toEqual([]);
+    expect(await writeCatalogFile(fresh as unknown as StorewiseClient, importTarget, converted.rows)).toEqual({ written: converted.rows.length, errors: [] });
 
     const totals = async (id: string, firstStoreOnly: boolean) => (await stack.db.query<Record<string, string>>(
       `select (select count(*) from public.variants v join public.products p on p.id = v.product_id and p.archived_at is null

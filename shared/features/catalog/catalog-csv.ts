@@ -1,10 +1,8 @@
 import Papa from 'papaparse';
+import { currencyDigits, minorToPlain, parseMinorAmount, type Currency } from '../../lib/money';
+import { CATALOG_COLUMNS, COLUMN_KEYS, MONEY_COLUMNS, type CsvRow } from './catalog-columns';
 
-import { CATALOG_CSV_COLUMNS } from '../../../supabase/functions/_shared/export/csv-formats';
-
-/** The columns of a catalog CSV: one list for the import, the catalog export and the business export. */
-export const CSV_COLUMNS = CATALOG_CSV_COLUMNS;
-export type CsvRow = Partial<Record<(typeof CSV_COLUMNS)[number], string>>;
+export { type CsvRow } from './catalog-columns';
 
 export interface ParsedCsv {
   rows: CsvRow[];
@@ -12,11 +10,14 @@ export interface ParsedCsv {
   errors: string[];
 }
 
+/** A problem with one row of the file (1-based, as the file's data rows are numbered). */
+export interface RowProblem { row_index: number; message: string }
+
 const MAX_ROWS = 20_000;
 
 /**
  * Decodes the file as UTF-8 (refusing a broken encoding rather than importing mojibake) and parses it with
- * papaparse; prices are whole cents as the database expects.
+ * papaparse; cells are kept as text (prices as the person wrote them: toDatabaseRows turns them into minor units).
  */
 export function parseCatalogCsv(bytes: ArrayBuffer): ParsedCsv {
   let text: string;
@@ -30,16 +31,51 @@ export function parseCatalogCsv(bytes: ArrayBuffer): ParsedCsv {
   });
   const errors: string[] = [];
   const headers = parsed.meta.fields ?? [];
-  const unknown = headers.filter((h) => !(CSV_COLUMNS as readonly string[]).includes(h));
-  if (unknown.length > 0) errors.push(`Unknown column${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. Use: ${CSV_COLUMNS.join(', ')}.`);
-  for (const required of ['product_name', 'price']) {
-    if (!headers.includes(required)) errors.push(`The column "${required}" is missing.`);
+  const unknown = headers.filter((h) => !COLUMN_KEYS.includes(h));
+  if (unknown.length > 0) errors.push(`Unknown column${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. Use: ${COLUMN_KEYS.join(', ')}.`);
+  for (const column of CATALOG_COLUMNS.filter((c) => 'required' in c && c.required)) {
+    if (!headers.includes(column.key)) errors.push(`The column "${column.key}" is missing.`);
   }
   for (const e of parsed.errors.slice(0, 20)) errors.push(`Row ${(e.row ?? 0) + 1}: ${e.message}`);
   if (parsed.data.length === 0) errors.push('The file has no rows.');
   if (parsed.data.length > MAX_ROWS) errors.push(`Import at most ${MAX_ROWS.toLocaleString('en-US')} rows at once.`);
   const rows = parsed.data.map((row) =>
-    Object.fromEntries(Object.entries(row).filter(([k]) => (CSV_COLUMNS as readonly string[]).includes(k))
+    Object.fromEntries(Object.entries(row).filter(([k]) => COLUMN_KEYS.includes(k))
       .map(([k, v]) => [k, (v ?? '').trim()])) as CsvRow);
   return { rows: errors.length > 0 ? [] : rows, errors };
+}
+
+/**
+ * The rows as the database takes them: money columns ("2.50" in the catalog's currency) become whole minor units
+ * ("250"; JPY "250" stays 250 yen, KWD "2.500" is 2500 fils). A cell that is not an amount of this currency is named
+ * with its row and left as written (the database then refuses the row as well; the panel shows this message).
+ */
+export function toDatabaseRows(rows: CsvRow[], currency: Currency): { rows: CsvRow[]; problems: RowProblem[] } {
+  const problems: RowProblem[] = [];
+  const converted = rows.map((row, i) => {
+    const out: CsvRow = { ...row };
+    for (const key of MONEY_COLUMNS) {
+      const text = row[key];
+      if (text === undefined || text === '') continue;
+      // A currency symbol or grouping a spreadsheet may add ("$1,250.00") is not guessed at: the person fixes it.
+      // The database keeps at most 12 digits of minor units.
+      const parsed = parseMinorAmount(text, currency, { maxWholeDigits: 12 - currencyDigits(currency) });
+      if (parsed.ok) out[key] = String(parsed.minor);
+      else problems.push({ row_index: i + 1, message: `the ${key} "${text}": ${parsed.message.replace(/^(Enter|This) /, (w) => w.toLowerCase())}` });
+    }
+    return out;
+  });
+  return { rows: converted, problems };
+}
+
+/** A money column's example in the currency's form: "25" -> USD "25.00", JPY "25", KWD "25.000". */
+function moneyExample(units: string, currency: Currency): string {
+  return minorToPlain(BigInt(units) * 10n ** BigInt(currencyDigits(currency)), currency);
+}
+
+/** The template a person fills in: every column, and one example row with money in the catalog's currency. */
+export function catalogTemplateCsv(currency: Currency): string {
+  const fields = CATALOG_COLUMNS.map((c) => c.key);
+  const example = CATALOG_COLUMNS.map((c) => ('money' in c && c.money ? moneyExample(c.example, currency) : c.example));
+  return Papa.unparse({ fields, data: [example] }, { newline: '\r\n' });
 }

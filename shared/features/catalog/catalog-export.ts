@@ -1,6 +1,8 @@
 import Papa from 'papaparse';
 import type { StorewiseClient } from '../../lib/supabase-client';
+import { minorToPlain, type Currency } from '../../lib/money';
 import { unwrap } from './catalog-api';
+import { exportColumns, MONEY_COLUMNS, type CatalogColumnKey } from './catalog-columns';
 
 /** One exported variant, in the import's columns (so an export can be edited and imported into another business). */
 export interface ExportRow {
@@ -63,10 +65,15 @@ export async function fetchCatalogExport(supabase: StorewiseClient, businessId: 
 }
 
 /**
- * The rows as CSV with papaparse: prices and costs in minor units as the import expects; cells a spreadsheet would
- * run as a formula are escaped; the cost column is left out entirely without cost access.
+ * The rows as CSV with papaparse, in the import's columns (catalog-columns.ts): prices and costs as money in the
+ * catalog's currency ("2.50"), as the import reads them, so the file re-imports as "nothing changes"; cells a
+ * spreadsheet would run as a formula are escaped; the cost column is left out entirely without cost access.
  */
-export function catalogCsv(rows: ExportRow[], withCost: boolean): string {
-  const fields = ['product_name', 'unit', 'category', 'brand', 'option_name', 'option_value', 'sku', 'price', ...(withCost ? ['cost'] : []), 'barcode'];
-  return Papa.unparse({ fields, data: rows.map((r) => fields.map((f) => r[f as keyof ExportRow])) }, { escapeFormulae: true, newline: '\r\n' });
+export function catalogCsv(rows: ExportRow[], withCost: boolean, currency: Currency): string {
+  const fields = exportColumns(withCost);
+  const cell = (row: ExportRow, field: string) => {
+    const value = row[field as keyof ExportRow];
+    return MONEY_COLUMNS.includes(field as CatalogColumnKey) && value !== '' ? minorToPlain(value, currency) : value;
+  };
+  return Papa.unparse({ fields, data: rows.map((r) => fields.map((f) => cell(r, f))) }, { escapeFormulae: true, newline: '\r\n' });
 }

@@ -1,57 +1,84 @@
 import { useEffect, useState } from 'react';
 import { Alert, Button, HStack, List, NativeSelect, Progress, Stack, Text } from '@chakra-ui/react';
 import { notify } from '../../components/toaster';
+import { amountExample } from '../../lib/money';
 import { useSupabase } from '../../lib/platform-context';
-import type { CatalogWorkspace } from './catalog-api';
-import { parseCatalogCsv, type CsvRow } from './catalog-csv';
-import { checkCatalogFile, writeCatalogFile, writtenBefore, type ImportProgress, type ImportTarget, type RowError } from './catalog-import';
+import { downloadText } from '../../lib/download-file';
+import { fetchCatalogCurrency, type CatalogWorkspace } from './catalog-api';
+import { CATALOG_COLUMNS, type CsvRow } from './catalog-columns';
+import { catalogTemplateCsv, parseCatalogCsv, toDatabaseRows, type RowProblem } from './catalog-csv';
+import { checkCatalogFile, writeCatalogFile, writtenBefore, type ImportProgress, type ImportTarget } from './catalog-import';
+import { previewCatalogFile, rowsThatFit, summarizePreview, type ImportPreview } from './catalog-preview';
+import { ImportChanges } from './import-preview';
 
+/** Rows to work on, each with its row number in the file (messages name the file's rows, whatever was left out). */
+interface Rows { rows: CsvRow[]; numbers: number[] }
+/** A finished check: the rows' problems, or (none) what the file would do and the rows to write. */
+interface Checked { importId: string; problems: RowProblem[]; preview: ImportPreview | null; toWrite: Rows }
 /** What stopped an import part way (ADR 0180): the rows before it are in the catalog, the rest are not. */
 interface Stopped { written: number; reason: string }
 
+const pick = (from: Rows, positions: number[]): Rows =>
+  ({ rows: positions.map((i) => from.rows[i] ?? {}), numbers: positions.map((i) => from.numbers[i] ?? i + 1) });
+
 /**
- * CSV import: the file is parsed here, then checked in the database part after part (every row's error is listed),
- * then written part after part with a progress bar (catalog-import.ts). Only a file without errors is written;
- * if a part still fails (someone changed the catalog meanwhile), nothing of that part is written and the panel
- * says which rows are in, and resumes from there.
+ * CSV import (issue 25): the file is parsed here (money in the catalog's currency), checked and previewed in the
+ * database part after part (catalog-import.ts, catalog-preview.ts): every row's error, or what is created and what
+ * changes (old -> new). Only rows that create or change something are written, part after part with a progress bar;
+ * a file adding more items than the plan allows says so once and offers the rows that fit.
  */
 export function ImportPanel({ business, onImported }: { business: CatalogWorkspace; onImported: () => void }) {
   const supabase = useSupabase();
-  const [rows, setRows] = useState<CsvRow[]>([]);
+  const [currency, setCurrency] = useState<string | null>(null);
+  const [file, setFile] = useState<CsvRow[]>([]);
+  const [base, setBase] = useState<Rows>({ rows: [], numbers: [] });
   const [fileErrors, setFileErrors] = useState<string[]>([]);
-  const [rowErrors, setRowErrors] = useState<RowError[] | null>(null);
+  const [checked, setChecked] = useState<Checked | null>(null);
   const [stores, setStores] = useState<{ id: string; name: string }[]>([]);
   const [storeId, setStoreId] = useState('');
   const [busy, setBusy] = useState<'checking' | 'importing' | null>(null);
   const [progress, setProgress] = useState<ImportProgress | null>(null);
-  const [importId, setImportId] = useState(() => crypto.randomUUID());
-  const [written, setWritten] = useState(0);
   const [stopped, setStopped] = useState<Stopped | null>(null);
 
   useEffect(() => {
     void supabase.from('stores').select('id, name').eq('business_id', business.id).is('archived_at', null).order('name')
       .then(({ data }) => setStores(data ?? []));
+    fetchCatalogCurrency(supabase, business.id).then(setCurrency, () => undefined);
   }, [supabase, business.id]);
 
-  const target = (): ImportTarget => ({ businessId: business.id, importId, onProgress: setProgress, ...(storeId ? { storeId } : {}) });
+  const target = (importId: string): ImportTarget => ({ businessId: business.id, importId, onProgress: setProgress, ...(storeId ? { storeId } : {}) });
 
-  const choose = async (file: File | undefined) => {
-    setRowErrors(null);
+  const choose = async (chosen: File | undefined) => {
+    setChecked(null);
     setStopped(null);
-    setWritten(0);
-    // A new file is a new check: its parts must not be compared with another file's.
-    setImportId(crypto.randomUUID());
-    if (!file) return;
-    const parsed = parseCatalogCsv(await file.arrayBuffer());
+    if (!chosen) return;
+    const parsed = parseCatalogCsv(await chosen.arrayBuffer());
     setFileErrors(parsed.errors);
-    setRows(parsed.rows);
+    setFile(parsed.rows);
+    setBase({ rows: parsed.rows, numbers: parsed.rows.map((_, i) => i + 1) });
   };
 
-  const check = async () => {
+  const check = async (rows: Rows = base) => {
     setBusy('checking');
-    setStopped(null);
+    setChecked(null);
+    const importId = crypto.randomUUID();
     try {
-      setRowErrors(await checkCatalogFile(supabase, target(), rows, written));
+      const converted = toDatabaseRows(rows.rows, currency);
+      const work: Rows = { rows: converted.rows, numbers: rows.numbers };
+      // One after the other: two heavy calls at once from one account are refused as busy (429).
+      const dbProblems = await checkCatalogFile(supabase, target(importId), work.rows);
+      const preview = dbProblems.length + converted.problems.length === 0 ? await previewCatalogFile(supabase, target(importId), work.rows) : null;
+      // The money message is the person's; the database's "whole number of cents" for the same row is not shown.
+      const moneyRows = new Set(converted.problems.map((p) => p.row_index));
+      const problems = [...converted.problems, ...dbProblems.filter((p) => !moneyRows.has(p.row_index))]
+        .sort((a, b) => a.row_index - b.row_index)
+        .map((p) => ({ ...p, row_index: work.numbers[p.row_index - 1] ?? p.row_index }));
+      const changing = (preview?.rows ?? []).filter((r) => r.action !== 'same').map((r) => r.row_index - 1);
+      setChecked({
+        importId, problems,
+        preview: preview && { ...preview, rows: preview.rows.map((r) => ({ ...r, row_index: work.numbers[r.row_index - 1] ?? r.row_index })) },
+        toWrite: pick(work, changing),
+      });
     } catch (error) {
       notify.error('Not checked', error instanceof Error ? error.message : 'Please try again.');
     } finally {
@@ -60,40 +87,59 @@ export function ImportPanel({ business, onImported }: { business: CatalogWorkspa
     }
   };
 
+  /** Keeps the updates and the new items the plan has room for, and checks them again. */
+  const keepWhatFits = () => {
+    if (!checked?.preview) return;
+    const byNumber = new Map(base.numbers.map((n, i) => [n, i]));
+    const positions = rowsThatFit(checked.preview).map((i) => byNumber.get(i + 1)).filter((i): i is number => i !== undefined);
+    const next = pick(base, positions);
+    setBase(next);
+    void check(next);
+  };
+
   const importRows = async () => {
+    if (!checked) return;
+    const { toWrite, importId } = checked;
     setBusy('importing');
     try {
-      const result = await writeCatalogFile(supabase, target(), rows, written);
-      setWritten(result.written);
+      const result = await writeCatalogFile(supabase, target(importId), toWrite.rows);
       if (result.errors.length === 0) {
-        notify.success('Catalog imported', `${rows.length - written} rows`);
-        setRows([]);
-        setWritten(0);
-        setRowErrors(null);
+        setStopped(null);
+        notify.success('Catalog imported', `${toWrite.rows.length} row${toWrite.rows.length === 1 ? '' : 's'} created or updated`);
+        setFile([]);
+        setBase({ rows: [], numbers: [] });
       } else {
-        setStopped({ written: result.written, reason: result.errors.map((e) => `Row ${e.row_index}: ${e.message}.`).join(' ') });
-        setRowErrors(null);
+        const reason = result.errors.map((e) => `Row ${toWrite.numbers[e.row_index - 1] ?? e.row_index}: ${e.message}.`).join(' ');
+        stop(toWrite, result.written, reason);
       }
-      if (result.written > written) onImported();
+      setChecked(null);
+      if (result.written > 0) onImported();
     } catch (error) {
-      const done = writtenBefore(error, written);
-      setWritten(done);
-      setStopped({ written: done, reason: error instanceof Error ? error.message : 'The connection was lost.' });
-      setRowErrors(null);
-      if (done > written) onImported();
+      const done = writtenBefore(error, 0);
+      stop(toWrite, done, error instanceof Error ? error.message : 'The connection was lost.');
+      setChecked(null);
+      if (done > 0) onImported();
     } finally {
       setBusy(null);
       setProgress(null);
     }
   };
 
-  const remaining = rows.length - written;
+  /** The rows not yet written become the rows to check and import (rows without a SKU would be created twice). */
+  const stop = (toWrite: Rows, written: number, reason: string) => {
+    setStopped({ written, reason });
+    setBase(pick(toWrite, toWrite.rows.map((_, i) => i).slice(written)));
+  };
+
+  const summary = checked?.preview && checked.problems.length === 0 ? summarizePreview(checked.preview) : null;
+  const skuOf = (row: { row_index: number }) => file[row.row_index - 1]?.sku ?? '';
 
   return (
     <Stack gap="3" as="section" aria-label="Import products">
       <Text fontSize="sm" color="fg.muted">
-        A CSV (UTF-8) with the columns product_name, price (in cents) and optionally unit, category, brand, option_name,
-        option_value, sku, cost, barcode, opening_qty.
+        A CSV (UTF-8) with the columns {CATALOG_COLUMNS.map((c) => `${c.key} (${c.help})`).join(', ')}. Prices and costs are
+        amounts{currency ? ` in ${currency}` : ''}, such as {amountExample(currency)}.
+        A row whose SKU is already in the catalog updates that item; the catalog&apos;s export can be edited and imported back.
       </Text>
       <HStack gap="3" wrap="wrap">
         <input type="file" accept=".csv,text/csv" aria-label="CSV file" onChange={(e) => void choose(e.target.files?.[0])} />
@@ -104,10 +150,15 @@ export function ImportPanel({ business, onImported }: { business: CatalogWorkspa
           </NativeSelect.Field>
           <NativeSelect.Indicator />
         </NativeSelect.Root>
-        <Button size="sm" variant="outline" disabled={rows.length === 0 || busy !== null} loading={busy === 'checking'}
-          onClick={() => void check()}>Check ({remaining} rows)</Button>
-        <Button size="sm" disabled={remaining === 0 || rowErrors === null || rowErrors.length > 0 || busy !== null}
-          loading={busy === 'importing'} onClick={() => void importRows()}>{written > 0 ? `Import the other ${remaining} rows` : 'Import'}</Button>
+        <Button size="sm" variant="ghost" onClick={() => downloadText('catalog-template.csv', catalogTemplateCsv(currency))}>
+          Download template
+        </Button>
+        <Button size="sm" variant="outline" disabled={base.rows.length === 0 || busy !== null} loading={busy === 'checking'}
+          onClick={() => void check()}>Check ({base.rows.length} rows)</Button>
+        <Button size="sm" disabled={!summary || summary.overLimit !== null || checked?.toWrite.rows.length === 0 || busy !== null}
+          loading={busy === 'importing'} onClick={() => void importRows()}>
+          {stopped ? `Import the other ${checked?.toWrite.rows.length ?? base.rows.length} rows` : 'Import'}
+        </Button>
       </HStack>
       {busy && (
         <Stack gap="1">
@@ -127,11 +178,9 @@ export function ImportPanel({ business, onImported }: { business: CatalogWorkspa
           <Alert.Indicator />
           <Alert.Content>
             <Alert.Title>
-              {stopped.written > 0 ? `Rows 1 to ${stopped.written} were imported; the rest were not` : 'Nothing was imported'}
+              {stopped.written > 0 ? `${stopped.written} rows were imported; the rest were not` : 'Nothing was imported'}
             </Alert.Title>
-            <Alert.Description>
-              {stopped.reason} Check again, then import the other {rows.length - stopped.written} rows.
-            </Alert.Description>
+            <Alert.Description>{stopped.reason} Check again, then import the other {base.rows.length} rows.</Alert.Description>
           </Alert.Content>
         </Alert.Root>
       )}
@@ -144,19 +193,42 @@ export function ImportPanel({ business, onImported }: { business: CatalogWorkspa
           </Alert.Content>
         </Alert.Root>
       )}
-      {rowErrors !== null && (rowErrors.length === 0 ? (
-        <Text color="green.fg" role="status">No errors: {remaining} rows are ready to import.</Text>
-      ) : (
+      {checked && checked.problems.length > 0 && (
         <Alert.Root status="warning" role="alert">
           <Alert.Indicator />
           <Alert.Content>
-            <Alert.Title>{rowErrors.length} row{rowErrors.length === 1 ? '' : 's'} to fix; nothing was written</Alert.Title>
+            <Alert.Title>{checked.problems.length} row{checked.problems.length === 1 ? '' : 's'} to fix; nothing was written</Alert.Title>
             <List.Root>
-              {rowErrors.slice(0, 200).map((e) => <List.Item key={`${e.row_index}-${e.message}`}>Row {e.row_index}: {e.message}</List.Item>)}
+              {checked.problems.slice(0, 200).map((e) => <List.Item key={`${e.row_index}-${e.message}`}>Row {e.row_index}: {e.message}</List.Item>)}
             </List.Root>
           </Alert.Content>
         </Alert.Root>
-      ))}
+      )}
+      {summary?.overLimit && (
+        <Alert.Root status="warning" role="alert">
+          <Alert.Indicator />
+          <Alert.Content>
+            <Alert.Title>{summary.overLimit}</Alert.Title>
+            <Alert.Description>
+              <Stack gap="2" align="start">
+                <Text>Import the items that fit now (updates are always imported), then archive items or upgrade your plan for the rest.</Text>
+                <Button size="sm" onClick={keepWhatFits}>Import only what fits</Button>
+              </Stack>
+            </Alert.Description>
+          </Alert.Content>
+        </Alert.Root>
+      )}
+      {summary && !summary.overLimit && (
+        summary.added + summary.updated === 0 ? (
+          <Text role="status">Nothing changes: every row matches the catalog.</Text>
+        ) : (
+          <Text color="green.fg" role="status">
+            Ready: {summary.added} new item{summary.added === 1 ? '' : 's'}, {summary.updated} to update
+            {summary.unchanged > 0 ? `, ${summary.unchanged} unchanged` : ''}.
+          </Text>
+        )
+      )}
+      {summary && checked?.preview && <ImportChanges rows={checked.preview.rows} skuOf={skuOf} currency={currency} />}
     </Stack>
   );
 }

@@ -80,7 +80,7 @@ export function ProductsPage({ business }: { business: CatalogWorkspace }) {
   const exportCsv = async () => {
     setExporting(true);
     try {
-      const csv = catalogCsv(await fetchCatalogExport(supabase, business.id, canEdit), canEdit);
+      const csv = catalogCsv(await fetchCatalogExport(supabase, business.id, canEdit), canEdit, currency);
       const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
       const a = document.createElement('a');
       a.href = url;

@@ -124,7 +124,16 @@ export function ReportsApp() {
   }
 
   if (scopeError) return <Alert.Root status="error"><Alert.Title>{scopeError}</Alert.Title></Alert.Root>;
-  if (!scope) return <LoadingText label="Loading reports..." />;
+  const title = tab === 'sales' ? 'Sales report' : `Reports: ${tabs.find((t) => t[0] === tab)?.[1]}`;
+  // The page's frame at once, the figures as they come (issue 25: the first load showed only a spinner).
+  if (!scope) {
+    return (
+      <Stack gap="5">
+        <Heading as="h1" size="2xl">{title}</Heading>
+        <LoadingText label="Loading reports..." />
+      </Stack>
+    );
+  }
   if (scope.businesses.length === 0) {
     return <Text color="fg.muted" data-testid="reports-none">Reports are for owners and managers.</Text>;
   }
@@ -133,7 +142,7 @@ export function ReportsApp() {
     <Stack gap="5">
       <HStack justify="space-between" wrap="wrap">
         <style>{printCss}</style>
-        <Heading as="h1" size="2xl">{tab === 'sales' ? 'Sales report' : `Reports: ${tabs.find((t) => t[0] === tab)?.[1]}`}</Heading>
+        <Heading as="h1" size="2xl">{title}</Heading>
         <HStack className="no-print">
           {tab === 'sales' && (
             <Button variant="outline" size="sm" onClick={exportCsv} disabled={rows.length === 0} data-testid="reports-export">

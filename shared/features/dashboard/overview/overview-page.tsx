@@ -16,6 +16,7 @@ import { BreakableText } from '../../../components/breakable-text';
 import { StatusBadge } from '../../../components/status-badge';
 import { useLoad } from '../use-load';
 import { fetchPlanSummary, fetchRecentBilling } from './overview-api';
+import { fetchShopPlan } from './shop-plan';
 
 function StatCard({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -40,7 +41,12 @@ export function isNewAccount(createdAt: string | undefined, now = Date.now()): b
 export function OverviewPage() {
   const supabase = useSupabase();
   const { user } = useDashboardSession();
-  const plan = useLoad(user.id, () => fetchPlanSummary(supabase));
+  // Staff see the shop's plan; only an owner sees their own plan, its billing and upgrade actions (issue 25).
+  const plan = useLoad(user.id, async () => {
+    const [own, shop] = await Promise.all([fetchPlanSummary(supabase), fetchShopPlan(supabase, user.id)]);
+    return { own, shop };
+  });
+  const staffOf = plan.state.status === 'ready' ? plan.state.data.shop : null;
   const billing = useLoad(user.id, () => fetchRecentBilling(supabase, user.id));
   const fullName = metadataFullName(user);
   const email = user.email ?? '';
@@ -68,7 +74,12 @@ export function OverviewPage() {
         </StatCard>
         <StatCard label="Current Plan">
           <Loaded load={plan} errorMessage="We couldn't load your plan.">
-            {(data) => (
+            {({ own: data, shop }) => shop ? (
+              <Stack gap="0">
+                <Text fontSize="xl" fontWeight="bold">{shop.plan}</Text>
+                <Text fontSize="sm" color="fg.muted">The plan of {shop.business}; its owner manages it.</Text>
+              </Stack>
+            ) : (
               <Stack gap="0">
                 <Text fontSize="xl" fontWeight="bold">
                   {data?.plan_name ?? 'Free'}
@@ -100,11 +111,13 @@ export function OverviewPage() {
       <SimpleGrid columns={{ base: 1, lg: 2 }} gap="4" mb="6">
         <SectionCard title="Quick Actions" description="Jump to the things you manage most.">
           <Stack gap="2">
-            <Button asChild variant="outline" justifyContent="flex-start">
-              <RouterLink to="/dashboard/billing">
-                <LuCreditCard aria-hidden /> Manage Billing
-              </RouterLink>
-            </Button>
+            {!staffOf && (
+              <Button asChild variant="outline" justifyContent="flex-start">
+                <RouterLink to="/dashboard/billing">
+                  <LuCreditCard aria-hidden /> Manage Billing
+                </RouterLink>
+              </Button>
+            )}
             <Button asChild variant="outline" justifyContent="flex-start">
               <RouterLink to="/dashboard/security">
                 <LuShield aria-hidden /> Security Settings
