@@ -1,6 +1,7 @@
 import { Box, Heading, Stack, Text } from '@chakra-ui/react';
 import { Route, Routes } from 'react-router-dom';
 import { LoadingText } from '../../components/loading-text';
+import { CollectionsPage } from './collections-page';
 import { ProductEditPage } from './product-edit-page';
 import { ProductsPage } from './products-page';
 import { useCurrentBusiness } from './use-current-business';
@@ -20,6 +21,7 @@ export function CatalogApp() {
         <Routes>
           <Route index element={<ProductsPage business={business} />} />
           <Route path="products/:productId" element={<ProductEditPage business={business} />} />
+          <Route path="collections" element={<CollectionsPage business={business} />} />
         </Routes>
       ) : (
         <Text>You do not belong to a business yet.</Text>

@@ -107,6 +107,7 @@ export function ProductsPage({ business }: { business: CatalogWorkspace }) {
         {canEdit && !creating && <Button onClick={() => setCreating(true)}>New product</Button>}
         {canEdit && <Button variant="outline" onClick={() => setImporting(!importing)}>Import CSV</Button>}
         <Button variant="outline" loading={exporting} onClick={() => void exportCsv()}>Export CSV</Button>
+        {packs?.includes('size_grid') && <Button asChild variant="outline"><RouterLink to="/dashboard/catalog/collections">Collections</RouterLink></Button>}
         <Button variant="outline" disabled={Object.keys(chosen).length === 0} onClick={() => setPrinting(true)}>
           Labels ({Object.keys(chosen).length})
         </Button>
