@@ -4,6 +4,7 @@ import { LoadingText } from '../../components/loading-text';
 import { CollectionsPage } from './collections-page';
 import { ProductEditPage } from './product-edit-page';
 import { ProductsPage } from './products-page';
+import { ScaleRulesPage } from './scale-rules-page';
 import { useCurrentBusiness } from './use-current-business';
 
 /** The Catalog area (/dashboard/catalog/*): products, variants, barcodes and prices of the current business. */
@@ -22,6 +23,7 @@ export function CatalogApp() {
           <Route index element={<ProductsPage business={business} />} />
           <Route path="products/:productId" element={<ProductEditPage business={business} />} />
           <Route path="collections" element={<CollectionsPage business={business} />} />
+          <Route path="scale-rules" element={<ScaleRulesPage business={business} />} />
         </Routes>
       ) : (
         <Text>You do not belong to a business yet.</Text>

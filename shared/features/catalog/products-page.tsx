@@ -108,6 +108,7 @@ export function ProductsPage({ business }: { business: CatalogWorkspace }) {
         {canEdit && <Button variant="outline" onClick={() => setImporting(!importing)}>Import CSV</Button>}
         <Button variant="outline" loading={exporting} onClick={() => void exportCsv()}>Export CSV</Button>
         {packs?.includes('size_grid') && <Button asChild variant="outline"><RouterLink to="/dashboard/catalog/collections">Collections</RouterLink></Button>}
+        {packs?.includes('scale_barcodes') && <Button asChild variant="outline"><RouterLink to="/dashboard/catalog/scale-rules">Scale rules</RouterLink></Button>}
         <Button variant="outline" disabled={Object.keys(chosen).length === 0} onClick={() => setPrinting(true)}>
           Labels ({Object.keys(chosen).length})
         </Button>
