@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Checkbox, HStack, Input, NativeSelect, Stack, Table, Text } from '@chakra-ui/react';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import { FormField } from '../../components/form-field';
 import { notify } from '../../components/toaster';
 import { formatMinor } from '../../lib/money';
@@ -29,10 +29,10 @@ export function MarkdownPanel({ collectionId, name, currency, onDone }: {
   const supabase = useSupabase();
   const [preview, setPreview] = useState<{ key: string; rows: MarkdownRow[] } | null>(null);
   const [refusal, setRefusal] = useState<string | null>(null);
-  const { register, handleSubmit, control, formState, watch } = useForm<MarkdownValues>({
+  const { register, handleSubmit, control, formState } = useForm<MarkdownValues>({
     resolver: zodResolver(markdownSchema), defaultValues: { kind: 'percent', value: '', belowCostOk: false },
   });
-  const values = watch();
+  const values = useWatch({ control });
   const key = JSON.stringify(values);
   const money = (minor: number) => (currency ? formatMinor(minor, currency) : (minor / 100).toFixed(2));
 
