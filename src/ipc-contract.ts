@@ -74,6 +74,7 @@ export const printableReceiptSchema = z.strictObject({
   discount: minor,
   tax: minor,
   total: minor,
+  cashRounding: z.number().int().min(-100000).max(100000).optional(),
   taxByRate: z.array(z.object({ rate: z.number().finite().min(0).max(100), tax: minor })).max(20),
   tenders: z.array(z.object({ kind: z.enum(['cash', 'card', 'other']), amount: minor, tendered: minor, change: minor })).max(10),
   pending: z.boolean(),

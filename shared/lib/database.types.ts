@@ -535,6 +535,48 @@ export type Database = {
           },
         ];
       };
+      collections: {
+        Row: {
+          business_id: string;
+          created_at: string;
+          ends_on: string | null;
+          id: string;
+          name: string;
+          season_code: string | null;
+          starts_on: string | null;
+          updated_at: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          business_id: string;
+          created_at?: string;
+          ends_on?: string | null;
+          id?: string;
+          name: string;
+          season_code?: string | null;
+          starts_on?: string | null;
+          updated_at?: string;
+        };
+        Update: {
+          business_id?: string;
+          created_at?: string;
+          ends_on?: string | null;
+          id?: string;
+          name?: string;
+          season_code?: string | null;
+          starts_on?: string | null;
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "collections_business_id_fkey";
+            columns: ["business_id"];
+            isOneToOne: false;
+            referencedRelation: "businesses";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
       customers: {
         Row: {
           business_id: string;
@@ -996,6 +1038,7 @@ export type Database = {
           brand: string | null;
           business_id: string;
           category_id: string | null;
+          collection_id: string | null;
           created_at: string;
           description: string | null;
           has_lots: boolean;
@@ -1018,6 +1061,7 @@ export type Database = {
           brand?: string | null;
           business_id: string;
           category_id?: string | null;
+          collection_id?: string | null;
           created_at?: string;
           description?: string | null;
           has_lots?: boolean;
@@ -1039,6 +1083,7 @@ export type Database = {
           brand?: string | null;
           business_id?: string;
           category_id?: string | null;
+          collection_id?: string | null;
           created_at?: string;
           description?: string | null;
           has_lots?: boolean;
@@ -1068,6 +1113,13 @@ export type Database = {
             columns: ["category_id", "business_id"];
             isOneToOne: false;
             referencedRelation: "categories";
+            referencedColumns: ["id", "business_id"];
+          },
+          {
+            foreignKeyName: "products_collection_id_business_id_fkey";
+            columns: ["collection_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "collections";
             referencedColumns: ["id", "business_id"];
           },
         ];
@@ -3979,6 +4031,25 @@ export type Database = {
         }[];
       };
       location_label: { Args: { _ip: unknown }; Returns: string };
+      markdown_collection: {
+        Args: {
+          _apply?: boolean;
+          _below_cost_ok?: boolean;
+          _collection_id: string;
+          _kind: string;
+          _value: number;
+        };
+        Returns: {
+          new_price: number;
+          old_price: number;
+          option1: string;
+          option2: string;
+          product_name: string;
+          sku: string;
+          store_id: string;
+          variant_id: string;
+        }[];
+      };
       mfa_new_recovery_codes: {
         Args: Record<PropertyKey, never>;
         Returns: string[];
@@ -4197,6 +4268,26 @@ export type Database = {
           suggested: number;
           target_level: number;
           variant_id: string;
+        }[];
+      };
+      report_collection_sell_through: {
+        Args: {
+          _business_id: string;
+          _from: string;
+          _store_id?: string;
+          _to: string;
+        };
+        Returns: {
+          collection_id: string;
+          ends_on: string;
+          name: string;
+          on_hand_end: number;
+          products: number;
+          revenue: number;
+          season_code: string;
+          sell_through: number;
+          starts_on: string;
+          units_sold: number;
         }[];
       };
       report_inventory_valuation: {

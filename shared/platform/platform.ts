@@ -38,6 +38,8 @@ export interface PrintableReceipt {
   discount: number;
   tax: number;
   total: number;
+  /** What cash rounding added to the total (negative: took off), when it did (issue 29, ADR 0251). */
+  cashRounding?: number;
   taxByRate: { rate: number; tax: number }[];
   tenders: { kind: string; amount: number; tendered: number; change: number }[];
   /** Saved offline, not synced yet (printed as a note). */

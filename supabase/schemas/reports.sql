@@ -3667,6 +3667,77 @@ end;
 $$;
 revoke all on function private.compute_sales_summaries_daily(uuid,uuid[],date[]) from public;
 
+-- ---------------------------------------------------------------------------------------------------
+-- Sell-through per collection: the same figures as report_sell_through (units sold net of refunds in the range,
+-- on hand at the end of the range from the ledger, sold / (sold + on hand)), summed over each collection's
+-- variants. Security invoker: RLS limits a manager to the stores they may use; cashiers are refused (42501) by
+-- report_args, so nobody without the reports sees these figures (no cost figure is returned at all).
+create or replace function public.report_collection_sell_through(_business_id uuid, _from date, _to date,
+                                                                 _store_id uuid default null)
+returns table (collection_id uuid, name text, season_code text, starts_on date, ends_on date, products bigint,
+               units_sold numeric, on_hand_end numeric, sell_through numeric, revenue bigint)
+language plpgsql
+stable
+security invoker
+set search_path = ''
+set jit = off
+as $$
+#variable_conflict use_column
+begin
+  perform private.report_args(_business_id, _from, _to, null);
+  return query
+    with items as (
+      select c.id as collection_id, v.id as variant_id, p.id as product_id
+        from public.collections c
+        join public.products p on p.collection_id = c.id and p.business_id = c.business_id
+        join public.variants v on v.product_id = p.id and v.business_id = p.business_id
+       where c.business_id = _business_id
+    ),
+    sold as (
+      select s.variant_id, sum(s.units) as units, sum(s.revenue) as revenue
+        from private.sell_through_sold(_business_id, _from, _to, _store_id) s
+       where s.variant_id in (select i.variant_id from items i)
+       group by 1
+    ),
+    stock as (
+      select k.store_id, k.variant_id, sum(k.qty) as qty
+        from (select b.store_id, b.variant_id, b.qty
+                from public.stock_balances b
+               where b.business_id = _business_id and (_store_id is null or b.store_id = _store_id)
+                 and b.variant_id in (select i.variant_id from items i)
+              union all
+              select l.store_id, l.variant_id, -l.qty
+                from private.stock_moved_after(_business_id, _to, _store_id) l
+               where l.variant_id in (select i.variant_id from items i)) k
+       group by 1, 2
+    ),
+    on_hand as (
+      select s.variant_id, sum(greatest(s.qty, 0)) as qty from stock s group by 1
+    ),
+    per as (
+      select i.collection_id, count(distinct i.product_id) as products,
+             coalesce(sum(greatest(so.units, 0)), 0) as units, coalesce(sum(oh.qty), 0) as on_hand,
+             coalesce(sum(so.revenue), 0)::bigint as revenue
+        from items i
+        left join sold so on so.variant_id = i.variant_id
+        left join on_hand oh on oh.variant_id = i.variant_id
+       group by 1
+    )
+    select c.id, c.name, c.season_code, c.starts_on, c.ends_on, coalesce(x.products, 0)::bigint,
+           coalesce(x.units, 0), coalesce(x.on_hand, 0),
+           case when coalesce(x.units, 0) + coalesce(x.on_hand, 0) <= 0 then null
+                else round(x.units / (x.units + x.on_hand), 4) end,
+           coalesce(x.revenue, 0)::bigint
+      from public.collections c
+      left join per x on x.collection_id = c.id
+     where c.business_id = _business_id
+     order by c.starts_on desc nulls last, c.name;
+end;
+$$;
+comment on function public.report_collection_sell_through(uuid,date,date,uuid) is 'Owners and managers only (42501 otherwise; RLS limits managers to their stores): per collection, units sold net of refunds in the range, on hand at the end of the range, sell-through = sold / (sold + on hand), revenue net of tax (ADR 0340).';
+revoke all on function public.report_collection_sell_through(uuid,date,date,uuid) from public;
+grant execute on function public.report_collection_sell_through(uuid,date,date,uuid) to authenticated;
+
 -- Both summaries of a business from the raw rows (seed:large loads with triggers off and ends with this).
 create or replace function private.refresh_stock_summaries_base(_business_id uuid)
 returns void

@@ -100,6 +100,7 @@ const syntheticRows: Record<string, Record<string, unknown>> = {
   'public.shift_reviews': { shift_id: someId(3), business_id: someId(1), store_id: someId(2), reason: 'Checked' },
   'public.refund_reviews': { refund_id: someId(5), business_id: someId(1), store_id: someId(2), note: 'Checked' },
   'public.scale_barcode_rules': { business_id: someId(1), name: 'Weight', pattern: '21.....{NNDDD}', kind: 'weight' },
+  'public.collections': { business_id: someId(1), name: 'Summer 2027' },
   'public.serial_numbers': { business_id: someId(1), variant_id: someId(8), serial: 'SN-1', store_id: someId(2) },
   'public.billing_customers': { business_id: someId(1) },
   'public.billing_subscriptions': { id: 'sub_case', business_id: someId(1), provider_customer_id: 'cus_case', plan: 'Starter',

@@ -47,7 +47,7 @@ export interface NewProduct {
   optionNames: string[];
   hasLots: boolean;
   requiresExpiry: boolean;
-  variants: { options: string[]; sku: string; price: number }[];
+  variants: { options: string[]; sku: string; price: number; barcode?: string | null }[];
 }
 
 /** Creates the product, then its variants; a refused variant removes the product again (nothing half-made). */
@@ -61,10 +61,22 @@ export async function createProduct(supabase: StorewiseClient, businessId: strin
   const variants = await supabase.from('variants').insert(input.variants.map((v) => ({
     business_id: businessId, product_id: product.id, sku: v.sku, price: v.price,
     option1: v.options[0] ?? null, option2: v.options[1] ?? null, option3: v.options[2] ?? null,
-  })));
+  }))).select('id, sku');
   if (variants.error) {
     await supabase.from('products').delete().eq('id', product.id);
     unwrap(variants);
+  }
+  // Barcodes typed in the size grid: a refused one (taken, wrong check digit) removes the product again.
+  const ids = new Map((variants.data ?? []).map((v) => [v.sku, v.id]));
+  const barcodes = input.variants.filter((v) => v.barcode && ids.has(v.sku.toUpperCase()))
+    .map((v) => ({ business_id: businessId, variant_id: ids.get(v.sku.toUpperCase()) as string, code: v.barcode as string,
+      kind: ({ 13: 'ean13', 12: 'upca', 8: 'ean8' } as Record<number, string>)[(v.barcode as string).length] ?? 'ean13' }));
+  if (barcodes.length > 0) {
+    const added = await supabase.from('barcodes').insert(barcodes);
+    if (added.error) {
+      await supabase.from('products').delete().eq('id', product.id);
+      unwrap(added);
+    }
   }
   return product.id;
 }

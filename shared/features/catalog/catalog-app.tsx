@@ -1,8 +1,10 @@
 import { Box, Heading, Stack, Text } from '@chakra-ui/react';
 import { Route, Routes } from 'react-router-dom';
 import { LoadingText } from '../../components/loading-text';
+import { CollectionsPage } from './collections-page';
 import { ProductEditPage } from './product-edit-page';
 import { ProductsPage } from './products-page';
+import { ScaleRulesPage } from './scale-rules-page';
 import { useCurrentBusiness } from './use-current-business';
 
 /** The Catalog area (/dashboard/catalog/*): products, variants, barcodes and prices of the current business. */
@@ -20,6 +22,8 @@ export function CatalogApp() {
         <Routes>
           <Route index element={<ProductsPage business={business} />} />
           <Route path="products/:productId" element={<ProductEditPage business={business} />} />
+          <Route path="collections" element={<CollectionsPage business={business} />} />
+          <Route path="scale-rules" element={<ScaleRulesPage business={business} />} />
         </Routes>
       ) : (
         <Text>You do not belong to a business yet.</Text>

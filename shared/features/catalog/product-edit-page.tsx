@@ -6,11 +6,13 @@ import { LoadError } from '../../components/load-error';
 import { LoadingText } from '../../components/loading-text';
 import { notify } from '../../components/toaster';
 import { useSupabase } from '../../lib/platform-context';
+import { useBusinessPacks } from '../../lib/use-business-packs';
 import { CatalogError, type CatalogWorkspace } from './catalog-api';
 import {
   addBarcode, addInternalBarcode, deleteProduct, fetchProductDetail, removeBarcode, removeStorePrice, setArchived, setStorePrice,
   updateProduct, updateVariant, type Variant,
 } from './product-edit-api';
+import { ProductCollectionField } from './product-collection-field';
 import { BarcodeAdder, ProductDetailsForm, StorePriceForm, VariantEditForm } from './product-edit-forms';
 import { formatPlain, useReload } from './use-reload';
 import { toMinorUnits } from './variant-grid';
@@ -29,6 +31,7 @@ export function ProductEditPage({ business }: { business: CatalogWorkspace }) {
   const canEdit = business.role === 'owner' || business.role === 'manager';
   const [state, reload] = useReload(productId, () => fetchProductDetail(supabase, productId, canEdit));
   const [deleteRefused, setDeleteRefused] = useState(false);
+  const packs = useBusinessPacks(business.id);
 
   const run = async (what: string, action: () => Promise<unknown>, done?: string) => {
     try {
@@ -67,6 +70,11 @@ export function ProductEditPage({ business }: { business: CatalogWorkspace }) {
             taxRate: product.tax_rate === null ? '' : String(product.tax_rate), trackStock: product.track_stock, hasLots: product.has_lots,
             requiresExpiry: product.requires_expiry }}
           onSubmit={(values) => run('Saving', () => updateProduct(supabase, product.id, values), 'Product saved')} />
+      )}
+
+      {(packs?.includes('size_grid') || product.collection_id) && (
+        <ProductCollectionField businessId={product.business_id} productId={product.id} current={product.collection_id}
+          canEdit={canEdit} onSaved={reload} />
       )}
 
       <Stack gap="3" as="section" aria-label="Variants">

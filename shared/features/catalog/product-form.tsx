@@ -5,6 +5,7 @@ import { Controller, useForm, useWatch } from 'react-hook-form';
 import { FormField } from '../../components/form-field';
 import type { NewProduct } from './catalog-api';
 import { productSchema, type ProductValues } from './product-schema';
+import { emptyGrid, gridVariants, SizeColourGrid, type GridState } from './size-colour-grid';
 import { generateGrid, toMinorUnits } from './variant-grid';
 
 const defaults: ProductValues = {
@@ -12,8 +13,13 @@ const defaults: ProductValues = {
   options: [{ name: '', values: '' }, { name: '', values: '' }, { name: '', values: '' }],
 };
 
-/** The new-product form: up to 3 options whose values multiply into a variant grid with suggested SKUs. */
-export function ProductForm({ onSubmit, onCancel }: { onSubmit: (product: NewProduct) => Promise<void>; onCancel: () => void }) {
+/**
+ * The new-product form: up to 3 options whose values multiply into a variant grid with suggested SKUs; with the
+ * clothing pack on (sizeGrid), sizes by colours in a grid instead (size-colour-grid.tsx), which can be switched off.
+ */
+export function ProductForm({ onSubmit, onCancel, sizeGrid = false }: {
+  onSubmit: (product: NewProduct) => Promise<void>; onCancel: () => void; sizeGrid?: boolean;
+}) {
   const { register, handleSubmit, control, formState } = useForm<ProductValues>({
     resolver: zodResolver(productSchema), defaultValues: defaults,
   });
@@ -21,9 +27,23 @@ export function ProductForm({ onSubmit, onCancel }: { onSubmit: (product: NewPro
   const name = useWatch({ control, name: 'name' });
   const options = useWatch({ control, name: 'options' });
   const grid = useMemo(() => generateGrid(name, options), [name, options]);
+  const [byGrid, setByGrid] = useState(sizeGrid);
+  const [cells, setCells] = useState<GridState>(emptyGrid);
+  const [gridProblem, setGridProblem] = useState<string | null>(null);
 
   const submit = handleSubmit(async (values) => {
     const price = toMinorUnits(values.price) ?? 0;
+    if (sizeGrid && byGrid) {
+      const made = gridVariants(cells, values.name);
+      setGridProblem(made.problem);
+      if (made.problem) return;
+      await onSubmit({
+        name: values.name, brand: values.brand, unit: values.unit, hasLots: values.hasLots,
+        requiresExpiry: values.requiresExpiry, optionNames: ['Size', 'Colour'],
+        variants: made.variants.map((v) => ({ options: v.options, sku: v.sku, price, barcode: v.barcode })),
+      });
+      return;
+    }
     await onSubmit({
       name: values.name, brand: values.brand, unit: values.unit, hasLots: values.hasLots,
       requiresExpiry: values.requiresExpiry,
@@ -71,6 +91,25 @@ export function ProductForm({ onSubmit, onCancel }: { onSubmit: (product: NewPro
             </Checkbox.Root>
           )} />
         </HStack>
+        {sizeGrid && (
+          <Checkbox.Root checked={byGrid} onCheckedChange={(e) => setByGrid(Boolean(e.checked))}>
+            <Checkbox.HiddenInput />
+            <Checkbox.Control />
+            <Checkbox.Label>Sizes by colours (grid)</Checkbox.Label>
+          </Checkbox.Root>
+        )}
+        {sizeGrid && byGrid ? (
+          <Stack gap="2">
+            <SizeColourGrid state={cells} productName={name} onChange={(next) => {
+              setCells(next);
+              setGridProblem(null);
+            }} />
+            {gridProblem && <Text color="fg.error" fontSize="sm" role="alert">{gridProblem}</Text>}
+            <Text fontSize="sm" color="fg.muted" data-testid="grid-count">
+              {gridVariants(cells, name).variants.length} variant{gridVariants(cells, name).variants.length === 1 ? '' : 's'}
+            </Text>
+          </Stack>
+        ) : (<>
         <Stack gap="2">
           <Text fontWeight="medium">Options (for example Size: S, M, L and Colour: White, Blue)</Text>
           {[0, 1, 2].map((i) => (
@@ -105,6 +144,7 @@ export function ProductForm({ onSubmit, onCancel }: { onSubmit: (product: NewPro
           </Table.Body>
         </Table.Root>
         <Text fontSize="sm" color="fg.muted">{grid.length} variant{grid.length === 1 ? '' : 's'}</Text>
+        </>)}
         <HStack>
           <Button type="submit" loading={formState.isSubmitting}>Create product</Button>
           <Button variant="ghost" onClick={onCancel}>Cancel</Button>

@@ -6,6 +6,7 @@ import { LoadingText } from '../../components/loading-text';
 import { notify } from '../../components/toaster';
 import { formatMinor } from '../../lib/money';
 import { useSupabase } from '../../lib/platform-context';
+import { useBusinessPacks } from '../../lib/use-business-packs';
 import { catalogCsv, fetchCatalogExport } from './catalog-export';
 import { CatalogError, createProduct, fetchCatalogCurrency, searchCatalog, type CatalogHit, type CatalogWorkspace, type NewProduct } from './catalog-api';
 import { ImportPanel } from './import-panel';
@@ -28,6 +29,7 @@ export function ProductsPage({ business }: { business: CatalogWorkspace }) {
   const [printing, setPrinting] = useState(false);
   const [limitMessage, setLimitMessage] = useState<string | null>(null);
   const canEdit = business.role === 'owner' || business.role === 'manager';
+  const packs = useBusinessPacks(business.id);
   const [exporting, setExporting] = useState(false);
   const [showArchived, setShowArchived] = useState(false);
   const [currency, setCurrency] = useState<string | null>(null);
@@ -105,6 +107,8 @@ export function ProductsPage({ business }: { business: CatalogWorkspace }) {
         {canEdit && !creating && <Button onClick={() => setCreating(true)}>New product</Button>}
         {canEdit && <Button variant="outline" onClick={() => setImporting(!importing)}>Import CSV</Button>}
         <Button variant="outline" loading={exporting} onClick={() => void exportCsv()}>Export CSV</Button>
+        {packs?.includes('size_grid') && <Button asChild variant="outline"><RouterLink to="/dashboard/catalog/collections">Collections</RouterLink></Button>}
+        {packs?.includes('scale_barcodes') && <Button asChild variant="outline"><RouterLink to="/dashboard/catalog/scale-rules">Scale rules</RouterLink></Button>}
         <Button variant="outline" disabled={Object.keys(chosen).length === 0} onClick={() => setPrinting(true)}>
           Labels ({Object.keys(chosen).length})
         </Button>
@@ -131,7 +135,7 @@ export function ProductsPage({ business }: { business: CatalogWorkspace }) {
       )}
       {printing && <LabelsSheet items={Object.values(chosen)} currency={currency} onClose={() => setPrinting(false)} />}
       {importing && <ImportPanel business={business} onImported={() => setVersion((v) => v + 1)} />}
-      {creating && <ProductForm onSubmit={create} onCancel={() => setCreating(false)} />}
+      {creating && <ProductForm onSubmit={create} onCancel={() => setCreating(false)} sizeGrid={packs?.includes('size_grid') ?? false} />}
       {!loaded ? <LoadingText /> : loaded.error ? (
         <LoadError message="Products could not be loaded." error={loaded.error} onRetry={() => setVersion((v) => v + 1)} />
       ) : loaded.rows.length === 0 ? (

@@ -8,6 +8,7 @@ import { FoundLotForm } from './found-lot-form';
 import { failure } from './inventory-api';
 import type { StoreContext } from './store-context';
 import { fetchSheet, postCount, type CountResult } from './transfers-api';
+import { QuantityGrid, type GridPick } from './quantity-grid';
 import { VariantPicker } from './variant-picker';
 
 const itemLabel = (r: CountRow) =>
@@ -36,6 +37,28 @@ export function CountsPage({ ctx }: { ctx: StoreContext }) {
     try {
       const rows = await fetchSheet(supabase, ctx.store.id, variantIds);
       setSheet(variantIds && sheet ? [...sheet, ...rows.filter((r) => !sheet.some((s) => sheetKey(s) === sheetKey(r)))] : rows);
+      setPosted(null);
+    } catch (error) {
+      notify.error('Count sheet not loaded', failure(error));
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  // The size grid (clothing pack): the style's cells join the sheet with what was counted in each. A lot-tracked
+  // cell's count stays to be typed per lot.
+  const countGrid = async (picks: GridPick[]) => {
+    setLoading(true);
+    try {
+      const rows = await fetchSheet(supabase, ctx.store.id, picks.map((p) => p.variantId));
+      const current = sheet ?? [];
+      setSheet([...current, ...rows.filter((r) => !current.some((s) => sheetKey(s) === sheetKey(r)))]);
+      const counted = { ...entries };
+      for (const p of picks) {
+        const own = rows.filter((r) => r.variant_id === p.variantId);
+        if (own.length === 1 && own[0] && !own[0].lot_id) counted[sheetKey(own[0])] = String(p.qty);
+      }
+      setEntries(counted);
       setPosted(null);
     } catch (error) {
       notify.error('Count sheet not loaded', failure(error));
@@ -80,6 +103,7 @@ export function CountsPage({ ctx }: { ctx: StoreContext }) {
             <Button onClick={() => void load()} loading={loading}>Count the whole store</Button>
           </HStack>
           <VariantPicker businessId={ctx.businessId} label="Add an item to count" onPick={(hit) => void load([hit.variant_id])} />
+          <QuantityGrid businessId={ctx.businessId} action="Count these" onAdd={countGrid} />
         </Stack>
       )}
       {sheet && loading && <LoadingText />}
@@ -93,6 +117,7 @@ export function CountsPage({ ctx }: { ctx: StoreContext }) {
             }}>Discard</Button>
           </HStack>
           <VariantPicker businessId={ctx.businessId} label="Add an item to count" onPick={(hit) => void load([hit.variant_id])} />
+          <QuantityGrid businessId={ctx.businessId} action="Count these" onAdd={countGrid} />
           <FoundLotForm businessId={ctx.businessId} onAdd={(row) => {
             if (sheet.some((s) => s.variant_id === row.variant_id && s.lot_number === row.lot_number)) {
               notify.error('Already on the sheet', `Lot ${row.lot_number ?? ''} of ${row.sku} is already a line of this count: count it there.`);

@@ -4,6 +4,7 @@ import { useFieldArray, useForm } from 'react-hook-form';
 import { LuX } from 'react-icons/lu';
 import { draftLinesSchema, type DraftLinesValues } from './inventory-schemas';
 import { hitLabel } from './orders-api';
+import { QuantityGrid } from './quantity-grid';
 import { VariantPicker } from './variant-picker';
 
 /**
@@ -57,6 +58,13 @@ export function DraftLinesForm({ businessId, initial, onSubmit, onCancel }: {
         <VariantPicker businessId={businessId} label="Add an item to the draft" onPick={(hit) => {
           if (lines.fields.some((f) => f.variantId === hit.variant_id)) return;
           lines.append({ variantId: hit.variant_id, label: `${hitLabel(hit)} (${hit.sku})`, unit: hit.unit, qty: '1', unitCost: '' });
+        }} />
+        <QuantityGrid businessId={businessId} action="Add to the draft" onAdd={(picks) => {
+          for (const p of picks) {
+            if (!lines.fields.some((f) => f.variantId === p.variantId)) {
+              lines.append({ variantId: p.variantId, label: p.label, unit: p.unit, qty: String(p.qty), unitCost: '' });
+            }
+          }
         }} />
         {errors.lines?.root?.message && <Text color="fg.error" fontSize="sm" role="alert">{errors.lines.root.message}</Text>}
         {errors.lines?.message && <Text color="fg.error" fontSize="sm" role="alert">{errors.lines.message}</Text>}

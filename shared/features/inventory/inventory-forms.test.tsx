@@ -1,5 +1,5 @@
 import { ChakraProvider, defaultSystem } from '@chakra-ui/react';
-import { render, screen, waitFor } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Suspense, type ReactNode } from 'react';
 import { describe, expect, it, vi } from 'vitest';
@@ -12,10 +12,15 @@ import { ReceiveForm, type ReceiveLine } from './receive-form';
 import { SupplierForm } from './supplier-form';
 import { ReceiveTransferForm } from './transfer-forms';
 
-/** A client whose catalog search answers one item; nothing else is called by these forms. */
+/**
+ * A client whose catalog search answers one item, and whose business has no packs (the size grid stays hidden);
+ * nothing else is called by these forms.
+ */
+const noPacks = { select: () => noPacks, eq: () => noPacks, maybeSingle: async () => ({ data: { packs: [] }, error: null }) };
 const fakeClient = {
   rpc: vi.fn(async () => ({ data: [{ variant_id: 'v1', product_name: 'Linen Shirt', option1: 'M', option2: null, option3: null,
     sku: 'LINENS-M', unit: 'each', has_lots: false }], error: null })),
+  from: () => noPacks,
 } as unknown as StorewiseClient;
 
 // Marked fulfilled the way React's use() reads a settled promise, so the client is there on the first render.
@@ -32,7 +37,8 @@ function renderUi(ui: ReactNode) {
 }
 
 const line = (over: Partial<ReceiveLine>): ReceiveLine => ({
-  lineId: 'l1', label: 'Eye drops', unit: 'each', remaining: 10, hasLots: false, requiresExpiry: false, qty: '10', lotNumber: '', expiresOn: '', ...over,
+  lineId: 'l1', variantId: 'v1', label: 'Eye drops', unit: 'each', remaining: 10, hasLots: false, requiresExpiry: false,
+  serialTracking: null, barcodes: ['9506000134352'], qty: '10', lotNumber: '', expiresOn: '', serials: '', ...over,
 });
 
 // A first Chakra render in jsdom takes seconds on a loaded machine.
@@ -74,6 +80,34 @@ describe('inventory forms', { timeout: 30_000 }, () => {
     await waitFor(() => expect(onSubmit).toHaveBeenCalled());
     const values = (onSubmit.mock.calls[0] as unknown as [{ lines: ReceiveLine[] }])[0];
     expect(values.lines.map((l) => [l.qty, l.lotNumber, l.expiresOn])).toEqual([['10', 'B-17', '2027-03-01'], ['', '', '']]);
+  });
+
+  it('ReceiveForm fills a line\'s lot and expiry from a DataMatrix and wants one serial per unit of tracked items', async () => {
+    const onSubmit = vi.fn(async () => undefined);
+    renderUi(<ReceiveForm lines={[line({ hasLots: true, requiresExpiry: true, qty: '3' }),
+      line({ lineId: 'l2', variantId: 'v2', label: 'Phone', remaining: 2, qty: '2', serialTracking: 'imei', barcodes: ['0012345678905'] })]}
+      onSubmit={onSubmit} onCancel={() => undefined} />);
+    const user = userEvent.setup();
+    const scan = screen.getByRole('textbox', { name: 'Scan a DataMatrix' });
+    // GTIN 09506000134352 = the EAN-13 9506000134352 of Eye drops; lot then FNC1 (GS) then the expiry, day 00.
+    fireEvent.change(scan, { target: { value: ']d20109506000134352' + '10B-17\u001d17270600' } });
+    fireEvent.keyDown(scan, { key: 'Enter' });
+    expect(await screen.findByText('Eye drops: lot B-17, expiry 2027-06-30')).toBeVisible();
+    expect(screen.getByRole('textbox', { name: 'Lot of Eye drops' })).toHaveValue('B-17');
+    expect(screen.getByLabelText('Expiry of Eye drops')).toHaveValue('2027-06-30');
+    fireEvent.change(scan, { target: { value: ']d20119506000134359' } });
+    fireEvent.keyDown(scan, { key: 'Enter' });
+    expect(await screen.findByText('No line of this order has the GTIN 19506000134359')).toBeVisible();
+    await user.type(screen.getByRole('textbox', { name: 'Serials of Phone' }), '490154203237518');
+    await user.click(screen.getByRole('button', { name: 'Receive' }));
+    expect(await screen.findByText('Enter 2 serial numbers, one per unit (1 entered)')).toBeVisible();
+    expect(onSubmit).not.toHaveBeenCalled();
+    await user.type(screen.getByRole('textbox', { name: 'Serials of Phone' }), '{Enter}356938035643809');
+    await user.click(screen.getByRole('button', { name: 'Receive' }));
+    await waitFor(() => expect(onSubmit).toHaveBeenCalled());
+    const values = (onSubmit.mock.calls[0] as unknown as [{ lines: ReceiveLine[] }])[0];
+    expect(values.lines.map((l) => [l.lotNumber, l.expiresOn, l.serials])).toEqual([
+      ['B-17', '2027-06-30', ''], ['', '', '490154203237518\n356938035643809']]);
   });
 
   it('ReceiveTransferForm shows what is missing as it is typed and refuses more than was sent', async () => {

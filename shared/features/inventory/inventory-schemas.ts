@@ -61,13 +61,34 @@ export type PurchaseOrderValues = z.infer<typeof purchaseOrderSchema>;
 export const draftLinesSchema = z.object({ lines: purchaseOrderSchema.shape.lines });
 export type DraftLinesValues = z.infer<typeof draftLinesSchema>;
 
-/** Receiving an order: per line what arrived now (blank: nothing), with lot and expiry where the item needs them. */
+/** Serial numbers as typed or scanned: one per line (or separated by commas), trimmed, empties dropped. */
+export const serialList = (text: string) => text.split(/[\n,]/).map((s) => s.trim()).filter((s) => s !== '');
+
+/**
+ * Receiving an order: per line what arrived now (blank: nothing), with lot and expiry where the item needs them,
+ * and one serial per unit for serial-tracked items (the database checks IMEIs and known serials again).
+ */
 export const receiveSchema = z.object({
   lines: z.array(z.object({
-    lineId: z.string(), label: z.string(), unit: z.string(), remaining: z.number(),
-    hasLots: z.boolean(), requiresExpiry: z.boolean(),
+    lineId: z.string(), variantId: z.string(), label: z.string(), unit: z.string(), remaining: z.number(),
+    hasLots: z.boolean(), requiresExpiry: z.boolean(), serialTracking: z.enum(['serial', 'imei']).nullable(),
+    barcodes: z.array(z.string()),
     qty: z.string(), lotNumber: z.string().trim().max(60, 'Use at most 60 characters'), expiresOn: z.string(),
+    serials: z.string().max(40000, 'Too many characters'),
   }).superRefine((line, ctx) => {
+    if (line.serialTracking && line.qty.trim() !== '') {
+      const serials = serialList(line.serials);
+      const qty = parseQty(line.qty, line.unit) ?? 0;
+      if (serials.length !== qty) {
+        ctx.addIssue({ code: 'custom', path: ['serials'], message: `Enter ${qty} serial number${qty === 1 ? '' : 's'}, one per unit (${serials.length} entered)` });
+      } else if (serials.some((s) => !/^[A-Za-z0-9./-]{1,64}$/.test(s))) {
+        ctx.addIssue({ code: 'custom', path: ['serials'], message: 'Serials use letters, digits and . / - (64 at most)' });
+      } else if (line.serialTracking === 'imei' && serials.some((s) => !/^\d{15}$/.test(s))) {
+        ctx.addIssue({ code: 'custom', path: ['serials'], message: 'An IMEI is 15 digits' });
+      } else if (new Set(serials).size !== serials.length) {
+        ctx.addIssue({ code: 'custom', path: ['serials'], message: 'A serial number is listed twice' });
+      }
+    }
     if (line.qty.trim() === '') return;
     const qty = parseQty(line.qty, line.unit);
     if (qty === null) ctx.addIssue({ code: 'custom', path: ['qty'], message: qtyMessage(line.unit) });

@@ -1,12 +1,13 @@
 // SQL (supabase/schemas, docs/adr/0185):
 //   supabase/schemas/catalog.sql: search_catalog() products variants
 //   supabase/schemas/inventory.sql: create_purchase_order() edit_purchase_order_draft() email_purchase_order()
-//     receive_purchase_order() purchase_order_lines purchase_orders suppliers
+//     receive_purchase_order() receive_serials() purchase_order_lines purchase_orders suppliers
+//   barcodes (catalog.sql)
 import type { Database } from '../../lib/database.types';
 import type { StorewiseClient } from '../../lib/supabase-client';
 import { unwrap } from './inventory-api';
 import {
-  parseMoney, parseQty, type DraftLinesValues, type PurchaseOrderValues, type ReceiveValues, type SupplierValues,
+  parseMoney, parseQty, serialList, type DraftLinesValues, type PurchaseOrderValues, type ReceiveValues, type SupplierValues,
 } from './inventory-schemas';
 
 type Tables = Database['public']['Tables'];
@@ -23,6 +24,10 @@ export interface VariantLabel {
   unit: string;
   hasLots: boolean;
   requiresExpiry: boolean;
+  /** serial or imei when each unit is named (received with its serial), else null. */
+  serialTracking: 'serial' | 'imei' | null;
+  /** Its barcodes (a DataMatrix's GTIN finds the line when receiving). */
+  barcodes: string[];
 }
 
 /** Items by name, SKU prefix or barcode (the catalog's search), for the pickers that add lines. */
@@ -33,19 +38,25 @@ export async function searchItems(supabase: StorewiseClient, businessId: string,
 export const hitLabel = (hit: { product_name: string; option1: string | null; option2: string | null; option3: string | null }) =>
   [hit.product_name, hit.option1, hit.option2, hit.option3].filter(Boolean).join(' / ');
 
-/** Labels of the variants named by lines (two reads: variants, then their products). */
+/** Labels of the variants named by lines (variants, then their products and barcodes). */
 export async function fetchVariantLabels(supabase: StorewiseClient, ids: string[]): Promise<Map<string, VariantLabel>> {
   const unique = [...new Set(ids)];
   const map = new Map<string, VariantLabel>();
   if (unique.length === 0) return map;
   const variants = unwrap(await supabase.from('variants').select('id, sku, option1, option2, option3, product_id').in('id', unique)) ?? [];
   const productIds = [...new Set(variants.map((v) => v.product_id))];
-  const products = unwrap(await supabase.from('products').select('id, name, unit, has_lots, requires_expiry').in('id', productIds)) ?? [];
-  const byId = new Map(products.map((p) => [p.id, p]));
+  const [products, barcodes] = await Promise.all([
+    supabase.from('products').select('id, name, unit, has_lots, requires_expiry, serial_tracking').in('id', productIds),
+    supabase.from('barcodes').select('variant_id, code').in('variant_id', unique),
+  ]);
+  const byId = new Map((unwrap(products) ?? []).map((p) => [p.id, p]));
+  const codes = new Map<string, string[]>();
+  for (const b of unwrap(barcodes) ?? []) codes.set(b.variant_id, [...(codes.get(b.variant_id) ?? []), b.code]);
   for (const v of variants) {
     const p = byId.get(v.product_id);
     map.set(v.id, {
       id: v.id, sku: v.sku, unit: p?.unit ?? 'each', hasLots: Boolean(p?.has_lots), requiresExpiry: Boolean(p?.requires_expiry),
+      serialTracking: (p?.serial_tracking ?? null) as VariantLabel['serialTracking'], barcodes: codes.get(v.id) ?? [],
       label: hitLabel({ product_name: p?.name ?? v.sku, option1: v.option1, option2: v.option2, option3: v.option3 }),
     });
   }
@@ -119,13 +130,24 @@ export async function deleteDraft(supabase: StorewiseClient, id: string) {
   unwrap(await supabase.from('purchase_orders').delete().eq('id', id));
 }
 
-export async function receiveOrder(supabase: StorewiseClient, id: string, values: ReceiveValues): Promise<string> {
-  const lines = values.lines.filter((l) => (parseQty(l.qty, l.unit) ?? 0) > 0).map((l) => ({
+/**
+ * Receives what arrived, then names the units of serial-tracked lines (receive_serials, all or nothing per item).
+ * The serials were checked in the form; if the database still refuses them (one already known), the goods stay
+ * received and the refusal says which serials to record again.
+ */
+export async function receiveOrder(supabase: StorewiseClient, id: string, storeId: string, values: ReceiveValues): Promise<string> {
+  const arrived = values.lines.filter((l) => (parseQty(l.qty, l.unit) ?? 0) > 0);
+  const lines = arrived.map((l) => ({
     line_id: l.lineId, qty: parseQty(l.qty, l.unit),
     ...(l.hasLots ? { lot_number: l.lotNumber } : {}),
     ...(l.expiresOn ? { expires_on: l.expiresOn } : {}),
   }));
-  return unwrap(await supabase.rpc('receive_purchase_order', { _purchase_order_id: id, _lines: lines }));
+  const status = unwrap(await supabase.rpc('receive_purchase_order', { _purchase_order_id: id, _lines: lines })) as string;
+  for (const l of arrived.filter((x) => x.serialTracking)) {
+    const { error } = await supabase.rpc('receive_serials', { _store_id: storeId, _variant_id: l.variantId, _serials: serialList(l.serials) });
+    if (error) throw new Error(`The goods were received, but the serials of ${l.label} were not recorded: ${error.message}`);
+  }
+  return status;
 }
 
 export async function emailOrder(supabase: StorewiseClient, id: string): Promise<string> {

@@ -5,6 +5,7 @@ import { LuX } from 'react-icons/lu';
 import { FormField } from '../../components/form-field';
 import { purchaseOrderSchema, type PurchaseOrderValues } from './inventory-schemas';
 import { hitLabel, type Supplier } from './orders-api';
+import { QuantityGrid } from './quantity-grid';
 import { VariantPicker } from './variant-picker';
 
 /** A new purchase order: the supplier, when it is expected, and the items with quantity and unit cost. */
@@ -37,6 +38,13 @@ export function PurchaseOrderForm({ businessId, suppliers, initial, onSubmit, on
         <VariantPicker businessId={businessId} label="Add an item to the order" onPick={(hit) => {
           if (lines.fields.some((f) => f.variantId === hit.variant_id)) return;
           lines.append({ variantId: hit.variant_id, label: `${hitLabel(hit)} (${hit.sku})`, unit: hit.unit, qty: '1', unitCost: '' });
+        }} />
+        <QuantityGrid businessId={businessId} action="Add to the order" onAdd={(picks) => {
+          for (const p of picks) {
+            if (!lines.fields.some((f) => f.variantId === p.variantId)) {
+              lines.append({ variantId: p.variantId, label: p.label, unit: p.unit, qty: String(p.qty), unitCost: '' });
+            }
+          }
         }} />
         {lines.fields.length > 0 && (
           <Table.ScrollArea>

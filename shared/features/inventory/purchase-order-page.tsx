@@ -153,13 +153,14 @@ export function PurchaseOrderPage({ ctx }: { ctx: StoreContext }) {
                   lines={lines.filter((l) => Number(l.qty_received) < Number(l.qty_ordered)).map((l) => {
                     const label = labels.get(l.variant_id);
                     const remaining = Math.round((Number(l.qty_ordered) - Number(l.qty_received)) * 1000) / 1000;
-                    return { lineId: l.id, label: label?.label ?? 'Item', unit: label?.unit ?? 'each', remaining,
+                    return { lineId: l.id, variantId: l.variant_id, label: label?.label ?? 'Item', unit: label?.unit ?? 'each', remaining,
                       hasLots: Boolean(label?.hasLots), requiresExpiry: Boolean(label?.requiresExpiry),
-                      qty: String(remaining), lotNumber: '', expiresOn: '' };
+                      serialTracking: label?.serialTracking ?? null, barcodes: label?.barcodes ?? [],
+                      qty: String(remaining), lotNumber: '', expiresOn: '', serials: '' };
                   })}
                   onSubmit={async (values) => {
                     try {
-                      const status = await receiveOrder(supabase, order.id, values);
+                      const status = await receiveOrder(supabase, order.id, order.store_id, values);
                       notify.success('Goods received', status === 'received' ? 'The order is fully received.' : 'The order is partly received.');
                       setReceiving(false);
                       reload();

@@ -7,6 +7,7 @@ import type { StockStore } from './inventory-api';
 import { missingOf, receiveTransferSchema, sendTransferSchema, type ReceiveTransferValues, type SendTransferValues } from './inventory-schemas';
 import { hitLabel, type CatalogHit } from './orders-api';
 import type { SheetRow } from './transfers-api';
+import { QuantityGrid, type GridPick } from './quantity-grid';
 import { VariantPicker } from './variant-picker';
 
 /** Sending stock to another store: the destination and the items (lot-tracked ones per lot, first expiring first). */
@@ -29,6 +30,23 @@ export function SendTransferForm({ businessId, stores, loadStock, onSubmit, onCa
         label: r.lot_number ? `${base}, lot ${r.lot_number}` : base });
     }
   };
+  // The size grid's cells: items by the piece, one line each with what this store holds (lot-tracked styles are
+  // rare in clothing; their lots are listed as a picked item's are, quantities left to type).
+  const pickGrid = async (picks: GridPick[]) => {
+    for (const p of picks) {
+      if (lines.fields.some((f) => f.variantId === p.variantId)) continue;
+      const held = await loadStock(p.variantId);
+      if (p.hasLots) {
+        for (const r of held.filter((x) => Number(x.on_hand) > 0)) {
+          lines.append({ variantId: p.variantId, unit: p.unit, qty: '', lotId: r.lot_id ?? '', available: Number(r.on_hand),
+            label: `${p.label}, lot ${r.lot_number ?? ''}` });
+        }
+        continue;
+      }
+      lines.append({ variantId: p.variantId, unit: p.unit, qty: String(p.qty), lotId: '', label: p.label,
+        available: held.reduce((sum, r) => sum + Number(r.on_hand), 0) });
+    }
+  };
   return (
     <form onSubmit={handleSubmit(onSubmit)} noValidate aria-label="Send stock">
       <Stack gap="3" borderWidth="1px" rounded="md" p="4">
@@ -45,6 +63,7 @@ export function SendTransferForm({ businessId, stores, loadStock, onSubmit, onCa
           <FormField label="Note" error={errors.note?.message}><Input {...register('note')} /></FormField>
         </HStack>
         <VariantPicker businessId={businessId} label="Add an item to send" onPick={(hit) => void pick(hit)} />
+        <QuantityGrid businessId={businessId} action="Add to the transfer" onAdd={pickGrid} />
         {lines.fields.length > 0 && (
           <Table.ScrollArea>
             <Table.Root size="sm" aria-label="Items to send">

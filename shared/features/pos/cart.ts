@@ -27,12 +27,18 @@ export interface CartLine {
   serial?: string;
   /** The scale label the quantity came from (issue 29): a line of its own; post_sale checks the label again. */
   scaleLabel?: string;
+  /**
+   * The lot read from a GS1 DataMatrix (issue 29): a line per lot; the id when the store holds that lot (sent as
+   * lot_id), null when it does not (post_sale then picks the first expiring lot).
+   */
+  lot?: { id: string | null; number: string };
 }
 
 /** What tells a line from the others: the item, and the serial or scale label of a line that has one. */
-export function lineKey(line: Pick<CartLine, 'item' | 'serial' | 'scaleLabel'>): string {
+export function lineKey(line: Pick<CartLine, 'item' | 'serial' | 'scaleLabel' | 'lot'>): string {
   return line.serial ? `${line.item.variantId}#serial:${line.serial}`
-    : line.scaleLabel ? `${line.item.variantId}#label:${line.scaleLabel}` : line.item.variantId;
+    : line.scaleLabel ? `${line.item.variantId}#label:${line.scaleLabel}`
+      : line.lot ? `${line.item.variantId}#lot:${line.lot.number}` : line.item.variantId;
 }
 
 /** A line whose quantity comes from a serial or a label: never merged with another, its quantity not edited. */
@@ -95,6 +101,14 @@ export function addItem(lines: CartLine[], item: CatalogItem, qty = 1): CartLine
   const index = lines.findIndex((line) => lineKey(line) === item.variantId);
   if (index === -1) return [...lines, { item, qty, discount: 0 }];
   return lines.map((line, i) => (i === index ? { ...line, qty: Math.round((line.qty + qty) * 1000) / 1000 } : line));
+}
+
+/** Adds one unit of a lot (a DataMatrix scan): the lot's line grows, or a new line for the lot. */
+export function addLotItem(lines: CartLine[], item: CatalogItem, lot: { id: string | null; number: string }): CartLine[] {
+  const key = lineKey({ item, lot });
+  const index = lines.findIndex((line) => lineKey(line) === key);
+  if (index === -1) return [...lines, { item, qty: 1, discount: 0, lot }];
+  return lines.map((line, i) => (i === index ? { ...line, qty: Math.round((line.qty + 1) * 1000) / 1000 } : line));
 }
 
 /**

@@ -25,10 +25,11 @@ export function createScanDetector(onScan: (code: string) => void, { maxGapMs = 
         }
         return false;
       }
-      // Letters, digits and '-' (a receipt's barcode is its number, e.g. DT1-000123: scanned for a refund).
-      if (/^[0-9A-Za-z-]$/.test(key)) {
+      // Letters, digits and '-' (a receipt's barcode is its number, e.g. DT1-000123: scanned for a refund); for GS1
+      // DataMatrix codes also ']' (the ]d2 prefix), the GS separator (FNC1, 0x1D) and '.', '/', '_' of lot numbers.
+      if (/^[0-9A-Za-z\-\]./_]$/.test(key) || key === '\u001d') {
         buffer = fast ? buffer + key : key;
-        if (buffer.length > 64) buffer = buffer.slice(-64);
+        if (buffer.length > 128) buffer = buffer.slice(-128);
       } else {
         buffer = '';
       }

@@ -1,5 +1,5 @@
 // SQL (supabase/schemas, docs/adr/0250): workspace.sql businesses.packs; catalog.sql scale_barcode_rules;
-// inventory.sql serial_numbers, products.serial_tracking
+// inventory.sql serial_numbers, products.serial_tracking, lots, stock_balances
 import { useEffect, useState } from 'react';
 import type { StorewiseClient } from '../../lib/supabase-client';
 import { getMeta, setMeta, type PosDatabase } from './outbox';
@@ -18,9 +18,14 @@ export interface ShopPacks {
   serialItems: Record<string, SerialTracking>;
   /** serial in stock at this store -> variant id. */
   serials: Record<string, string>;
+  /** `${variant id}|${lot number}` -> lot id, for the lots this store holds (a DataMatrix scan names its lot). */
+  lots?: Record<string, string>;
 }
 
-export const noPacks: ShopPacks = { packs: [], scaleRules: [], serialItems: {}, serials: {} };
+export const noPacks: ShopPacks = { packs: [], scaleRules: [], serialItems: {}, serials: {}, lots: {} };
+
+/** The key of a lot in ShopPacks.lots. */
+export const lotKey = (variantId: string, lotNumber: string) => `${variantId}|${lotNumber}`;
 
 /** At most this many in-stock serials are kept on the device (a shop's shelf, not a warehouse). */
 const SERIALS_KEPT = 5000;
@@ -32,13 +37,15 @@ function unwrap<T>(result: Result<T>): T {
 }
 
 export async function fetchShopPacks(supabase: StorewiseClient, businessId: string, storeId: string): Promise<ShopPacks> {
-  const [business, rules, products, serials] = await Promise.all([
+  const [business, rules, products, serials, lots] = await Promise.all([
     supabase.from('businesses').select('packs').eq('id', businessId).maybeSingle(),
     supabase.from('scale_barcode_rules').select('pattern, kind').eq('business_id', businessId),
     supabase.from('products').select('serial_tracking, variants(id)').eq('business_id', businessId)
       .not('serial_tracking', 'is', null).is('archived_at', null),
     supabase.from('serial_numbers').select('serial, variant_id').eq('store_id', storeId).eq('status', 'in_stock')
       .order('received_at', { ascending: false }).limit(SERIALS_KEPT),
+    supabase.from('stock_balances').select('variant_id, lot_id, lots(lot_number)').eq('store_id', storeId)
+      .not('lot_id', 'is', null).gt('qty', 0).limit(SERIALS_KEPT),
   ]);
   const serialItems: Record<string, SerialTracking> = {};
   for (const p of unwrap(products) as { serial_tracking: SerialTracking; variants: { id: string }[] }[]) {
@@ -49,6 +56,8 @@ export async function fetchShopPacks(supabase: StorewiseClient, businessId: stri
     scaleRules: unwrap(rules) as ScaleRule[],
     serialItems,
     serials: Object.fromEntries((unwrap(serials) as { serial: string; variant_id: string }[]).map((s) => [s.serial, s.variant_id])),
+    lots: Object.fromEntries((unwrap(lots) as unknown as { variant_id: string; lot_id: string; lots: { lot_number: string } | null }[])
+      .filter((l) => l.lots).map((l) => [lotKey(l.variant_id, l.lots?.lot_number ?? ''), l.lot_id])),
   };
 }
 

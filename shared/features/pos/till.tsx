@@ -1,14 +1,16 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { format } from 'date-fns';
 import { Badge, Box, Button, Flex, HStack, Input, Stack, Table, Text } from '@chakra-ui/react';
 import type { StorewiseClient } from '../../lib/supabase-client';
 import type { PrintableSlip } from '../../platform/platform';
 import {
-  addItem, addLine, cartTotals, discountLimitPercent, fixedQuantity, formatMinor, lineFigures, lineKey, maxDiscountPercent, priceCart,
+  addItem, addLine, addLotItem, cartTotals, discountLimitPercent, fixedQuantity, formatMinor, lineFigures, lineKey, maxDiscountPercent, priceCart,
   receiptLine, setQty, tenderState, type CartLine, type CatalogItem, type Discount, type Tender,
 } from './cart';
 import { currencyDigits } from '../../lib/money';
 import { labelQuantity, matchScaleLabel, pluBaseCode } from './scale-barcode';
 import { serialProblem } from './serial-number';
+import { readGs1Scan } from './gs1-scan';
 import { noPacks, type ShopPacks } from './shop-packs';
 import { CustomerPanel } from './customer-panel';
 import { DiscountPanel } from './discount-panel';
@@ -61,6 +63,7 @@ function lineDetail(line: CartLine): { detail?: string; unit?: string } {
   const unit = line.item.unit === 'kg' ? { unit: 'kg' } : {};
   if (line.serial) return { ...unit, detail: `S/N ${line.serial}` };
   if (line.scaleLabel) return { ...unit, detail: `Label ${line.scaleLabel}` };
+  if (line.lot) return { ...unit, detail: `Lot ${line.lot.number}` };
   return unit;
 }
 
@@ -179,6 +182,21 @@ export function Till(props: TillProps) {
     const trimmed = code.trim();
     // Waiting for a serial: the scan is the unit's serial (or IMEI).
     if (awaitingSerial) return addSerial(awaitingSerial, trimmed);
+    // A GS1 DataMatrix (issue 29): the item by its GTIN, with its serial or its lot.
+    const gs1 = readGs1Scan(trimmed, index, packs);
+    if (gs1.kind === 'error') {
+      setNotice(gs1.message);
+      return false;
+    }
+    if (gs1.kind === 'serial') return addSerial(gs1.item, gs1.serial);
+    if (gs1.kind === 'lot' || gs1.kind === 'item') {
+      const { item } = gs1;
+      const lot = gs1.kind === 'lot' ? gs1.lot : null;
+      updateCart((c) => ({ ...c, entries: lot ? addLotItem(c.entries, item, lot) : addItem(c.entries, item) }));
+      setNotice(lot && !lot.id ? `Lot ${lot.number} of ${item.name} is not on record at this store: the sale takes the first expiring lot`
+        : gs1.kind === 'lot' && gs1.expiry && gs1.expiry < format(new Date(), 'yyyy-MM-dd') ? `Lot ${lot?.number ?? ''} expired on ${gs1.expiry}` : null);
+      return true;
+    }
     // A scale label (issue 29): its item by the label with the value zeroed, the weight or price as the quantity.
     const label = packs.packs.includes('scale_barcodes') ? matchScaleLabel(trimmed, packs.scaleRules) : null;
     if (label) {
@@ -279,7 +297,9 @@ export function Till(props: TillProps) {
         searchRef.current?.focus();
         return;
       }
-      if (detector.key(event.key, event.timeStamp)) event.preventDefault();
+      // A wedge scanner sends a DataMatrix's FNC1 as Ctrl+] (the GS control character).
+      const key = event.ctrlKey && event.key === ']' ? '\u001d' : event.key;
+      if (detector.key(key, event.timeStamp)) event.preventDefault();
     };
     window.addEventListener('keydown', onKey, true);
     return () => window.removeEventListener('keydown', onKey, true);
@@ -344,7 +364,8 @@ export function Till(props: TillProps) {
       ...(tillCashier ? { till_switch: { id: tillCashier.switchId, user_id: tillCashier.user_id,
         ...(tillCashier.proof ? { proof: tillCashier.proof, at: tillCashier.at } : {}) } } : {}),
       lines: lines.map((l) => ({ variant_id: l.item.variantId, qty: l.qty, unit_price: l.item.price, discount: l.discount,
-        ...(l.serial ? { serial: l.serial } : {}), ...(l.scaleLabel ? { scale_label: l.scaleLabel } : {}) })),
+        ...(l.serial ? { serial: l.serial } : {}), ...(l.scaleLabel ? { scale_label: l.scaleLabel } : {}),
+        ...(l.lot?.id ? { lot_id: l.lot.id } : {}) })),
       tenders: paid.map((t) => ({ kind: t.kind, amount: t.amount, tendered: t.tendered })),
       // The kept cart leaves with the sale's queuing, in one transaction (never charged twice after a crash).
     }, { clearMeta: draftKey(register.id) });

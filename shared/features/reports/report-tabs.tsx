@@ -6,8 +6,8 @@ import { useSupabase } from '../../lib/platform-context';
 import type { StorewiseClient } from '../../lib/supabase-client';
 import { ReportTable, type Column } from './report-table';
 import {
-  fetchBreakdown, fetchMovements, fetchSellers, fetchShifts, fetchTaxes, fetchValuation, type BreakdownRow, type Dimension,
-  type MovementRow, type ReportRequest, type SellThroughRow, type ShiftRow, type TaxRow, type ValuationRow,
+  fetchBreakdown, fetchCollectionSellThrough, fetchMovements, fetchSellers, fetchShifts, fetchTaxes, fetchValuation, type BreakdownRow, type Dimension,
+  type CollectionRow, type MovementRow, type ReportRequest, type SellThroughRow, type ShiftRow, type TaxRow, type ValuationRow,
 } from './reports-api';
 
 type Loaded<T> = { key: string; data: T | null; error: string | null };
@@ -86,6 +86,29 @@ export function BreakdownTab({ request }: TabProps) {
   );
 }
 
+/** Sell-through per collection (clothing pack, issue 29); shown only when the business has collections. */
+function CollectionSellThrough({ request }: { request: ReportRequest }) {
+  const loaded = useReport(JSON.stringify(request), (s) => fetchCollectionSellThrough(s, request));
+  const columns: Column<CollectionRow>[] = [
+    { header: 'Collection', kind: 'text', value: (r) => r.name },
+    { header: 'Season', kind: 'text', value: (r) => r.season_code },
+    { header: 'Products', kind: 'number', value: (r) => r.products, total: true },
+    { header: 'Sold', kind: 'number', value: (r) => r.units_sold, total: true },
+    { header: 'On hand at end', kind: 'number', value: (r) => r.on_hand_end, total: true },
+    { header: 'Sell-through', kind: 'percent', value: (r) => r.sell_through },
+    { header: 'Revenue ex tax', kind: 'money', value: (r) => r.revenue, total: true },
+  ];
+  if (loaded?.data?.length === 0) return null;
+  return (
+    <ReportState loaded={loaded}>
+      {(rows) => (
+        <ReportTable id="collections" title="Sell-through by collection" rows={rows} columns={columns} fileName={file('collections', request)}
+          note="Per collection: units sold net of refunds / (sold + on hand at the end of the range), over the collection's products." />
+      )}
+    </ReportState>
+  );
+}
+
 export function SellersTab({ request, storeName }: TabProps) {
   const [worst, setWorst] = useState(false);
   const loaded = useReport(`${JSON.stringify(request)}|${worst}`, (s) => fetchSellers(s, request, worst));
@@ -121,6 +144,7 @@ export function SellersTab({ request, storeName }: TabProps) {
               note={`${worst ? 'Products on sale (in stock in the store, or not stock-tracked) that did not sell at all in the range come first, then the lowest revenue. ' : ''}Units, revenue ex tax and gross profit are net of the range's refunds, as on every report.`} />
             <ReportTable id="sell-through" title="Sell-through" rows={d.sellThrough} columns={through} fileName={file('sell-through', request)}
               note="Sell-through = units sold net of refunds / (sold + on hand at the end of the range, from the stock ledger); products that do not track stock are left out." />
+            <CollectionSellThrough request={request} />
           </SimpleGrid>
         )}
       </ReportState>

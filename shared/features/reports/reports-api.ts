@@ -1,6 +1,6 @@
 // SQL (supabase/schemas, docs/adr/0185):
 //   supabase/schemas/reports.sql: report_inventory_valuation() report_profit() report_sales() report_sales_by()
-//     report_sell_through() report_shifts() report_slow_movers() report_stock_movements() report_taxes()
+//     report_collection_sell_through() report_sell_through() report_shifts() report_slow_movers() report_stock_movements() report_taxes()
 //     report_top_products()
 //   supabase/schemas/workspace.sql: my_workspaces() stores
 import { z } from 'zod';
@@ -101,6 +101,11 @@ export const slowMoverRowSchema = z.object({
   store_id: z.guid(), variant_id: z.guid(), sku: z.string(), product_name: z.string(), on_hand: n, units_sold: n,
   sell_through: n, last_sold_on: z.string().nullable(), days_since_sale: nn, cost_value: n,
 });
+export const collectionRowSchema = z.object({
+  collection_id: z.guid(), name: z.string(), season_code: z.string().nullable(), starts_on: z.string().nullable(),
+  ends_on: z.string().nullable(), products: n, units_sold: n, on_hand_end: n, sell_through: n.nullable(), revenue: n,
+});
+export type CollectionRow = z.infer<typeof collectionRowSchema>;
 export type BreakdownRow = z.infer<typeof breakdownRowSchema>;
 export type SellThroughRow = z.infer<typeof sellThroughRowSchema>;
 export type ValuationRow = z.infer<typeof valuationRowSchema>;
@@ -129,6 +134,12 @@ export async function fetchSellers(supabase: StorewiseClient, request: ReportReq
     top: topProductRowSchema.array().parse(check(top) ?? []),
     sellThrough: sellThroughRowSchema.array().parse(check(through) ?? []),
   };
+}
+
+/** Sell-through per collection (clothing pack): the same figures as report_sell_through, summed per collection. */
+export async function fetchCollectionSellThrough(supabase: StorewiseClient, request: ReportRequest) {
+  const r = reportRequestSchema.parse(request);
+  return collectionRowSchema.array().parse(check(await supabase.rpc('report_collection_sell_through', range(r))) ?? []);
 }
 
 export async function fetchValuation(supabase: StorewiseClient, request: ReportRequest) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EscPosBuilder, encodeText, isPrintable } from './escpos';
-import { moneyFormatter, twoColumns, wrap } from './receipt-escpos';
+import { printableReceiptSchema, type PrintableReceipt } from '../../ipc-contract';
+import { moneyFormatter, receiptJob, twoColumns, wrap } from './receipt-escpos';
 
 const bytes = (...values: number[]) => Uint8Array.from(values);
 
@@ -57,3 +58,30 @@ describe('receipt layout', () => {
     expect(wrap('', 10)).toEqual([]);
   });
 });
+
+describe('the receipt job', () => {
+  const receipt: PrintableReceipt = {
+    receiptNumber: 'DT1-000042', occurredAt: '2026-12-01T15:00:00.000Z', storeName: 'Zurich', header: null, footer: null,
+    currency: 'CHF', lines: [{ name: 'Apples 1.234 kg', qty: 1, unitPrice: 492, total: 492 }], subtotal: 492, discount: 0,
+    tax: 0, total: 492, taxByRate: [], tenders: [{ kind: 'cash', amount: 490, tendered: 500, change: 10 }], pending: false,
+  };
+  const text = (r: PrintableReceipt) => Buffer.from(receiptJob(r, { columns: 42, openDrawer: false, locale: 'en-US' })).toString('latin1');
+
+  it('prints the cash rounding and what was paid under the exact total (ADR 0251)', () => {
+    const printed = text({ ...receipt, cashRounding: -2 });
+    expect(printed).toMatch(/TOTAL {2,}CHF 4\.92/);
+    expect(printed).toMatch(/Cash rounding {2,}-CHF 0\.02/);
+    expect(printed).toMatch(/PAID {2,}CHF 4\.90/);
+    expect(printedOrder(printed, ['TOTAL', 'Cash rounding', 'PAID', 'Change'])).toBe(true);
+  });
+
+  it('prints no rounding line when there is none', () => {
+    expect(text(receipt)).not.toContain('Cash rounding');
+    expect(printableReceiptSchema.safeParse({ ...receipt, cashRounding: 0.5 }).success).toBe(false);
+  });
+});
+
+function printedOrder(text: string, parts: string[]): boolean {
+  const at = parts.map((p) => text.indexOf(p));
+  return at.every((n, i) => n >= 0 && (i === 0 || n > (at[i - 1] ?? -1)));
+}

@@ -69,6 +69,11 @@ export function receiptJob(receipt: PrintableReceipt, options: ReceiptJobOptions
   if (receipt.discount > 0) job.line(twoColumns('Discount', `-${money(receipt.discount)}`, width));
   for (const t of receipt.taxByRate) job.line(twoColumns(taxLabel(t.rate, receipt.taxInclusive), money(t.tax), width));
   job.bold(true).line(twoColumns('TOTAL', money(receipt.total), width)).bold(false);
+  // Cash rounding (ADR 0251): the exact total stays; what rounding added and what was paid follow it.
+  if (receipt.cashRounding) {
+    job.line(twoColumns('Cash rounding', money(receipt.cashRounding), width))
+      .bold(true).line(twoColumns('PAID', money(receipt.total + receipt.cashRounding), width)).bold(false);
+  }
   for (const t of receipt.tenders) {
     job.line(twoColumns(tenderLabel(t.kind), money(t.kind === 'cash' ? t.tendered : t.amount), width));
     if (t.change > 0) job.line(twoColumns('Change', money(t.change), width));

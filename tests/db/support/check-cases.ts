@@ -300,6 +300,12 @@ export const checkCases: CheckCase[] = [
     bad: ['lost', 'In_stock'], good: ['in_stock', 'damaged'] },
   { table: 'public.serial_numbers', column: 'status', constraint: 'serial_numbers_sold_has_line', also: { sale_line_id: null },
     bad: ['sold'], good: ['in_stock'] },
+  { table: 'public.collections', column: 'name', constraint: 'collections_name_check',
+    bad: ['', '   ', text(101)], good: ['S', text(100)] },
+  { table: 'public.collections', column: 'season_code', constraint: 'collections_season_code_check',
+    bad: ['ss27', '-SS27', 'SS 27', text(17, 'A'), ''], good: ['SS27', 'FW-2027', text(16, 'A'), null] },
+  { table: 'public.collections', column: 'ends_on', constraint: 'collections_dates_in_order', also: { starts_on: '2027-03-01' },
+    bad: ['2027-02-28'], good: ['2027-03-01', '2027-08-31', null] },
   { table: 'public.shift_reviews', column: 'reason', constraint: 'shift_reviews_reason_check',
     bad: ['', '   ', 'ab', ' ab ', text(501)], good: ['abc', text(500)] },
 

@@ -24,6 +24,7 @@ export function toPrintable(data: ReceiptData): PrintableReceipt {
     discount: int(data.discount),
     tax: int(data.tax),
     total: int(data.total),
+    ...(data.cashRounding ? { cashRounding: int(data.cashRounding) } : {}),
     taxByRate: data.taxByRate.map((t) => ({ rate: t.rate, tax: int(t.tax) })),
     tenders: data.tenders.map((t) => ({
       kind: t.kind === 'cash' || t.kind === 'card' ? t.kind : 'other',

@@ -1,0 +1,105 @@
+import { expect, test } from '@playwright/test';
+import { deriveApiKeys } from '../../supabase/local/keys/api-keys';
+import { e2e } from '../helpers/e2e-env';
+import { createNodeSupabaseClient } from '../helpers/node-supabase-client';
+import { openShift, posShop, scan, tender } from './support/pos-shop';
+import { signInThroughUi } from './support/sign-in';
+import { adminClient, type TestUser } from './support/users';
+
+async function signedIn(user: TestUser) {
+  const client = createNodeSupabaseClient(e2e.apiUrl, (await deriveApiKeys(e2e.jwtSecret)).anonKey);
+  const { error } = await client.auth.signInWithPassword({ email: user.email, password: user.password });
+  if (error) throw new Error(error.message);
+  return client;
+}
+
+test('a 3 x 2 size and colour grid makes six variants, and a count is entered through the same grid', async ({ page }) => {
+  test.setTimeout(150_000);
+  const shop = await posShop();
+  const admin = await adminClient();
+  const owner = await signedIn(shop.owner);
+  expect((await owner.rpc('set_business_pack', { _business_id: shop.business, _pack: 'size_grid', _enabled: true })).error).toBeNull();
+
+  await signInThroughUi(page, shop.owner.email, shop.owner.password);
+  await page.goto('/dashboard/catalog');
+  await page.getByRole('button', { name: 'New product' }).click();
+  const form = page.getByRole('form', { name: 'New product' });
+  await form.getByRole('textbox', { name: 'Name' }).fill('Linen Shirt');
+  await form.getByRole('textbox', { name: 'Price' }).fill('30');
+  await form.getByRole('textbox', { name: 'Sizes' }).fill('S, M, L');
+  await form.getByRole('textbox', { name: 'Colours' }).fill('Navy, White');
+  await expect(form.getByTestId('grid-count')).toHaveText('6 variants');
+  await expect(form.getByRole('textbox', { name: 'SKU of M / White' })).toHaveValue('LINENS-WHI-M');
+  await form.getByRole('button', { name: 'Create product' }).click();
+  await expect(form).toBeHidden();
+
+  const variants = (await admin.from('variants').select('sku, option1, option2, price').eq('business_id', shop.business)
+    .like('sku', 'LINENS-%').order('sku')).data ?? [];
+  expect(variants).toEqual([
+    { sku: 'LINENS-NAV-L', option1: 'L', option2: 'Navy', price: 3000 },
+    { sku: 'LINENS-NAV-M', option1: 'M', option2: 'Navy', price: 3000 },
+    { sku: 'LINENS-NAV-S', option1: 'S', option2: 'Navy', price: 3000 },
+    { sku: 'LINENS-WHI-L', option1: 'L', option2: 'White', price: 3000 },
+    { sku: 'LINENS-WHI-M', option1: 'M', option2: 'White', price: 3000 },
+    { sku: 'LINENS-WHI-S', option1: 'S', option2: 'White', price: 3000 },
+  ]);
+
+  // Count through the grid: 3 of S / Navy and 2 of L / White.
+  await page.goto('/dashboard/inventory/counts');
+  const grid = page.getByRole('group', { name: 'Size grid' });
+  await grid.getByRole('searchbox', { name: 'Find a style for the grid' }).fill('LINENS-NAV-S');
+  await grid.getByRole('button', { name: 'Add LINENS-NAV-S' }).click();
+  await grid.getByRole('textbox', { name: 'S / Navy' }).fill('3');
+  await grid.getByRole('textbox', { name: 'L / White' }).fill('2');
+  await grid.getByRole('button', { name: 'Count these (2)' }).click();
+  await expect(page.getByRole('textbox', { name: 'Counted LINENS-NAV-S' })).toHaveValue('3');
+  await expect(page.getByRole('textbox', { name: 'Counted LINENS-WHI-L' })).toHaveValue('2');
+  await page.getByRole('button', { name: 'Review variance' }).click();
+  await expect(page.getByTestId('count-summary')).toHaveText('2 of 2 counted lines differ from the stock on record.');
+  await page.getByRole('button', { name: 'Post count' }).click();
+  await expect(page.getByTestId('count-posted')).toContainText('Net change +5');
+  const ids = new Map(((await admin.from('variants').select('id, sku').eq('business_id', shop.business)).data ?? []).map((v) => [v.id, v.sku]));
+  const stock = ((await admin.from('stock_balances').select('variant_id, qty').eq('store_id', shop.store)).data ?? [])
+    .filter((b) => ids.get(b.variant_id)?.startsWith('LINENS-')).map((b) => [ids.get(b.variant_id), Number(b.qty)]).sort();
+  expect(stock).toEqual([['LINENS-NAV-S', 3], ['LINENS-WHI-L', 2]]);
+});
+
+test('a GS1 DataMatrix scanned at the register finds the item by GTIN and sells the lot it names', async ({ page }) => {
+  test.setTimeout(120_000);
+  const shop = await posShop();
+  const admin = await adminClient();
+  const owner = await signedIn(shop.owner);
+  const product = (await admin.from('products').insert({ business_id: shop.business, name: 'Eye Drops', has_lots: true })
+    .select('id').single()).data;
+  const drops = (await admin.from('variants').insert({ business_id: shop.business, product_id: product?.id ?? '', sku: 'DROPS',
+    price: 900 }).select('id').single()).data;
+  expect((await owner.from('barcodes').insert({ business_id: shop.business, variant_id: drops?.id ?? '', code: '9506000134352',
+    kind: 'ean13' })).error).toBeNull();
+  // Two lots in stock: FEFO alone would pick L-EARLY; the scan names L-LATE.
+  for (const [lot, expires] of [['L-EARLY', '2027-01-31'], ['L-LATE', '2027-06-30']]) {
+    expect((await owner.rpc('receive_stock', { _store_id: shop.store, _variant_id: drops?.id ?? '', _qty: 5, _lot_number: lot,
+      _expires_on: expires })).error).toBeNull();
+  }
+  const late = (await admin.from('lots').select('id').eq('variant_id', drops?.id ?? '').eq('lot_number', 'L-LATE').single()).data;
+
+  await signInThroughUi(page, shop.cashier.email, shop.cashier.password);
+  await openShift(page, '0');
+  // The register has the store's lots on the device (shop-packs.ts) before the scan.
+  await expect.poll(() => page.evaluate(`new Promise((resolve) => {
+    const open = indexedDB.open('storewise-pos');
+    open.onsuccess = () => {
+      const get = open.result.transaction('meta').objectStore('meta').get('packs:' + ${JSON.stringify(shop.store)});
+      get.onsuccess = () => { resolve(get.result ? Object.keys(get.result.value.lots || {}).length : 0); open.result.close(); };
+    };
+  })`)).toBe(2);
+  // ]d2, GTIN 09506000134352, lot L-LATE ended by FNC1 (GS), expiry 2027-06-00 (the month's last day).
+  await scan(page, ']d20109506000134352' + '10L-LATE\u001d17270600');
+  await expect(page.getByTestId('line-detail')).toHaveText('Lot L-LATE');
+  await expect(page.getByTestId('cart-total')).toHaveText('$9.00');
+  await tender(page, 'Card');
+  await expect(page.getByTestId('pos-waiting')).toHaveText('0 waiting');
+  const sales = await shop.sales();
+  expect(sales).toHaveLength(1);
+  const lines = (await admin.from('sale_lines').select('variant_id, lot_id, qty').eq('sale_id', sales[0]?.id ?? '')).data ?? [];
+  expect(lines).toEqual([{ variant_id: drops?.id, lot_id: late?.id, qty: 1 }]);
+});
