@@ -1131,3 +1131,6 @@ create trigger admin_totals_truncate after truncate on public.support_tickets
 
 create trigger legal_versions_keep_published before update or delete on private.legal_versions
   for each row execute function private.legal_versions_keep_published();
+
+create trigger read_only_guard before insert or update or delete on private.legal_acknowledgements
+  for each statement execute function private.read_only_guard();

@@ -643,23 +643,6 @@ end;
 $$;
 revoke all on function private.insert_sale_rows(uuid,uuid,uuid,jsonb,jsonb) from public;
 
--- Post a sale: the sale as the register shows it (private.sale_json) and whether this was a replay.
-create or replace function public.post_sale(_payload jsonb)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v record;
-begin
-  select * into v from private.post_sale_core(_payload);
-  return private.sale_json(v.o_id) || jsonb_build_object('replayed', v.o_replayed);
-end;
-$$;
-revoke all on function public.post_sale(jsonb) from public;
-grant execute on function public.post_sale(jsonb) to authenticated;
-
 -- The register's time for an event of a shift, kept between the shift's opening and the server's now.
 create or replace function private.pos_event_time(_at timestamptz, _opened_at timestamptz)
 returns timestamptz
@@ -1506,51 +1489,6 @@ comment on function public.request_receipt_email(uuid,text) is 'Queues the recei
 revoke all on function public.request_receipt_email(uuid,text) from public;
 grant execute on function public.request_receipt_email(uuid,text) to authenticated;
 
--- ---------------------------------------------------------------------------------------------------------------
--- post_sales: bounded by the lines of the whole batch as well as by its sales (body as in 20261124100000_pos_speed).
-create or replace function public.post_sales(_payloads jsonb)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  c_max_sales constant int := 50;
-  c_max_lines constant int := 60;
-  v_lines bigint;
-  v_payload jsonb;
-  v record;
-  v_out jsonb[] := '{}';
-begin
-  if jsonb_typeof(_payloads) is distinct from 'array' or jsonb_array_length(_payloads) = 0 then
-    raise exception 'send the sales as a list' using errcode = '22023';
-  elsif jsonb_array_length(_payloads) > c_max_sales then
-    raise exception 'send at most % sales at a time', c_max_sales using errcode = '22023';
-  end if;
-  select coalesce(sum(case when jsonb_typeof(p -> 'lines') = 'array' then jsonb_array_length(p -> 'lines') else 0 end), 0)
-    into v_lines
-    from jsonb_array_elements(_payloads) p
-   where jsonb_typeof(p) = 'object';
-  if v_lines > c_max_lines then
-    raise exception 'send at most % sale lines in one batch (this one has %): send fewer sales at a time', c_max_lines, v_lines
-      using errcode = '22023';
-  end if;
-  for v_payload in select value from jsonb_array_elements(_payloads) loop
-    begin
-      select * into v from private.post_sale_core(v_payload);
-      v_out := v_out || jsonb_build_object('id', v_payload ->> 'id', 'ok', true, 'replayed', v.o_replayed,
-                                           'receipt_number', v.o_receipt);
-    exception when others then
-      v_out := v_out || jsonb_build_object('id', v_payload ->> 'id', 'ok', false, 'code', sqlstate, 'message', sqlerrm);
-    end;
-  end loop;
-  return to_jsonb(v_out);
-end;
-$$;
-comment on function public.post_sales(jsonb) is 'A register''s outbox in batches: at most 50 sales and 60 sale lines; each sale posted or refused on its own, one result per sale in order.';
-revoke all on function public.post_sales(jsonb) from public;
-grant execute on function public.post_sales(jsonb) to authenticated;
-
 -- Receipts a customer can check with a pocket calculator (issue 25): each line shows qty x unit price (its amount
 -- before discount), so the lines add up to the subtotal; the tax lines are added on top, or marked included when the
 -- store's prices include tax. The emailed receipt gets the same two facts as the register's: each line's amount and
@@ -2338,6 +2276,69 @@ $$;
 revoke all on function public.post_refund(jsonb) from public;
 grant execute on function public.post_refund(jsonb) to authenticated;
 
+-- The register's outbox calls: refused before any work, as one answer for the whole batch (the outbox keeps the
+-- sales and tries again later), rather than one refusal per sale. Otherwise as 20261127120000_work_caps.
+create or replace function public.post_sales(_payloads jsonb)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  c_max_sales constant int := 50;
+  c_max_lines constant int := 60;
+  v_lines bigint;
+  v_payload jsonb;
+  v record;
+  v_out jsonb[] := '{}';
+begin
+  perform private.assert_writable();
+  if jsonb_typeof(_payloads) is distinct from 'array' or jsonb_array_length(_payloads) = 0 then
+    raise exception 'send the sales as a list' using errcode = '22023';
+  elsif jsonb_array_length(_payloads) > c_max_sales then
+    raise exception 'send at most % sales at a time', c_max_sales using errcode = '22023';
+  end if;
+  select coalesce(sum(case when jsonb_typeof(p -> 'lines') = 'array' then jsonb_array_length(p -> 'lines') else 0 end), 0)
+    into v_lines
+    from jsonb_array_elements(_payloads) p
+   where jsonb_typeof(p) = 'object';
+  if v_lines > c_max_lines then
+    raise exception 'send at most % sale lines in one batch (this one has %): send fewer sales at a time', c_max_lines, v_lines
+      using errcode = '22023';
+  end if;
+  for v_payload in select value from jsonb_array_elements(_payloads) loop
+    begin
+      select * into v from private.post_sale_core(v_payload);
+      v_out := v_out || jsonb_build_object('id', v_payload ->> 'id', 'ok', true, 'replayed', v.o_replayed,
+                                           'receipt_number', v.o_receipt);
+    exception when others then
+      v_out := v_out || jsonb_build_object('id', v_payload ->> 'id', 'ok', false, 'code', sqlstate, 'message', sqlerrm);
+    end;
+  end loop;
+  return to_jsonb(v_out);
+end;
+$$;
+comment on function public.post_sales(jsonb) is 'A register''s outbox in batches: at most 50 sales and 60 sale lines; each sale posted or refused on its own, one result per sale in order.';
+revoke all on function public.post_sales(jsonb) from public;
+grant execute on function public.post_sales(jsonb) to authenticated;
+
+create or replace function public.post_sale(_payload jsonb)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v record;
+begin
+  perform private.assert_writable();
+  select * into v from private.post_sale_core(_payload);
+  return private.sale_json(v.o_id) || jsonb_build_object('replayed', v.o_replayed);
+end;
+$$;
+revoke all on function public.post_sale(jsonb) from public;
+grant execute on function public.post_sale(jsonb) to authenticated;
+
 -- ==== Triggers ============================================================================================
 
 create trigger customers_set_updated_at before update on public.customers
@@ -2345,6 +2346,42 @@ create trigger customers_set_updated_at before update on public.customers
 
 create trigger audit_customer after insert or update or delete on public.customers
   for each row execute function private.audit_row('customer');
+
+create trigger read_only_guard before insert or update or delete on private.register_counters
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.cash_movements
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.customers
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.pos_approvals
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.refund_lines
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.refunds
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.sale_line_costs
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.sale_line_serials
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.sale_lines
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.sale_tenders
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.sales
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.shifts
+  for each statement execute function private.read_only_guard();
 
 -- ==== Policies ============================================================================================
 

@@ -914,6 +914,57 @@ comment on function public.hook_before_user_created(jsonb) is 'Auth hook: refuse
 revoke all on function public.hook_before_user_created(jsonb) from public;
 grant execute on function public.hook_before_user_created(jsonb) to service_role;
 
+-- Refuses the write when read-only maintenance is on and the caller is a signed-in user or anonymous
+-- (auth.role() from the request's JWT, which security-definer functions keep). The message is a sentence the
+-- screens show as it is; detail carries the admin's reason.
+create or replace function private.assert_writable()
+returns void
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_message text;
+begin
+  select s.read_only_message into v_message from private.platform_settings s where s.id and s.read_only;
+  if not found or coalesce(auth.role(), '') not in ('authenticated', 'anon') then
+    return;
+  end if;
+  raise exception 'Storewise is in read-only maintenance: changes wait until it ends.'
+    using errcode = 'PT503', detail = nullif(btrim(v_message), ''),
+          hint = 'Registers keep selling offline and send their sales when it ends.';
+end;
+$$;
+comment on function private.assert_writable() is 'Raises PT503 (HTTP 503) while read-only maintenance is on and the caller is a signed-in user or anonymous (docs/adr/0280).';
+revoke all on function private.assert_writable() from public;
+
+-- The statement-level trigger on every business table. Security definer: it reads the settings row, which
+-- callers cannot. The common case (read-only off) costs one look at a one-row table per statement.
+create or replace function private.read_only_guard()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if exists (select 1 from private.platform_settings s where s.id and s.read_only) then
+    perform private.assert_writable();
+  end if;
+  return null;
+end;
+$$;
+comment on function private.read_only_guard() is 'Before each insert, update or delete statement on a business table: refused while read-only maintenance is on (docs/adr/0280).';
+revoke all on function private.read_only_guard() from public;
+
+-- ==== Triggers ============================================================================================
+
+create trigger read_only_guard before insert or update or delete on private.billing_signature_failures
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.refund_reviews
+  for each statement execute function private.read_only_guard();
+
 -- ==== Policies ============================================================================================
 
 -- The service role bypasses RLS anyway; the policy states who may read and remove outbox rows.
