@@ -114,7 +114,7 @@ create table public.email_outbox (
   last_error text,
   sent_at timestamp with time zone,
   constraint email_outbox_pkey primary key (id),
-  constraint email_outbox_template_check check ((template = any (array['ticket_reply'::text, 'ticket_resolved'::text, 'purchase_order'::text, 'receipt'::text, 'billing_payment_failed'::text])))
+  constraint email_outbox_template_check check ((template = any (array['ticket_reply'::text, 'ticket_resolved'::text, 'purchase_order'::text, 'receipt'::text, 'billing_payment_failed'::text, 'test_email'::text])))
 );
 alter table public.email_outbox enable row level security;
 comment on table public.email_outbox is 'Emails the database asks to send. Only the service role reads them, through claim_email_outbox and finish_email_outbox (the local outbox relay; on hosted the send-email Edge Function, docs/adr/0121). A failed or unknown-template row stays and is retried with backoff; sent rows are purged after 7 days.';
@@ -956,6 +956,23 @@ end;
 $$;
 comment on function private.read_only_guard() is 'Before each insert, update or delete statement on a business table: refused while read-only maintenance is on (docs/adr/0280).';
 revoke all on function private.read_only_guard() from public;
+
+-- The sender as the deliverers use it now.
+create or replace function public.email_sender()
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select coalesce(
+    (select jsonb_build_object('name', btrim(s.email_sender_name), 'reply_to', s.email_reply_to)
+       from private.platform_settings s where s.id),
+    jsonb_build_object('name', 'Storewise', 'reply_to', 'support@storewise.app'));
+$$;
+comment on function public.email_sender() is 'Service role only: the display name and reply-to address every email is sent with (System Settings > Email), read at send time (docs/adr/0281).';
+revoke all on function public.email_sender() from public;
+grant execute on function public.email_sender() to service_role;
 
 -- ==== Triggers ============================================================================================
 
