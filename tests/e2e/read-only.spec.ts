@@ -37,10 +37,11 @@ test('read-only maintenance: the banner says why, the register keeps selling and
     await setReadOnly(true);
     // A screen opened now shows it above the register.
     await page.reload();
+    // (A reload on a loaded machine can take a while: the register first.)
+    await page.getByRole('textbox', { name: 'Scan or search' }).waitFor({ timeout: 60_000 });
     const notices = page.getByTestId('platform-notices');
-    await expect(notices).toContainText('Storewise is in read-only maintenance: Database upgrade');
+    await expect(notices).toContainText('Storewise is in read-only maintenance: Database upgrade', { timeout: 30_000 });
     await expect(notices).toContainText('Registers keep selling offline');
-    await page.getByRole('textbox', { name: 'Scan or search' }).waitFor();
 
     await scan(page, '4006381333931');
     await tender(page, 'Cash', '20');
@@ -74,7 +75,9 @@ test('the test email button sends the admin a test email with the sender name an
   const started = new Date().toISOString();
   await signInThroughUi(page, demo.admin.email, demo.admin.password);
   const admin = new AdminPanel(page);
-  await admin.open('/admin/settings');
+  await page.goto('/admin/settings');
+  // (The admin panel's first load can be slow on a loaded machine.)
+  await expect(admin.heading).toHaveText('System Settings', { timeout: 60_000 });
   const senderName = await page.getByLabel('Email sender name').inputValue();
   const replyTo = await page.getByLabel('Reply-to address').inputValue();
   await page.getByRole('button', { name: 'Send a test email' }).click();
