@@ -20,7 +20,12 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     launchOptions: { executablePath, args: CHROMIUM_ARGS },
   },
-  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], launchOptions: { executablePath, args: CHROMIUM_ARGS } } }],
+  projects: [
+    { name: 'chromium', testIgnore: /read-only\.spec\.ts/, use: { ...devices['Desktop Chrome'], launchOptions: { executablePath, args: CHROMIUM_ARGS } } },
+    // Read-only maintenance holds every write on the shared server (docs/adr/0280): that spec runs alone, after the rest.
+    { name: 'read-only', testMatch: /read-only\.spec\.ts/, dependencies: ['chromium'],
+      use: { ...devices['Desktop Chrome'], launchOptions: { executablePath, args: CHROMIUM_ARGS } } },
+  ],
   webServer: {
     command:
       `tsx supabase/local/cli.ts start --memory --api-port ${e2e.apiPort} --web-port ${e2e.webPort} ` +

@@ -3487,6 +3487,10 @@ export type Database = {
         Args: { _body_md: string; _slug: string };
         Returns: string;
       };
+      admin_send_test_email: {
+        Args: Record<PropertyKey, never>;
+        Returns: Json;
+      };
       admin_set_business_suspension: {
         Args: { _business_id: string; _reason?: string; _suspended: boolean };
         Returns: undefined;
@@ -3852,6 +3856,7 @@ export type Database = {
         Args: { _purchase_order_id: string };
         Returns: string;
       };
+      email_sender: { Args: Record<PropertyKey, never>; Returns: Json };
       erase_customer: { Args: { _customer_id: string }; Returns: string };
       erase_member_personal_data: {
         Args: { _user_id: string };

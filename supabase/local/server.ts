@@ -11,7 +11,8 @@ import { loadJwtSecret } from './keys/jwt-secret';
 import { RateLimiter } from './auth/rate-limiter';
 import { createInboxApp } from './mail/inbox-app';
 import { Mailbox } from './mail/mailbox';
-import { createMailer } from './mail/mailer';
+import { emailSenderFromDb } from './mail/email-sender';
+import { createMailer, type Mailer } from './mail/mailer';
 import { startOutboxRelay } from './mail/outbox-relay';
 import { startDeletionSchedule } from './deletion-schedule';
 import { smtpRelayFromEnv } from './mail/smtp-relay';
@@ -68,6 +69,8 @@ export interface RunningStack extends ApiKeys {
   jwtSecret: string;
   db: OpenedDb;
   mailbox: Mailbox;
+  /** What every local email goes through (the inbox, the SMTP relay when set), with the admin's sender (ADR 0281). */
+  mailer: Mailer;
   authConfig: AuthConfig;
   /** The local payment provider (TEST MODE stand-in for Stripe), unless STRIPE_SECRET_KEY points at real Stripe. */
   payments?: LocalPayments & { url: string; secretKey: string; webhookSecret: string };
@@ -103,7 +106,7 @@ export async function startLocalStack(options: StackOptions = {}): Promise<Runni
   const db = await openDb(options);
   const authConfig: AuthConfig = { ...defaultAuthConfig(siteUrl), ...options.auth };
   const mailbox = new Mailbox(1000, dataDir ? join(dataDir, 'mailbox.json') : undefined);
-  const mailer = createMailer(mailbox, smtpRelayFromEnv());
+  const mailer = createMailer(mailbox, smtpRelayFromEnv(), undefined, () => emailSenderFromDb(db));
   let apiUrl = '';
   const allowedOrigins = [new URL(siteUrl).origin, desktopOrigin, ...(options.extraOrigins ?? [])];
   // DNS rebinding: loopback, the site URL's and bind address's hosts, STOREWISE_ALLOWED_HOSTS.
@@ -177,6 +180,7 @@ export async function startLocalStack(options: StackOptions = {}): Promise<Runni
       jwtSecret,
       db,
       mailbox,
+      mailer,
       authConfig,
       payments,
       storage,

@@ -1079,6 +1079,50 @@ $$;
 revoke all on function public.admin_set_legal_hold(uuid,boolean,text) from public;
 grant execute on function public.admin_set_legal_hold(uuid,boolean,text) to authenticated;
 
+-- The admin's test email: to their own sign-in address only (so the button cannot mail anyone else), through the
+-- outbox the real emails take, in the trail, and capped.
+create or replace function public.admin_send_test_email()
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  c_per_hour constant int := 5;
+  v_uid uuid := (select auth.uid());
+  v_email text;
+  v_sent int;
+  v_oldest timestamptz;
+  v_sender jsonb := public.email_sender();
+begin
+  perform private.assert_admin();
+  select u.email into v_email from auth.users u where u.id = v_uid;
+  if v_email is null or btrim(v_email) = '' then
+    raise exception 'your account has no email address to send the test to' using errcode = '22023';
+  end if;
+  -- Counted one after the other per admin, so two clicks at once cannot both pass the cap.
+  perform pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended('test_email:' || v_uid::text, 0));
+  select count(*), min(c.changed_at) into v_sent, v_oldest
+    from private.platform_setting_changes c
+   where c.actor_id = v_uid and c.subject = 'test_email' and c.changed_at > now() - interval '1 hour';
+  if v_sent >= c_per_hour then
+    raise exception 'You sent % test emails in the last hour: try again in % minutes.', v_sent,
+      greatest(1, ceil(extract(epoch from (v_oldest + interval '1 hour' - now())) / 60))::int
+      using errcode = 'PT429', hint = 'The test email is limited to protect the sending reputation.';
+  end if;
+  insert into public.email_outbox (to_email, template, params)
+  values (v_email, 'test_email', jsonb_build_object('sender_name', v_sender ->> 'name', 'reply_to', v_sender ->> 'reply_to',
+                                                      'requested_at', now()));
+  insert into private.platform_setting_changes (actor_id, subject, before, after)
+  values (v_uid, 'test_email', '{}'::jsonb,
+          jsonb_build_object('email_sender_name', v_sender ->> 'name', 'email_reply_to', v_sender ->> 'reply_to'));
+  return jsonb_build_object('to', v_email, 'sender_name', v_sender ->> 'name', 'reply_to', v_sender ->> 'reply_to');
+end;
+$$;
+comment on function public.admin_send_test_email() is 'Admins only (aal2 once enrolled): queues a test email to the admin''s own address through the outbox, recorded in the settings trail; at most 5 an hour (PT429).';
+revoke all on function public.admin_send_test_email() from public;
+grant execute on function public.admin_send_test_email() to authenticated;
+
 -- ==== Triggers ============================================================================================
 
 create trigger admin_totals_ins after insert on public.profiles
@@ -1131,3 +1175,6 @@ create trigger admin_totals_truncate after truncate on public.support_tickets
 
 create trigger legal_versions_keep_published before update or delete on private.legal_versions
   for each row execute function private.legal_versions_keep_published();
+
+create trigger read_only_guard before insert or update or delete on private.legal_acknowledgements
+  for each statement execute function private.read_only_guard();

@@ -607,6 +607,9 @@ create trigger on_auth_session_ended after delete on auth.sessions
 create trigger on_auth_session_aal_changed after update of aal on auth.sessions
   for each row execute function public.on_auth_session_refreshed();
 
+create trigger read_only_guard before insert or update or delete on public.profiles
+  for each statement execute function private.read_only_guard();
+
 -- ==== Policies ============================================================================================
 
 create policy "profiles: owner or admin reads" on public.profiles

@@ -1060,6 +1060,30 @@ create trigger billing_customers_set_updated_at before update on public.billing_
 create trigger billing_subscriptions_set_updated_at before update on public.billing_subscriptions
   for each row execute function public.set_updated_at();
 
+create trigger read_only_guard before insert or update or delete on private.business_trials
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on private.plan_events
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.billing_customers
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.billing_events
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.billing_history
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.billing_subscriptions
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.payment_methods
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.user_plans
+  for each statement execute function private.read_only_guard();
+
 -- ==== Policies ============================================================================================
 
 create policy "user_plans: owner or admin reads" on public.user_plans

@@ -1413,6 +1413,33 @@ create trigger variants_plan_limit before insert or update of archived_at on pub
 create trigger audit_scale_barcode_rule after insert or update or delete on public.scale_barcode_rules
   for each row execute function private.audit_keyed_row('scale_barcode_rule', 'id');
 
+create trigger read_only_guard before insert or update or delete on private.catalog_import_keys
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on private.catalog_words
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.barcodes
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.categories
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.products
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.scale_barcode_rules
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.store_prices
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.variant_costs
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.variants
+  for each statement execute function private.read_only_guard();
+
 -- ==== Policies ============================================================================================
 
 create policy "categories: members read" on public.categories for select to authenticated

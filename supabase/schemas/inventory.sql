@@ -1591,6 +1591,36 @@ create trigger audit_supplier_deleted after delete on public.suppliers
 create trigger audit_purchase_order_deleted before delete on public.purchase_orders
   for each row execute function private.audit_purchase_order_deleted();
 
+create trigger read_only_guard before insert or update or delete on public.lots
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.purchase_order_lines
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.purchase_orders
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.reorder_points
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.serial_numbers
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.stock_balances
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.stock_movements
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.suppliers
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.transfer_lines
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.transfers
+  for each statement execute function private.read_only_guard();
+
 -- ==== Policies ============================================================================================
 
 create policy "lots: members read" on public.lots for select to authenticated

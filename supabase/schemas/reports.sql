@@ -3894,6 +3894,45 @@ create trigger stock_pairs_time_zone after update on public.stores
   referencing old table as old_rows new table as new_rows
   for each statement execute function private.stock_pairs_time_zone_changed();
 
+create trigger read_only_guard before insert or update or delete on public.inventory_value
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.sale_reviews
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.sales_daily
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.sales_daily_breakdown
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.sales_daily_tax
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.sales_daily_variant
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.sales_monthly_breakdown
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.sales_monthly_variant
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.sales_monthly_variant_business
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.shift_reviews
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.shift_totals
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.stock_movements_daily
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.stock_pairs
+  for each statement execute function private.read_only_guard();
+
 create trigger shift_totals_inserted after insert on public.sales referencing new table as new_rows for each statement execute function private.shift_totals_changed();
 
 create trigger shift_totals_updated after update on public.sales referencing old table as old_rows new table as new_rows for each statement execute function private.shift_totals_changed();

@@ -114,7 +114,7 @@ create table public.email_outbox (
   last_error text,
   sent_at timestamp with time zone,
   constraint email_outbox_pkey primary key (id),
-  constraint email_outbox_template_check check ((template = any (array['ticket_reply'::text, 'ticket_resolved'::text, 'purchase_order'::text, 'receipt'::text, 'billing_payment_failed'::text])))
+  constraint email_outbox_template_check check ((template = any (array['ticket_reply'::text, 'ticket_resolved'::text, 'purchase_order'::text, 'receipt'::text, 'billing_payment_failed'::text, 'test_email'::text])))
 );
 alter table public.email_outbox enable row level security;
 comment on table public.email_outbox is 'Emails the database asks to send. Only the service role reads them, through claim_email_outbox and finish_email_outbox (the local outbox relay; on hosted the send-email Edge Function, docs/adr/0121). A failed or unknown-template row stays and is retried with backoff; sent rows are purged after 7 days.';
@@ -913,6 +913,74 @@ $$;
 comment on function public.hook_before_user_created(jsonb) is 'Auth hook: refuses new users while sign-ups are closed, or invitation-only without a pending invitation (docs/adr/0260). On hosted Supabase grant execute to supabase_auth_admin and enable it under Authentication > Hooks.';
 revoke all on function public.hook_before_user_created(jsonb) from public;
 grant execute on function public.hook_before_user_created(jsonb) to service_role;
+
+-- Refuses the write when read-only maintenance is on and the caller is a signed-in user or anonymous
+-- (auth.role() from the request's JWT, which security-definer functions keep). The message is a sentence the
+-- screens show as it is; detail carries the admin's reason.
+create or replace function private.assert_writable()
+returns void
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_message text;
+begin
+  select s.read_only_message into v_message from private.platform_settings s where s.id and s.read_only;
+  if not found or coalesce(auth.role(), '') not in ('authenticated', 'anon') then
+    return;
+  end if;
+  raise exception 'Storewise is in read-only maintenance: changes wait until it ends.'
+    using errcode = 'PT503', detail = nullif(btrim(v_message), ''),
+          hint = 'Registers keep selling offline and send their sales when it ends.';
+end;
+$$;
+comment on function private.assert_writable() is 'Raises PT503 (HTTP 503) while read-only maintenance is on and the caller is a signed-in user or anonymous (docs/adr/0280).';
+revoke all on function private.assert_writable() from public;
+
+-- The statement-level trigger on every business table. Security definer: it reads the settings row, which
+-- callers cannot. The common case (read-only off) costs one look at a one-row table per statement.
+create or replace function private.read_only_guard()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if exists (select 1 from private.platform_settings s where s.id and s.read_only) then
+    perform private.assert_writable();
+  end if;
+  return null;
+end;
+$$;
+comment on function private.read_only_guard() is 'Before each insert, update or delete statement on a business table: refused while read-only maintenance is on (docs/adr/0280).';
+revoke all on function private.read_only_guard() from public;
+
+-- The sender as the deliverers use it now.
+create or replace function public.email_sender()
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select coalesce(
+    (select jsonb_build_object('name', btrim(s.email_sender_name), 'reply_to', s.email_reply_to)
+       from private.platform_settings s where s.id),
+    jsonb_build_object('name', 'Storewise', 'reply_to', 'support@storewise.app'));
+$$;
+comment on function public.email_sender() is 'Service role only: the display name and reply-to address every email is sent with (System Settings > Email), read at send time (docs/adr/0281).';
+revoke all on function public.email_sender() from public;
+grant execute on function public.email_sender() to service_role;
+
+-- ==== Triggers ============================================================================================
+
+create trigger read_only_guard before insert or update or delete on private.billing_signature_failures
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.refund_reviews
+  for each statement execute function private.read_only_guard();
 
 -- ==== Policies ============================================================================================
 

@@ -2003,6 +2003,33 @@ create trigger invitations_spend_email before insert on public.invitations
 create trigger businesses_default_packs before insert on public.businesses
   for each row execute function private.businesses_default_packs();
 
+create trigger read_only_guard before insert or update or delete on private.business_deletions
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on private.business_erasure_proofs
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on private.invitation_tokens
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.business_members
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.businesses
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.invitations
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.member_store_access
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.registers
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.stores
+  for each statement execute function private.read_only_guard();
+
 -- ==== Policies ============================================================================================
 
 create policy "businesses: members read, the owner also when suspended" on public.businesses

@@ -104,11 +104,19 @@ export async function pendingCount(db: PosDatabase): Promise<number> {
   return db.count('outbox');
 }
 
+/**
+ * Why the server asked to retry, when it said: 'read_only' is an admin's read-only maintenance (docs/adr/0280),
+ * which holds every write until it ends, so the pass stops at once rather than trying smaller batches.
+ */
+export type RetryReason = 'read_only';
+
 /** What sending one sale answered: done (the server has it), retry later (offline, 5xx) or stuck (4xx). */
-export type SendResult = { status: 'done'; result: unknown } | { status: 'retry'; error: string } | { status: 'rejected'; error: string };
+export type SendResult = { status: 'done'; result: unknown } | { status: 'retry'; error: string; reason?: RetryReason }
+  | { status: 'rejected'; error: string };
 
 /** What sending a batch of sales answered: one result per entry, in order; or retry them all; or no batch endpoint. */
-export type BatchResult = { status: 'done'; results: SendResult[] } | { status: 'retry'; error: string } | { status: 'unsupported' };
+export type BatchResult = { status: 'done'; results: SendResult[] } | { status: 'retry'; error: string; reason?: RetryReason }
+  | { status: 'unsupported' };
 
 export interface SyncOptions {
   /** Sends consecutive sales together (post_sales, at most 50 and MAX_BATCH_LINES lines): fewer round trips. */
@@ -157,8 +165,10 @@ export async function syncOutbox(
   send: (entry: OutboxEntry) => Promise<SendResult>,
   onSent?: (entry: OutboxEntry, result: unknown) => void,
   options: SyncOptions = {},
-): Promise<{ sent: number; waiting: number; rejected: number; held?: HeldEntries }> {
+): Promise<{ sent: number; waiting: number; rejected: number; held?: HeldEntries; paused?: string }> {
   let sent = 0;
+  // The server's read-only maintenance, in its own words: the register shows why its sales wait.
+  let paused: string | undefined;
   let rejected = 0;
   let batching = Boolean(options.sendBatch);
   let size = Math.min(MAX_BATCH, Math.max(1, options.batchSize ?? MAX_BATCH));
@@ -188,6 +198,7 @@ export async function syncOutbox(
       const prefix = outcome.status === 'rejected' ? 'rejected: ' : '';
       writes.push(tx.store.put({ ...entry, attempts: entry.attempts + 1, lastError: prefix + outcome.error }));
       if (outcome.status === 'retry') go = false;
+      if (outcome.status === 'retry' && outcome.reason === 'read_only') paused = outcome.error;
     }
     await Promise.all([...writes, tx.done]);
     // Counted once the transaction committed: an entry is "sent" only when it has left the outbox.
@@ -218,6 +229,10 @@ export async function syncOutbox(
           batching = false;
           continue;
         }
+        if (outcome.status === 'retry' && outcome.reason === 'read_only') {
+          paused = outcome.error;
+          break;
+        }
         if (outcome.status === 'retry') {
           // Maybe the batch itself was too long for the server's statement timeout (8 s for signed-in users on
           // hosted Supabase): halve it and try again; at one sale the single path decides.
@@ -234,7 +249,7 @@ export async function syncOutbox(
     i += 1;
   }
   // Counted in the store: a sale made while this pass ran waits too.
-  return { sent, waiting: await pendingCount(db), rejected, ...(held ? { held } : {}) };
+  return { sent, waiting: await pendingCount(db), rejected, ...(held ? { held } : {}), ...(paused ? { paused } : {}) };
 }
 
 /** The entries the server refused, oldest first: shown to the register with their reasons (refused-entries.tsx). */

@@ -3,6 +3,7 @@
 //     post_sales() x_report() z_report() customers sales shifts
 //   supabase/schemas/shared.sql: find_sale_for_refund()
 //   supabase/schemas/workspace.sql: my_workspaces() registers stores
+import { isReadOnlyRefusal, readOnlySentence } from '../../lib/read-only-refusal';
 import type { StorewiseClient } from '../../lib/supabase-client';
 import type { BatchResult, OutboxEntry, SendResult } from './outbox';
 
@@ -67,6 +68,7 @@ export async function sendSales(supabase: StorewiseClient, entries: OutboxEntry[
     const { data, error, status } = await supabase.rpc('post_sales', { _payloads: entries.map(payloadOf) as never });
     if (error) {
       if (status === 404) return { status: 'unsupported' };
+      if (isReadOnlyRefusal(error)) return { status: 'retry', error: readOnlySentence(error), reason: 'read_only' };
       return { status: 'retry', error: error.message };
     }
     const rows = data as unknown as { id: string; ok: boolean; code?: string; message?: string }[];
@@ -74,6 +76,7 @@ export async function sendSales(supabase: StorewiseClient, entries: OutboxEntry[
       const row = rows[i];
       if (!row || row.id !== entry.id) return { status: 'retry', error: 'the answer does not match the sale' };
       if (row.ok) return { status: 'done', result: row };
+      if (isReadOnlyRefusal(row)) return { status: 'retry', error: readOnlySentence(row), reason: 'read_only' };
       return RETRYABLE.test(row.code ?? '') ? { status: 'retry', error: row.message ?? row.code ?? '' }
         : { status: 'rejected', error: row.message ?? row.code ?? '' };
     }) };
@@ -106,6 +109,8 @@ export async function sendSale(supabase: StorewiseClient, entry: OutboxEntry): P
   try {
     const { data, error, status } = await callEntry(supabase, entry);
     if (!error) return { status: 'done', result: data };
+    // An admin's read-only maintenance (docs/adr/0280): every write waits until it ends; the entry stays queued.
+    if (isReadOnlyRefusal(error)) return { status: 'retry', error: readOnlySentence(error), reason: 'read_only' };
     // 429: the server is busy with this account's other calls (the local stack's per-user limit): later, not never.
     if (status === 0 || status >= 500 || status === 401 || status === 429) return { status: 'retry', error: error.message };
     return { status: 'rejected', error: error.message };

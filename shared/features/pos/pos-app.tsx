@@ -137,6 +137,12 @@ export function PosApp() {
         </HStack>
       </HStack>
       {error && <Text color="fg.error" role="alert">{error}</Text>}
+      {outbox.paused && (
+        <Text color="fg.warning" role="status" data-testid="pos-paused">
+          Sales are not sent for now. {outbox.paused} This register keeps selling: its sales stay here and are sent
+          when it ends.
+        </Text>
+      )}
       {outbox.held && (
         <Text color="fg.warning" role="status" data-testid="pos-held">
           {outbox.held.count} waiting for {outbox.held.authors.join(', ')} to sign in on this register: what a person made

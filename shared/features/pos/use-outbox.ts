@@ -29,6 +29,8 @@ export function useOutbox(supabase: StorewiseClient) {
   const [waiting, setWaiting] = useState(0);
   const [refused, setRefused] = useState(0);
   const [held, setHeld] = useState<HeldEntries | null>(null);
+  // Why the server holds every write now (an admin's read-only maintenance, ADR 0280); null when it does not.
+  const [paused, setPaused] = useState<string | null>(null);
   const [online, setOnline] = useState(() => (typeof navigator === 'undefined' ? true : navigator.onLine));
   // The pass in flight; a sync asked for meanwhile runs one more pass after it and is awaited with it, so a
   // caller (the shift's close) can wait until what it just queued has been tried.
@@ -95,7 +97,10 @@ export function useOutbox(supabase: StorewiseClient) {
         setWaiting(result.waiting);
         setRefused(result.rejected);
         setHeld(result.held ?? null);
-        setOnline(result.waiting === result.rejected + (result.held?.count ?? 0) || result.sent > 0 ? navigator.onLine : false);
+        setPaused(result.paused ?? null);
+        // Read-only maintenance is an answer from the server: the register is online, its sales just wait.
+        setOnline(result.paused || result.waiting === result.rejected + (result.held?.count ?? 0) || result.sent > 0
+          ? navigator.onLine : false);
       } while (again.current);
     })().finally(() => { running.current = null; });
     running.current = pass;
@@ -132,5 +137,5 @@ export function useOutbox(supabase: StorewiseClient) {
     await sync();
   }, [db, sync]);
 
-  return { db, waiting, refused, held, online, add, sync, refresh, currentAuthor };
+  return { db, waiting, refused, held, paused, online, add, sync, refresh, currentAuthor };
 }

@@ -6,10 +6,12 @@ import { purchaseOrderEmail } from '../../local/mail/purchase-order-email.ts';
 import { receiptEmail } from '../../local/mail/receipt-email.ts';
 import { billingPaymentFailedEmail } from './billing-email.ts';
 import { supportRenderers, type OutboxRenderer } from './outbox-email.ts';
+import { testEmail } from './test-email.ts';
 
 export const outboxRenderers: Readonly<Record<string, OutboxRenderer>> = {
   ...supportRenderers,
   receipt: (row) => receiptEmail(row.to_email, row.params), // docs/adr/0132
   purchase_order: (row) => purchaseOrderEmail(row.to_email, row.params), // docs/adr/0111
   billing_payment_failed: billingPaymentFailedEmail, // docs/adr/0190
+  test_email: testEmail, // docs/adr/0281
 };

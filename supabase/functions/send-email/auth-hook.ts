@@ -10,6 +10,7 @@
  * Secrets: SEND_EMAIL_HOOK_SECRET ("v1,whsec_<base64>", the hook's secret in the dashboard), and the sender's
  * SUPABASE_URL, SUPABASE_SERVICE_ROLE_KEY, EMAIL_API_KEY, EMAIL_FROM, EMAIL_API_URL (optional).
  */
+import { fetchEmailSender, providerFromFields } from '../_shared/email-sender.ts';
 import {
   confirmationEmail, emailChangeEmail, invitationEmail, invitationTokenOf, magicLinkEmail, reauthenticationEmail,
   recoveryEmail, type AuthEmail, type InvitationFacts,
@@ -154,7 +155,9 @@ export function createAuthEmailHook(config: AuthHookConfig, deps: AuthHookDeps):
     const response = await deps.fetch(config.emailApiUrl, {
       method: 'POST',
       headers: { Authorization: `Bearer ${config.emailApiKey}`, 'Content-Type': 'application/json', 'Idempotency-Key': idempotencyKey },
-      body: JSON.stringify({ from: config.emailFrom, to: [mail.to], subject: mail.subject, text: mail.text, html: mail.html }),
+      // The admin's sender name and reply-to (docs/adr/0281), read for every email; EMAIL_FROM when unreadable.
+      body: JSON.stringify({ ...providerFromFields(await fetchEmailSender(deps.fetch, config.supabaseUrl, config.serviceRoleKey), config.emailFrom),
+        to: [mail.to], subject: mail.subject, text: mail.text, html: mail.html }),
     });
     if (!response.ok) throw new Error(`email provider answered ${response.status}`);
     await response.body?.cancel();

@@ -10,6 +10,7 @@
  * SUPABASE_SERVICE_ROLE_KEY (set by the platform), OUTBOX_SENDER_TOKEN (the bearer pg_cron sends, also in Vault),
  * EMAIL_API_KEY, EMAIL_FROM, SITE_URL, and optionally EMAIL_API_URL (default Resend's).
  */
+import { fetchEmailSender, providerFromFields, type EmailSender } from '../_shared/email-sender.ts';
 import type { OutboxRowLike, RenderedEmail } from '../_shared/outbox-email.ts';
 
 export interface SenderConfig {
@@ -93,7 +94,7 @@ export function createOutboxSender(config: SenderConfig, deps: SenderDeps): (req
     return response.json();
   };
 
-  const send = async (row: ClaimedRow, mail: RenderedEmail): Promise<void> => {
+  const send = async (row: ClaimedRow, mail: RenderedEmail, sender: EmailSender | null): Promise<void> => {
     const response = await deps.fetch(config.emailApiUrl, {
       method: 'POST',
       headers: {
@@ -102,7 +103,8 @@ export function createOutboxSender(config: SenderConfig, deps: SenderDeps): (req
         // The row id: a retry after a lost answer is recognised by the provider instead of sent twice.
         'Idempotency-Key': `storewise-outbox-${row.id}`,
       },
-      body: JSON.stringify({ from: config.emailFrom, to: [mail.to], subject: mail.subject, text: mail.text, html: mail.html }),
+      // The admin's sender name and reply-to (docs/adr/0281) on EMAIL_FROM's address.
+      body: JSON.stringify({ ...providerFromFields(sender, config.emailFrom), to: [mail.to], subject: mail.subject, text: mail.text, html: mail.html }),
     });
     // The provider's body may echo the address: only the status goes into the row.
     if (!response.ok) throw new Error(`email provider answered ${response.status}`);
@@ -123,6 +125,9 @@ export function createOutboxSender(config: SenderConfig, deps: SenderDeps): (req
     }
     let sent = 0;
     let failed = 0;
+    // Read once per run, at send time: a changed sender name or reply-to applies to the next run's emails.
+    const sender = claimed.length > 0 ? await fetchEmailSender(deps.fetch, config.supabaseUrl, config.serviceRoleKey) : null;
+    if (claimed.length > 0 && !sender) log('send-email: could not read the sender settings; sending from EMAIL_FROM');
     for (const row of claimed) {
       let error: string | null = null;
       const mail = deps.render(row, config.siteUrl);
@@ -130,7 +135,7 @@ export function createOutboxSender(config: SenderConfig, deps: SenderDeps): (req
         error = `unknown template or params: ${String(row.template).slice(0, 60)}`;
       } else {
         try {
-          await send(row, mail);
+          await send(row, mail, sender);
         } catch (failure) {
           error = errorText(failure);
         }

@@ -12,7 +12,7 @@ function summary(message: StoredMessage) {
     To: message.To,
     Cc: [],
     Bcc: [],
-    ReplyTo: [],
+    ReplyTo: message.ReplyTo ?? [],
     Subject: message.Subject,
     Created: message.Created,
     Tags: [],

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
+import type { MailSender } from './email-sender';
 
 export interface MailAddress {
   Name: string;
@@ -13,6 +14,8 @@ export interface StoredMessage {
   MessageID: string;
   From: MailAddress;
   To: MailAddress[];
+  /** Absent on messages saved before the reply-to setting existed. */
+  ReplyTo?: MailAddress[];
   Subject: string;
   Created: string;
   Text: string;
@@ -28,6 +31,7 @@ export interface OutgoingMail {
   html: string;
 }
 
+/** The local stack's sending address; its name is the admin's sender name when the mailer knows it (ADR 0281). */
 export const mailFrom: MailAddress = { Name: 'Storewise', Address: 'no-reply@storewise.local' };
 
 /** How long changes gather before one write of the inbox file. */
@@ -99,13 +103,14 @@ export class Mailbox {
     if (this.dirty) await this.write();
   }
 
-  add(mail: OutgoingMail): StoredMessage {
+  add(mail: OutgoingMail, sender?: MailSender): StoredMessage {
     const id = randomUUID();
     const message: StoredMessage = {
       ID: id,
       MessageID: `${id}@storewise.local`,
-      From: mailFrom,
+      From: { Name: sender?.name || mailFrom.Name, Address: mailFrom.Address },
       To: [{ Name: '', Address: mail.to }],
+      ReplyTo: sender?.replyTo ? [{ Name: '', Address: sender.replyTo }] : [],
       Subject: mail.subject,
       Created: new Date().toISOString(),
       Text: mail.text,

@@ -1,7 +1,25 @@
 import nodemailer from 'nodemailer';
+import { fromHeader, type MailSender } from './email-sender';
 import { mailFrom, type OutgoingMail } from './mailbox';
 
-export type Relay = (mail: OutgoingMail) => Promise<void>;
+export type Relay = (mail: OutgoingMail, sender?: MailSender) => Promise<void>;
+
+/** What the relay needs of a nodemailer transport (tests pass a stream transport to read the headers). */
+export interface MailTransport {
+  sendMail(options: { from: string; to: string; subject: string; text: string; html: string; replyTo?: string }): Promise<unknown>;
+}
+
+/**
+ * Sends through an SMTP transport as `envFrom`'s address; the display name and Reply-To are the admin's, per
+ * email (docs/adr/0281), when the mailer could read them.
+ */
+export function smtpRelay(transport: MailTransport, envFrom: string): Relay {
+  return async (mail, sender) => {
+    const from = sender?.name ? fromHeader(sender.name, envFrom) : envFrom;
+    await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html,
+      ...(sender?.replyTo ? { replyTo: sender.replyTo } : {}) });
+  };
+}
 
 /** With SMTP_HOST (and SMTP_PORT/SMTP_USER/SMTP_PASS) set, emails also go out through that server. */
 export function smtpRelayFromEnv(env: NodeJS.ProcessEnv = process.env): Relay | undefined {
@@ -13,8 +31,5 @@ export function smtpRelayFromEnv(env: NodeJS.ProcessEnv = process.env): Relay | 
     secure: port === 465,
     ...(env.SMTP_USER ? { auth: { user: env.SMTP_USER, pass: env.SMTP_PASS ?? '' } } : {}),
   });
-  const from = env.SMTP_FROM ?? `"${mailFrom.Name}" <${mailFrom.Address}>`;
-  return async (mail) => {
-    await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
-  };
+  return smtpRelay(transport, env.SMTP_FROM ?? `"${mailFrom.Name}" <${mailFrom.Address}>`);
 }

@@ -325,7 +325,7 @@ export const checkCases: CheckCase[] = [
     bad: ['https://evil.example/', 'javascript:alert(1)', 'dashboard', '/a b', '/a?b=1', '/x.example'],
     good: ['/dashboard/support/1', '/', null] },
   { table: 'public.email_outbox', column: 'template', constraint: 'email_outbox_template_check',
-    bad: ['welcome', 'Ticket_reply', ''], good: ['ticket_reply', 'ticket_resolved'] },
+    bad: ['welcome', 'Ticket_reply', '', 'Test_email'], good: ['ticket_reply', 'ticket_resolved', 'test_email'] },
   // desktop_heartbeats: a store PC's version report (docs/adr/0270), nothing free-form
   { table: 'public.desktop_heartbeats', column: 'app_version', constraint: 'desktop_heartbeats_app_version_check',
     bad: ['1.4', 'v1.4.0', '1.4.0 ', '1.4.0-', `1.4.0-${text(41, 'a')}`, '1.4.0; drop', ''], good: ['1.4.0', '10.20.30', '1.5.0-beta.2', `1.4.0-${text(40, 'a')}`] },

@@ -4,6 +4,7 @@ import { Controller } from 'react-hook-form';
 import { FormField } from '../../../components/form-field';
 import { PageHeader } from '../common/page-header';
 import { SettingChanges } from './setting-changes';
+import { TestEmailButton } from './test-email-button';
 import { useSettingsForm } from './use-settings-form';
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
@@ -107,6 +108,7 @@ export function AdminSettingsPage() {
                   <Input type="email" {...register('email_reply_to')} />
                 </FormField>
               </SimpleGrid>
+              <TestEmailButton onSent={() => setSaves((n) => n + 1)} />
             </Section>
 
             <Button type="submit" colorPalette="blue" alignSelf="flex-start" loading={formState.isSubmitting}>

@@ -1,6 +1,7 @@
 // SQL (supabase/schemas, docs/adr/0185):
 //   supabase/schemas/admin.sql: admin_platform_setting_changes() admin_platform_settings()
-//     admin_update_platform_settings()
+//     admin_send_test_email() admin_update_platform_settings()
+import { z } from 'zod';
 import type { StorewiseClient } from '../../../lib/supabase-client';
 import { AdminApiError } from '../admin-api';
 import {
@@ -34,4 +35,17 @@ export async function fetchSettingChanges(supabase: StorewiseClient): Promise<Se
   const { data, error } = await supabase.rpc('admin_platform_setting_changes', { _limit: 50 });
   if (error) throw new AdminApiError(settingsErrorMessage(error), error.code);
   return settingChangeSchema.array().parse(data);
+}
+
+const testEmailSchema = z.object({ to: z.string(), sender_name: z.string(), reply_to: z.string() });
+export type TestEmail = z.infer<typeof testEmailSchema>;
+
+/**
+ * Queues a test email to the signed-in admin's own address through the real outbox (docs/adr/0281); it goes
+ * with the saved sender name and reply-to. At most 5 an hour: the refusal (429) says when to try again.
+ */
+export async function sendTestEmail(supabase: StorewiseClient): Promise<TestEmail> {
+  const { data, error } = await supabase.rpc('admin_send_test_email');
+  if (error) throw new AdminApiError(settingsErrorMessage(error), error.code);
+  return testEmailSchema.parse(data);
 }
