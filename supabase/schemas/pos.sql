@@ -308,6 +308,25 @@ comment on table public.sale_line_serials is 'The serial a sale line sold (dupli
 grant select on table public.sale_line_serials to authenticated;
 grant select on table public.sale_line_serials to service_role;
 
+create table public.register_sync_states (
+  register_id uuid not null,
+  business_id uuid not null,
+  store_id uuid not null,
+  waiting integer not null,
+  oldest_waiting_at timestamp with time zone,
+  reported_at timestamp with time zone default now() not null,
+  constraint register_sync_states_pkey primary key (register_id),
+  constraint register_sync_states_oldest_only_when_waiting check (((waiting > 0) or (oldest_waiting_at is null))),
+  constraint register_sync_states_waiting_range check (((waiting >= 0) and (waiting <= 1000000))),
+  constraint register_sync_states_register_id_fkey foreign key (register_id) references public.registers(id) on delete cascade,
+  constraint register_sync_states_store_id_business_id_fkey foreign key (store_id, business_id) references public.stores(id, business_id) on delete cascade
+);
+alter table public.register_sync_states enable row level security;
+alter publication supabase_realtime add table public.register_sync_states;
+comment on table public.register_sync_states is 'The latest outbox report of each register (sales and other entries waiting to sync), written only by report_register_outbox; owners and managers of the store read it (live on the Overview).';
+grant select on table public.register_sync_states to authenticated;
+grant select on table public.register_sync_states to service_role;
+
 -- ==== Indexes =============================================================================================
 
 create index shifts_register_idx on public.shifts (register_id, opened_at desc);
@@ -410,6 +429,10 @@ create index sale_line_serials_serial_id_idx on public.sale_line_serials (serial
 create index sale_line_serials_line_business_idx on public.sale_line_serials (sale_line_id, business_id);
 
 create index sale_line_serials_business_serial_idx on public.sale_line_serials (business_id, serial);
+
+create index register_sync_states_store_business_idx on public.register_sync_states (store_id, business_id);
+
+create index register_sync_states_business_idx on public.register_sync_states (business_id);
 
 -- ==== Functions ===========================================================================================
 
@@ -2338,6 +2361,39 @@ $$;
 revoke all on function public.post_refund(jsonb) from public;
 grant execute on function public.post_refund(jsonb) to authenticated;
 
+-- Any member who may use the register's store reports for it (the cashier at the till); the count is what the
+-- device holds, so it is a claim, shown as such ("as of" the report), never used for money.
+create or replace function public.report_register_outbox(_register_id uuid, _waiting integer, _oldest_waiting_at timestamptz default null)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_register public.registers%rowtype;
+begin
+  if _waiting is null or _waiting < 0 or _waiting > 1000000 then
+    raise exception 'waiting must be between 0 and 1000000' using errcode = '22023';
+  end if;
+  select r.* into v_register from public.registers r
+   where r.id = _register_id
+     and r.business_id in (select private.my_business_ids())
+     and (r.business_id in (select private.my_full_access_business_ids()) or r.store_id in (select private.my_listed_store_ids()));
+  if not found then
+    raise exception 'no such register' using errcode = '42501';
+  end if;
+  insert into public.register_sync_states as s (register_id, business_id, store_id, waiting, oldest_waiting_at, reported_at)
+  values (v_register.id, v_register.business_id, v_register.store_id, _waiting,
+          case when _waiting > 0 then least(coalesce(_oldest_waiting_at, now()), now()) end, now())
+  on conflict (register_id) do update
+     set waiting = excluded.waiting, oldest_waiting_at = excluded.oldest_waiting_at, reported_at = excluded.reported_at,
+         store_id = excluded.store_id;
+end;
+$$;
+comment on function public.report_register_outbox(uuid,integer,timestamp with time zone) is 'A register reports how many entries its outbox holds (0..1000000) and since when; members who may use its store only (42501), otherwise 22023 for a bad count.';
+revoke all on function public.report_register_outbox(uuid,integer,timestamp with time zone) from public;
+grant execute on function public.report_register_outbox(uuid,integer,timestamp with time zone) to authenticated;
+
 -- ==== Triggers ============================================================================================
 
 create trigger customers_set_updated_at before update on public.customers
@@ -2390,3 +2446,8 @@ create policy "refund_lines: readers of the refund" on public.refund_lines for s
 
 create policy "sale_line_serials: readers of the sale" on public.sale_line_serials for select to authenticated
   using ((((business_id in (select private.my_full_access_business_ids())) or (sale_id in (select s.id from public.sales s where s.store_id in (select private.my_listed_store_ids())))) and (business_id in (select private.my_business_ids(array['owner', 'manager'])))) or (sale_id in (select private.my_rung_sale_ids())));
+
+create policy "register_sync_states: owners and managers of the store read" on public.register_sync_states
+  for select to authenticated
+  using (((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids())))
+         and (business_id in (select private.my_business_ids(array['owner', 'manager']))));

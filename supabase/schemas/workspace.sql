@@ -1716,6 +1716,10 @@ create policy "activity: owners read all, managers their stores" on public.activ
              and (store_id is null or (business_id in (select private.my_full_access_business_ids())
               or store_id in (select private.my_listed_store_ids())))));
 
+create policy "activity: admins read platform entries" on public.activity
+  for select to authenticated
+  using (kind in ('business.suspended', 'business.unsuspended') and (select public.is_admin((select auth.uid()))));
+
 create policy "notifications: own read" on public.notifications
   for select to authenticated using (user_id = (select auth.uid()));
 

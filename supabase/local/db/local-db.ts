@@ -1,4 +1,4 @@
-import type { Db, Queryable } from './types';
+import type { Db, Queryable, QueryResult } from './types';
 
 /** A transaction handle that can also run several statements at once (migrations, seed). */
 export interface OwnerTx extends Queryable {
@@ -16,4 +16,9 @@ export interface LocalDb extends Db {
    * reconnections); the callback gets each NOTIFY payload after its transaction commits.
    */
   listen(channel: string, onNotify: (payload: string) => void): Promise<void>;
+  /**
+   * One statement that goes before queued requests (PGlite's one connection): Realtime's delivery, whose wait
+   * every open screen sees. Like query() on PostgreSQL, where each statement has a pooled connection anyway.
+   */
+  urgentQuery<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<T>>;
 }

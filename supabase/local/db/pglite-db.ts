@@ -116,6 +116,9 @@ export async function openPgliteDb(options: PgliteDbOptions): Promise<PgliteLoca
     query<T>(sql: string, params?: unknown[]): Promise<QueryResult<T>> {
       return queue.run(OWNER_LANE, async () => (await thread()).query<T>(sql, params));
     },
+    urgentQuery<T>(sql: string, params?: unknown[]): Promise<QueryResult<T>> {
+      return queue.runFirst(async () => (await thread()).query<T>(sql, params));
+    },
     exec(sql: string) {
       return queue.run(OWNER_LANE, async () => (await thread()).exec(sql));
     },

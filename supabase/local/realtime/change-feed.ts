@@ -27,8 +27,18 @@ export interface Subscriber {
   role: string;
   claims: JwtClaims;
   bindings: Binding[];
-  /** Sends one postgres_changes payload on the subscriber's channel. */
-  deliver(payload: unknown): void;
+  /**
+   * Sends one postgres_changes message on the subscriber's channel: the matching binding ids and the change's
+   * `data`, already JSON (the same text for every subscriber of a role: serialised once per change).
+   */
+  deliver(ids: number[], dataJson: string): void;
+}
+
+/** A session revoked or a membership changed (capture.sql's storewise_realtime_revoke). */
+export interface Revocation {
+  user: string;
+  /** Set when one session ended; absent when the user's membership changed (every session of theirs). */
+  session?: string;
 }
 
 interface Change {
@@ -45,10 +55,15 @@ interface Change {
 const MAX_RECORD_BYTES = 1024 * 1024;
 const BATCH = 500;
 export const NOTIFY_CHANNEL = 'storewise_realtime';
+export const REVOKE_CHANNEL = 'storewise_realtime_revoke';
 
-/** Claims that change with every refresh leave the grouping key, so one user's sockets share a check. */
+/**
+ * Claims that differ between one user's sockets leave the grouping key, so they share one check: the expiry and
+ * issue time (every refresh) and the session id (every sign-in: ten open tabs are ten sessions). No policy reads
+ * them (RLS asks auth.uid(), the role and aal); a revoked session is ended by the server, not by RLS.
+ */
 function authKey(subscriber: Subscriber): string {
-  const { exp: _exp, iat: _iat, ...rest } = subscriber.claims;
+  const { exp: _exp, iat: _iat, session_id: _session, ...rest } = subscriber.claims;
   return `${subscriber.role}|${JSON.stringify(rest, Object.keys(rest).sort())}`;
 }
 
@@ -84,11 +99,24 @@ export class ChangeFeed {
     this.catalog = new TableCatalog(db);
   }
 
+  /** Called when a session is revoked or a membership changes (the server ends the user's channels). */
+  onRevoke: (revocation: Revocation) => void = () => {};
+
   /** Installs the capture triggers for the publication's tables and starts listening. */
   async start(captureSql: string): Promise<void> {
     await this.db.exec(captureSql);
     await this.refreshPublication();
     await this.db.listen(NOTIFY_CHANNEL, () => this.wake());
+    await this.db.listen(REVOKE_CHANNEL, (payload) => {
+      if (this.stopped) return;
+      try {
+        const parsed = JSON.parse(payload) as { user?: unknown; session?: unknown };
+        if (typeof parsed.user !== 'string') return;
+        this.onRevoke({ user: parsed.user, ...(typeof parsed.session === 'string' ? { session: parsed.session } : {}) });
+      } catch (error) {
+        logUnexpected('Storewise realtime: unreadable revocation', error);
+      }
+    });
     // Changes committed while no server was listening (before a restart) are old news: the clients
     // reload their state when they rejoin. Start from now.
     await this.db.query('delete from _realtime.changes');
@@ -98,6 +126,12 @@ export class ChangeFeed {
   async refreshPublication(): Promise<void> {
     await this.db.query('select _realtime.sync_publication()');
     await this.catalog.refresh();
+  }
+
+  /** Whether a sign-in session still exists (a token outlives its revoked session until it expires). */
+  async sessionAlive(sessionId: string): Promise<boolean> {
+    const { rows } = await this.db.query('select 1 from auth.sessions where id = $1::uuid', [sessionId]);
+    return rows.length > 0;
   }
 
   add(subscriber: Subscriber): void {
@@ -145,7 +179,8 @@ export class ChangeFeed {
   }
 
   private async drainOnce(): Promise<number> {
-    const { rows } = await this.db.query<Change>(
+    // Ahead of queued requests (urgentQuery): every open screen waits on this statement and the check below.
+    const { rows } = await this.db.urgentQuery<Change>(
       `delete from _realtime.changes where id in (select id from _realtime.changes order by id limit ${BATCH})
        returning id, schema_name, table_name, op, record, old_record, committed_at`,
     );
@@ -193,19 +228,28 @@ export class ChangeFeed {
       claims: JSON.stringify(item.claims),
       ...(item.deleted ? { old: item.rows } : { keys: item.rows.map((row) => pick(row, item.info.primaryKey)) }),
     }));
-    const { rows } = await this.db.transaction((tx) => tx.query<{ item: number; pk: Record<string, unknown> }>('select item, pk from _realtime.visible_rows($1::jsonb)', [JSON.stringify(work)]));
+    // One statement, its own transaction: the role and claims visible_rows sets are local to it.
+    const { rows } = await this.db.urgentQuery<{ item: number; pk: Record<string, unknown> }>('select item, pk from _realtime.visible_rows($1::jsonb)', [JSON.stringify(work)]);
     for (const row of rows) {
       const item = list[row.item - 1];
       item?.visible.add(keyOf(item.info, row.pk));
     }
 
+    // The message of a change is the same for every subscriber of a role: built and serialised once.
+    const messages = new Map<string, string>();
     for (const entry of wanted) {
       const key = itemOf.get(entry);
       if (!key) continue;
       const item = items.get(key)!;
       const row = (entry.change.op === 'DELETE' ? entry.change.old_record : entry.change.record) ?? {};
       if (!item.visible.has(keyOf(entry.info, row))) continue;
-      entry.subscriber.deliver({ ids: entry.ids, data: await this.message(entry.change, entry.info, entry.subscriber.role) });
+      const messageKey = `${entry.change.id}|${entry.subscriber.role}`;
+      let dataJson = messages.get(messageKey);
+      if (dataJson === undefined) {
+        dataJson = JSON.stringify(await this.message(entry.change, entry.info, entry.subscriber.role));
+        messages.set(messageKey, dataJson);
+      }
+      entry.subscriber.deliver(entry.ids, dataJson);
     }
   }
 
