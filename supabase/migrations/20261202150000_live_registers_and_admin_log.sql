@@ -3,7 +3,9 @@
 --    waiting entry) through report_register_outbox whenever it changes and every minute while online; owners and
 --    managers of the store read the latest report per register, live through Realtime (the table is in the
 --    publication). One row per register, so the table grows with registers, not with reports. No personal data.
--- 2. The admin Activity Logs tail live: admins (at aal2 once enrolled, public.is_admin) may read the trail's
+-- 2. Refunds are live too (today's sales on the Overview are net of refunds). The table has no cost column; a
+--    cashier receives only refunds of their own shifts, as the select policy says.
+-- 3. The admin Activity Logs tail live: admins (at aal2 once enrolled, public.is_admin) may read the trail's
 --    platform entries (suspensions), the only activity rows the log shows; every other entry stays the business's.
 
 create table public.register_sync_states (
@@ -68,6 +70,8 @@ $$;
 comment on function public.report_register_outbox(uuid, integer, timestamptz) is 'A register reports how many entries its outbox holds (0..1000000) and since when; members who may use its store only (42501), otherwise 22023 for a bad count.';
 revoke all on function public.report_register_outbox(uuid, integer, timestamptz) from public, anon;
 grant execute on function public.report_register_outbox(uuid, integer, timestamptz) to authenticated;
+
+alter publication supabase_realtime add table public.refunds;
 
 create policy "activity: admins read platform entries" on public.activity
   for select to authenticated

@@ -13,6 +13,7 @@ import {
 } from './product-edit-api';
 import { BarcodeAdder, ProductDetailsForm, StorePriceForm, VariantEditForm } from './product-edit-forms';
 import { formatPlain, useReload } from './use-reload';
+import { ProductStock } from './product-stock';
 import { toMinorUnits } from './variant-grid';
 
 const message = (error: unknown) => {
@@ -67,6 +68,11 @@ export function ProductEditPage({ business }: { business: CatalogWorkspace }) {
             taxRate: product.tax_rate === null ? '' : String(product.tax_rate), trackStock: product.track_stock, hasLots: product.has_lots,
             requiresExpiry: product.requires_expiry }}
           onSubmit={(values) => run('Saving', () => updateProduct(supabase, product.id, values), 'Product saved')} />
+      )}
+
+      {product.track_stock && (
+        <ProductStock supabase={supabase} businessId={product.business_id} stores={stores}
+          variants={variants.map((v) => ({ id: v.id, label: `${optionsOf(v)} (${v.sku})` }))} />
       )}
 
       <Stack gap="3" as="section" aria-label="Variants">
