@@ -110,6 +110,7 @@ const syntheticRows: Record<string, Record<string, unknown>> = {
   'public.transfer_lines': { business_id: someId(1), transfer_id: someId(11), variant_id: someId(8), qty_sent: 1 },
   'public.desktop_heartbeats': { business_id: someId(1), device_id: someId(13), app_version: '1.4.0', channel: 'stable',
     platform: 'win32', arch: 'x64' },
+  'public.register_sync_states': { register_id: someId(14), business_id: someId(1), store_id: someId(2), waiting: 0 },
 };
 
 async function primaryKeyColumns(tx: Queryable, table: string): Promise<string[]> {
