@@ -1,4 +1,4 @@
-import type { Db, Queryable, QueryResult } from './types';
+import type { Db, Queryable } from './types';
 
 /** A transaction handle that can also run several statements at once (migrations, seed). */
 export interface OwnerTx extends Queryable {
@@ -17,8 +17,9 @@ export interface LocalDb extends Db {
    */
   listen(channel: string, onNotify: (payload: string) => void): Promise<void>;
   /**
-   * One statement that goes before queued requests (PGlite's one connection): Realtime's delivery, whose wait
-   * every open screen sees. Like query() on PostgreSQL, where each statement has a pooled connection anyway.
+   * Statements that go before queued requests, on the connection held for `fn` (PGlite has one): Realtime's
+   * delivery, whose wait every open screen sees. `fn` must be short and use only the handle it is given (the
+   * queue is held meanwhile). On PostgreSQL each statement takes a pooled connection anyway.
    */
-  urgentQuery<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<T>>;
+  urgent<T>(fn: (db: Queryable) => Promise<T>): Promise<T>;
 }

@@ -7,7 +7,7 @@
  * PGlite runs one statement at a time.
  */
 import type { LocalDb } from '../db/local-db';
-import type { JwtClaims } from '../db/types';
+import type { JwtClaims, Queryable } from '../db/types';
 import { matchesFilter, type Filter } from './filters';
 import { TableCatalog, tableKey, type TableInfo } from './table-info';
 import { logUnexpected } from '../log-unexpected';
@@ -178,19 +178,27 @@ export class ChangeFeed {
     while (this.draining) await this.draining;
   }
 
-  private async drainOnce(): Promise<number> {
-    // Ahead of queued requests (urgentQuery): every open screen waits on this statement and the check below.
-    const { rows } = await this.db.urgentQuery<Change>(
+  /**
+   * Takes up to BATCH changes and checks them for the subscribers, holding the connection ahead of queued requests
+   * (LocalDb.urgent) for both statements: every open screen waits on them, and between two turns of the queue a
+   * request of each busy user would run.
+   */
+  private drainOnce(): Promise<number> {
+    return this.db.urgent((db) => this.drainOn(db));
+  }
+
+  private async drainOn(db: Queryable): Promise<number> {
+    const { rows } = await db.query<Change>(
       `delete from _realtime.changes where id in (select id from _realtime.changes order by id limit ${BATCH})
        returning id, schema_name, table_name, op, record, old_record, committed_at`,
     );
     if (rows.length === 0) return 0;
     rows.sort((a, b) => a.id - b.id);
-    if (this.subscribers.size > 0) await this.dispatch(rows);
+    if (this.subscribers.size > 0) await this.dispatch(rows, db);
     return rows.length;
   }
 
-  private async dispatch(changes: Change[]): Promise<void> {
+  private async dispatch(changes: Change[], db: Queryable): Promise<void> {
     // Which subscriber wants which change (by binding ids), before any database work.
     const wanted: { subscriber: Subscriber; change: Change; info: TableInfo; ids: number[] }[] = [];
     for (const change of changes) {
@@ -207,7 +215,7 @@ export class ChangeFeed {
     const items = new Map<string, { index: number; role: string; claims: JwtClaims; info: TableInfo; rows: Record<string, unknown>[]; deleted: boolean; visible: Set<string> }>();
     const itemOf = new Map<(typeof wanted)[number], string>();
     for (const entry of wanted) {
-      const selectable = await this.catalog.selectableColumns(entry.subscriber.role, entry.info);
+      const selectable = await this.catalog.selectableColumns(entry.subscriber.role, entry.info, db);
       // Without SELECT on the key the subscriber could not read the row at all.
       if (!entry.info.primaryKey.every((column) => selectable.has(column))) continue;
       const deleted = entry.change.op === 'DELETE';
@@ -229,7 +237,7 @@ export class ChangeFeed {
       ...(item.deleted ? { old: item.rows } : { keys: item.rows.map((row) => pick(row, item.info.primaryKey)) }),
     }));
     // One statement, its own transaction: the role and claims visible_rows sets are local to it.
-    const { rows } = await this.db.urgentQuery<{ item: number; pk: Record<string, unknown> }>('select item, pk from _realtime.visible_rows($1::jsonb)', [JSON.stringify(work)]);
+    const { rows } = await db.query<{ item: number; pk: Record<string, unknown> }>('select item, pk from _realtime.visible_rows($1::jsonb)', [JSON.stringify(work)]);
     for (const row of rows) {
       const item = list[row.item - 1];
       item?.visible.add(keyOf(item.info, row.pk));
@@ -246,15 +254,15 @@ export class ChangeFeed {
       const messageKey = `${entry.change.id}|${entry.subscriber.role}`;
       let dataJson = messages.get(messageKey);
       if (dataJson === undefined) {
-        dataJson = JSON.stringify(await this.message(entry.change, entry.info, entry.subscriber.role));
+        dataJson = JSON.stringify(await this.message(entry.change, entry.info, entry.subscriber.role, db));
         messages.set(messageKey, dataJson);
       }
       entry.subscriber.deliver(entry.ids, dataJson);
     }
   }
 
-  private async message(change: Change, info: TableInfo, role: string): Promise<Record<string, unknown>> {
-    const selectable = await this.catalog.selectableColumns(role, info);
+  private async message(change: Change, info: TableInfo, role: string, db: Queryable): Promise<Record<string, unknown>> {
+    const selectable = await this.catalog.selectableColumns(role, info, db);
     const columns = info.columns.filter((column) => selectable.has(column.name));
     const names = columns.map((column) => column.name);
     const data: Record<string, unknown> = {
