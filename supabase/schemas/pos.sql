@@ -255,6 +255,7 @@ create table public.refunds (
   constraint refunds_store_id_business_id_fkey foreign key (store_id, business_id) references public.stores(id, business_id) on delete cascade
 );
 alter table public.refunds enable row level security;
+alter publication supabase_realtime add table public.refunds;
 comment on table public.refunds is 'Refunds against a sale. Owners and managers read those of their stores, a cashier those of their own shifts; written only by post_refund.';
 comment on column public.refunds.review_reasons is 'Why a manager should look at this refund (sale_not_synced, no_approval, over_refund:<line>); empty when none.';
 comment on column public.refunds.cash_rounding is 'What rounding a cash refund to the store''s step added to its total: the drawer pays out total + cash_rounding.';

@@ -1,5 +1,6 @@
 // SQL (supabase/schemas, docs/adr/0185):
-//   supabase/schemas/pos.sql: register_sync_states, report_register_outbox()
+//   supabase/schemas/pos.sql: register_sync_states
+//   supabase/schemas/workspace.sql: registers stores
 import { z } from 'zod';
 import type { StorewiseClient } from '../../lib/supabase-client';
 
