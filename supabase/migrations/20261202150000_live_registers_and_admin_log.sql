@@ -73,6 +73,14 @@ grant execute on function public.report_register_outbox(uuid, integer, timestamp
 
 alter publication supabase_realtime add table public.refunds;
 
-create policy "activity: admins read platform entries" on public.activity
+-- One select policy (two permissive ones would both run for every row): the owners' and managers' rule as before,
+-- or an admin reading a platform entry.
+drop policy "activity: owners read all, managers their stores" on public.activity;
+create policy "activity: owners read all, managers their stores" on public.activity
   for select to authenticated
-  using (kind in ('business.suspended', 'business.unsuspended') and (select public.is_admin((select auth.uid()))));
+  using (business_id in (select private.my_business_ids(array['owner']))
+         or (business_id in (select private.my_business_ids(array['manager']))
+             and entity_type <> 'invitation'
+             and (store_id is null or (business_id in (select private.my_full_access_business_ids())
+              or store_id in (select private.my_listed_store_ids()))))
+         or (kind in ('business.suspended', 'business.unsuspended') and (select public.is_admin((select auth.uid())))));
