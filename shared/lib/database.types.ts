@@ -1447,6 +1447,49 @@ export type Database = {
           },
         ];
       };
+      register_sync_states: {
+        Row: {
+          business_id: string;
+          oldest_waiting_at: string | null;
+          register_id: string;
+          reported_at: string;
+          store_id: string;
+          waiting: number;
+        };
+        ComputedFields: never;
+        Insert: {
+          business_id: string;
+          oldest_waiting_at?: string | null;
+          register_id: string;
+          reported_at?: string;
+          store_id: string;
+          waiting: number;
+        };
+        Update: {
+          business_id?: string;
+          oldest_waiting_at?: string | null;
+          register_id?: string;
+          reported_at?: string;
+          store_id?: string;
+          waiting?: number;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "register_sync_states_register_id_fkey";
+            columns: ["register_id"];
+            isOneToOne: true;
+            referencedRelation: "registers";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "register_sync_states_store_id_business_id_fkey";
+            columns: ["store_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "stores";
+            referencedColumns: ["id", "business_id"];
+          },
+        ];
+      };
       registers: {
         Row: {
           archived_at: string | null;
@@ -4324,6 +4367,14 @@ export type Database = {
           revenue: number;
           store_id: string;
         }[];
+      };
+      report_register_outbox: {
+        Args: {
+          _oldest_waiting_at?: string;
+          _register_id: string;
+          _waiting: number;
+        };
+        Returns: undefined;
       };
       report_sales: {
         Args: {

@@ -9,45 +9,100 @@ export interface LiveTable {
   event?: '*' | 'INSERT' | 'UPDATE' | 'DELETE';
 }
 
+/** A change as Realtime delivers it: the new row (as the user may select it) and the old key or row. */
+export interface LiveChange {
+  table: string;
+  eventType: 'INSERT' | 'UPDATE' | 'DELETE';
+  new: Record<string, unknown>;
+  old: Record<string, unknown>;
+}
+
+export interface LiveHandlers {
+  onChange(change: LiveChange): void;
+  /**
+   * After each join: `first` is false when the channel joined again (a dropped connection, a server restart, a
+   * channel the server ended): what changed meanwhile was not delivered, so the screen reloads its state.
+   */
+  onJoin?(first: boolean): void;
+}
+
 /** Changes arriving together (a sale touches several rows) make one reload. */
 const SETTLE_MS = 60;
+/** A channel the server ended (membership changed, token refused) is opened again after this, doubling to 30 s. */
+const REOPEN_MS = 1_000;
+const REOPEN_MAX_MS = 30_000;
 
 let channelNumber = 0;
 
 /**
- * Calls `onChange` when a row of the watched tables changes (as the user's RLS lets them see it), through
- * Supabase Realtime. Also after the channel joins again (a dropped connection, a server restart): what
- * changed meanwhile was not delivered, so the screen reloads its state then. The reload itself reads
- * through the data API; the change only says "read again".
+ * Watches tables through Supabase Realtime and hands each change (as the user's RLS lets them see it) to
+ * `onChange`. realtime-js rejoins by itself after a dropped connection; a channel the server closed is opened
+ * again here (with the client's current token), so a screen stays live after the server ended its channel.
  */
-export function useLiveChanges(supabase: StorewiseClient, tables: LiveTable[], onChange: () => void, enabled = true): void {
-  const latest = useRef(onChange);
+export function useLiveChannel(supabase: StorewiseClient, tables: LiveTable[], handlers: LiveHandlers, enabled = true): void {
+  const latest = useRef(handlers);
   useEffect(() => {
-    latest.current = onChange;
+    latest.current = handlers;
   });
   const key = JSON.stringify(tables);
   useEffect(() => {
     if (!enabled || tables.length === 0) return undefined;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const changed = () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => latest.current(), SETTLE_MS);
-    };
+    let disposed = false;
     let joinedBefore = false;
-    const channel: RealtimeChannel = supabase.channel(`live-${++channelNumber}`);
-    for (const spec of tables) {
-      channel.on('postgres_changes', { event: spec.event ?? '*', schema: 'public', table: spec.table, ...(spec.filter ? { filter: spec.filter } : {}) } as never, changed);
-    }
-    channel.subscribe((status) => {
-      if (status !== 'SUBSCRIBED') return;
-      if (joinedBefore) changed();
-      joinedBefore = true;
-    });
+    let delay = REOPEN_MS;
+    let reopenTimer: ReturnType<typeof setTimeout> | undefined;
+    let channel: RealtimeChannel | undefined;
+    const open = () => {
+      const current: RealtimeChannel = supabase.channel(`live-${++channelNumber}`);
+      channel = current;
+      for (const spec of tables) {
+        current.on('postgres_changes', { event: spec.event ?? '*', schema: 'public', table: spec.table, ...(spec.filter ? { filter: spec.filter } : {}) } as never,
+          ((payload: LiveChange) => latest.current.onChange(payload)) as never);
+      }
+      current.subscribe((status) => {
+        if (disposed || channel !== current) return;
+        if (status === 'SUBSCRIBED') {
+          delay = REOPEN_MS;
+          latest.current.onJoin?.(!joinedBefore);
+          joinedBefore = true;
+        } else if (status === 'CLOSED') {
+          // Closed by the server, not by us: realtime-js does not rejoin such a channel by itself.
+          void supabase.removeChannel(current);
+          reopenTimer = setTimeout(open, delay);
+          delay = Math.min(delay * 2, REOPEN_MAX_MS);
+        }
+      });
+    };
+    open();
     return () => {
-      clearTimeout(timer);
-      void supabase.removeChannel(channel);
+      disposed = true;
+      clearTimeout(reopenTimer);
+      if (channel) void supabase.removeChannel(channel);
     };
     // `key` stands for the tables' content.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [supabase, key, enabled]);
+}
+
+/**
+ * Calls `onChange` (at most once per `settleMs`) when a row of the watched tables changes, and after the channel
+ * joins again (what changed meanwhile was not delivered). The reload itself reads through the data API; the change only says "read again".
+ */
+export function useLiveChanges(supabase: StorewiseClient, tables: LiveTable[], onChange: () => void, enabled = true, settleMs = SETTLE_MS): void {
+  const latest = useRef(onChange);
+  useEffect(() => {
+    latest.current = onChange;
+  });
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  // The first change of a burst schedules the reload; the rest of the burst rides on it. A steady stream of
+  // changes (a busy store) then reloads once per `settleMs`, never postponed for ever.
+  const changed = () => {
+    if (timer.current !== undefined) return;
+    timer.current = setTimeout(() => {
+      timer.current = undefined;
+      latest.current();
+    }, settleMs);
+  };
+  useLiveChannel(supabase, tables, { onChange: changed, onJoin: (first) => !first && changed() }, enabled);
 }

@@ -2097,7 +2097,8 @@ create policy "activity: owners read all, managers their stores" on public.activ
          or (business_id in (select private.my_business_ids(array['manager']))
              and entity_type <> 'invitation'
              and (store_id is null or (business_id in (select private.my_full_access_business_ids())
-              or store_id in (select private.my_listed_store_ids())))));
+              or store_id in (select private.my_listed_store_ids()))))
+         or (kind in ('business.suspended', 'business.unsuspended') and (select public.is_admin((select auth.uid())))));
 
 create policy "notifications: own read" on public.notifications
   for select to authenticated using (user_id = (select auth.uid()));

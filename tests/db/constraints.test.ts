@@ -113,6 +113,7 @@ const syntheticRows: Record<string, Record<string, unknown>> = {
     method: 'online', verified: true },
   'public.desktop_heartbeats': { business_id: someId(1), device_id: someId(13), app_version: '1.4.0', channel: 'stable',
     platform: 'win32', arch: 'x64' },
+  'public.register_sync_states': { register_id: someId(14), business_id: someId(1), store_id: someId(2), waiting: 0 },
 };
 
 async function primaryKeyColumns(tx: Queryable, table: string): Promise<string[]> {

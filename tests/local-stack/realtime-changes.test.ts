@@ -11,7 +11,7 @@ import { downtown, riverside, startCatalogWorld, type CatalogWorld } from '../db
 import { received, watch } from './realtime-helpers';
 
 let w: CatalogWorld;
-const liveTables = ['stock_balances', 'sales', 'variant_costs', 'support_tickets', 'ticket_replies', 'activity'];
+const liveTables = ['stock_balances', 'sales', 'refunds', 'variant_costs', 'support_tickets', 'ticket_replies', 'activity', 'register_sync_states'];
 
 beforeAll(async () => {
   w = await startCatalogWorld();

@@ -17,6 +17,8 @@ export interface Received {
   table: string;
   new: Record<string, unknown>;
   old: Record<string, unknown>;
+  /** When the change committed (ISO text), as Realtime sends it. */
+  commit_timestamp: string;
   /** Which of the channel's specs the change came through (by index). */
   spec: number;
 }

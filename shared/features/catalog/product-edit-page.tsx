@@ -15,6 +15,7 @@ import {
 import { ProductCollectionField } from './product-collection-field';
 import { BarcodeAdder, ProductDetailsForm, StorePriceForm, VariantEditForm } from './product-edit-forms';
 import { formatPlain, useReload } from './use-reload';
+import { ProductStock } from './product-stock';
 import { toMinorUnits } from './variant-grid';
 
 const message = (error: unknown) => {
@@ -75,6 +76,11 @@ export function ProductEditPage({ business }: { business: CatalogWorkspace }) {
       {(packs?.includes('size_grid') || product.collection_id) && (
         <ProductCollectionField businessId={product.business_id} productId={product.id} current={product.collection_id}
           canEdit={canEdit} onSaved={reload} />
+      )}
+
+      {product.track_stock && (
+        <ProductStock supabase={supabase} businessId={product.business_id} stores={stores}
+          variants={variants.map((v) => ({ id: v.id, label: `${optionsOf(v)} (${v.sku})` }))} />
       )}
 
       <Stack gap="3" as="section" aria-label="Variants">

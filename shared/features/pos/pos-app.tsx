@@ -14,6 +14,8 @@ import { keepQueuedShift, openShiftAnywhere } from './shift-open';
 import { Till } from './till';
 import { useShopPacks } from './shop-packs';
 import { useOutbox } from './use-outbox';
+import { useOutboxReport } from './use-outbox-report';
+import { useRegisterStock } from './use-register-stock';
 import { PrinterSettingsButton } from './printing/printer-settings';
 import { ThisComputerButton } from './this-computer';
 import { NoRegisterYet } from './no-register-yet';
@@ -66,6 +68,11 @@ export function PosApp() {
   const store = setup?.stores.find((s) => s.id === register?.store_id);
   const shift = shiftOf?.registerId === registerId ? shiftOf.shift : undefined;
   const setShift = useCallback((s: PosShift | null) => setShiftOf({ registerId, shift: s }), [registerId]);
+
+  // Live stock on hand of the register's store (issue 28), kept on the device too.
+  const onHand = useRegisterStock(supabase, register?.store_id);
+  // Managers see which registers hold unsent sales (the Overview's "Waiting to sync").
+  useOutboxReport(supabase, db ?? null, register?.id, outbox.waiting, outbox.online);
 
   // On a store PC, main holds a downloaded update while a shift is open or sales wait to be sent (docs/adr/0272).
   const machine = usePlatform().machine;
@@ -190,7 +197,7 @@ export function PosApp() {
         }} />
       )}
       {register && store && shift && db && (
-        <Till supabase={supabase} db={db} store={store} register={register} shift={shift} catalog={catalog} packs={packs}
+        <Till supabase={supabase} db={db} store={store} register={register} shift={shift} catalog={catalog} packs={packs} onHand={onHand}
           role={roles[store.business_id] ?? 'cashier'} online={outbox.online} waiting={outbox.waiting}
           isWaiting={async (id) => (await waitingSaleIds(db)).has(id)}
           enqueue={outbox.add}

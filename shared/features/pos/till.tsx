@@ -47,6 +47,8 @@ export interface TillProps {
   register: PosRegister;
   shift: PosShift;
   catalog: CatalogItem[];
+  /** The store's stock on hand per item, live (use-register-stock.ts); null until the device's copy is read. */
+  onHand?: Map<string, number> | null;
   role: string;
   online: boolean;
   waiting: number;
@@ -82,7 +84,7 @@ function ShortcutButton({ name, label, onClick, ...rest }: { name: ShortcutName;
  * every action has an Alt shortcut shown on its button, Escape closes a panel and returns to the scan field.
  */
 export function Till(props: TillProps) {
-  const { supabase, db, store, register, shift, catalog, role, online, waiting, isWaiting, enqueue, nextSeq } = props;
+  const { supabase, db, store, register, shift, catalog, onHand, role, online, waiting, isWaiting, enqueue, nextSeq } = props;
   const packs = props.packs ?? noPacks;
   const step = store.cash_rounding_step ?? 0;
   /** A serial-tracked item waiting for its serial (scanned or typed next). */
@@ -346,11 +348,17 @@ export function Till(props: TillProps) {
       {hits.map((item) => (
         <Button key={item.variantId} variant="ghost" justifyContent="space-between" role="option" aria-selected={false}
           onClick={() => { addOne(item); setQuery(''); }}>
-          <Text truncate>{item.name}</Text><Text>{money(item.price)}</Text>
+          <Text truncate>{item.name}</Text>
+          <HStack gap="3" flexShrink={0}>
+            {onHand?.has(item.variantId) && (
+              <Text fontSize="sm" color="fg.muted" data-testid="pos-on-hand" data-sku={item.sku}>{onHand.get(item.variantId)} on hand</Text>
+            )}
+            <Text>{money(item.price)}</Text>
+          </HStack>
         </Button>
       ))}
     </Stack>
-  ), [hits, query, money, addOne]);
+  ), [hits, query, money, addOne, onHand]);
 
   const record = useCallback(async (paid: Tender[]) => {
     const seq = await nextSeq();

@@ -10,6 +10,11 @@ import {
   type Overview, type OverviewBusiness,
 } from './overview-api';
 import { countWaitingSales } from './waiting-sales';
+import { useLiveChanges } from '../../lib/use-live-changes';
+import { RegistersWaiting } from './registers-waiting';
+
+/** The overview reads 30 days of figures: in a busy store it refreshes at most this often. */
+const LIVE_SETTLE_MS = 400;
 
 // recharts is loaded only when the chart is drawn (ADR 0144).
 const SalesChart = lazy(() => import('./sales-chart'));
@@ -178,6 +183,17 @@ export function BusinessOverview() {
     };
   }, [supabase]);
 
+  // Live for everyone on the page (issue 28): a sale anywhere in the business (RLS sends a cashier only their
+  // own), a stock change (the low-stock tile) or a register's outbox report refreshes the figures in place.
+  const [version, setVersion] = useState(0);
+  const role = businesses?.find((b) => b.id === businessId)?.role;
+  const manages = role === 'owner' || role === 'manager';
+  useLiveChanges(supabase, [
+    { table: 'sales', filter: `business_id=eq.${businessId}` },
+    { table: 'refunds', filter: `business_id=eq.${businessId}` },
+    ...(manages ? [{ table: 'stock_balances', filter: `business_id=eq.${businessId}` }] : []),
+  ], () => setVersion((v) => v + 1), Boolean(businessId), LIVE_SETTLE_MS);
+
   useEffect(() => {
     if (!businessId) return;
     let cancelled = false;
@@ -188,7 +204,7 @@ export function BusinessOverview() {
     return () => {
       cancelled = true;
     };
-  }, [supabase, businessId]);
+  }, [supabase, businessId, version]);
 
   if (!businesses || businesses.length === 0) return null;
   const business = businesses.find((b) => b.id === businessId) ?? businesses[0]!;
@@ -210,6 +226,7 @@ export function BusinessOverview() {
       {current?.error && <Alert.Root status="error"><Alert.Title>We couldn't load your business figures.</Alert.Title></Alert.Root>}
       {current?.overview?.role === 'cashier' && <CashierOverviewView overview={current.overview} currency={business.currency} />}
       {current?.overview && current.overview.role !== 'cashier' && <ManagerOverviewView overview={current.overview} currency={business.currency} />}
+      {current?.overview && current.overview.role !== 'cashier' && <RegistersWaiting businessId={business.id} />}
     </Box>
   );
 }

@@ -41,6 +41,27 @@ describe('FairQueue', () => {
     expect(queue.waitingLanes).toBe(0);
   });
 
+  it('runs urgent tasks as soon as the running task ends, before every waiting lane, one at a time', async () => {
+    const queue = new FairQueue();
+    const order: string[] = [];
+    let running = 0;
+    let maxRunning = 0;
+    const task = (name: string) => async () => {
+      running += 1;
+      maxRunning = Math.max(maxRunning, running);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      order.push(name);
+      running -= 1;
+    };
+    const all = [queue.run('user:a', task('a1')), queue.run('user:a', task('a2')), queue.run('user:b', task('b1'))];
+    all.push(queue.runFirst(task('urgent1')), queue.runFirst(task('urgent2')));
+    expect(queue.waitingTasks).toBe(4);
+    await Promise.all(all);
+    expect(maxRunning).toBe(1);
+    // a1 was already running; the urgent ones go next, in their order, then the lanes take turns.
+    expect(order).toEqual(['a1', 'urgent1', 'urgent2', 'b1', 'a2']);
+  });
+
   it('puts a request in its user\'s lane, else its role\'s', () => {
     expect(laneOf({ role: 'authenticated', claims: { sub: 'u1' } })).toBe('user:u1');
     expect(laneOf({ role: 'anon', claims: {} })).toBe('role:anon');

@@ -14,17 +14,34 @@ export class FairQueue {
   private turns = 0;
   private busy = false;
 
+  /** Tasks that go before every lane (FIFO among themselves): short statements whose wait users see. */
+  private readonly urgent: (() => void)[] = [];
+
   run<T>(lane: string, task: () => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const start = () => {
-        // A task that throws before returning its promise fails alone; the queue goes on either way.
-        Promise.resolve().then(task).then(resolve, reject).finally(() => this.next());
-      };
+      const start = this.starter(task, resolve, reject);
       const waiting = this.lanes.get(lane);
       if (waiting) waiting.push(start);
       else this.lanes.set(lane, [start]);
       if (!this.busy) this.next();
     });
+  }
+
+  /**
+   * Runs `task` as soon as the running task ends, ahead of every lane. Only for short statements whose number is
+   * bounded by the work they serve (Realtime's delivery: one drain and one check per batch of commits), never for
+   * requests: they would starve the lanes.
+   */
+  runFirst<T>(task: () => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.urgent.push(this.starter(task, resolve, reject));
+      if (!this.busy) this.next();
+    });
+  }
+
+  private starter<T>(task: () => Promise<T>, resolve: (value: T) => void, reject: (error: unknown) => void): () => void {
+    // A task that throws before returning its promise fails alone; the queue goes on either way.
+    return () => void Promise.resolve().then(task).then(resolve, reject).finally(() => this.next());
   }
 
   /** Lanes with work waiting (for tests and messages). */
@@ -34,12 +51,18 @@ export class FairQueue {
 
   /** Tasks waiting for their turn, the running one not counted (tests wait for requests to arrive). */
   get waitingTasks(): number {
-    let count = 0;
+    let count = this.urgent.length;
     for (const waiting of this.lanes.values()) count += waiting.length;
     return count;
   }
 
   private next(): void {
+    const first = this.urgent.shift();
+    if (first) {
+      this.busy = true;
+      first();
+      return;
+    }
     let chosen: string | undefined;
     let oldest = Infinity;
     for (const lane of this.lanes.keys()) {

@@ -16,4 +16,10 @@ export interface LocalDb extends Db {
    * reconnections); the callback gets each NOTIFY payload after its transaction commits.
    */
   listen(channel: string, onNotify: (payload: string) => void): Promise<void>;
+  /**
+   * Statements that go before queued requests, on the connection held for `fn` (PGlite has one): Realtime's
+   * delivery, whose wait every open screen sees. `fn` must be short and use only the handle it is given (the
+   * queue is held meanwhile). On PostgreSQL each statement takes a pooled connection anyway.
+   */
+  urgent<T>(fn: (db: Queryable) => Promise<T>): Promise<T>;
 }

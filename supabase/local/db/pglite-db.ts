@@ -116,6 +116,12 @@ export async function openPgliteDb(options: PgliteDbOptions): Promise<PgliteLoca
     query<T>(sql: string, params?: unknown[]): Promise<QueryResult<T>> {
       return queue.run(OWNER_LANE, async () => (await thread()).query<T>(sql, params));
     },
+    urgent<T>(fn: (db: Queryable) => Promise<T>): Promise<T> {
+      return queue.runFirst(async () => {
+        const worker = await thread();
+        return fn({ query: <R>(sql: string, params?: unknown[]) => worker.query<R>(sql, params) });
+      });
+    },
     exec(sql: string) {
       return queue.run(OWNER_LANE, async () => (await thread()).exec(sql));
     },

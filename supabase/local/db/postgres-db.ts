@@ -101,6 +101,7 @@ export function postgresDb(connectionString: string, statementTimeouts?: Partial
     transaction: (fn) => ownerTransaction(fn),
     ownerTransaction: (fn) => ownerTransaction(fn),
     query: (sql, params) => direct.query(sql, params),
+    urgent: (fn) => fn(direct),
     exec: (sql) => direct.exec(sql),
     async listen(channel, onNotify) {
       const fresh = !listeners.has(channel);

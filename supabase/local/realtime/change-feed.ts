@@ -7,7 +7,7 @@
  * PGlite runs one statement at a time.
  */
 import type { LocalDb } from '../db/local-db';
-import type { JwtClaims } from '../db/types';
+import type { JwtClaims, Queryable } from '../db/types';
 import { matchesFilter, type Filter } from './filters';
 import { TableCatalog, tableKey, type TableInfo } from './table-info';
 import { logUnexpected } from '../log-unexpected';
@@ -27,8 +27,18 @@ export interface Subscriber {
   role: string;
   claims: JwtClaims;
   bindings: Binding[];
-  /** Sends one postgres_changes payload on the subscriber's channel. */
-  deliver(payload: unknown): void;
+  /**
+   * Sends one postgres_changes message on the subscriber's channel: the matching binding ids and the change's
+   * `data`, already JSON (the same text for every subscriber of a role: serialised once per change).
+   */
+  deliver(ids: number[], dataJson: string): void;
+}
+
+/** A session revoked or a membership changed (capture.sql's storewise_realtime_revoke). */
+export interface Revocation {
+  user: string;
+  /** Set when one session ended; absent when the user's membership changed (every session of theirs). */
+  session?: string;
 }
 
 interface Change {
@@ -45,10 +55,15 @@ interface Change {
 const MAX_RECORD_BYTES = 1024 * 1024;
 const BATCH = 500;
 export const NOTIFY_CHANNEL = 'storewise_realtime';
+export const REVOKE_CHANNEL = 'storewise_realtime_revoke';
 
-/** Claims that change with every refresh leave the grouping key, so one user's sockets share a check. */
+/**
+ * Claims that differ between one user's sockets leave the grouping key, so they share one check: the expiry and
+ * issue time (every refresh) and the session id (every sign-in: ten open tabs are ten sessions). No policy reads
+ * them (RLS asks auth.uid(), the role and aal); a revoked session is ended by the server, not by RLS.
+ */
 function authKey(subscriber: Subscriber): string {
-  const { exp: _exp, iat: _iat, ...rest } = subscriber.claims;
+  const { exp: _exp, iat: _iat, session_id: _session, ...rest } = subscriber.claims;
   return `${subscriber.role}|${JSON.stringify(rest, Object.keys(rest).sort())}`;
 }
 
@@ -84,11 +99,24 @@ export class ChangeFeed {
     this.catalog = new TableCatalog(db);
   }
 
+  /** Called when a session is revoked or a membership changes (the server ends the user's channels). */
+  onRevoke: (revocation: Revocation) => void = () => {};
+
   /** Installs the capture triggers for the publication's tables and starts listening. */
   async start(captureSql: string): Promise<void> {
     await this.db.exec(captureSql);
     await this.refreshPublication();
     await this.db.listen(NOTIFY_CHANNEL, () => this.wake());
+    await this.db.listen(REVOKE_CHANNEL, (payload) => {
+      if (this.stopped) return;
+      try {
+        const parsed = JSON.parse(payload) as { user?: unknown; session?: unknown };
+        if (typeof parsed.user !== 'string') return;
+        this.onRevoke({ user: parsed.user, ...(typeof parsed.session === 'string' ? { session: parsed.session } : {}) });
+      } catch (error) {
+        logUnexpected('Storewise realtime: unreadable revocation', error);
+      }
+    });
     // Changes committed while no server was listening (before a restart) are old news: the clients
     // reload their state when they rejoin. Start from now.
     await this.db.query('delete from _realtime.changes');
@@ -98,6 +126,12 @@ export class ChangeFeed {
   async refreshPublication(): Promise<void> {
     await this.db.query('select _realtime.sync_publication()');
     await this.catalog.refresh();
+  }
+
+  /** Whether a sign-in session still exists (a token outlives its revoked session until it expires). */
+  async sessionAlive(sessionId: string): Promise<boolean> {
+    const { rows } = await this.db.query('select 1 from auth.sessions where id = $1::uuid', [sessionId]);
+    return rows.length > 0;
   }
 
   add(subscriber: Subscriber): void {
@@ -144,18 +178,27 @@ export class ChangeFeed {
     while (this.draining) await this.draining;
   }
 
-  private async drainOnce(): Promise<number> {
-    const { rows } = await this.db.query<Change>(
+  /**
+   * Takes up to BATCH changes and checks them for the subscribers, holding the connection ahead of queued requests
+   * (LocalDb.urgent) for both statements: every open screen waits on them, and between two turns of the queue a
+   * request of each busy user would run.
+   */
+  private drainOnce(): Promise<number> {
+    return this.db.urgent((db) => this.drainOn(db));
+  }
+
+  private async drainOn(db: Queryable): Promise<number> {
+    const { rows } = await db.query<Change>(
       `delete from _realtime.changes where id in (select id from _realtime.changes order by id limit ${BATCH})
        returning id, schema_name, table_name, op, record, old_record, committed_at`,
     );
     if (rows.length === 0) return 0;
     rows.sort((a, b) => a.id - b.id);
-    if (this.subscribers.size > 0) await this.dispatch(rows);
+    if (this.subscribers.size > 0) await this.dispatch(rows, db);
     return rows.length;
   }
 
-  private async dispatch(changes: Change[]): Promise<void> {
+  private async dispatch(changes: Change[], db: Queryable): Promise<void> {
     // Which subscriber wants which change (by binding ids), before any database work.
     const wanted: { subscriber: Subscriber; change: Change; info: TableInfo; ids: number[] }[] = [];
     for (const change of changes) {
@@ -172,7 +215,7 @@ export class ChangeFeed {
     const items = new Map<string, { index: number; role: string; claims: JwtClaims; info: TableInfo; rows: Record<string, unknown>[]; deleted: boolean; visible: Set<string> }>();
     const itemOf = new Map<(typeof wanted)[number], string>();
     for (const entry of wanted) {
-      const selectable = await this.catalog.selectableColumns(entry.subscriber.role, entry.info);
+      const selectable = await this.catalog.selectableColumns(entry.subscriber.role, entry.info, db);
       // Without SELECT on the key the subscriber could not read the row at all.
       if (!entry.info.primaryKey.every((column) => selectable.has(column))) continue;
       const deleted = entry.change.op === 'DELETE';
@@ -193,24 +236,33 @@ export class ChangeFeed {
       claims: JSON.stringify(item.claims),
       ...(item.deleted ? { old: item.rows } : { keys: item.rows.map((row) => pick(row, item.info.primaryKey)) }),
     }));
-    const { rows } = await this.db.transaction((tx) => tx.query<{ item: number; pk: Record<string, unknown> }>('select item, pk from _realtime.visible_rows($1::jsonb)', [JSON.stringify(work)]));
+    // One statement, its own transaction: the role and claims visible_rows sets are local to it.
+    const { rows } = await db.query<{ item: number; pk: Record<string, unknown> }>('select item, pk from _realtime.visible_rows($1::jsonb)', [JSON.stringify(work)]);
     for (const row of rows) {
       const item = list[row.item - 1];
       item?.visible.add(keyOf(item.info, row.pk));
     }
 
+    // The message of a change is the same for every subscriber of a role: built and serialised once.
+    const messages = new Map<string, string>();
     for (const entry of wanted) {
       const key = itemOf.get(entry);
       if (!key) continue;
       const item = items.get(key)!;
       const row = (entry.change.op === 'DELETE' ? entry.change.old_record : entry.change.record) ?? {};
       if (!item.visible.has(keyOf(entry.info, row))) continue;
-      entry.subscriber.deliver({ ids: entry.ids, data: await this.message(entry.change, entry.info, entry.subscriber.role) });
+      const messageKey = `${entry.change.id}|${entry.subscriber.role}`;
+      let dataJson = messages.get(messageKey);
+      if (dataJson === undefined) {
+        dataJson = JSON.stringify(await this.message(entry.change, entry.info, entry.subscriber.role, db));
+        messages.set(messageKey, dataJson);
+      }
+      entry.subscriber.deliver(entry.ids, dataJson);
     }
   }
 
-  private async message(change: Change, info: TableInfo, role: string): Promise<Record<string, unknown>> {
-    const selectable = await this.catalog.selectableColumns(role, info);
+  private async message(change: Change, info: TableInfo, role: string, db: Queryable): Promise<Record<string, unknown>> {
+    const selectable = await this.catalog.selectableColumns(role, info, db);
     const columns = info.columns.filter((column) => selectable.has(column.name));
     const names = columns.map((column) => column.name);
     const data: Record<string, unknown> = {

@@ -115,3 +115,14 @@ export function encodeUserBroadcast(topic: string, event: string, body: Broadcas
   }
   return out;
 }
+
+/**
+ * A postgres_changes frame around a `data` object already in JSON: one change goes to many channels with the
+ * same data (per role), so it is serialised once and only the envelope (topic, join_ref, ids) is per channel.
+ * The text is what encodeText would give for payload {ids, data}.
+ */
+export function encodeChangeFrame(joinRef: string | null, topic: string, ids: number[], dataJson: string, vsn: Vsn): string {
+  const payload = `{"ids":${JSON.stringify(ids)},"data":${dataJson}}`;
+  if (vsn === '2.0.0') return `[${JSON.stringify(joinRef)},null,${JSON.stringify(topic)},"postgres_changes",${payload}]`;
+  return `{"join_ref":${JSON.stringify(joinRef)},"ref":null,"topic":${JSON.stringify(topic)},"event":"postgres_changes","payload":${payload}}`;
+}

@@ -48,15 +48,18 @@ function refuse(socket: Duplex, status: number, reason: string, message: string)
 
 export async function startRealtime(options: RealtimeOptions): Promise<RealtimeServer> {
   const limits = { ...defaultLimits, ...options.limits };
+  const sessions = new Set<SocketSession>();
   const startHub = async (): Promise<SessionHub> => {
     const feed = new ChangeFeed(options.db);
+    feed.onRevoke = (revocation) => {
+      for (const session of sessions) session.revoke(revocation);
+    };
     await feed.start(captureSql);
     return { feed, jwtSecret: options.jwtSecret, limits, topics: new Map() };
   };
   let hub: SessionHub | undefined = await startHub();
   // 1 MB frames, as Realtime's websocket max_frame_size; a bigger one closes the socket (1009).
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
-  const sessions = new Set<SocketSession>();
   const attached: { server: Server; listener: (request: IncomingMessage, socket: Duplex, head: Buffer) => void }[] = [];
 
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {

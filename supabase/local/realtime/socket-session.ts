@@ -7,9 +7,9 @@
 import type { WebSocket } from 'ws';
 import { verifyJwt } from '../keys/verify-jwt';
 import type { JwtClaims } from '../db/types';
-import type { Binding, ChangeEvent, ChangeFeed, Subscriber } from './change-feed';
+import type { Binding, ChangeEvent, ChangeFeed, Revocation, Subscriber } from './change-feed';
 import { parseFilter } from './filters';
-import { decodeBinary, decodeText, encodeText, encodeUserBroadcast, FrameError, type BroadcastBody, type Frame, type Vsn } from './frames';
+import { decodeBinary, decodeText, encodeChangeFrame, encodeText, encodeUserBroadcast, FrameError, type BroadcastBody, type Frame, type Vsn } from './frames';
 
 export interface RealtimeLimits {
   /** Realtime's max_channels_per_client (default 100). */
@@ -72,6 +72,20 @@ async function checkToken(token: string, secret: string): Promise<TokenCheck> {
   const exp = check.claims.exp;
   if (typeof exp !== 'number') return { ok: false, code: 'InvalidJWTToken', message: 'Fields `role` and `exp` are required in JWT' };
   return { ok: true, claims: check.claims, role: check.role, exp };
+}
+
+/** A user's token names its sign-in session; once that session is revoked the token no longer opens a channel. */
+const REVOKED = 'Token has been revoked';
+const MEMBERSHIP_CHANGED = 'Access changed: join again';
+
+/** checkToken, then the session the token belongs to must still exist (hosted checks only the expiry). */
+async function checkLiveToken(token: string, hub: SessionHub): Promise<TokenCheck> {
+  const checked = await checkToken(token, hub.jwtSecret);
+  const session = checked.ok ? checked.claims.session_id : undefined;
+  if (checked.ok && typeof session === 'string' && !(await hub.feed.sessionAlive(session))) {
+    return { ok: false, code: 'InvalidJWTToken', message: REVOKED };
+  }
+  return checked;
 }
 
 export class SocketSession {
@@ -172,7 +186,7 @@ export class SocketSession {
     if (this.channels.size >= this.hub.limits.maxChannelsPerSocket) return error('ChannelRateLimitReached: Too many channels');
 
     const token = typeof payload.access_token === 'string' && !payload.access_token.startsWith('sb_') ? payload.access_token : this.apiKey;
-    const checked = await checkToken(token, this.hub.jwtSecret);
+    const checked = await checkLiveToken(token, this.hub);
     if (!checked.ok) return error(`${checked.code}: ${checked.message}`);
     // Private channels are authorised by RLS on realtime.messages, which this project has no policies on.
     if (config.private === true) return error(`Unauthorized: You do not have permissions to read from this Channel topic: ${subTopic}`);
@@ -211,7 +225,10 @@ export class SocketSession {
         role: checked.role,
         claims: checked.claims,
         bindings,
-        deliver: (changePayload) => this.send({ join_ref: channel.joinRef, ref: null, topic, event: 'postgres_changes', payload: changePayload }),
+        deliver: (ids, dataJson) => {
+          if (this.closed || this.ws.readyState !== this.ws.OPEN) return;
+          this.ws.send(encodeChangeFrame(channel.joinRef, topic, ids, dataJson, this.vsn));
+        },
       },
     };
     this.channels.set(topic, channel);
@@ -248,7 +265,7 @@ export class SocketSession {
   private async refreshToken(channel: JoinedChannel, payload: unknown): Promise<void> {
     const token = (payload as { access_token?: unknown } | null)?.access_token;
     if (typeof token !== 'string' || token.startsWith('sb_') || token === channel.accessToken) return;
-    const checked = await checkToken(token, this.hub.jwtSecret);
+    const checked = await checkLiveToken(token, this.hub);
     if (this.channels.get(channel.topic) !== channel) return;
     if (!checked.ok) return this.shutdown(channel, checked.message);
     channel.accessToken = token;
@@ -276,6 +293,19 @@ export class SocketSession {
     if (this.vsn === '2.0.0') this.ws.send(encodeUserBroadcast(channel.topic, event, body));
     // vsn 1 frames cannot carry bytes: a binary broadcast does not reach them.
     else if (body.kind === 'json') this.send({ join_ref: null, ref: null, topic: channel.topic, event: 'broadcast', payload: { type: 'broadcast', event, payload: body.value } });
+  }
+
+  /**
+   * A revoked session ends its channels; a changed membership ends every channel of the user (what they may
+   * see changed: the screen joins again and reloads what RLS now lets it read).
+   */
+  revoke(revocation: Revocation): void {
+    for (const channel of [...this.channels.values()]) {
+      const claims = channel.subscriber.claims;
+      if (claims.sub !== revocation.user) continue;
+      if (revocation.session !== undefined && claims.session_id !== revocation.session) continue;
+      this.shutdown(channel, revocation.session !== undefined ? REVOKED : MEMBERSHIP_CHANGED);
+    }
   }
 
   /** Hosted's shutdown_response: a system error, then the channel closes. */

@@ -52,12 +52,12 @@ export class TableCatalog {
     return [...this.tables.values()];
   }
 
-  /** The columns `role` may select on the table (cached per role and table). */
-  async selectableColumns(role: string, info: TableInfo): Promise<Set<string>> {
+  /** The columns `role` may select on the table (cached per role and table); `db`: the connection to ask on. */
+  async selectableColumns(role: string, info: TableInfo, db: Queryable = this.db): Promise<Set<string>> {
     const key = `${role}|${tableKey(info.schema, info.table)}`;
     let columns = this.selectable.get(key);
     if (!columns) {
-      const { rows } = await this.db.query<{ name: string }>(
+      const { rows } = await db.query<{ name: string }>(
         `select a.attname as name from pg_attribute a
           where a.attrelid = format('%I.%I', $2::text, $3::text)::regclass and a.attnum > 0 and not a.attisdropped
             and has_column_privilege($1::text, a.attrelid, a.attnum, 'SELECT')`,

@@ -335,4 +335,9 @@ export const checkCases: CheckCase[] = [
     bad: ['windows', 'freebsd', ''], good: ['win32', 'darwin', 'linux'] },
   { table: 'public.desktop_heartbeats', column: 'arch', constraint: 'desktop_heartbeats_arch_check',
     bad: ['amd64', 'arm', ''], good: ['x64', 'arm64', 'ia32'] },
+  // register_sync_states: a register's outbox report (issue 28)
+  { table: 'public.register_sync_states', column: 'waiting', constraint: 'register_sync_states_waiting_range',
+    bad: [-1, 1000001], good: [0, 1000000] },
+  { table: 'public.register_sync_states', column: 'oldest_waiting_at', constraint: 'register_sync_states_oldest_only_when_waiting',
+    bad: ['2026-11-01T10:00:00Z'], good: [null], also: { waiting: 0 } },
 ];

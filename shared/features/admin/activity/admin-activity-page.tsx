@@ -4,6 +4,7 @@ import { LoadError } from '../../../components/load-error';
 import { LoadingText } from '../../../components/loading-text';
 import { notify } from '../../../components/toaster';
 import { useSupabase } from '../../../lib/platform-context';
+import { useLiveChanges } from '../../../lib/use-live-changes';
 import { PageHeader } from '../common/page-header';
 import { useAdminData } from '../common/use-admin-data';
 import { fetchPlatformEvents, type EventKind, type PageStart } from './activity-logs-api';
@@ -29,6 +30,9 @@ export function AdminActivityPage() {
   const { state, reload } = useAdminData(JSON.stringify([kind, start]),
     () => fetchPlatformEvents(supabase, kind, start, PAGE_SIZE), (error) => notify.error('Failed to fetch activity', error.message));
   const shown = state.status === 'ready' ? state.data : state.previous;
+  // The newest page tails the trail live (issue 28): a suspension or its lifting anywhere on the platform shows
+  // without a reload (admins read those entries of public.activity, at aal2 once enrolled). Older pages stay put.
+  useLiveChanges(supabase, [{ table: 'activity', event: 'INSERT' }], reload, trail.length === 1);
 
   return (
     <>
