@@ -249,6 +249,31 @@ grant delete, insert, select, update on table public.scale_barcode_rules to serv
 grant delete, select on table public.scale_barcode_rules to authenticated;
 grant insert (business_id, name, pattern, kind) on table public.scale_barcode_rules to authenticated;
 
+create table public.product_images (
+  id uuid default gen_random_uuid() not null,
+  business_id uuid not null,
+  product_id uuid not null,
+  path text not null,
+  small_path text not null,
+  medium_path text not null,
+  "position" integer default 0 not null,
+  is_main boolean default false not null,
+  created_at timestamp with time zone default now() not null,
+  constraint product_images_pkey primary key (id),
+  constraint product_images_path_key unique (path),
+  constraint product_images_medium_path_in_folder check (((medium_path ~~ ((((business_id)::text || '/'::text) || (product_id)::text) || '/_%'::text)) and (medium_path !~ '(^|/)\.\.?(/|$)'::text))),
+  constraint product_images_path_in_folder check (((path ~~ ((((business_id)::text || '/'::text) || (product_id)::text) || '/_%'::text)) and (path !~ '(^|/)\.\.?(/|$)'::text))),
+  constraint product_images_position_check check ((("position" >= 0) and ("position" < 100))),
+  constraint product_images_small_path_in_folder check (((small_path ~~ ((((business_id)::text || '/'::text) || (product_id)::text) || '/_%'::text)) and (small_path !~ '(^|/)\.\.?(/|$)'::text))),
+  constraint product_images_product_id_business_id_fkey foreign key (product_id, business_id) references public.products(id, business_id) on delete cascade
+);
+alter table public.product_images enable row level security;
+comment on table public.product_images is 'A product''s pictures (docs/adr/0320): the full-size file in bucket product-images, its small and medium previews in product-thumbnails, all under <business>/<product>/. Members read; owners and managers add, order, choose the main one (set_main_product_image) and remove. One main picture per product at most.';
+grant delete, insert, select, update on table public.product_images to service_role;
+grant delete, select on table public.product_images to authenticated;
+grant insert (business_id, product_id, path, small_path, medium_path, "position", is_main) on table public.product_images to authenticated;
+grant update ("position", is_main) on table public.product_images to authenticated;
+
 -- ==== Indexes =============================================================================================
 
 create index products_business_name_idx on public.products (business_id, name);
@@ -300,6 +325,15 @@ create index catalog_import_keys_product_idx on private.catalog_import_keys (imp
 create index catalog_import_keys_created_idx on private.catalog_import_keys (created_at);
 
 create index scale_barcode_rules_business_idx on public.scale_barcode_rules (business_id);
+
+-- The product's pictures in order (the FK's columns lead, for the cascade from products).
+create index product_images_product_id_business_id_idx on public.product_images (product_id, business_id, position);
+
+-- At most one main picture per product.
+create unique index product_images_one_main on public.product_images (product_id) where is_main;
+
+-- The register reads a business's main pictures at once (pos_catalog_images).
+create index product_images_business_id_idx on public.product_images (business_id);
 
 -- ==== Functions ===========================================================================================
 
@@ -1195,6 +1229,35 @@ end;
 $$;
 revoke all on function private.scale_line_problem(uuid,jsonb,numeric,bigint,text) from public;
 
+-- ---------------------------------------------------------------------------------------------------
+-- The main picture: one statement cannot swap it (the unique index is checked row by row), so the old main is
+-- cleared first, then the new one set, in one call. Security invoker: the table's policies decide (a cashier's
+-- update reaches no row and is refused).
+create or replace function public.set_main_product_image(_image_id uuid)
+returns void
+language plpgsql
+security invoker
+set search_path = ''
+as $$
+declare
+  v_product uuid;
+begin
+  select i.product_id into v_product from public.product_images i where i.id = _image_id;
+  if v_product is null then
+    raise exception 'picture not found' using errcode = 'P0002';
+  end if;
+  update public.product_images set is_main = false where product_id = v_product and is_main and id <> _image_id;
+  update public.product_images set is_main = true where id = _image_id;
+  if not found then
+    raise exception 'only owners and managers choose the main picture' using errcode = '42501';
+  end if;
+end;
+$$;
+comment on function public.set_main_product_image(uuid) is 'Makes the picture its product''s main one (and no other). Owners and managers (the table''s policies, security invoker).';
+revoke all on function public.set_main_product_image(uuid) from public;
+grant execute on function public.set_main_product_image(uuid) to authenticated;
+grant execute on function public.set_main_product_image(uuid) to service_role;
+
 -- ==== Triggers ============================================================================================
 
 create trigger products_set_updated_at before update on public.products
@@ -1331,4 +1394,17 @@ create policy "scale_barcode_rules: owners and managers insert" on public.scale_
   with check (business_id in (select private.my_business_ids(array['owner', 'manager'])));
 
 create policy "scale_barcode_rules: owners and managers delete" on public.scale_barcode_rules for delete to authenticated
+  using (business_id in (select private.my_business_ids(array['owner', 'manager'])));
+
+create policy "product images: members read" on public.product_images for select to authenticated
+  using (business_id in (select private.my_business_ids()));
+
+create policy "product images: owners and managers add" on public.product_images for insert to authenticated
+  with check (business_id in (select private.my_business_ids(array['owner', 'manager'])));
+
+create policy "product images: owners and managers order" on public.product_images for update to authenticated
+  using (business_id in (select private.my_business_ids(array['owner', 'manager'])))
+  with check (business_id in (select private.my_business_ids(array['owner', 'manager'])));
+
+create policy "product images: owners and managers remove" on public.product_images for delete to authenticated
   using (business_id in (select private.my_business_ids(array['owner', 'manager'])));

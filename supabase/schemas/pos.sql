@@ -2338,6 +2338,30 @@ $$;
 revoke all on function public.post_refund(jsonb) from public;
 grant execute on function public.post_refund(jsonb) to authenticated;
 
+-- The register's pictures: each unarchived variant of the business whose product has one, with the main picture's
+-- previews (else the first in order), in variant id order so the caller can page with range(). Security invoker:
+-- a member of the business reads them, nobody else.
+create or replace function public.pos_catalog_images(_business_id uuid)
+returns table (variant_id uuid, small_path text, medium_path text)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select v.id, m.small_path, m.medium_path
+    from (select distinct on (i.product_id) i.product_id, i.small_path, i.medium_path
+            from public.product_images i
+           where i.business_id = _business_id
+           order by i.product_id, i.is_main desc, i.position, i.created_at) m
+    join public.variants v on v.product_id = m.product_id and v.business_id = _business_id
+   where v.archived_at is null
+   order by v.id;
+$$;
+comment on function public.pos_catalog_images(uuid) is 'Each unarchived variant''s product picture previews (the main one, else the first) for the register''s offline copy. Members of the business (security invoker).';
+revoke all on function public.pos_catalog_images(uuid) from public;
+grant execute on function public.pos_catalog_images(uuid) to authenticated;
+grant execute on function public.pos_catalog_images(uuid) to service_role;
+
 -- ==== Triggers ============================================================================================
 
 create trigger customers_set_updated_at before update on public.customers

@@ -110,6 +110,8 @@ const syntheticRows: Record<string, Record<string, unknown>> = {
   'public.transfer_lines': { business_id: someId(1), transfer_id: someId(11), variant_id: someId(8), qty_sent: 1 },
   'public.desktop_heartbeats': { business_id: someId(1), device_id: someId(13), app_version: '1.4.0', channel: 'stable',
     platform: 'win32', arch: 'x64' },
+  'public.product_images': { business_id: someId(1), product_id: someId(14), path: `${someId(1)}/${someId(14)}/a.webp`,
+    small_path: `${someId(1)}/${someId(14)}/a.s.webp`, medium_path: `${someId(1)}/${someId(14)}/a.m.webp` },
 };
 
 async function primaryKeyColumns(tx: Queryable, table: string): Promise<string[]> {

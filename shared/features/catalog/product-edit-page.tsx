@@ -11,6 +11,7 @@ import {
   addBarcode, addInternalBarcode, deleteProduct, fetchProductDetail, removeBarcode, removeStorePrice, setArchived, setStorePrice,
   updateProduct, updateVariant, type Variant,
 } from './product-edit-api';
+import { ProductImagesCard } from './product-images-card';
 import { BarcodeAdder, ProductDetailsForm, StorePriceForm, VariantEditForm } from './product-edit-forms';
 import { formatPlain, useReload } from './use-reload';
 import { toMinorUnits } from './variant-grid';
@@ -68,6 +69,8 @@ export function ProductEditPage({ business }: { business: CatalogWorkspace }) {
             requiresExpiry: product.requires_expiry }}
           onSubmit={(values) => run('Saving', () => updateProduct(supabase, product.id, values), 'Product saved')} />
       )}
+
+      <ProductImagesCard businessId={product.business_id} productId={product.id} productName={product.name} canEdit={canEdit} />
 
       <Stack gap="3" as="section" aria-label="Variants">
         <Heading as="h3" size="md">Variants</Heading>

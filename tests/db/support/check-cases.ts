@@ -20,6 +20,8 @@ export interface CheckCase {
 }
 
 const text = (length: number, char = 'x') => char.repeat(length);
+/** The folder of the synthetic product_images row (tests/db/constraints.test.ts): business 1, product 14. */
+const productFolder = '00000000-0000-4000-8000-000000000001/00000000-0000-4000-8000-000000000014/';
 
 export const checkCases: CheckCase[] = [
   // profiles: the sign-up rules of spec section 5
@@ -322,4 +324,12 @@ export const checkCases: CheckCase[] = [
     bad: ['windows', 'freebsd', ''], good: ['win32', 'darwin', 'linux'] },
   { table: 'public.desktop_heartbeats', column: 'arch', constraint: 'desktop_heartbeats_arch_check',
     bad: ['amd64', 'arm', ''], good: ['x64', 'arm64', 'ia32'] },
+  // product_images (docs/adr/0320): every file under its own product's folder, never a dot segment
+  ...(['path', 'small_path', 'medium_path'] as const).map((column) => ({
+    table: 'public.product_images', column, constraint: `product_images_${column}_in_folder`,
+    bad: [`${productFolder}`, 'other/place/a.webp', `${productFolder}../x.webp`, `${productFolder}./x.webp`, `00000000-0000-4000-8000-000000000001/other/a.webp`],
+    good: [`${productFolder}a.webp`, `${productFolder}photo-1.s.webp`],
+  })),
+  { table: 'public.product_images', column: 'position', constraint: 'product_images_position_check',
+    bad: [-1, 100], good: [0, 99] },
 ];
