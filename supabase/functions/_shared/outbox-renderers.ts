@@ -9,7 +9,7 @@ import { supportRenderers, type OutboxRenderer } from './outbox-email.ts';
 
 export const outboxRenderers: Readonly<Record<string, OutboxRenderer>> = {
   ...supportRenderers,
-  receipt: (row) => receiptEmail(row.to_email, row.params), // docs/adr/0132
+  receipt: (row, _siteUrl, apiUrl) => receiptEmail(row.to_email, row.params, apiUrl), // docs/adr/0132, 0321
   purchase_order: (row) => purchaseOrderEmail(row.to_email, row.params), // docs/adr/0111
   billing_payment_failed: billingPaymentFailedEmail, // docs/adr/0190
 };

@@ -26,7 +26,7 @@ export interface SenderConfig {
 }
 
 export interface SenderDeps {
-  render: (row: OutboxRowLike, siteUrl: string) => RenderedEmail | null;
+  render: (row: OutboxRowLike, siteUrl: string, apiUrl?: string) => RenderedEmail | null;
   fetch: typeof fetch;
   log?: (line: string) => void;
 }
@@ -125,7 +125,7 @@ export function createOutboxSender(config: SenderConfig, deps: SenderDeps): (req
     let failed = 0;
     for (const row of claimed) {
       let error: string | null = null;
-      const mail = deps.render(row, config.siteUrl);
+      const mail = deps.render(row, config.siteUrl, config.supabaseUrl);
       if (!mail) {
         error = `unknown template or params: ${String(row.template).slice(0, 60)}`;
       } else {
