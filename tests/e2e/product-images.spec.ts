@@ -20,7 +20,7 @@ const naturalWidth = (locator: ReturnType<Page['locator']>) =>
   locator.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth);
 
 test('an owner adds two pictures (picker and drop), picks the main one; the catalog and the register show its thumbnail, offline too', async ({ page }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   const shop = await posShop();
   const admin = await adminClient();
   const { data: soap } = await admin.from('products').select('id').eq('business_id', shop.business).eq('name', 'Scan Soap').single();
@@ -31,7 +31,7 @@ test('an owner adds two pictures (picker and drop), picks the main one; the cata
 
   // One by the file picker, one dropped on the drop zone.
   await pictures.getByTestId('product-images-input').setInputFiles({ name: 'red.png', mimeType: 'image/png', buffer: await drawnPng(page, '#c00', 1200, 900) });
-  await expect(pictures.getByTestId('product-image')).toHaveCount(1);
+  await expect(pictures.getByTestId('product-image')).toHaveCount(1, { timeout: 60_000 });
   const blue = (await drawnPng(page, '#00c', 600, 800)).toString('base64');
   const drop = await page.evaluateHandle(`(() => {
     const bytes = Uint8Array.from(atob(${JSON.stringify(blue)}), (c) => c.charCodeAt(0));
@@ -40,12 +40,12 @@ test('an owner adds two pictures (picker and drop), picks the main one; the cata
     return transfer;
   })()`);
   await pictures.getByTestId('image-drop').dispatchEvent('drop', { dataTransfer: drop });
-  await expect(pictures.getByTestId('product-image')).toHaveCount(2);
+  await expect(pictures.getByTestId('product-image')).toHaveCount(2, { timeout: 60_000 });
   await expect(pictures.getByTestId('product-image').first()).toHaveAttribute('data-main', 'true');
 
   // The second becomes the main picture.
   await pictures.getByRole('button', { name: 'Make picture 2 the main picture' }).click();
-  await expect(pictures.getByTestId('product-image').nth(1)).toHaveAttribute('data-main', 'true');
+  await expect(pictures.getByTestId('product-image').nth(1)).toHaveAttribute('data-main', 'true', { timeout: 30_000 });
   await expect(pictures.getByTestId('product-image').first()).toHaveAttribute('data-main', 'false');
   const { data: main } = await admin.from('product_images').select('path, small_path').eq('product_id', soap!.id).eq('is_main', true).single();
   expect(main!.small_path).toMatch(/\.s\.(webp|jpg)$/);
@@ -56,7 +56,7 @@ test('an owner adds two pictures (picker and drop), picks the main one; the cata
   await page.goto('/dashboard/catalog');
   const row = page.getByRole('row', { name: /Scan Soap/ });
   const thumb = row.getByTestId('catalog-thumb');
-  await expect(thumb).toHaveAttribute('src', new RegExp(`/product-thumbnails/${main!.small_path.replace(/[.]/g, '\\.')}$`));
+  await expect(thumb).toHaveAttribute('src', new RegExp(`/product-thumbnails/${main!.small_path.replace(/[.]/g, '\\.')}$`), { timeout: 60_000 });
   await expect.poll(() => naturalWidth(thumb)).toBeGreaterThan(0);
   expect(await naturalWidth(thumb)).toBeLessThanOrEqual(96);
   expect(fullSize).toEqual([]);

@@ -35,7 +35,7 @@ beforeAll(async () => {
   if (v.error) throw new Error(v.error.message);
   variant = v.data.id;
   folder = `${business1}/${product}`;
-}, 60_000);
+}, 300_000);
 afterAll(() => stack?.stop());
 
 /** Uploads a picture and its two previews as `who`, then records them; returns the row id. */
