@@ -57,6 +57,11 @@ export const supabaseConfigSchema = z.object({
 // Receipt printing (docs/adr/0132). Text fields are bounded; the ESC/POS encoder also turns any control
 // character into a space, so no field can carry a printer command.
 const printText = (max: number) => z.string().max(max);
+/** The largest logo the register sends (an 80 mm roll is 576 dots wide; half as tall at most). */
+export const LOGO_MAX_WIDTH = 576;
+export const LOGO_MAX_HEIGHT = 288;
+/** The bytes a (valid, padded) base64 text decodes to, without decoding it (no Buffer in the preload). */
+const base64Length = (text: string) => (text.length / 4) * 3 - (text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0);
 const minor = z.number().int().min(-1e13).max(1e13);
 
 export const printableReceiptSchema = z.strictObject({
@@ -78,6 +83,11 @@ export const printableReceiptSchema = z.strictObject({
   taxByRate: z.array(z.object({ rate: z.number().finite().min(0).max(100), tax: minor })).max(20),
   tenders: z.array(z.object({ kind: z.enum(['cash', 'card', 'other']), amount: minor, tendered: minor, change: minor })).max(10),
   pending: z.boolean(),
+  // The logo's pixels, bounded (576 x 288 grey bytes, 162 kB) and of exactly width x height bytes.
+  logo: z.strictObject({ width: z.number().int().min(1).max(LOGO_MAX_WIDTH), height: z.number().int().min(1).max(LOGO_MAX_HEIGHT),
+    gray: z.base64().max(Math.ceil((LOGO_MAX_WIDTH * LOGO_MAX_HEIGHT) / 3) * 4) })
+    .refine((logo) => base64Length(logo.gray) === logo.width * logo.height, 'the logo has width x height pixels')
+    .nullable().optional(),
 }) satisfies z.ZodType<PrintableReceipt>;
 
 /** A host name (RFC 1123 labels) or an IPv4 / IPv6 literal; main checks it is on the LAN before connecting. */

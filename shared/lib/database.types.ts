@@ -1032,6 +1032,51 @@ export type Database = {
           },
         ];
       };
+      product_images: {
+        Row: {
+          business_id: string;
+          created_at: string;
+          id: string;
+          is_main: boolean;
+          medium_path: string;
+          path: string;
+          position: number;
+          product_id: string;
+          small_path: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          business_id: string;
+          created_at?: string;
+          id?: string;
+          is_main?: boolean;
+          medium_path: string;
+          path: string;
+          position?: number;
+          product_id: string;
+          small_path: string;
+        };
+        Update: {
+          business_id?: string;
+          created_at?: string;
+          id?: string;
+          is_main?: boolean;
+          medium_path?: string;
+          path?: string;
+          position?: number;
+          product_id?: string;
+          small_path?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "product_images_product_id_business_id_fkey";
+            columns: ["product_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "products";
+            referencedColumns: ["id", "business_id"];
+          },
+        ];
+      };
       products: {
         Row: {
           archived_at: string | null;
@@ -4225,6 +4270,14 @@ export type Database = {
           variant_id: string;
         }[];
       };
+      pos_catalog_images: {
+        Args: { _business_id: string };
+        Returns: {
+          medium_path: string;
+          small_path: string;
+          variant_id: string;
+        }[];
+      };
       pos_clock: { Args: Record<PropertyKey, never>; Returns: string };
       pos_outbox_review: {
         Args: {
@@ -4644,6 +4697,10 @@ export type Database = {
       set_business_pack: {
         Args: { _business_id: string; _enabled: boolean; _pack: string };
         Returns: string[];
+      };
+      set_main_product_image: {
+        Args: { _image_id: string };
+        Returns: undefined;
       };
       set_managers_need_two_factor: {
         Args: { _business_id: string; _required: boolean };

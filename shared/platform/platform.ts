@@ -44,6 +44,11 @@ export interface PrintableReceipt {
   tenders: { kind: string; amount: number; tendered: number; change: number }[];
   /** Saved offline, not synced yet (printed as a note). */
   pending: boolean;
+  /**
+   * The business logo as a grayscale picture (one byte a pixel, 0 black, base64), made by the register from the
+   * logo; the ESC/POS side fits it to the printer's dots and dithers it (docs/adr/0321).
+   */
+  logo?: { width: number; height: number; gray: string } | null;
 }
 
 /**

@@ -114,6 +114,8 @@ const syntheticRows: Record<string, Record<string, unknown>> = {
   'public.desktop_heartbeats': { business_id: someId(1), device_id: someId(13), app_version: '1.4.0', channel: 'stable',
     platform: 'win32', arch: 'x64' },
   'public.register_sync_states': { register_id: someId(14), business_id: someId(1), store_id: someId(2), waiting: 0 },
+  'public.product_images': { business_id: someId(1), product_id: someId(14), path: `${someId(1)}/${someId(14)}/a.webp`,
+    small_path: `${someId(1)}/${someId(14)}/a.s.webp`, medium_path: `${someId(1)}/${someId(14)}/a.m.webp` },
 };
 
 async function primaryKeyColumns(tx: Queryable, table: string): Promise<string[]> {

@@ -138,4 +138,21 @@ describe('request_receipt_email', () => {
     const trail = await w.rows<{ after: unknown }>(`select after from public.activity where kind = 'receipt.emailed'`);
     expect(JSON.stringify(trail)).not.toContain('@');
   });
+  it("the email shows the business logo by its absolute public URL on the project, which serves the picture (docs/adr/0321)", async () => {
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+    const uploaded = await w.clients.owner.storage.from('business-logos')
+      .upload(`${w.businessA}/logo`, new Blob([png], { type: 'image/png' }), { upsert: true, contentType: 'image/png' });
+    expect(uploaded.error).toBeNull();
+    const to = 'logo@receipt.storewise.test';
+    // The other store's sale (downtown's has its three emails counted by the cap test below).
+    expect((await w.clients.owner.rpc('request_receipt_email', { _sale_id: riversideSale, _email: to })).error).toBeNull();
+    const mail = await delivered(to);
+    const src = /<img src="([^"]+)"/.exec(mail?.HTML ?? '')?.[1]?.replace(/&#38;/g, '&');
+    expect(src).toMatch(new RegExp(`^${w.stack.apiUrl}/storage/v1/object/public/business-logos/${w.businessA}/logo\\?v=\\d+$`));
+    const picture = await fetch(src!);
+    expect(picture.status).toBe(200);
+    expect(picture.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await picture.arrayBuffer()).equals(png)).toBe(true);
+    await w.clients.owner.storage.from('business-logos').remove([`${w.businessA}/logo`]);
+  });
 });

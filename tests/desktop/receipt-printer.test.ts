@@ -203,6 +203,40 @@ describe('network receipt printer (ESC/POS over TCP)', () => {
     expect(printer.jobs).toEqual([]);
   });
 
+  it('prints the business logo first, as a GS v 0 raster fitted to the roll and dithered to 1 bit (docs/adr/0321)', async () => {
+    const printer = await fakePrinter();
+    // 576 x 2 grey pixels, the left half black, the right half white: as wide as a 48-column roll's 576 dots.
+    const width = 576;
+    const gray = Buffer.alloc(width * 2, 255);
+    for (let y = 0; y < 2; y += 1) gray.fill(0, y * width, y * width + width / 2);
+    const logo = { width, height: 2, gray: gray.toString('base64') };
+    const job = printer.nextJob();
+    expect(await register(printer.port).print({ ...receipt, logo })).toMatchObject({ ok: true });
+    const bytes = await job;
+    const header = Buffer.from([0x1d, 0x76, 0x30, 0, 72, 0, 2, 0]);
+    const at = bytes.indexOf(header);
+    expect(at).toBeGreaterThan(0);
+    expect(at).toBeLessThan(bytes.indexOf(Buffer.from('Fresh Corner')));
+    const row = [...Array(36).fill(0xff), ...Array(36).fill(0x00)];
+    expect([...bytes.subarray(at + 8, at + 8 + 144)]).toEqual([...row, ...row]);
+    // The same logo on a 42-column device: fitted to 512 dots (64 bytes a row), still half black.
+    const job42 = printer.nextJob();
+    await register(printer.port, { columns: 42 }).print({ ...receipt, logo });
+    const bytes42 = await job42;
+    const at42 = bytes42.indexOf(Buffer.from([0x1d, 0x76, 0x30, 0, 64, 0, 2, 0]));
+    expect(at42).toBeGreaterThan(0);
+    expect([...bytes42.subarray(at42 + 8, at42 + 8 + 64)]).toEqual([...Array(32).fill(0xff), ...Array(32).fill(0x00)]);
+  });
+
+  it('a logo whose pixels do not match its size, or larger than the contract allows, is refused before printing', async () => {
+    const printer = await fakePrinter();
+    const { print } = register(printer.port);
+    await expect(print({ ...receipt, logo: { width: 10, height: 10, gray: Buffer.alloc(99).toString('base64') } })).rejects.toThrow(/invalid payload/);
+    await expect(print({ ...receipt, logo: { width: 2000, height: 1, gray: Buffer.alloc(2000).toString('base64') } })).rejects.toThrow(/invalid payload/);
+    await expect(print({ ...receipt, logo: { width: 1, height: 1, gray: '<svg>' } })).rejects.toThrow(/invalid payload/);
+    expect(printer.jobs).toEqual([]);
+  });
+
   it('the bridge call takes a structured receipt only: bytes, a host or extra fields are refused', async () => {
     const printer = await fakePrinter();
     const { print } = register(printer.port);

@@ -13,6 +13,7 @@ import {
   updateProduct, updateVariant, type Variant,
 } from './product-edit-api';
 import { ProductCollectionField } from './product-collection-field';
+import { ProductImagesCard } from './product-images-card';
 import { BarcodeAdder, ProductDetailsForm, StorePriceForm, VariantEditForm } from './product-edit-forms';
 import { formatPlain, useReload } from './use-reload';
 import { ProductStock } from './product-stock';
@@ -82,6 +83,7 @@ export function ProductEditPage({ business }: { business: CatalogWorkspace }) {
         <ProductStock supabase={supabase} businessId={product.business_id} stores={stores}
           variants={variants.map((v) => ({ id: v.id, label: `${optionsOf(v)} (${v.sku})` }))} />
       )}
+      <ProductImagesCard businessId={product.business_id} productId={product.id} productName={product.name} canEdit={canEdit} />
 
       <Stack gap="3" as="section" aria-label="Variants">
         <Heading as="h3" size="md">Variants</Heading>

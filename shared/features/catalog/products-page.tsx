@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Alert, Badge, Button, Checkbox, HStack, Input, Link, Stack, Table, Text } from '@chakra-ui/react';
+import { Alert, Badge, Box, Button, Checkbox, HStack, Image, Input, Link, Stack, Table, Text } from '@chakra-ui/react';
 import { Link as RouterLink } from 'react-router-dom';
 import { LoadError } from '../../components/load-error';
 import { LoadingText } from '../../components/loading-text';
@@ -7,6 +7,7 @@ import { notify } from '../../components/toaster';
 import { formatMinor } from '../../lib/money';
 import { useSupabase } from '../../lib/platform-context';
 import { useBusinessPacks } from '../../lib/use-business-packs';
+import { fetchMainThumbnails, thumbnailUrl } from '../../lib/product-images/product-images-api';
 import { catalogCsv, fetchCatalogExport } from './catalog-export';
 import { CatalogError, createProduct, fetchCatalogCurrency, searchCatalog, type CatalogHit, type CatalogWorkspace, type NewProduct } from './catalog-api';
 import { ImportPanel } from './import-panel';
@@ -62,6 +63,20 @@ export function ProductsPage({ business }: { business: CatalogWorkspace }) {
       cancelled = true;
     };
   }, [supabase, business.id, debounced, page, key, showArchived]);
+
+  // The page's pictures: the small previews only (docs/adr/0320), asked once the rows are known.
+  const [thumbs, setThumbs] = useState<{ key: string; paths: Map<string, string> } | null>(null);
+  const rowsKey = result?.key === key && !result.error ? key : null;
+  useEffect(() => {
+    if (!rowsKey || !result) return;
+    let cancelled = false;
+    fetchMainThumbnails(supabase, result.rows.map((row) => row.product_id)).then(
+      (paths) => !cancelled && setThumbs({ key: rowsKey, paths }), () => undefined);
+    return () => {
+      cancelled = true;
+    };
+  }, [supabase, rowsKey, result]);
+  const thumbOf = (productId: string) => (thumbs?.key === key ? thumbs.paths.get(productId) : undefined);
 
   const create = async (product: NewProduct) => {
     try {
@@ -161,6 +176,7 @@ export function ProductsPage({ business }: { business: CatalogWorkspace }) {
                     <Checkbox.Control />
                   </Checkbox.Root>
                 </Table.ColumnHeader>
+                <Table.ColumnHeader w="12"><Box srOnly>Picture</Box></Table.ColumnHeader>
                 <Table.ColumnHeader>Product</Table.ColumnHeader>
                 <Table.ColumnHeader>Variant</Table.ColumnHeader>
                 <Table.ColumnHeader>SKU</Table.ColumnHeader>
@@ -181,6 +197,12 @@ export function ProductsPage({ business }: { business: CatalogWorkspace }) {
                       <Checkbox.HiddenInput aria-label={`Label for ${row.sku}`} />
                       <Checkbox.Control />
                     </Checkbox.Root>
+                  </Table.Cell>
+                  <Table.Cell py="1">
+                    {thumbOf(row.product_id)
+                      ? <Image src={thumbnailUrl(supabase, thumbOf(row.product_id)!)} alt="" w="10" h="10" objectFit="contain" rounded="sm"
+                          loading="lazy" data-testid="catalog-thumb" />
+                      : <Box w="10" h="10" />}
                   </Table.Cell>
                   <Table.Cell>
                     {canEdit ? (

@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import { Button, HStack, IconButton, Table, Text } from '@chakra-ui/react';
 import type { CatalogItem } from './cart';
+import { PosThumb } from './pos-images';
 
 export interface CartRowProps {
   /** The line's key (lineKey in cart.ts): the item, or the item and its serial or scale label. */
@@ -27,9 +28,14 @@ export const CartRow = memo(function CartRow({ lineId, item, detail, fixed, qty,
   return (
     <Table.Row>
       <Table.Cell>
-        <Text>{item.name}</Text>
-        {detail && <Text fontSize="xs" color="fg.muted" data-testid="line-detail">{detail}</Text>}
-        {discount > 0 && <Text fontSize="xs" color="fg.muted" data-testid="line-discount">−{money(discount)}</Text>}
+        <HStack gap="2" align="flex-start">
+          <PosThumb variantId={item.variantId} size="8" />
+          <div>
+            <Text>{item.name}</Text>
+            {detail && <Text fontSize="xs" color="fg.muted" data-testid="line-detail">{detail}</Text>}
+            {discount > 0 && <Text fontSize="xs" color="fg.muted" data-testid="line-discount">−{money(discount)}</Text>}
+          </div>
+        </HStack>
       </Table.Cell>
       <Table.Cell>
         <HStack gap="1">

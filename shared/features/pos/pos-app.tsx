@@ -3,6 +3,7 @@ import { Badge, Button, Field, Heading, HStack, Input, NativeSelect, Stack, Text
 import { LoadingText } from '../../components/loading-text';
 import { usePlatform, useSupabase } from '../../lib/platform-context';
 import { parseMinor, type CatalogItem } from './cart';
+import { PosImagesProvider } from './pos-images';
 import { fetchCatalogPage, fetchServerClock, loadStoreCatalog } from './catalog-store';
 import { getMeta, queuedEntry, setMeta, waitingSaleIds } from './outbox';
 import { fetchCurrentShift, fetchRoles, fetchStoresAndRegisters, zReport, type PosRegister, type PosShift,
@@ -197,35 +198,37 @@ export function PosApp() {
         }} />
       )}
       {register && store && shift && db && (
-        <Till supabase={supabase} db={db} store={store} register={register} shift={shift} catalog={catalog} packs={packs} onHand={onHand}
-          role={roles[store.business_id] ?? 'cashier'} online={outbox.online} waiting={outbox.waiting}
-          isWaiting={async (id) => (await waitingSaleIds(db)).has(id)}
-          enqueue={outbox.add}
-          nextSeq={async () => {
-            const key = `seq:${register.id}`;
-            const next = Math.max((await getMeta<number>(db, key)) ?? 0, shift.next_receipt_seq - 1) + 1;
-            await setMeta(db, key, next);
-            return next;
-          }}
-          onClose={async (counted) => {
-            // Queued behind the shift's sales, refunds and cash (ADR 0155), with the register's id and time for it.
-            const closeId = crypto.randomUUID();
-            await outbox.add('close', { id: closeId, shift_id: shift.id, counted, closed_at: new Date().toISOString() });
-            const pending = { shiftId: shift.id, closeId };
-            await setMeta(db, `closePending:${register.id}`, pending);
-            setShift(null);
-            setClosed(null);
-            await setMeta(db, `shift:${register.id}`, null);
-            await outbox.sync();
-            const z = (await queuedEntry(db, closeId)) ? null : await zReport(supabase, shift.id).catch(() => null);
-            if (z) {
-              setClosed(z);
-              await setMeta(db, `closePending:${register.id}`, null);
-            } else {
-              setClosePending(pending);
-            }
-            return z;
-          }} />
+        <PosImagesProvider supabase={supabase} businessId={store.business_id} online={outbox.online}>
+          <Till supabase={supabase} db={db} store={store} register={register} shift={shift} catalog={catalog} packs={packs} onHand={onHand}
+            role={roles[store.business_id] ?? 'cashier'} online={outbox.online} waiting={outbox.waiting}
+            isWaiting={async (id) => (await waitingSaleIds(db)).has(id)}
+            enqueue={outbox.add}
+            nextSeq={async () => {
+              const key = `seq:${register.id}`;
+              const next = Math.max((await getMeta<number>(db, key)) ?? 0, shift.next_receipt_seq - 1) + 1;
+              await setMeta(db, key, next);
+              return next;
+            }}
+            onClose={async (counted) => {
+              // Queued behind the shift's sales, refunds and cash (ADR 0155), with the register's id and time for it.
+              const closeId = crypto.randomUUID();
+              await outbox.add('close', { id: closeId, shift_id: shift.id, counted, closed_at: new Date().toISOString() });
+              const pending = { shiftId: shift.id, closeId };
+              await setMeta(db, `closePending:${register.id}`, pending);
+              setShift(null);
+              setClosed(null);
+              await setMeta(db, `shift:${register.id}`, null);
+              await outbox.sync();
+              const z = (await queuedEntry(db, closeId)) ? null : await zReport(supabase, shift.id).catch(() => null);
+              if (z) {
+                setClosed(z);
+                await setMeta(db, `closePending:${register.id}`, null);
+              } else {
+                setClosePending(pending);
+              }
+              return z;
+            }} />
+        </PosImagesProvider>
       )}
     </Stack>
   );

@@ -27,6 +27,7 @@ import { Receipt, type ReceiptData } from './receipt';
 import { useBusinessLogo } from '../../lib/use-business-logo';
 import { RefundPanel, type RefundRequest } from './refund-panel';
 import { CartRow } from './cart-row';
+import { PosThumb } from './pos-images';
 import { indexCatalog, lookupCode, searchCatalog } from './catalog-search';
 import { createScanDetector } from './scanner';
 import { ShiftPanel } from './shift-panel';
@@ -348,7 +349,7 @@ export function Till(props: TillProps) {
       {hits.map((item) => (
         <Button key={item.variantId} variant="ghost" justifyContent="space-between" role="option" aria-selected={false}
           onClick={() => { addOne(item); setQuery(''); }}>
-          <Text truncate>{item.name}</Text>
+          <HStack gap="2" minW="0"><PosThumb variantId={item.variantId} size="8" /><Text truncate>{item.name}</Text></HStack>
           <HStack gap="3" flexShrink={0}>
             {onHand?.has(item.variantId) && (
               <Text fontSize="sm" color="fg.muted" data-testid="pos-on-hand" data-sku={item.sku}>{onHand.get(item.variantId)} on hand</Text>

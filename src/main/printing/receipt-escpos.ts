@@ -1,6 +1,7 @@
 import type { PrintableReceipt } from '../../ipc-contract';
 import { minorToPlain } from '../../../shared/lib/money';
 import { EscPosBuilder, isPrintable } from './escpos';
+import { dotsFor, logoRaster } from './escpos-raster';
 import { taxLabel } from '../../../shared/lib/tax-label';
 
 /**
@@ -57,6 +58,10 @@ export function receiptJob(receipt: PrintableReceipt, options: ReceiptJobOptions
   const date = new Date(receipt.occurredAt).toLocaleString(options.locale, options.timeZone ? { timeZone: options.timeZone } : {});
   const job = new EscPosBuilder().init().align('center');
 
+  if (receipt.logo) {
+    const { width, height, gray } = receipt.logo;
+    job.raw(logoRaster({ width, height, pixels: new Uint8Array(Buffer.from(gray, 'base64')) }, dotsFor(options.columns))).line();
+  }
   if (receipt.storeName) job.bold(true).size(2, 2).line(receipt.storeName.slice(0, width / 2)).size(1, 1).bold(false);
   for (const line of wrap(receipt.header ?? '', width)) job.line(line);
   job.line().line(`Receipt ${receipt.receiptNumber}`).line(date).align('left').line('-'.repeat(width));

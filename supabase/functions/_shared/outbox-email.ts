@@ -18,7 +18,11 @@ export interface RenderedEmail {
   html: string;
 }
 
-export type OutboxRenderer = (row: OutboxRowLike, siteUrl: string) => RenderedEmail | null;
+/**
+ * apiUrl: the project's API URL (SUPABASE_URL hosted, the local stack's own), for public Storage files such as the
+ * business logo (docs/adr/0321); without it an email shows no pictures.
+ */
+export type OutboxRenderer = (row: OutboxRowLike, siteUrl: string, apiUrl?: string) => RenderedEmail | null;
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
@@ -63,7 +67,8 @@ export function renderOutboxEmail(
   row: OutboxRowLike,
   siteUrl: string,
   renderers: Readonly<Record<string, OutboxRenderer>> = supportRenderers,
+  apiUrl?: string,
 ): RenderedEmail | null {
   const render = Object.hasOwn(renderers, row.template) ? renderers[row.template] : undefined;
-  return render ? render(row, siteUrl) : null;
+  return render ? render(row, siteUrl, apiUrl) : null;
 }

@@ -10,7 +10,7 @@ import { testEmail } from './test-email.ts';
 
 export const outboxRenderers: Readonly<Record<string, OutboxRenderer>> = {
   ...supportRenderers,
-  receipt: (row) => receiptEmail(row.to_email, row.params), // docs/adr/0132
+  receipt: (row, _siteUrl, apiUrl) => receiptEmail(row.to_email, row.params, apiUrl), // docs/adr/0132, 0321
   purchase_order: (row) => purchaseOrderEmail(row.to_email, row.params), // docs/adr/0111
   billing_payment_failed: billingPaymentFailedEmail, // docs/adr/0190
   test_email: testEmail, // docs/adr/0281

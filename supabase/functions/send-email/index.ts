@@ -14,7 +14,7 @@ const config = senderConfigFromEnv(env);
 const hookConfig = authHookConfigFromEnv(env);
 
 const outbox = createOutboxSender(config, {
-  render: (row, siteUrl) => renderOutboxEmail(row, siteUrl, outboxRenderers),
+  render: (row, siteUrl, apiUrl) => renderOutboxEmail(row, siteUrl, outboxRenderers, apiUrl),
   fetch,
   log,
 });

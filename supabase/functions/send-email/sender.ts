@@ -27,7 +27,7 @@ export interface SenderConfig {
 }
 
 export interface SenderDeps {
-  render: (row: OutboxRowLike, siteUrl: string) => RenderedEmail | null;
+  render: (row: OutboxRowLike, siteUrl: string, apiUrl?: string) => RenderedEmail | null;
   fetch: typeof fetch;
   log?: (line: string) => void;
 }
@@ -130,7 +130,7 @@ export function createOutboxSender(config: SenderConfig, deps: SenderDeps): (req
     if (claimed.length > 0 && !sender) log('send-email: could not read the sender settings; sending from EMAIL_FROM');
     for (const row of claimed) {
       let error: string | null = null;
-      const mail = deps.render(row, config.siteUrl);
+      const mail = deps.render(row, config.siteUrl, config.supabaseUrl);
       if (!mail) {
         error = `unknown template or params: ${String(row.template).slice(0, 60)}`;
       } else {

@@ -19,8 +19,8 @@ interface OutboxRow extends OutboxRowLike {
 }
 
 /** The email of one outbox row; null for a template this version does not know (left for a newer one). */
-export function outboxEmail(row: OutboxRowLike, siteUrl: string): OutgoingMail | null {
-  return renderOutboxEmail(row, siteUrl, outboxRenderers);
+export function outboxEmail(row: OutboxRowLike, siteUrl: string, apiUrl?: string): OutgoingMail | null {
+  return renderOutboxEmail(row, siteUrl, outboxRenderers, apiUrl);
 }
 
 /** An error text for the row: never an address (personal data), at most 500 characters. */
@@ -34,6 +34,8 @@ export interface DrainOptions {
   limit?: number;
   /** How long a claimed row stays with this run before another may take it. */
   leaseSeconds?: number;
+  /** The stack's API URL, for public Storage files in emails (the business logo, docs/adr/0321). */
+  apiUrl?: string;
 }
 
 /** Sends what is due in the outbox now; returns how many emails went out. */
@@ -45,7 +47,7 @@ export async function drainOutbox(db: Db, mailer: Mailer, siteUrl: string, optio
   let sent = 0;
   for (const row of rows) {
     let error: string | null = null;
-    const mail = outboxEmail(row, siteUrl);
+    const mail = outboxEmail(row, siteUrl, options.apiUrl);
     if (!mail) {
       error = `unknown template or params: ${row.template.slice(0, 60)}`;
     } else {
@@ -62,7 +64,7 @@ export async function drainOutbox(db: Db, mailer: Mailer, siteUrl: string, optio
 }
 
 /** Polls the outbox every intervalMs until stopped; a failed round is logged (no addresses) and retried. */
-export function startOutboxRelay(db: Db, mailer: Mailer, siteUrl: string, intervalMs = 500, log = console.error): PeriodicTask {
-  return startPeriodicTask(() => drainOutbox(db, mailer, siteUrl), intervalMs, (error) =>
+export function startOutboxRelay(db: Db, mailer: Mailer, siteUrl: string, intervalMs = 500, log = console.error, apiUrl?: string): PeriodicTask {
+  return startPeriodicTask(() => drainOutbox(db, mailer, siteUrl, apiUrl ? { apiUrl } : {}), intervalMs, (error) =>
     log(`Storewise: email outbox failed: ${(error as { code?: string }).code ?? 'error'}`));
 }

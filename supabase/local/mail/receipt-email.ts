@@ -14,6 +14,8 @@ const receiptParams = z.object({
   store_name: z.string().max(200),
   store_address: z.string().max(500).nullable().optional(),
   store_phone: z.string().max(40).nullable().optional(),
+  /** <business id>/logo?v=<version> in the public bucket business-logos (20261202140100_receipt_email_logo). */
+  logo_path: z.string().regex(/^[0-9a-f-]{36}\/logo\?v=\d{1,15}$/).nullable().optional(),
   header: z.string().max(500).nullable().optional(),
   footer: z.string().max(500).nullable().optional(),
   currency: z.string().regex(/^[A-Z]{3}$/),
@@ -45,7 +47,16 @@ function formatter(currency: string) {
 const tenderLabel = (kind: string) => (kind === 'cash' ? 'Cash' : kind === 'card' ? 'Card' : 'Other');
 
 /** The receipt email for one outbox row, or null when its params are not a receipt. */
-export function receiptEmail(to: string, params: unknown): OutgoingMail | null {
+/**
+ * The logo's absolute public URL on the project (hosted Storage's public object route), or null without an API
+ * URL or a logo. Only an http(s) API URL is used, and the path was checked above: the link cannot point elsewhere.
+ */
+function logoUrl(apiUrl: string | undefined, path: string | null | undefined): string | null {
+  if (!apiUrl || !path || !/^https?:\/\//.test(apiUrl)) return null;
+  return `${apiUrl.replace(/\/+$/, '')}/storage/v1/object/public/business-logos/${path}`;
+}
+
+export function receiptEmail(to: string, params: unknown, apiUrl?: string): OutgoingMail | null {
   const parsed = receiptParams.safeParse(params);
   if (!parsed.success) return null;
   const r = parsed.data;
@@ -62,11 +73,12 @@ export function receiptEmail(to: string, params: unknown): OutgoingMail | null {
     ...(r.change_total > 0 ? [['Change', fmt(r.change_total)] as [string, string]] : []),
   ];
   const head = [r.store_name, r.store_address, r.store_phone, r.header].filter((x): x is string => Boolean(x));
+  const logo = logoUrl(apiUrl, r.logo_path);
   const subject = `Your receipt ${r.receipt_number} from ${r.store_name}`;
   const text = [...head, '', `Receipt ${r.receipt_number}`, r.occurred_local, '',
     ...rows.map(([label, amount]) => `${label}: ${amount}`), '', ...(r.footer ? [r.footer] : []), ''].join('\n');
   const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#111">
-${head.map((line, i) => (i === 0 ? `<h2>${escapeHtml(line)}</h2>` : `<p style="margin:0">${escapeHtml(line)}</p>`)).join('\n')}
+${logo ? `<p><img src="${escapeHtml(logo)}" alt="${escapeHtml(r.store_name)}" style="max-height:80px;max-width:240px"></p>\n` : ''}${head.map((line, i) => (i === 0 ? `<h2>${escapeHtml(line)}</h2>` : `<p style="margin:0">${escapeHtml(line)}</p>`)).join('\n')}
 <p>Receipt <strong>${escapeHtml(r.receipt_number)}</strong><br>${escapeHtml(r.occurred_local)}</p>
 <table style="border-collapse:collapse;min-width:280px">${rows
     .map(([label, amount]) => `<tr><td style="padding:2px 12px 2px 0">${escapeHtml(label)}</td><td style="text-align:right">${escapeHtml(amount)}</td></tr>`)

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import { checkMimeType, sizeLimit } from './bucket-rules';
 import { asCaller, findBucket, testAsCaller, writeObjectRow, type ObjectMetadata } from './object-rows';
 import type { Caller, StorageDeps } from './storage-context';
@@ -17,9 +18,11 @@ export async function uploadObject(
   request: Request,
   target: { bucket: string; key: string },
   mode: UploadMode,
+  /** Node's request stream, when the server gives it (read directly: upload-body.ts). */
+  incoming?: Readable,
 ): Promise<{ Id: string; Key: string }> {
   const bucket = await findBucket(deps.db, target.bucket);
-  const body = await readUploadBody(request);
+  const body = await readUploadBody(request, incoming);
   let tempPath: string | undefined;
   try {
     checkMimeType(bucket, body.mimeType);

@@ -10,6 +10,7 @@ import { uploadObject } from './object-upload';
 import { callerContext, serviceCaller, type Caller, type StorageDeps } from './storage-context';
 import { errors, StorageError, storageErrorResponse } from './storage-error';
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 
 /**
  * Storage's JWT step: the bearer token (the anon key when signed out, as supabase-js sends it) gives the role
@@ -53,7 +54,8 @@ export function createStorageApp(deps: StorageDeps, jwtSecret: string): Hono {
     const url = new URL(request.url);
     // The path as the client sent it: URL parsing would resolve "a/../b" into another folder silently,
     // while Storage refuses such a name.
-    const incoming = (c.env as { incoming?: { url?: string } } | undefined)?.incoming?.url;
+    const node = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+    const incoming = node?.url;
     const rawPath = incoming ? incoming.split('?')[0]! : url.pathname;
     const rest = rawPath.replace(/^\/storage\/v1/, '');
     const caller = () => authenticate(request, jwtSecret);
@@ -120,7 +122,7 @@ export function createStorageApp(deps: StorageDeps, jwtSecret: string): Hono {
       }
       if (method === 'PUT') {
         const token = await deps.signer.verify(url.searchParams.get('token') ?? undefined, `${target.bucket}/${target.key}`, 'upload');
-        const result = await uploadObject(deps, serviceCaller(token.owner ?? null), request, target, token.upsert ? 'upsert' : 'insert');
+        const result = await uploadObject(deps, serviceCaller(token.owner ?? null), request, target, token.upsert ? 'upsert' : 'insert', node);
         return json({ Key: result.Key, Id: result.Id });
       }
     }
@@ -154,9 +156,9 @@ export function createStorageApp(deps: StorageDeps, jwtSecret: string): Hono {
     if (method === 'GET' || method === 'HEAD') return download(objectPath, await caller(), request, url);
     if (method === 'POST') {
       const upsert = request.headers.get('x-upsert') === 'true';
-      return json(await uploadObject(deps, await caller(), request, target, upsert ? 'upsert' : 'insert'));
+      return json(await uploadObject(deps, await caller(), request, target, upsert ? 'upsert' : 'insert', node));
     }
-    if (method === 'PUT') return json(await uploadObject(deps, await caller(), request, target, 'update'));
+    if (method === 'PUT') return json(await uploadObject(deps, await caller(), request, target, 'update', node));
     if (method === 'DELETE') {
       const removed = await removeObjects(deps, await caller(), target.bucket, { prefixes: [target.key] });
       if (removed.length === 0) throw errors.noSuchKey();

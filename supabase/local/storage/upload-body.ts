@@ -46,11 +46,13 @@ function decodeHeaderMetadata(header: string | null): Record<string, unknown> | 
  * cacheControl and metadata, then the file part) or the raw bytes with content-type, cache-control and
  * x-metadata headers. Nothing is buffered: the file part is handed over as a stream.
  */
-export async function readUploadBody(request: Request): Promise<UploadBody> {
-  const body = request.body;
+export async function readUploadBody(request: Request, incoming?: Readable): Promise<UploadBody> {
+  // Node's own request stream when the server hands it over (@hono/node-server's c.env.incoming): read directly, not
+  // through the Web stream made of it and a Node stream made back of that (two hops per chunk; docs/adr/0322).
+  const body = incoming ?? request.body;
   if (!body) throw errors.noContent();
   const contentType = request.headers.get('content-type') ?? '';
-  const nodeBody = Readable.fromWeb(body as NodeReadableStream<Uint8Array>);
+  const nodeBody = incoming ?? Readable.fromWeb(body as NodeReadableStream<Uint8Array>);
   const discard = async () => {
     nodeBody.unpipe();
     let size = 0;

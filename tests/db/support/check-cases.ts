@@ -20,6 +20,8 @@ export interface CheckCase {
 }
 
 const text = (length: number, char = 'x') => char.repeat(length);
+/** The folder of the synthetic product_images row (tests/db/constraints.test.ts): business 1, product 14. */
+const productFolder = '00000000-0000-4000-8000-000000000001/00000000-0000-4000-8000-000000000014/';
 
 export const checkCases: CheckCase[] = [
   // profiles: the sign-up rules of spec section 5
@@ -340,4 +342,12 @@ export const checkCases: CheckCase[] = [
     bad: [-1, 1000001], good: [0, 1000000] },
   { table: 'public.register_sync_states', column: 'oldest_waiting_at', constraint: 'register_sync_states_oldest_only_when_waiting',
     bad: ['2026-11-01T10:00:00Z'], good: [null], also: { waiting: 0 } },
+  // product_images (docs/adr/0320): every file under its own product's folder, never a dot segment
+  ...(['path', 'small_path', 'medium_path'] as const).map((column) => ({
+    table: 'public.product_images', column, constraint: `product_images_${column}_in_folder`,
+    bad: [`${productFolder}`, 'other/place/a.webp', `${productFolder}../x.webp`, `${productFolder}./x.webp`, `00000000-0000-4000-8000-000000000001/other/a.webp`],
+    good: [`${productFolder}a.webp`, `${productFolder}photo-1.s.webp`],
+  })),
+  { table: 'public.product_images', column: 'position', constraint: 'product_images_position_check',
+    bad: [-1, 100], good: [0, 99] },
 ];

@@ -1,5 +1,6 @@
 import type { Platform, PrintOutcome } from '../../../platform/platform';
 import type { ReceiptData } from '../receipt';
+import { logoForPrinting } from './logo-gray';
 import { paidInCash, toPrintable } from './printable';
 
 export type PrintResult = PrintOutcome | { ok: true; via: 'browser' };
@@ -20,7 +21,9 @@ export async function printReceipt(
     return { ok: true, via: 'browser' };
   }
   try {
-    return await platform.printing.print(toPrintable(data), { openDrawer: paidInCash(data) });
+    // The logo on the ESC/POS slip (docs/adr/0321); a logo that cannot be loaded is left off, never the receipt.
+    const logo = data.logoUrl ? await logoForPrinting(data.logoUrl) : null;
+    return await platform.printing.print({ ...toPrintable(data), ...(logo ? { logo } : {}) }, { openDrawer: paidInCash(data) });
   } catch {
     return { ok: false, code: 'failed', message: 'The receipt could not be printed. The sale is saved; try again.' };
   }
