@@ -19,6 +19,13 @@ import { CHROMIUM_ARGS, chromiumExecutable } from '../tests/helpers/browser';
 import { createNodeSupabaseClient } from '../tests/helpers/node-supabase-client';
 import { THUMBNAIL_SIZES } from '../shared/lib/product-images/thumbnail-size';
 
+// The page functions below run in Chromium; this Node project has no DOM types, so they are declared loosely here.
+/* eslint-disable @typescript-eslint/no-explicit-any */
+declare const document: any;
+type HTMLCanvasElement = any;
+type HTMLImageElement = any;
+/* eslint-enable @typescript-eslint/no-explicit-any */
+
 const PRODUCTS = 50;
 const root = fileURLToPath(new URL('..', import.meta.url));
 const secret = 'storewise-bench-only-secret-0123456789abcdefghijklmnopqrstuvwxyz';
@@ -69,7 +76,7 @@ try {
       c.fillRect((i * 7919) % 1600, (i * 104729) % 1200, 6 + (i % 30), 6 + (i % 20));
     }
     const blob = (source: HTMLCanvasElement, type: string, quality: number) =>
-      new Promise<Blob>((resolve) => source.toBlob((b) => resolve(b!), type, quality));
+      new Promise<Blob>((resolve) => source.toBlob((b: Blob | null) => resolve(b!), type, quality));
     const scaled = (edge: number) => {
       const scale = Math.min(1, edge / 1600);
       const out = document.createElement('canvas');
@@ -141,7 +148,7 @@ try {
   await page.getByRole('searchbox', { name: 'Search products' }).fill('Bench Picture');
   const thumbs = page.getByTestId('catalog-thumb');
   const loaded = async (count: number) => {
-    await page.waitForFunction((n) => [...document.querySelectorAll<HTMLImageElement>('[data-testid=catalog-thumb]')]
+    await page.waitForFunction((n) => ([...document.querySelectorAll('[data-testid=catalog-thumb]')] as HTMLImageElement[])
       .filter((img) => img.complete && img.naturalWidth > 0).length >= n, count, { timeout: 120_000 });
   };
   await thumbs.first().waitFor({ timeout: 120_000 });

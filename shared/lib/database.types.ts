@@ -1873,6 +1873,7 @@ export type Database = {
           tax_inclusive: boolean;
           tax_total: number;
           tendered_total: number;
+          till_switch_id: string | null;
           total: number;
         };
         ComputedFields: never;
@@ -1899,6 +1900,7 @@ export type Database = {
           tax_inclusive: boolean;
           tax_total: number;
           tendered_total: number;
+          till_switch_id?: string | null;
           total: number;
         };
         Update: {
@@ -1924,6 +1926,7 @@ export type Database = {
           tax_inclusive?: boolean;
           tax_total?: number;
           tendered_total?: number;
+          till_switch_id?: string | null;
           total?: number;
         };
         Relationships: [
@@ -1961,6 +1964,13 @@ export type Database = {
             isOneToOne: false;
             referencedRelation: "stores";
             referencedColumns: ["id", "business_id"];
+          },
+          {
+            foreignKeyName: "sales_till_switch_id_fkey";
+            columns: ["till_switch_id"];
+            isOneToOne: false;
+            referencedRelation: "till_switches";
+            referencedColumns: ["id"];
           },
         ];
       };
@@ -3101,6 +3111,61 @@ export type Database = {
           },
         ];
       };
+      till_switches: {
+        Row: {
+          business_id: string;
+          id: string;
+          method: string;
+          recorded_at: string;
+          register_id: string;
+          signed_in_user_id: string | null;
+          store_id: string;
+          switched_at: string;
+          user_id: string | null;
+          verified: boolean;
+        };
+        ComputedFields: never;
+        Insert: {
+          business_id: string;
+          id: string;
+          method: string;
+          recorded_at?: string;
+          register_id: string;
+          signed_in_user_id?: string | null;
+          store_id: string;
+          switched_at?: string;
+          user_id?: string | null;
+          verified: boolean;
+        };
+        Update: {
+          business_id?: string;
+          id?: string;
+          method?: string;
+          recorded_at?: string;
+          register_id?: string;
+          signed_in_user_id?: string | null;
+          store_id?: string;
+          switched_at?: string;
+          user_id?: string | null;
+          verified?: boolean;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "till_switches_register_id_fkey";
+            columns: ["register_id"];
+            isOneToOne: false;
+            referencedRelation: "registers";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "till_switches_store_id_business_id_fkey";
+            columns: ["store_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "stores";
+            referencedColumns: ["id", "business_id"];
+          },
+        ];
+      };
       transfer_lines: {
         Row: {
           business_id: string;
@@ -3634,6 +3699,16 @@ export type Database = {
           _store_id: string;
         };
         Returns: string;
+      };
+      approve_with_pin: {
+        Args: {
+          _max_discount_percent?: number;
+          _pin: string;
+          _purpose?: string;
+          _store_id: string;
+          _user_id: string;
+        };
+        Returns: Json;
       };
       begin_business_export: {
         Args: { _business_id: string };
@@ -4716,6 +4791,14 @@ export type Database = {
         };
         Returns: undefined;
       };
+      set_my_pin: {
+        Args: { _business_id: string; _pin: string };
+        Returns: undefined;
+      };
+      set_staff_pin: {
+        Args: { _business_id: string; _pin: string; _user_id: string };
+        Returns: undefined;
+      };
       setup_progress: { Args: { _business_id: string }; Returns: Json };
       stock_history: {
         Args: {
@@ -4764,6 +4847,10 @@ export type Database = {
           variant_id: string;
         }[];
       };
+      switch_till: {
+        Args: { _pin: string; _register_id: string; _user_id: string };
+        Returns: Json;
+      };
       ticket_thread: {
         Args: { _ticket_id: string };
         Returns: {
@@ -4772,6 +4859,16 @@ export type Database = {
           created_at: string;
           id: string;
           is_staff: boolean;
+        }[];
+      };
+      till_pin_verifiers: { Args: { _register_id: string }; Returns: Json };
+      till_staff: {
+        Args: { _store_id: string };
+        Returns: {
+          full_name: string;
+          locked: boolean;
+          role: string;
+          user_id: string;
         }[];
       };
       transfer_ownership: {

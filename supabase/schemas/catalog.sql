@@ -76,6 +76,75 @@ grant delete, select on table public.categories to authenticated;
 grant insert (business_id, name) on table public.categories to authenticated;
 grant update (name) on table public.categories to authenticated;
 
+create table private.catalog_words (
+  business_id uuid not null,
+  word text not null,
+  products integer not null,
+  constraint catalog_words_pkey primary key (business_id, word),
+  constraint catalog_words_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade
+);
+alter table private.catalog_words enable row level security;
+comment on table private.catalog_words is 'The distinct words (lower case, 2-40 letters or digits) of each business''s product names and brands, with how many products hold each: the dictionary that corrects typos in search_catalog. Written by triggers on public.products, read by private.catalog_typo_page. Not exposed to the API roles.';
+
+create table private.catalog_import_keys (
+  import_id uuid not null,
+  row_index integer not null,
+  business_id uuid not null,
+  created_by uuid not null,
+  sku text,
+  barcode text,
+  new_product text,
+  created_at timestamp with time zone default now() not null,
+  constraint catalog_import_keys_pkey primary key (import_id, row_index),
+  constraint catalog_import_keys_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade
+);
+alter table private.catalog_import_keys enable row level security;
+comment on table private.catalog_import_keys is 'The SKUs, barcodes and new product names of the rows an import''s check has already seen (earlier parts of the same file), so a part is checked against the parts before it. Written and read only by public.import_catalog.';
+
+create table public.scale_barcode_rules (
+  id uuid default gen_random_uuid() not null,
+  business_id uuid not null,
+  name text not null,
+  pattern text not null,
+  kind text not null,
+  created_at timestamp with time zone default now() not null,
+  constraint scale_barcode_rules_pkey primary key (id),
+  constraint scale_barcode_rules_business_id_pattern_key unique (business_id, pattern),
+  constraint scale_barcode_rules_kind_check check ((kind = any (array['weight'::text, 'price'::text]))),
+  constraint scale_barcode_rules_name_check check (((char_length(btrim(name)) >= 1) and (char_length(btrim(name)) <= 60))),
+  constraint scale_barcode_rules_pattern_check check (((private.scale_pattern_parts(pattern)).o_prefix is not null)),
+  constraint scale_barcode_rules_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade
+);
+alter table public.scale_barcode_rules enable row level security;
+comment on table public.scale_barcode_rules is 'How this business''s scale labels carry a weight or a price (Odoo-style patterns such as 21.....{NNDDD}). Members read (the register parses labels offline); owners and managers add and delete.';
+grant delete, insert, select, update on table public.scale_barcode_rules to service_role;
+grant delete, select on table public.scale_barcode_rules to authenticated;
+grant insert (business_id, name, pattern, kind) on table public.scale_barcode_rules to authenticated;
+
+create table public.collections (
+  id uuid default gen_random_uuid() not null,
+  business_id uuid not null,
+  name text not null,
+  season_code text,
+  starts_on date,
+  ends_on date,
+  created_at timestamp with time zone default now() not null,
+  updated_at timestamp with time zone default now() not null,
+  constraint collections_pkey primary key (id),
+  constraint collections_business_id_name_key unique (business_id, name),
+  constraint collections_id_business_id_key unique (id, business_id),
+  constraint collections_dates_in_order check (((ends_on is null) or (starts_on is null) or (ends_on >= starts_on))),
+  constraint collections_name_check check (((char_length(btrim(name)) >= 1) and (char_length(btrim(name)) <= 100))),
+  constraint collections_season_code_check check ((season_code ~ '^[A-Z0-9][A-Z0-9-]{0,15}$'::text)),
+  constraint collections_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade
+);
+alter table public.collections enable row level security;
+comment on table public.collections is 'A season''s line of products (clothing pack): name, season code (SS27), start and end dates. Members read; owners and managers write. A product belongs to at most one (products.collection_id).';
+grant delete, insert, select, update on table public.collections to service_role;
+grant delete, select on table public.collections to authenticated;
+grant insert (business_id, name, season_code, starts_on, ends_on) on table public.collections to authenticated;
+grant update (name, season_code, starts_on, ends_on) on table public.collections to authenticated;
+
 create table public.products (
   id uuid default gen_random_uuid() not null,
   business_id uuid not null,
@@ -96,6 +165,7 @@ create table public.products (
   updated_at timestamp with time zone default now() not null,
   serial_tracking text,
   warranty_months integer,
+  collection_id uuid,
   constraint products_pkey primary key (id),
   constraint products_id_business_id_key unique (id, business_id),
   constraint products_brand_check check ((char_length(brand) <= 100)),
@@ -110,16 +180,18 @@ create table public.products (
   constraint products_unit_check check ((unit = any (array['each'::text, 'kg'::text]))),
   constraint products_warranty_months_range check (((warranty_months >= 0) and (warranty_months <= 240))),
   constraint products_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade,
-  constraint products_category_id_business_id_fkey foreign key (category_id, business_id) references public.categories(id, business_id) on delete set null (category_id)
+  constraint products_category_id_business_id_fkey foreign key (category_id, business_id) references public.categories(id, business_id) on delete set null (category_id),
+  constraint products_collection_id_business_id_fkey foreign key (collection_id, business_id) references public.collections(id, business_id) on delete set null (collection_id)
 );
 alter table public.products enable row level security;
 comment on table public.products is 'Members read (cashiers sell from it); owners and managers create, edit and archive. Deleting works only while no stock movement names a variant; afterwards archive. Creation is limited by the plan (max_products).';
 comment on column public.products.serial_tracking is 'serial or imei: each unit sold names its serial (imei: 15 digits with the Luhn check); null: not tracked.';
 comment on column public.products.warranty_months is 'Months of warranty from the day a unit is sold (find_serial shows the end); null: none recorded.';
+comment on column public.products.collection_id is 'The collection (season line) the product belongs to, if any.';
 grant delete, insert, select, update on table public.products to service_role;
 grant delete, select on table public.products to authenticated;
-grant insert (business_id, name, description, category_id, brand, unit, tax_rate, track_stock, has_lots, requires_expiry, option1_name, option2_name, option3_name, serial_tracking, warranty_months) on table public.products to authenticated;
-grant update (name, description, category_id, brand, unit, tax_rate, track_stock, has_lots, requires_expiry, option1_name, option2_name, option3_name, archived_at, serial_tracking, warranty_months) on table public.products to authenticated;
+grant insert (business_id, name, description, category_id, brand, unit, tax_rate, track_stock, has_lots, requires_expiry, option1_name, option2_name, option3_name, serial_tracking, warranty_months, collection_id) on table public.products to authenticated;
+grant update (name, description, category_id, brand, unit, tax_rate, track_stock, has_lots, requires_expiry, option1_name, option2_name, option3_name, archived_at, serial_tracking, warranty_months, collection_id) on table public.products to authenticated;
 
 create table public.variants (
   id uuid default gen_random_uuid() not null,
@@ -204,50 +276,30 @@ grant delete, select on table public.store_prices to authenticated;
 grant insert (business_id, store_id, variant_id, price) on table public.store_prices to authenticated;
 grant update (price) on table public.store_prices to authenticated;
 
-create table private.catalog_words (
-  business_id uuid not null,
-  word text not null,
-  products integer not null,
-  constraint catalog_words_pkey primary key (business_id, word),
-  constraint catalog_words_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade
-);
-alter table private.catalog_words enable row level security;
-comment on table private.catalog_words is 'The distinct words (lower case, 2-40 letters or digits) of each business''s product names and brands, with how many products hold each: the dictionary that corrects typos in search_catalog. Written by triggers on public.products, read by private.catalog_typo_page. Not exposed to the API roles.';
-
-create table private.catalog_import_keys (
-  import_id uuid not null,
-  row_index integer not null,
-  business_id uuid not null,
-  created_by uuid not null,
-  sku text,
-  barcode text,
-  new_product text,
-  created_at timestamp with time zone default now() not null,
-  constraint catalog_import_keys_pkey primary key (import_id, row_index),
-  constraint catalog_import_keys_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade
-);
-alter table private.catalog_import_keys enable row level security;
-comment on table private.catalog_import_keys is 'The SKUs, barcodes and new product names of the rows an import''s check has already seen (earlier parts of the same file), so a part is checked against the parts before it. Written and read only by public.import_catalog.';
-
-create table public.scale_barcode_rules (
+create table public.product_images (
   id uuid default gen_random_uuid() not null,
   business_id uuid not null,
-  name text not null,
-  pattern text not null,
-  kind text not null,
+  product_id uuid not null,
+  path text not null,
+  small_path text not null,
+  medium_path text not null,
+  "position" integer default 0 not null,
+  is_main boolean default false not null,
   created_at timestamp with time zone default now() not null,
-  constraint scale_barcode_rules_pkey primary key (id),
-  constraint scale_barcode_rules_business_id_pattern_key unique (business_id, pattern),
-  constraint scale_barcode_rules_kind_check check ((kind = any (array['weight'::text, 'price'::text]))),
-  constraint scale_barcode_rules_name_check check (((char_length(btrim(name)) >= 1) and (char_length(btrim(name)) <= 60))),
-  constraint scale_barcode_rules_pattern_check check (((private.scale_pattern_parts(pattern)).o_prefix is not null)),
-  constraint scale_barcode_rules_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade
+  constraint product_images_pkey primary key (id),
+  constraint product_images_path_key unique (path),
+  constraint product_images_medium_path_in_folder check (((medium_path ~~ ((((business_id)::text || '/'::text) || (product_id)::text) || '/_%'::text)) and (medium_path !~ '(^|/)\.\.?(/|$)'::text))),
+  constraint product_images_path_in_folder check (((path ~~ ((((business_id)::text || '/'::text) || (product_id)::text) || '/_%'::text)) and (path !~ '(^|/)\.\.?(/|$)'::text))),
+  constraint product_images_position_check check ((("position" >= 0) and ("position" < 100))),
+  constraint product_images_small_path_in_folder check (((small_path ~~ ((((business_id)::text || '/'::text) || (product_id)::text) || '/_%'::text)) and (small_path !~ '(^|/)\.\.?(/|$)'::text))),
+  constraint product_images_product_id_business_id_fkey foreign key (product_id, business_id) references public.products(id, business_id) on delete cascade
 );
-alter table public.scale_barcode_rules enable row level security;
-comment on table public.scale_barcode_rules is 'How this business''s scale labels carry a weight or a price (Odoo-style patterns such as 21.....{NNDDD}). Members read (the register parses labels offline); owners and managers add and delete.';
-grant delete, insert, select, update on table public.scale_barcode_rules to service_role;
-grant delete, select on table public.scale_barcode_rules to authenticated;
-grant insert (business_id, name, pattern, kind) on table public.scale_barcode_rules to authenticated;
+alter table public.product_images enable row level security;
+comment on table public.product_images is 'A product''s pictures (docs/adr/0320): the full-size file in bucket product-images, its small and medium previews in product-thumbnails, all under <business>/<product>/. Members read; owners and managers add, order, choose the main one (set_main_product_image) and remove. One main picture per product at most.';
+grant delete, insert, select, update on table public.product_images to service_role;
+grant delete, select on table public.product_images to authenticated;
+grant insert (business_id, product_id, path, small_path, medium_path, "position", is_main) on table public.product_images to authenticated;
+grant update ("position", is_main) on table public.product_images to authenticated;
 
 -- ==== Indexes =============================================================================================
 
@@ -300,6 +352,17 @@ create index catalog_import_keys_product_idx on private.catalog_import_keys (imp
 create index catalog_import_keys_created_idx on private.catalog_import_keys (created_at);
 
 create index scale_barcode_rules_business_idx on public.scale_barcode_rules (business_id);
+
+-- The product's pictures in order (the FK's columns lead, for the cascade from products).
+create index product_images_product_id_business_id_idx on public.product_images (product_id, business_id, position);
+
+-- At most one main picture per product.
+create unique index product_images_one_main on public.product_images (product_id) where is_main;
+
+-- The register reads a business's main pictures at once (pos_catalog_images).
+create index product_images_business_id_idx on public.product_images (business_id);
+
+create index products_collection_idx on public.products (collection_id, business_id);
 
 -- ==== Functions ===========================================================================================
 
@@ -1357,6 +1420,145 @@ comment on function public.import_catalog(uuid,jsonb,uuid,boolean,uuid,integer) 
 revoke all on function public.import_catalog(uuid,jsonb,uuid,boolean,uuid,integer) from public;
 grant execute on function public.import_catalog(uuid,jsonb,uuid,boolean,uuid,integer) to authenticated;
 
+-- ---------------------------------------------------------------------------------------------------
+-- The main picture: one statement cannot swap it (the unique index is checked row by row), so the old main is
+-- cleared first, then the new one set, in one call. Security invoker: the table's policies decide (a cashier's
+-- update reaches no row and is refused).
+create or replace function public.set_main_product_image(_image_id uuid)
+returns void
+language plpgsql
+security invoker
+set search_path = ''
+as $$
+declare
+  v_product uuid;
+begin
+  select i.product_id into v_product from public.product_images i where i.id = _image_id;
+  if v_product is null then
+    raise exception 'picture not found' using errcode = 'P0002';
+  end if;
+  update public.product_images set is_main = false where product_id = v_product and is_main and id <> _image_id;
+  update public.product_images set is_main = true where id = _image_id;
+  if not found then
+    raise exception 'only owners and managers choose the main picture' using errcode = '42501';
+  end if;
+end;
+$$;
+comment on function public.set_main_product_image(uuid) is 'Makes the picture its product''s main one (and no other). Owners and managers (the table''s policies, security invoker).';
+revoke all on function public.set_main_product_image(uuid) from public;
+grant execute on function public.set_main_product_image(uuid) to authenticated;
+grant execute on function public.set_main_product_image(uuid) to service_role;
+
+-- The plan: old and new price of each variant (store_id null) and of each store price the caller may set (the
+-- store_prices policies' rule), with the variant's cost. Arguments are checked by markdown_collection.
+create or replace function private.markdown_plan(_business_id uuid, _collection_id uuid, _kind text, _value numeric)
+returns table (variant_id uuid, store_id uuid, sku text, product_name text, option1 text, option2 text,
+               old_price bigint, new_price bigint, cost bigint)
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  with variants as (
+    select v.id, v.sku, p.name, v.option1, v.option2, v.price, vc.cost
+      from public.products p
+      join public.variants v on v.product_id = p.id and v.business_id = p.business_id
+      left join public.variant_costs vc on vc.variant_id = v.id
+     where p.collection_id = _collection_id and p.business_id = _business_id
+       and p.archived_at is null and v.archived_at is null
+  ),
+  prices as (
+    select v.id, null::uuid as store_id, v.price from variants v
+    union all
+    select sp.variant_id, sp.store_id, sp.price
+      from public.store_prices sp
+     where sp.business_id = _business_id and sp.variant_id in (select v.id from variants v)
+       and (_business_id in (select private.my_full_access_business_ids())
+            or sp.store_id in (select private.my_listed_store_ids()))
+  )
+  select v.id, x.store_id, v.sku, v.name, v.option1, v.option2, x.price,
+         case when _kind = 'percent' then round(x.price * (100 - _value) / 100)::bigint
+              else least(x.price, _value::bigint) end,
+         v.cost
+    from prices x join variants v on v.id = x.id;
+$$;
+revoke all on function private.markdown_plan(uuid,uuid,text,numeric) from public;
+
+create or replace function public.markdown_collection(_collection_id uuid, _kind text, _value numeric,
+                                                      _apply boolean default false, _below_cost_ok boolean default false)
+returns table (variant_id uuid, store_id uuid, sku text, product_name text, option1 text, option2 text,
+               old_price bigint, new_price bigint)
+language plpgsql
+security definer
+set search_path = ''
+as $$
+#variable_conflict use_column
+declare
+  v_collection public.collections;
+  v_below text;
+  v_plan jsonb;
+  v_count int;
+  v_store_count int;
+begin
+  select c.* into v_collection from public.collections c where c.id = _collection_id;
+  if v_collection.id is null then
+    raise exception 'no such collection' using errcode = '42501';
+  end if;
+  perform private.assert_role(v_collection.business_id, array['owner', 'manager']);
+  if _kind is null or _kind not in ('percent', 'price') then
+    raise exception 'a markdown is a percentage off (percent) or a fixed price (price)' using errcode = '22023';
+  elsif _kind = 'percent' and (_value is null or _value <= 0 or _value >= 100 or _value <> round(_value, 2)) then
+    raise exception 'the percentage off must be more than 0 and less than 100 (at most 2 decimals)' using errcode = '22023';
+  elsif _kind = 'price' and (_value is null or _value < 0 or _value <> trunc(_value) or _value > 999999999999) then
+    raise exception 'the fixed price must be a whole number of minor units, 0 or more' using errcode = '22023';
+  end if;
+  -- The prices are locked first so the plan, the cost check and the writes see the same figures.
+  perform 1 from public.variants v
+    join public.products p on p.id = v.product_id and p.business_id = v.business_id
+   where p.collection_id = v_collection.id and p.business_id = v_collection.business_id
+   for update of v;
+
+  -- One plan, read once: the cost check, the writes and the answer all use it.
+  select coalesce(jsonb_agg(to_jsonb(m) order by m.product_name, m.sku, m.store_id nulls first), '[]'::jsonb)
+    into v_plan
+    from private.markdown_plan(v_collection.business_id, v_collection.id, _kind, _value) m;
+
+  if not coalesce(_below_cost_ok, false) then
+    select string_agg(distinct m.sku, ', ' order by m.sku) into v_below
+      from jsonb_to_recordset(v_plan) as m (sku text, old_price bigint, new_price bigint, cost bigint)
+     where m.cost is not null and m.new_price < m.cost and m.new_price < m.old_price;
+    if v_below is not null then
+      raise exception 'the markdown would sell below cost: %', v_below
+        using errcode = '22023', hint = 'lower the markdown, or confirm selling below cost';
+    end if;
+  end if;
+
+  if coalesce(_apply, false) then
+    update public.variants v set price = m.new_price
+      from jsonb_to_recordset(v_plan) as m (variant_id uuid, store_id uuid, old_price bigint, new_price bigint)
+     where m.store_id is null and v.id = m.variant_id and m.new_price <> m.old_price;
+    get diagnostics v_count = row_count;
+    update public.store_prices sp set price = m.new_price
+      from jsonb_to_recordset(v_plan) as m (variant_id uuid, store_id uuid, old_price bigint, new_price bigint)
+     where m.store_id is not null and sp.store_id = m.store_id and sp.variant_id = m.variant_id
+       and m.new_price <> m.old_price;
+    get diagnostics v_store_count = row_count;
+    perform private.log_activity(v_collection.business_id, null, 'collection.marked_down', 'collection',
+      v_collection.id, null,
+      jsonb_build_object('name', v_collection.name, 'kind', _kind, 'value', _value, 'variants_changed', v_count,
+                         'store_prices_changed', v_store_count, 'below_cost_ok', coalesce(_below_cost_ok, false)));
+  end if;
+
+  return query
+    select m.variant_id, m.store_id, m.sku, m.product_name, m.option1, m.option2, m.old_price, m.new_price
+      from jsonb_to_recordset(v_plan) as m (variant_id uuid, store_id uuid, sku text, product_name text, option1 text,
+                                            option2 text, old_price bigint, new_price bigint);
+end;
+$$;
+comment on function public.markdown_collection(uuid,text,numeric,boolean,boolean) is 'Owners and managers (42501 otherwise): a collection''s variant prices and store prices (the stores the caller may use) to percent off or a fixed price, never raised; _apply false previews. All or nothing: refused (22023) if a price would go below cost unless _below_cost_ok. Each price change is audited by the variant and store price triggers, the markdown as collection.marked_down (ADR 0340).';
+revoke all on function public.markdown_collection(uuid,text,numeric,boolean,boolean) from public;
+grant execute on function public.markdown_collection(uuid,text,numeric,boolean,boolean) to authenticated;
+
 -- ==== Triggers ============================================================================================
 
 create trigger products_set_updated_at before update on public.products
@@ -1440,6 +1642,23 @@ create trigger read_only_guard before insert or update or delete on public.varia
 create trigger read_only_guard before insert or update or delete on public.variants
   for each statement execute function private.read_only_guard();
 
+create trigger collections_set_updated_at before update on public.collections
+  for each row execute function public.set_updated_at();
+
+create trigger audit_collection after insert or update or delete on public.collections
+  for each row execute function private.audit_keyed_row('collection', 'id');
+
+-- Read-only maintenance (docs/adr/0280) on the tables that arrived beside it: collections and product images are
+-- business data and wait like the rest. Exempt, with their reasons in tests/db/read-only-mode.test.ts: the till's
+-- PINs and switches (the counter keeps selling during maintenance, and a wrong PIN must still count toward the
+-- lockout), the registers' outbox reports (what waits to sync is what a manager needs to see then), and the
+-- business export's job row (an export only reads the business).
+create trigger read_only_guard before insert or update or delete on public.collections
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.product_images
+  for each statement execute function private.read_only_guard();
+
 -- ==== Policies ============================================================================================
 
 create policy "categories: members read" on public.categories for select to authenticated
@@ -1520,4 +1739,30 @@ create policy "scale_barcode_rules: owners and managers insert" on public.scale_
   with check (business_id in (select private.my_business_ids(array['owner', 'manager'])));
 
 create policy "scale_barcode_rules: owners and managers delete" on public.scale_barcode_rules for delete to authenticated
+  using (business_id in (select private.my_business_ids(array['owner', 'manager'])));
+
+create policy "product images: members read" on public.product_images for select to authenticated
+  using (business_id in (select private.my_business_ids()));
+
+create policy "product images: owners and managers add" on public.product_images for insert to authenticated
+  with check (business_id in (select private.my_business_ids(array['owner', 'manager'])));
+
+create policy "product images: owners and managers order" on public.product_images for update to authenticated
+  using (business_id in (select private.my_business_ids(array['owner', 'manager'])))
+  with check (business_id in (select private.my_business_ids(array['owner', 'manager'])));
+
+create policy "product images: owners and managers remove" on public.product_images for delete to authenticated
+  using (business_id in (select private.my_business_ids(array['owner', 'manager'])));
+
+create policy "collections: members read" on public.collections for select to authenticated
+  using (business_id in (select private.my_business_ids()));
+
+create policy "collections: owners and managers insert" on public.collections for insert to authenticated
+  with check (business_id in (select private.my_business_ids(array['owner', 'manager'])));
+
+create policy "collections: owners and managers update" on public.collections for update to authenticated
+  using (business_id in (select private.my_business_ids(array['owner', 'manager'])))
+  with check (business_id in (select private.my_business_ids(array['owner', 'manager'])));
+
+create policy "collections: owners and managers delete" on public.collections for delete to authenticated
   using (business_id in (select private.my_business_ids(array['owner', 'manager'])));

@@ -309,6 +309,7 @@ create table public.refunds (
   constraint refunds_store_id_business_id_fkey foreign key (store_id, business_id) references public.stores(id, business_id) on delete cascade
 );
 alter table public.refunds enable row level security;
+alter publication supabase_realtime add table public.refunds;
 comment on table public.refunds is 'Refunds against a sale. Owners and managers read those of their stores, a cashier those of their own shifts; written only by post_refund.';
 comment on column public.refunds.review_reasons is 'Why a manager should look at this refund (sale_not_synced, no_approval, over_refund:<line>); empty when none.';
 comment on column public.refunds.cash_rounding is 'What rounding a cash refund to the store''s step added to its total: the drawer pays out total + cash_rounding.';
@@ -352,6 +353,25 @@ alter table public.sale_line_serials enable row level security;
 comment on table public.sale_line_serials is 'The serial a sale line sold (duplicate: an offline sale of a unit already sold, flagged for review). Readers of the sale read them; written by post_sale.';
 grant select on table public.sale_line_serials to authenticated;
 grant select on table public.sale_line_serials to service_role;
+
+create table public.register_sync_states (
+  register_id uuid not null,
+  business_id uuid not null,
+  store_id uuid not null,
+  waiting integer not null,
+  oldest_waiting_at timestamp with time zone,
+  reported_at timestamp with time zone default now() not null,
+  constraint register_sync_states_pkey primary key (register_id),
+  constraint register_sync_states_oldest_only_when_waiting check (((waiting > 0) or (oldest_waiting_at is null))),
+  constraint register_sync_states_waiting_range check (((waiting >= 0) and (waiting <= 1000000))),
+  constraint register_sync_states_register_id_fkey foreign key (register_id) references public.registers(id) on delete cascade,
+  constraint register_sync_states_store_id_business_id_fkey foreign key (store_id, business_id) references public.stores(id, business_id) on delete cascade
+);
+alter table public.register_sync_states enable row level security;
+alter publication supabase_realtime add table public.register_sync_states;
+comment on table public.register_sync_states is 'The latest outbox report of each register (sales and other entries waiting to sync), written only by report_register_outbox; owners and managers of the store read it (live on the Overview).';
+grant select on table public.register_sync_states to authenticated;
+grant select on table public.register_sync_states to service_role;
 
 -- ==== Indexes =============================================================================================
 
@@ -467,6 +487,10 @@ create index till_switches_user_idx on public.till_switches (user_id);
 create index till_switches_signed_in_user_idx on public.till_switches (signed_in_user_id);
 
 create index sales_till_switch_idx on public.sales (till_switch_id);
+
+create index register_sync_states_store_business_idx on public.register_sync_states (store_id, business_id);
+
+create index register_sync_states_business_idx on public.register_sync_states (business_id);
 
 -- ==== Functions ===========================================================================================
 
@@ -699,23 +723,6 @@ begin
 end;
 $$;
 revoke all on function private.insert_sale_rows(uuid,uuid,uuid,jsonb,jsonb) from public;
-
--- Post a sale: the sale as the register shows it (private.sale_json) and whether this was a replay.
-create or replace function public.post_sale(_payload jsonb)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v record;
-begin
-  select * into v from private.post_sale_core(_payload);
-  return private.sale_json(v.o_id) || jsonb_build_object('replayed', v.o_replayed);
-end;
-$$;
-revoke all on function public.post_sale(jsonb) from public;
-grant execute on function public.post_sale(jsonb) to authenticated;
 
 -- The register's time for an event of a shift, kept between the shift's opening and the server's now.
 create or replace function private.pos_event_time(_at timestamptz, _opened_at timestamptz)
@@ -1563,97 +1570,6 @@ comment on function public.request_receipt_email(uuid,text) is 'Queues the recei
 revoke all on function public.request_receipt_email(uuid,text) from public;
 grant execute on function public.request_receipt_email(uuid,text) to authenticated;
 
--- ---------------------------------------------------------------------------------------------------------------
--- post_sales: bounded by the lines of the whole batch as well as by its sales (body as in 20261124100000_pos_speed).
-create or replace function public.post_sales(_payloads jsonb)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  c_max_sales constant int := 50;
-  c_max_lines constant int := 60;
-  v_lines bigint;
-  v_payload jsonb;
-  v record;
-  v_out jsonb[] := '{}';
-begin
-  if jsonb_typeof(_payloads) is distinct from 'array' or jsonb_array_length(_payloads) = 0 then
-    raise exception 'send the sales as a list' using errcode = '22023';
-  elsif jsonb_array_length(_payloads) > c_max_sales then
-    raise exception 'send at most % sales at a time', c_max_sales using errcode = '22023';
-  end if;
-  select coalesce(sum(case when jsonb_typeof(p -> 'lines') = 'array' then jsonb_array_length(p -> 'lines') else 0 end), 0)
-    into v_lines
-    from jsonb_array_elements(_payloads) p
-   where jsonb_typeof(p) = 'object';
-  if v_lines > c_max_lines then
-    raise exception 'send at most % sale lines in one batch (this one has %): send fewer sales at a time', c_max_lines, v_lines
-      using errcode = '22023';
-  end if;
-  for v_payload in select value from jsonb_array_elements(_payloads) loop
-    begin
-      select * into v from private.post_sale_core(v_payload);
-      v_out := v_out || jsonb_build_object('id', v_payload ->> 'id', 'ok', true, 'replayed', v.o_replayed,
-                                           'receipt_number', v.o_receipt);
-    exception when others then
-      v_out := v_out || jsonb_build_object('id', v_payload ->> 'id', 'ok', false, 'code', sqlstate, 'message', sqlerrm);
-    end;
-  end loop;
-  return to_jsonb(v_out);
-end;
-$$;
-comment on function public.post_sales(jsonb) is 'A register''s outbox in batches: at most 50 sales and 60 sale lines; each sale posted or refused on its own, one result per sale in order.';
-revoke all on function public.post_sales(jsonb) from public;
-grant execute on function public.post_sales(jsonb) to authenticated;
-
--- Receipts a customer can check with a pocket calculator (issue 25): each line shows qty x unit price (its amount
--- before discount), so the lines add up to the subtotal; the tax lines are added on top, or marked included when the
--- store's prices include tax. The emailed receipt gets the same two facts as the register's: each line's amount and
--- whether the prices include tax (20261123135000_receipt_email: it showed the tax-inclusive line total next to a
--- pre-tax unit price).
-create or replace function private.receipt_email_params(_sale public.sales)
-returns jsonb
-language sql
-stable
-security definer
-set search_path = ''
-as $$
-  select jsonb_build_object(
-    'sale_id', _sale.id,
-    'receipt_number', _sale.receipt_number,
-    'store_name', st.name,
-    'store_address', st.address,
-    'store_phone', st.phone,
-    'header', st.receipt_header,
-    'footer', st.receipt_footer,
-    'currency', _sale.currency,
-    'occurred_at', _sale.occurred_at,
-    'occurred_local', to_char(_sale.occurred_at at time zone st.time_zone, 'YYYY-MM-DD HH24:MI'),
-    'tax_inclusive', _sale.tax_inclusive,
-    'subtotal', _sale.subtotal,
-    'discount_total', _sale.discount_total,
-    'tax_total', _sale.tax_total,
-    'total', _sale.total,
-    'change_total', _sale.change_total,
-    'lines', coalesce((select jsonb_agg(jsonb_build_object('description', l.description, 'qty', l.qty,
-                                                           'unit_price', l.unit_price, 'discount', l.discount,
-                                                           'amount', round(l.unit_price * l.qty)::bigint,
-                                                           'line_total', l.line_total) order by l.line_no)
-                         from public.sale_lines l where l.sale_id = _sale.id), '[]'),
-    'taxes', coalesce((select jsonb_agg(jsonb_build_object('rate', t.rate, 'tax', t.tax) order by t.rate)
-                         from (select l.tax_rate as rate, sum(l.tax_amount) as tax from public.sale_lines l
-                                where l.sale_id = _sale.id and l.tax_amount <> 0 group by l.tax_rate) t), '[]'),
-    'tenders', coalesce((select jsonb_agg(jsonb_build_object('kind', t.kind, 'amount', t.amount,
-                                                             'tendered', t.tendered, 'change', t.change)
-                                          order by t.kind, t.id)
-                           from public.sale_tenders t where t.sale_id = _sale.id), '[]'))
-    from public.stores st
-   where st.id = _sale.store_id;
-$$;
-revoke all on function private.receipt_email_params(public.sales) from public;
-
 -- An amount rounded to a multiple of the step, halves away from zero (integers only: no float).
 create or replace function private.round_to_step(_amount bigint, _step bigint)
 returns bigint
@@ -2250,6 +2166,69 @@ $$;
 revoke all on function public.post_refund(jsonb) from public;
 grant execute on function public.post_refund(jsonb) to authenticated;
 
+-- The register's outbox calls: refused before any work, as one answer for the whole batch (the outbox keeps the
+-- sales and tries again later), rather than one refusal per sale. Otherwise as 20261127120000_work_caps.
+create or replace function public.post_sales(_payloads jsonb)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  c_max_sales constant int := 50;
+  c_max_lines constant int := 60;
+  v_lines bigint;
+  v_payload jsonb;
+  v record;
+  v_out jsonb[] := '{}';
+begin
+  perform private.assert_writable();
+  if jsonb_typeof(_payloads) is distinct from 'array' or jsonb_array_length(_payloads) = 0 then
+    raise exception 'send the sales as a list' using errcode = '22023';
+  elsif jsonb_array_length(_payloads) > c_max_sales then
+    raise exception 'send at most % sales at a time', c_max_sales using errcode = '22023';
+  end if;
+  select coalesce(sum(case when jsonb_typeof(p -> 'lines') = 'array' then jsonb_array_length(p -> 'lines') else 0 end), 0)
+    into v_lines
+    from jsonb_array_elements(_payloads) p
+   where jsonb_typeof(p) = 'object';
+  if v_lines > c_max_lines then
+    raise exception 'send at most % sale lines in one batch (this one has %): send fewer sales at a time', c_max_lines, v_lines
+      using errcode = '22023';
+  end if;
+  for v_payload in select value from jsonb_array_elements(_payloads) loop
+    begin
+      select * into v from private.post_sale_core(v_payload);
+      v_out := v_out || jsonb_build_object('id', v_payload ->> 'id', 'ok', true, 'replayed', v.o_replayed,
+                                           'receipt_number', v.o_receipt);
+    exception when others then
+      v_out := v_out || jsonb_build_object('id', v_payload ->> 'id', 'ok', false, 'code', sqlstate, 'message', sqlerrm);
+    end;
+  end loop;
+  return to_jsonb(v_out);
+end;
+$$;
+comment on function public.post_sales(jsonb) is 'A register''s outbox in batches: at most 50 sales and 60 sale lines; each sale posted or refused on its own, one result per sale in order.';
+revoke all on function public.post_sales(jsonb) from public;
+grant execute on function public.post_sales(jsonb) to authenticated;
+
+create or replace function public.post_sale(_payload jsonb)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v record;
+begin
+  perform private.assert_writable();
+  select * into v from private.post_sale_core(_payload);
+  return private.sale_json(v.o_id) || jsonb_build_object('replayed', v.o_replayed);
+end;
+$$;
+revoke all on function public.post_sale(jsonb) from public;
+grant execute on function public.post_sale(jsonb) to authenticated;
+
 -- Why a PIN is refused, or null: 4 to 6 digits, not one digit repeated, not a run up or down, not a pair or triple
 -- repeated (1212, 123123): the first PINs anyone tries.
 create or replace function private.pin_problem(_pin text)
@@ -2807,6 +2786,109 @@ end;
 $$;
 revoke all on function private.post_sale_core(jsonb) from public;
 
+-- The register's pictures: each unarchived variant of the business whose product has one, with the main picture's
+-- previews (else the first in order), in variant id order so the caller can page with range(). Security invoker:
+-- a member of the business reads them, nobody else.
+create or replace function public.pos_catalog_images(_business_id uuid)
+returns table (variant_id uuid, small_path text, medium_path text)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select v.id, m.small_path, m.medium_path
+    from (select distinct on (i.product_id) i.product_id, i.small_path, i.medium_path
+            from public.product_images i
+           where i.business_id = _business_id
+           order by i.product_id, i.is_main desc, i.position, i.created_at) m
+    join public.variants v on v.product_id = m.product_id and v.business_id = _business_id
+   where v.archived_at is null
+   order by v.id;
+$$;
+comment on function public.pos_catalog_images(uuid) is 'Each unarchived variant''s product picture previews (the main one, else the first) for the register''s offline copy. Members of the business (security invoker).';
+revoke all on function public.pos_catalog_images(uuid) from public;
+grant execute on function public.pos_catalog_images(uuid) to authenticated;
+grant execute on function public.pos_catalog_images(uuid) to service_role;
+
+create or replace function private.receipt_email_params(_sale public.sales)
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select jsonb_build_object(
+    'sale_id', _sale.id,
+    'receipt_number', _sale.receipt_number,
+    'store_name', st.name,
+    'store_address', st.address,
+    'store_phone', st.phone,
+    -- The business logo's object in the public bucket business-logos, with its version (docs/adr/0321): the
+    -- deliverer makes it an absolute URL on the project (its own API URL), so the email shows the current logo.
+    'logo_path', (select o.name || '?v=' || floor(extract(epoch from coalesce(o.updated_at, o.created_at)))::bigint::text
+                    from storage.objects o
+                   where o.bucket_id = 'business-logos' and o.name = _sale.business_id::text || '/logo'),
+    'header', st.receipt_header,
+    'footer', st.receipt_footer,
+    'currency', _sale.currency,
+    'occurred_at', _sale.occurred_at,
+    'occurred_local', to_char(_sale.occurred_at at time zone st.time_zone, 'YYYY-MM-DD HH24:MI'),
+    'tax_inclusive', _sale.tax_inclusive,
+    'subtotal', _sale.subtotal,
+    'discount_total', _sale.discount_total,
+    'tax_total', _sale.tax_total,
+    'total', _sale.total,
+    'change_total', _sale.change_total,
+    'lines', coalesce((select jsonb_agg(jsonb_build_object('description', l.description, 'qty', l.qty,
+                                                           'unit_price', l.unit_price, 'discount', l.discount,
+                                                           'amount', round(l.unit_price * l.qty)::bigint,
+                                                           'line_total', l.line_total) order by l.line_no)
+                         from public.sale_lines l where l.sale_id = _sale.id), '[]'),
+    'taxes', coalesce((select jsonb_agg(jsonb_build_object('rate', t.rate, 'tax', t.tax) order by t.rate)
+                         from (select l.tax_rate as rate, sum(l.tax_amount) as tax from public.sale_lines l
+                                where l.sale_id = _sale.id and l.tax_amount <> 0 group by l.tax_rate) t), '[]'),
+    'tenders', coalesce((select jsonb_agg(jsonb_build_object('kind', t.kind, 'amount', t.amount,
+                                                             'tendered', t.tendered, 'change', t.change)
+                                          order by t.kind, t.id)
+                           from public.sale_tenders t where t.sale_id = _sale.id), '[]'))
+    from public.stores st
+   where st.id = _sale.store_id;
+$$;
+revoke all on function private.receipt_email_params(public.sales) from public;
+
+-- Any member who may use the register's store reports for it (the cashier at the till); the count is what the
+-- device holds, so it is a claim, shown as such ("as of" the report), never used for money.
+create or replace function public.report_register_outbox(_register_id uuid, _waiting integer, _oldest_waiting_at timestamptz default null)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_register public.registers%rowtype;
+begin
+  if _waiting is null or _waiting < 0 or _waiting > 1000000 then
+    raise exception 'waiting must be between 0 and 1000000' using errcode = '22023';
+  end if;
+  select r.* into v_register from public.registers r
+   where r.id = _register_id
+     and r.business_id in (select private.my_business_ids())
+     and (r.business_id in (select private.my_full_access_business_ids()) or r.store_id in (select private.my_listed_store_ids()));
+  if not found then
+    raise exception 'no such register' using errcode = '42501';
+  end if;
+  insert into public.register_sync_states as s (register_id, business_id, store_id, waiting, oldest_waiting_at, reported_at)
+  values (v_register.id, v_register.business_id, v_register.store_id, _waiting,
+          case when _waiting > 0 then least(coalesce(_oldest_waiting_at, now()), now()) end, now())
+  on conflict (register_id) do update
+     set waiting = excluded.waiting, oldest_waiting_at = excluded.oldest_waiting_at, reported_at = excluded.reported_at,
+         store_id = excluded.store_id;
+end;
+$$;
+comment on function public.report_register_outbox(uuid,integer,timestamp with time zone) is 'A register reports how many entries its outbox holds (0..1000000) and since when; members who may use its store only (42501), otherwise 22023 for a bad count.';
+revoke all on function public.report_register_outbox(uuid,integer,timestamp with time zone) from public;
+grant execute on function public.report_register_outbox(uuid,integer,timestamp with time zone) to authenticated;
+
 -- ==== Triggers ============================================================================================
 
 create trigger customers_set_updated_at before update on public.customers
@@ -2814,6 +2896,42 @@ create trigger customers_set_updated_at before update on public.customers
 
 create trigger audit_customer after insert or update or delete on public.customers
   for each row execute function private.audit_row('customer');
+
+create trigger read_only_guard before insert or update or delete on private.register_counters
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.cash_movements
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.customers
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.pos_approvals
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.refund_lines
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.refunds
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.sale_line_costs
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.sale_line_serials
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.sale_lines
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.sale_tenders
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.sales
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.shifts
+  for each statement execute function private.read_only_guard();
 
 -- ==== Policies ============================================================================================
 
@@ -2862,3 +2980,8 @@ create policy "sale_line_serials: readers of the sale" on public.sale_line_seria
 
 create policy "till_switches: owners and managers in their stores, staff their" on public.till_switches for select to authenticated
   using ((((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids()))) and (business_id in (select private.my_business_ids(array['owner', 'manager'])))) or (user_id = (select auth.uid())) or (signed_in_user_id = (select auth.uid())));
+
+create policy "register_sync_states: owners and managers of the store read" on public.register_sync_states
+  for select to authenticated
+  using (((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids())))
+         and (business_id in (select private.my_business_ids(array['owner', 'manager']))));

@@ -974,6 +974,18 @@ comment on function public.email_sender() is 'Service role only: the display nam
 revoke all on function public.email_sender() from public;
 grant execute on function public.email_sender() to service_role;
 
+create or replace function private.minor_to_plain(_minor numeric, _currency text)
+returns text
+language sql
+immutable
+set search_path = ''
+as $$
+  select case when _minor is null then null
+              else round(_minor / (10::numeric ^ private.currency_digits(coalesce(_currency, 'USD'))),
+                         private.currency_digits(coalesce(_currency, 'USD')))::text end;
+$$;
+revoke all on function private.minor_to_plain(numeric,text) from public;
+
 -- ==== Triggers ============================================================================================
 
 create trigger read_only_guard before insert or update or delete on private.billing_signature_failures

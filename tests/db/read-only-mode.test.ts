@@ -38,6 +38,10 @@ const exempt: Record<string, string> = {
   'public.notifications': 'support answers notify the ticket owner; marking read is per person',
   'public.activity': 'append-only trail written only beside other writes (refused on their own tables) and by support tickets',
   'public.desktop_heartbeats': 'store PCs keep reporting their version and state',
+  'private.staff_pins': 'a wrong PIN still counts toward the lockout while the counter keeps selling',
+  'public.till_switches': 'who stands at the till: the register keeps selling during maintenance, its queued sales name them',
+  'public.register_sync_states': 'the registers\' outbox reports: what waits to sync is what a manager needs to see then',
+  'private.business_exports': 'an export only reads the business; this is its job row',
 };
 
 let w: CatalogWorld;

@@ -1,5 +1,5 @@
 // SQL (supabase/schemas, docs/adr/0185):
-//   supabase/schemas/catalog.sql: search_catalog() products variants
+//   supabase/schemas/catalog.sql: search_catalog() barcodes products variants
 //   supabase/schemas/workspace.sql: my_workspaces() stores
 import type { Database } from '../../lib/database.types';
 import type { StorewiseClient } from '../../lib/supabase-client';

@@ -1,3 +1,5 @@
+// SQL (supabase/schemas, docs/adr/0185):
+//   supabase/schemas/catalog.sql: markdown_collection() collections products
 // SQL (supabase/schemas, docs/adr/0340):
 //   supabase/schemas/catalog.sql: collections markdown_collection() products
 import { z } from 'zod';

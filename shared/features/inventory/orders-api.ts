@@ -1,8 +1,7 @@
 // SQL (supabase/schemas, docs/adr/0185):
-//   supabase/schemas/catalog.sql: search_catalog() products variants
+//   supabase/schemas/catalog.sql: search_catalog() barcodes products variants
 //   supabase/schemas/inventory.sql: create_purchase_order() edit_purchase_order_draft() email_purchase_order()
 //     receive_purchase_order() receive_serials() purchase_order_lines purchase_orders suppliers
-//   barcodes (catalog.sql)
 import type { Database } from '../../lib/database.types';
 import type { StorewiseClient } from '../../lib/supabase-client';
 import { unwrap } from './inventory-api';

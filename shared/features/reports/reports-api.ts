@@ -1,7 +1,7 @@
 // SQL (supabase/schemas, docs/adr/0185):
-//   supabase/schemas/reports.sql: report_inventory_valuation() report_profit() report_sales() report_sales_by()
-//     report_collection_sell_through() report_sell_through() report_shifts() report_slow_movers() report_stock_movements() report_taxes()
-//     report_top_products()
+//   supabase/schemas/reports.sql: report_collection_sell_through() report_inventory_valuation() report_profit()
+//     report_sales() report_sales_by() report_sell_through() report_shifts() report_slow_movers()
+//     report_stock_movements() report_taxes() report_top_products()
 //   supabase/schemas/workspace.sql: my_workspaces() stores
 import { z } from 'zod';
 import type { StorewiseClient } from '../../lib/supabase-client';
