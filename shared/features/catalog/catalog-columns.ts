@@ -1,4 +1,4 @@
-import { CATALOG_CSV_COLUMNS } from '../../../supabase/functions/_shared/export/csv-formats';
+import type { CATALOG_CSV_COLUMNS } from '../../../supabase/functions/_shared/export/csv-formats';
 
 /**
  * The catalog file's columns, in one place: the import reads these headers, the export and the template write them
