@@ -13,15 +13,15 @@
  *   npm run bench -- first-content            (builds the web app into a temporary folder)
  *   npx tsx bench/first-content.bench.ts --dir dist/web
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { loadavg, tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumExecutable } from '../tests/helpers/browser';
 import { percentile } from './lib/retail-bench';
+import { argument, buildSite, freePort, waitFor } from './lib/serve-site';
 
 const TARGETS = { firstContentMs: 1_000, figuresMs: 2_000 };
 const RUNS = 8;
@@ -34,42 +34,6 @@ const PAGES = [
 ];
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const argument = (name: string) => {
-  const index = process.argv.indexOf(name);
-  return index > 0 ? process.argv[index + 1] : undefined;
-};
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
-
-async function waitFor(url: string, child: ChildProcess, seconds: number) {
-  for (let waited = 0; waited < seconds * 4; waited += 1) {
-    if (child.exitCode !== null) throw new Error(`${url}: the server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`${url} did not answer within ${seconds} s`);
-}
-
-async function buildSite(): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'storewise-first-content-web-'));
-  const { build } = await import('vite');
-  await build({ configFile: join(root, 'vite.config.ts'), logLevel: 'warn', build: { outDir: dir, emptyOutDir: true } });
-  return dir;
-}
-
 /** `npm start`'s server in memory (the demo data), serving the built app. */
 async function startStack(webDir: string) {
   const [api, web, inbox, payments] = [await freePort(), await freePort(), await freePort(), await freePort()];
@@ -115,7 +79,7 @@ async function when(page: Page, selector: string, text: string | null, filled: b
 
 async function main() {
   const given = argument('--dir');
-  const webDir = given ?? await buildSite();
+  const webDir = given ?? await buildSite('storewise-first-content-web');
   const stack = await startStack(webDir);
   const browser = await chromium.launch({ executablePath: chromiumExecutable(() => chromium.executablePath()), args: CHROMIUM_ARGS });
   let failed = false;

@@ -9,24 +9,13 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import lighthouse from 'lighthouse';
 import { longTasks, short, type TraceEvent } from './lib/long-tasks';
+import { freePort } from './lib/serve-site';
 
 const CHROMIUM = process.env.STOREWISE_CHROMIUM ?? '/usr/bin/chromium';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 async function main() {
   const urls = process.argv.slice(2).filter((arg) => arg.startsWith('http'));

@@ -11,9 +11,8 @@
  * `npx tsx bench/lighthouse.bench.ts` builds the web app into a temporary directory and starts the stack on
  * free ports; `-- --dir D` serves an existing build; `-- --url http://127.0.0.1:5173` measures a running site.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +20,7 @@ import lighthouse from 'lighthouse';
 import { computeMedianRun } from 'lighthouse/core/lib/median-run.js';
 import type { Result } from 'lighthouse';
 import { longTasks, type TraceEvent } from './lib/long-tasks';
+import { argument, buildSite, freePort, waitFor } from './lib/serve-site';
 
 const RUNS = 3;
 const PAGES = ['/', '/privacy-policy', '/auth'];
@@ -39,42 +39,6 @@ const targets = { performance: 95, accessibility: 100, 'best-practices': 100, se
 const before = { performance: 59, fcpMs: 4700, lcpMs: 6500, ttiMs: 6600, tbtMs: 300, accessibility: 100, 'best-practices': 100, seo: 100 };
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const argument = (name: string) => {
-  const index = process.argv.indexOf(name);
-  return index > 0 ? process.argv[index + 1] : undefined;
-};
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
-
-async function waitFor(url: string, child: ChildProcess | undefined, seconds: number) {
-  for (let waited = 0; waited < seconds * 4; waited += 1) {
-    if (child && child.exitCode !== null) throw new Error(`${url}: the server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`${url} did not answer within ${seconds} s`);
-}
-
-async function buildSite(): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'storewise-lighthouse-'));
-  const { build } = await import('vite');
-  await build({ configFile: join(root, 'vite.config.ts'), logLevel: 'warn', build: { outDir: dir, emptyOutDir: true } });
-  return dir;
-}
-
 /** The local stack (`npm start`'s server) in memory, serving `webDir`. */
 async function startStack(webDir: string): Promise<{ url: string; stop: () => void }> {
   const [api, web, inbox] = [await freePort(), await freePort(), await freePort()];
@@ -201,7 +165,7 @@ async function main() {
   const url = argument('--url');
   if (url) return measure(url.replace(/\/$/, ''));
   const existing = argument('--dir');
-  const dir = existing ?? (await buildSite());
+  const dir = existing ?? (await buildSite('storewise-lighthouse'));
   const stack = await startStack(dir);
   try {
     await measure(stack.url);

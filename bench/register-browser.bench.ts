@@ -17,9 +17,8 @@
  *   STOREWISE_BENCH_DATA_DIR=DIR  a PGlite folder already holding the retail set (seed:large); else one is seeded
  *                                 (100,000 variants, 20,000 sale lines) into a temporary folder.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +28,7 @@ import { createNodeSupabaseClient } from '../tests/helpers/node-supabase-client'
 import { LARGE_SEED_PASSWORD } from '../scripts/seed-large';
 import { RETAIL_CASHIER_EMAIL, RETAIL_OWNER_EMAIL } from '../scripts/seed-large/retail';
 import { openRetailBench, percentile } from './lib/retail-bench';
+import { argument, buildSite, freePort, waitFor } from './lib/serve-site';
 
 const TARGETS = { coldMs: 10_000, deltaMs: 1_000, scanMs: 16, searchMs: 50, memoryMb: 300 };
 const SCANS = 60;
@@ -37,35 +37,6 @@ const PRICE_CHANGES = 20;
 const REGISTER_LABEL = 'Large Retail #01: Front till';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const argument = (name: string) => {
-  const index = process.argv.indexOf(name);
-  return index > 0 ? process.argv[index + 1] : undefined;
-};
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
-
-async function waitFor(url: string, child: ChildProcess, seconds: number) {
-  for (let waited = 0; waited < seconds * 4; waited += 1) {
-    if (child.exitCode !== null) throw new Error(`${url}: the server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`${url} did not answer within ${seconds} s`);
-}
-
 /** The retail set in a PGlite folder the stack can open (the bench's process closes it first). */
 async function prepareData(): Promise<{ dir: string; temporary: boolean }> {
   const given = process.env.STOREWISE_BENCH_DATA_DIR;
@@ -77,13 +48,6 @@ async function prepareData(): Promise<{ dir: string; temporary: boolean }> {
     `(ready in ${((performance.now() - started) / 1000).toFixed(1)} s)`);
   await bench.db.close();
   return { dir, temporary: !given && !argument('--keep-data') };
-}
-
-async function buildSite(): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'storewise-register-bench-web-'));
-  const { build } = await import('vite');
-  await build({ configFile: join(root, 'vite.config.ts'), logLevel: 'warn', build: { outDir: dir, emptyOutDir: true } });
-  return dir;
 }
 
 /** `npm start`'s server on the data folder, serving the built app. */
@@ -342,7 +306,7 @@ async function measure(url: string, config: { url: string; anonKey: string }) {
 async function main() {
   const data = await prepareData();
   const existing = argument('--dir') ?? process.env.STOREWISE_WEB_OUT;
-  const webDir = existing ?? (await buildSite());
+  const webDir = existing ?? (await buildSite('storewise-register-bench-web'));
   const stack = await startStack(data.dir, webDir);
   try {
     console.log(`Register in Chromium against ${stack.url} (machine shared and loaded: figures are indicative)`);
