@@ -24,7 +24,9 @@ const RULE_STATEMENTS = [
   'a sale has at least one line', 'a sale has at most 500 lines', 'the reason is too long (500 characters at most)',
   'the date range needs a start on or before its end', 'the date range is limited to two years',
   'the number of days must be between 1 and 365', 'a member is a manager or a cashier', 'a chosen store does not belong to this business',
-  'the file has no rows', 'there is no draft of % to publish',
+  'the file has no rows', 'there is no draft of % to publish', 'a PIN is 4 to 6 digits',
+  'a markdown is a percentage off (percent) or a fixed price (price)', 'the fixed price must be a whole number of minor units, 0 or more',
+  'the percentage off must be more than 0 and less than 100 (at most 2 decimals)',
 ];
 
 const API_ONLY = [
@@ -38,6 +40,13 @@ const API_ONLY = [
   'a refund needs its own id and the sale\'s id (uuids)', 'no published version % of %', 'tickets can be assigned to administrators only',
   'unknown status filter', 'unknown priority filter', 'unknown erasure record', 'no deletion under way', 'batch must be between 1 and 10000',
   'this deletion is on legal hold', 'this deletion is not due',
+  // The business-export Edge Function's steps (docs/adr/0290); the screen only starts an export and polls its state.
+  'a ready export names its file', 'limit must be between 1 and 5000', 'no export being built with this id', 'not a table of the export',
+  'state must be building, ready or failed, with the rows done', 'the export is %', 'the export\'s CSV files are products, stock, sales and customers',
+  // The till and the register's reports (ADR 0300, 0330): ids and counts the register sends, people chosen from the store's list.
+  'till_switch needs its id and the person\'s user_id', 'waiting must be between 0 and 1000000', 'this person is not a member of this business',
+  // Buttons cashiers are not shown; every Storewise account signs up with an email address.
+  'only owners and managers choose the main picture', 'your account has no email address to send the test to',
 ];
 
 /** Imperative openings: the message is itself what to do. */
