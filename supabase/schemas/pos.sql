@@ -2863,6 +2863,7 @@ returns void
 language plpgsql
 security definer
 set search_path = ''
+set jit = off
 as $$
 declare
   v_register public.registers%rowtype;
