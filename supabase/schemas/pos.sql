@@ -2425,42 +2425,6 @@ comment on function public.till_staff(uuid) is 'Staff of a store who have a till
 revoke all on function public.till_staff(uuid) from public;
 grant execute on function public.till_staff(uuid) to authenticated;
 
--- What a register keeps to switch offline: for each PIN holder of its store, the offline verifier (a bcrypt hash
--- with its own salt, never the online one) and the salt of the proof an offline switch carries. Issued to a
--- signed-in member of that store only, and recorded in the trail (ADR 0300).
-create or replace function public.till_pin_verifiers(_register_id uuid)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_register public.registers;
-  v_business uuid;
-  v_out jsonb;
-begin
-  select r.* into v_register from public.registers r where r.id = _register_id and r.archived_at is null;
-  if v_register.id is null then
-    raise exception 'no such register' using errcode = '42501';
-  end if;
-  v_business := private.assert_store_role(v_register.store_id, array['owner', 'manager', 'cashier']);
-  select coalesce(jsonb_agg(jsonb_build_object(
-           'user_id', p.user_id, 'full_name', coalesce(nullif(btrim(pr.full_name), ''), 'Staff member'),
-           'role', private.store_member_role(v_register.store_id, p.user_id),
-           'verifier', p.offline_hash, 'proof_salt', p.proof_salt) order by p.user_id), '[]')
-    into v_out
-    from private.staff_pins p
-    left join public.profiles pr on pr.id = p.user_id
-   where p.business_id = v_business and private.store_member_role(v_register.store_id, p.user_id) is not null;
-  perform private.log_activity(v_business, v_register.store_id, 'till.verifiers_issued', 'register', _register_id, null,
-    jsonb_build_object('people', jsonb_array_length(v_out)));
-  return jsonb_build_object('register_id', _register_id, 'issued_at', now(), 'staff', v_out);
-end;
-$$;
-comment on function public.till_pin_verifiers(uuid) is 'The offline PIN verifiers of a register''s store staff (bcrypt, own salts), for switching without a network; audited.';
-revoke all on function public.till_pin_verifiers(uuid) from public;
-grant execute on function public.till_pin_verifiers(uuid) to authenticated;
-
 -- Switch a register to a person of its store by their PIN. Returns {ok, switch_id, user_id, full_name, role} or
 -- {ok: false, reason: wrong_pin|locked|no_pin, attempts_left, locked_until}: a wrong PIN returns rather than raises
 -- so its count is kept.
@@ -2889,6 +2853,39 @@ $$;
 comment on function public.report_register_outbox(uuid,integer,timestamp with time zone) is 'A register reports how many entries its outbox holds (0..1000000) and since when; members who may use its store only (42501), otherwise 22023 for a bad count.';
 revoke all on function public.report_register_outbox(uuid,integer,timestamp with time zone) from public;
 grant execute on function public.report_register_outbox(uuid,integer,timestamp with time zone) to authenticated;
+
+create or replace function public.till_pin_verifiers(_register_id uuid)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_register public.registers;
+  v_business uuid;
+  v_out jsonb;
+begin
+  select r.* into v_register from public.registers r where r.id = _register_id and r.archived_at is null;
+  if v_register.id is null then
+    raise exception 'no such register' using errcode = '42501';
+  end if;
+  v_business := private.assert_store_role(v_register.store_id, array['owner', 'manager', 'cashier']);
+  select coalesce(jsonb_agg(jsonb_build_object(
+           'user_id', p.user_id, 'full_name', coalesce(nullif(btrim(pr.full_name), ''), 'Staff member'),
+           'role', private.store_member_role(v_register.store_id, p.user_id),
+           'verifier', p.offline_hash, 'proof_salt', p.proof_salt) order by p.user_id), '[]')
+    into v_out
+    from private.staff_pins p
+    left join public.profiles pr on pr.id = p.user_id
+   where p.business_id = v_business and private.store_member_role(v_register.store_id, p.user_id) = 'cashier';
+  perform private.log_activity(v_business, v_register.store_id, 'till.verifiers_issued', 'register', _register_id, null,
+    jsonb_build_object('people', jsonb_array_length(v_out)));
+  return jsonb_build_object('register_id', _register_id, 'issued_at', now(), 'staff', v_out);
+end;
+$$;
+comment on function public.till_pin_verifiers(uuid) is 'The offline PIN verifiers of a register''s store cashiers (bcrypt, own salts), for switching without a network; never a manager''s or owner''s, whose PINs approve; audited.';
+revoke all on function public.till_pin_verifiers(uuid) from public;
+grant execute on function public.till_pin_verifiers(uuid) to authenticated;
 
 -- ==== Triggers ============================================================================================
 
