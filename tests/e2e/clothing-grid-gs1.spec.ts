@@ -24,7 +24,7 @@ test('a 3 x 2 size and colour grid makes six variants, and a count is entered th
   await page.goto('/dashboard/catalog');
   await page.getByRole('button', { name: 'New product' }).click();
   const form = page.getByRole('form', { name: 'New product' });
-  await form.getByRole('textbox', { name: 'Name' }).fill('Linen Shirt');
+  await form.getByRole('textbox', { name: 'Name', exact: true }).fill('Linen Shirt');
   await form.getByRole('textbox', { name: 'Price' }).fill('30');
   await form.getByRole('textbox', { name: 'Sizes' }).fill('S, M, L');
   await form.getByRole('textbox', { name: 'Colours' }).fill('Navy, White');
