@@ -52,11 +52,8 @@ export function BusinessSettingsPage({ workspace }: { workspace: Workspace }) {
           <Text>Stores: {storeUsage(workspace)}</Text>
           <Text>Items (each size or colour you sell): up to {workspace.max_products ?? 'unlimited'}</Text>
           <Text>Team: {workspace.max_members === 1 ? 'the owner alone (choose a paid plan to invite a team)'
-            : `${workspace.members_used} people, no limit on your plan`}</Text>
-          <Text fontSize="sm" color="fg.muted">
-            Change your plan on the Billing page. Payments are not collected in Storewise yet: we will contact you
-            before any charge.
-          </Text>
+            : `${workspace.members_used} ${workspace.members_used === 1 ? 'person' : 'people'}, no limit on your plan`}</Text>
+          <Text fontSize="sm" color="fg.muted">Change your plan on the Billing page.</Text>
         </Stack>
       </WorkspaceCard>
       <WorkspaceCard title="Business details"
