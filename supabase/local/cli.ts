@@ -65,7 +65,7 @@ function printBanner(stack: RunningStack, webUrl: string): void {
   say('');
   say('Storewise local stack is running');
   say(`  Web app     ${webUrl}`);
-  say(`  API         ${stack.apiUrl}   (/auth/v1, /rest/v1, /functions/v1)`);
+  say(`  API         ${stack.apiUrl}   (/auth/v1, /rest/v1, /storage/v1, /realtime/v1, /functions/v1)`);
   say(stack.payments
     ? `  Payments    ${stack.payments.url}   (TEST MODE local stand-in for Stripe; test card 4242 4242 4242 4242)`
     : '  Payments    Stripe (STRIPE_SECRET_KEY is set)');
