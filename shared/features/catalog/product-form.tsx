@@ -27,9 +27,12 @@ export function ProductForm({ onSubmit, onCancel, sizeGrid = false }: {
   const name = useWatch({ control, name: 'name' });
   const options = useWatch({ control, name: 'options' });
   const grid = useMemo(() => generateGrid(name, options), [name, options]);
-  const [byGrid, setByGrid] = useState(sizeGrid);
+  // Null until the person chooses: the grid follows the pack, which may load after the form opens.
+  const [gridChoice, setGridChoice] = useState<boolean | null>(null);
+  const byGrid = gridChoice ?? sizeGrid;
   const [cells, setCells] = useState<GridState>(emptyGrid);
   const [gridProblem, setGridProblem] = useState<string | null>(null);
+  const gridMade = useMemo(() => gridVariants(cells, name), [cells, name]);
 
   const submit = handleSubmit(async (values) => {
     const price = toMinorUnits(values.price) ?? 0;
@@ -92,7 +95,7 @@ export function ProductForm({ onSubmit, onCancel, sizeGrid = false }: {
           )} />
         </HStack>
         {sizeGrid && (
-          <Checkbox.Root checked={byGrid} onCheckedChange={(e) => setByGrid(Boolean(e.checked))}>
+          <Checkbox.Root checked={byGrid} onCheckedChange={(e) => setGridChoice(Boolean(e.checked))}>
             <Checkbox.HiddenInput />
             <Checkbox.Control />
             <Checkbox.Label>Sizes by colours (grid)</Checkbox.Label>
@@ -106,7 +109,7 @@ export function ProductForm({ onSubmit, onCancel, sizeGrid = false }: {
             }} />
             {gridProblem && <Text color="fg.error" fontSize="sm" role="alert">{gridProblem}</Text>}
             <Text fontSize="sm" color="fg.muted" data-testid="grid-count">
-              {gridVariants(cells, name).variants.length} variant{gridVariants(cells, name).variants.length === 1 ? '' : 's'}
+              {gridMade.variants.length} variant{gridMade.variants.length === 1 ? '' : 's'}
             </Text>
           </Stack>
         ) : (<>
