@@ -1,6 +1,7 @@
 // Storage: bucket business-logos, one object per business at <business id>/logo (supabase/schemas/storage.sql,
 // docs/adr/0231): public by URL (receipts and emails show it without a session), only the owner writes it.
 import { z } from 'zod';
+import { storageWriteError } from './storage-refusal';
 import type { StorewiseClient } from './supabase-client';
 
 const BUCKET = 'business-logos';
@@ -17,12 +18,14 @@ const logoPath = (businessId: string) => `${businessId}/logo`;
 /** Replaces the logo (upsert), the type declared as the browser read it; the server checks the bytes. */
 export async function uploadLogo(supabase: StorewiseClient, businessId: string, file: File): Promise<void> {
   const { error } = await supabase.storage.from(BUCKET).upload(logoPath(businessId), file, { upsert: true, contentType: file.type, cacheControl: '60' });
-  if (error) throw new Error(error.message);
+  if (error) throw await storageWriteError(supabase, error);
 }
 
 export async function removeLogo(supabase: StorewiseClient, businessId: string): Promise<void> {
-  const { error } = await supabase.storage.from(BUCKET).remove([logoPath(businessId)]);
-  if (error) throw new Error(error.message);
+  const { data, error } = await supabase.storage.from(BUCKET).remove([logoPath(businessId)]);
+  if (error) throw await storageWriteError(supabase, error);
+  // Storage removes only what the policies let it and lists what it removed: nothing means refused or gone.
+  if (data.length === 0) throw await storageWriteError(supabase, { statusCode: '403', message: 'There was no logo to remove.' });
 }
 
 /**

@@ -986,6 +986,20 @@ as $$
 $$;
 revoke all on function private.minor_to_plain(numeric,text) from public;
 
+create or replace function private.platform_writable()
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select coalesce(auth.role(), '') not in ('authenticated', 'anon')
+      or not exists (select 1 from private.platform_settings s where s.id and s.read_only);
+$$;
+comment on function private.platform_writable() is 'False while read-only maintenance is on for signed-in and anonymous callers (the Storage policies'' form of private.assert_writable, docs/adr/0280).';
+revoke all on function private.platform_writable() from public;
+grant execute on function private.platform_writable() to authenticated;
+
 -- ==== Triggers ============================================================================================
 
 create trigger read_only_guard before insert or update or delete on private.billing_signature_failures

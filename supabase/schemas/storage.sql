@@ -95,3 +95,17 @@ create policy "exports: the owner removes" on storage.objects
   for delete to authenticated
   using (bucket_id = 'exports'
          and (storage.foldername(name))[1] in (select b::text from private.my_business_ids(array['owner']) b));
+
+-- ---- Read-only maintenance (docs/adr/0280): restrictive, so they AND with the bucket policies above; support
+-- attachments stay open as support does. private.platform_writable() lives in shared.sql.
+create policy "maintenance: no file added while read-only" on storage.objects
+  as restrictive for insert to authenticated
+  with check (bucket_id = 'support-attachments' or (select private.platform_writable()));
+
+create policy "maintenance: no file replaced while read-only" on storage.objects
+  as restrictive for update to authenticated
+  using (bucket_id = 'support-attachments' or (select private.platform_writable()));
+
+create policy "maintenance: no file removed while read-only" on storage.objects
+  as restrictive for delete to authenticated
+  using (bucket_id = 'support-attachments' or (select private.platform_writable()));

@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueue, openPosDb, pendingEntries, refusedEntries, syncOutbox } from '../../shared/features/pos/outbox';
 import { sendSale, sendSales } from '../../shared/features/pos/pos-api';
+import { removeLogo, uploadLogo } from '../../shared/lib/business-logo';
 import { isReadOnlyRefusal } from '../../shared/lib/read-only-refusal';
 import type { StorewiseClient } from '../../shared/lib/supabase-client';
 import { startCatalogWorld, type CatalogWorld } from './support/catalog-world';
@@ -144,6 +145,40 @@ describe('read-only mode over HTTP', () => {
     }
     const after = await w.clients.owner.from('categories').insert({ business_id: w.businessA, name: 'After read-only' }).select('id');
     expect(after.error).toBeNull();
+  }, 120_000);
+
+  it('Storage: a logo or a product picture is neither added nor removed while read-only, and the screens say why', async () => {
+    const owner = w.clients.owner as unknown as StorewiseClient;
+    // The smallest PNG: Storage checks the first bytes against the declared type.
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+    const logo = new File([png], 'logo.png', { type: 'image/png' });
+    const objects = (bucket: string, name: string) =>
+      count('select count(*) from storage.objects where bucket_id = $1 and name = $2', [bucket, name]);
+    const sentence = 'Storewise is in read-only maintenance: changes wait until it ends. Moving the files';
+    await setReadOnly(true, 'Moving the files');
+    try {
+      await expect(uploadLogo(owner, w.businessA, logo)).rejects.toThrow(sentence);
+      const picture = await owner.storage.from('product-images').upload(`${w.businessA}/${w.f.product}/${randomUUID()}.png`, png, { contentType: 'image/png' });
+      expect((picture.error as { statusCode?: string } | null)?.statusCode).toBe('403');
+      expect(await count(`select count(*) from storage.objects where bucket_id = 'product-images' and name like $1`, [`${w.businessA}/%`])).toBe(0);
+    } finally {
+      await setReadOnly(false);
+    }
+    expect(await objects('business-logos', `${w.businessA}/logo`)).toBe(0);
+    await uploadLogo(owner, w.businessA, logo);
+    expect(await objects('business-logos', `${w.businessA}/logo`)).toBe(1);
+
+    await setReadOnly(true, 'Moving the files');
+    try {
+      await expect(removeLogo(owner, w.businessA)).rejects.toThrow(sentence);
+    } finally {
+      await setReadOnly(false);
+    }
+    expect(await objects('business-logos', `${w.businessA}/logo`)).toBe(1);
+    await removeLogo(owner, w.businessA);
+    expect(await objects('business-logos', `${w.businessA}/logo`)).toBe(0);
+    // Outside maintenance a refusal keeps Storage's own words (a cashier is no owner).
+    await expect(uploadLogo(w.clients.cashier as unknown as StorewiseClient, w.businessA, logo)).rejects.toThrow('new row violates row-level security policy');
   }, 120_000);
 
   it('the register\'s outbox keeps sales queued in read-only mode as "retry later" and posts each exactly once after', async () => {

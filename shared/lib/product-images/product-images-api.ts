@@ -3,6 +3,7 @@
 //   supabase/schemas/pos.sql: pos_catalog_images()
 // Files: buckets product-images and product-thumbnails (supabase/schemas/storage.sql, docs/adr/0231).
 import { z } from 'zod';
+import { storageWriteError } from '../storage-refusal';
 import type { StorewiseClient } from '../supabase-client';
 import { makeThumbnails } from './make-thumbnails';
 
@@ -74,7 +75,7 @@ export async function addProductImage(supabase: StorewiseClient, target: { busin
     for (const [bucket, name, body] of [[IMAGES_BUCKET, path, file], [THUMBNAILS_BUCKET, small, thumbs.small.blob],
       [THUMBNAILS_BUCKET, medium, thumbs.medium.blob]] as const) {
       const { error } = await supabase.storage.from(bucket).upload(name, body, options(body.type));
-      if (error) throw new Error(error.message);
+      if (error) throw await storageWriteError(supabase, error);
       uploaded.push([bucket, name]);
     }
     const { error } = await supabase.from('product_images').insert({
