@@ -1413,6 +1413,7 @@ export type Database = {
           shift_id: string | null;
           store_id: string;
           tender_kind: string;
+          till_switch_id: string | null;
           total: number;
         };
         ComputedFields: never;
@@ -1433,6 +1434,7 @@ export type Database = {
           shift_id?: string | null;
           store_id: string;
           tender_kind: string;
+          till_switch_id?: string | null;
           total: number;
         };
         Update: {
@@ -1452,6 +1454,7 @@ export type Database = {
           shift_id?: string | null;
           store_id?: string;
           tender_kind?: string;
+          till_switch_id?: string | null;
           total?: number;
         };
         Relationships: [
@@ -1489,6 +1492,13 @@ export type Database = {
             isOneToOne: false;
             referencedRelation: "stores";
             referencedColumns: ["id", "business_id"];
+          },
+          {
+            foreignKeyName: "refunds_till_switch_id_fkey";
+            columns: ["till_switch_id"];
+            isOneToOne: false;
+            referencedRelation: "till_switches";
+            referencedColumns: ["id"];
           },
         ];
       };

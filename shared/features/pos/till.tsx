@@ -15,7 +15,7 @@ import { noPacks, type ShopPacks } from './shop-packs';
 import { CustomerPanel } from './customer-panel';
 import { DiscountPanel } from './discount-panel';
 import { ManagerApproval } from './manager-approval';
-import { SwitchCashierPanel, type TillCashier } from './till-pins/switch-cashier-panel';
+import { SwitchCashierPanel, tillSwitchPayload, type TillCashier } from './till-pins/switch-cashier-panel';
 import { useTillVerifiers } from './till-pins/use-till-verifiers';
 import { draftKey, loadDraft, saveDraft, withoutStaleApproval } from './cart-draft';
 import { getMeta, listParked, parkCart, resumeParked, setMeta, type EnqueueOptions, type OutboxKind, type ParkedCart,
@@ -370,8 +370,7 @@ export function Till(props: TillProps) {
       id, register_id: register.id, shift_id: shift.id, occurred_at: occurredAt, receipt_seq: seq, offline,
       ...(cart.customer ? { customer_id: cart.customer.id } : {}),
       ...(cart.approval ? { approval_id: cart.approval.id } : {}),
-      ...(tillCashier ? { till_switch: { id: tillCashier.switchId, user_id: tillCashier.user_id,
-        ...(tillCashier.proof ? { proof: tillCashier.proof, at: tillCashier.at } : {}) } } : {}),
+      ...tillSwitchPayload(tillCashier),
       lines: lines.map((l) => ({ variant_id: l.item.variantId, qty: l.qty, unit_price: l.item.price, discount: l.discount,
         ...(l.serial ? { serial: l.serial } : {}), ...(l.scaleLabel ? { scale_label: l.scaleLabel } : {}),
         ...(l.lot?.id ? { lot_id: l.lot.id } : {}) })),
@@ -433,6 +432,8 @@ export function Till(props: TillProps) {
       occurred_at: new Date().toISOString(), offline: !online || pending, sale_pending: pending,
       tender_kind: r.tenderKind, ...(r.reason.trim() ? { reason: r.reason.trim() } : {}),
       ...(r.approvalId ? { approval_id: r.approvalId } : {}),
+      // The person switched in makes the refund (post_refund names them and applies their role).
+      ...tillSwitchPayload(tillCashier),
       lines: r.lines.map((l) => ({ line_no: l.line_no, qty: l.qty, disposition: l.disposition })),
     });
     // The device's copy of the sale remembers what was refunded (a second return of the same receipt offline).
@@ -447,7 +448,7 @@ export function Till(props: TillProps) {
     setNotice(`Refund ${money(r.total)} to ${r.tenderKind}${pending || !online ? ' queued (flagged for the manager)' : ''}`);
     // The refund receipt, on screen with its print button (the drawer opens for cash paid back).
     setRefunded({ slip: refundSlip(r, store.currency, store.name, pending || !online), cash: r.tenderKind === 'cash' });
-  }, [db, enqueue, money, online, register.id, shift.id, store.currency, store.name]);
+  }, [db, enqueue, money, online, register.id, shift.id, store.currency, store.name, tillCashier]);
 
   const applyDiscount = (target: string, discount: Discount | undefined) => {
     updateCart((c) => (target === 'cart' ? { ...c, cartDiscount: discount }

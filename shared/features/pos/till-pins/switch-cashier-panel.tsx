@@ -15,6 +15,13 @@ export interface TillCashier extends TillPerson {
   at: string;
 }
 
+/** What a sale or refund payload carries for the person switched in (post_sale and post_refund check it). */
+export function tillSwitchPayload(cashier: TillCashier | null): { till_switch?: Record<string, string> } {
+  if (!cashier) return {};
+  return { till_switch: { id: cashier.switchId, user_id: cashier.user_id,
+    ...(cashier.proof ? { proof: cashier.proof, at: cashier.at } : {}) } };
+}
+
 /**
  * Switch the till to another person of the store by their PIN (ADR 0300). Online, the database checks the PIN
  * (lockout after 5 wrong tries) and records the switch; the register also refreshes its offline verifiers then.
