@@ -44,6 +44,8 @@ export async function drainOutbox(db: Db, mailer: Mailer, siteUrl: string, optio
     `select id::text, to_email, template, params, attempts from public.claim_email_outbox($1, $2)`,
     [options.limit ?? 50, options.leaseSeconds ?? 120],
   );
+  // The sender settings once per round, not once per email (a round is up to `limit` emails).
+  const sender = rows.length > 0 && mailer.readSender ? await mailer.readSender() : undefined;
   let sent = 0;
   for (const row of rows) {
     let error: string | null = null;
@@ -52,7 +54,7 @@ export async function drainOutbox(db: Db, mailer: Mailer, siteUrl: string, optio
       error = `unknown template or params: ${row.template.slice(0, 60)}`;
     } else {
       try {
-        await mailer.send(mail);
+        await mailer.send(mail, sender);
         sent += 1;
       } catch (failure) {
         error = outboxErrorText(failure);
