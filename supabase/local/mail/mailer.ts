@@ -1,4 +1,4 @@
-import type { MailSender } from './email-sender';
+import type { EmailSender } from './email-sender';
 import type { Mailbox, OutgoingMail } from './mailbox';
 import type { Relay } from './smtp-relay';
 
@@ -7,9 +7,9 @@ export interface Mailer {
    * `sender`: the sender settings the caller already read for a batch of emails (null: they could not be read, the
    * default name goes); when absent the mailer reads them for this email.
    */
-  send(mail: OutgoingMail, sender?: MailSender | null): Promise<void>;
+  send(mail: OutgoingMail, sender?: EmailSender | null): Promise<void>;
   /** The sender settings in force now, null when they cannot be read; absent on a mailer without settings. */
-  readSender?(): Promise<MailSender | null>;
+  readSender?(): Promise<EmailSender | null>;
 }
 
 /**
@@ -19,8 +19,8 @@ export interface Mailer {
  * still goes, from the default name.
  */
 export function createMailer(mailbox: Mailbox, relay?: Relay, log: (line: string) => void = console.error,
-  sender?: () => Promise<MailSender>): Mailer {
-  const readSender = async (): Promise<MailSender | null> => {
+  sender?: () => Promise<EmailSender | null>): Mailer {
+  const readSender = async (): Promise<EmailSender | null> => {
     if (!sender) return null;
     return sender().catch((error: unknown) => {
       log(`Storewise: could not read the email sender settings: ${(error as { code?: string }).code ?? 'error'}`);
