@@ -17,7 +17,8 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 async function stored(bytes: Buffer): Promise<string> {
   const version = randomUUID();
-  const written = await store.writeTemp([bytes], bytes.byteLength + 1, 'application/octet-stream');
+  const body = (async function* () { yield bytes; })();
+  const written = await store.writeTemp(body, bytes.byteLength + 1, 'application/octet-stream');
   await store.keep(written.tempPath, version);
   return version;
 }
