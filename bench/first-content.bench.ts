@@ -13,15 +13,12 @@
  *   npm run bench -- first-content            (builds the web app into a temporary folder)
  *   npx tsx bench/first-content.bench.ts --dir dist/web
  */
-import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumExecutable } from '../tests/helpers/browser';
 import { percentile } from './lib/retail-bench';
-import { argument, buildSite, freePort, waitFor } from './lib/serve-site';
+import { argument, buildSite, startSiteStack } from './lib/serve-site';
 
 const TARGETS = { firstContentMs: 1_000, figuresMs: 2_000 };
 const RUNS = 8;
@@ -32,27 +29,6 @@ const PAGES = [
   // The business's details in their form (an input's value is a property, not an attribute: checked in the page).
   { name: 'Business', path: '/dashboard/business', heading: 'Business', figures: 'form[aria-label="Business details"] input', filled: true },
 ];
-
-const root = fileURLToPath(new URL('..', import.meta.url));
-/** `npm start`'s server in memory (the demo data), serving the built app. */
-async function startStack(webDir: string) {
-  const [api, web, inbox, payments] = [await freePort(), await freePort(), await freePort(), await freePort()];
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(root, 'supabase/local/cli.ts'), 'start', '--memory', '--api-port', `${api}`,
-      '--web-port', `${web}`, '--inbox-port', `${inbox}`, '--payments-port', `${payments}`, '--web-dir', webDir],
-    { cwd: root, env: { ...process.env, STOREWISE_QUIET: '1' }, stdio: ['ignore', 'ignore', 'inherit'] },
-  );
-  const url = `http://127.0.0.1:${web}`;
-  await waitFor(`${url}/config.json`, child, 600);
-  return {
-    url,
-    stop: () => new Promise<void>((done) => {
-      child.once('exit', () => done());
-      child.kill('SIGINT');
-    }),
-  };
-}
 
 async function signIn(page: Page) {
   await page.goto('/auth');
@@ -80,7 +56,7 @@ async function when(page: Page, selector: string, text: string | null, filled: b
 async function main() {
   const given = argument('--dir');
   const webDir = given ?? await buildSite('storewise-first-content-web');
-  const stack = await startStack(webDir);
+  const stack = await startSiteStack({ webDir });
   const browser = await chromium.launch({ executablePath: chromiumExecutable(() => chromium.executablePath()), args: CHROMIUM_ARGS });
   let failed = false;
   try {

@@ -15,12 +15,11 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import lighthouse from 'lighthouse';
 import { computeMedianRun } from 'lighthouse/core/lib/median-run.js';
 import type { Result } from 'lighthouse';
 import { longTasks, type TraceEvent } from './lib/long-tasks';
-import { argument, buildSite, freePort, waitFor } from './lib/serve-site';
+import { argument, buildSite, freePort, startSiteStack, waitFor } from './lib/serve-site';
 
 const RUNS = 3;
 const PAGES = ['/', '/privacy-policy', '/auth'];
@@ -37,20 +36,6 @@ const CHROMIUM_FLAGS = [
 const targets = { performance: 95, accessibility: 100, 'best-practices': 100, seo: 100, lcpMs: 2000, tbtMs: 150, cls: 0.02 };
 /** Measured on the landing before the prerender (issue 16), for the side-by-side table. */
 const before = { performance: 59, fcpMs: 4700, lcpMs: 6500, ttiMs: 6600, tbtMs: 300, accessibility: 100, 'best-practices': 100, seo: 100 };
-
-const root = fileURLToPath(new URL('..', import.meta.url));
-/** The local stack (`npm start`'s server) in memory, serving `webDir`. */
-async function startStack(webDir: string): Promise<{ url: string; stop: () => void }> {
-  const [api, web, inbox] = [await freePort(), await freePort(), await freePort()];
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(root, 'supabase/local/cli.ts'), 'start', '--memory', '--api-port', `${api}`, '--web-port', `${web}`, '--inbox-port', `${inbox}`, '--web-dir', webDir],
-    { cwd: root, env: { ...process.env, STOREWISE_QUIET: '1' }, stdio: ['ignore', 'ignore', 'inherit'] },
-  );
-  const url = `http://127.0.0.1:${web}`;
-  await waitFor(`${url}/config.json`, child, 120);
-  return { url, stop: () => child.kill('SIGINT') };
-}
 
 /** Debian's Chromium with the DevTools port Lighthouse drives. */
 async function startChromium(): Promise<{ port: number; stop: () => void }> {
@@ -166,11 +151,11 @@ async function main() {
   if (url) return measure(url.replace(/\/$/, ''));
   const existing = argument('--dir');
   const dir = existing ?? (await buildSite('storewise-lighthouse'));
-  const stack = await startStack(dir);
+  const stack = await startSiteStack({ webDir: dir, waitSeconds: 120 });
   try {
     await measure(stack.url);
   } finally {
-    stack.stop();
+    await stack.stop();
     if (!existing) rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -17,18 +17,16 @@
  *   STOREWISE_BENCH_DATA_DIR=DIR  a PGlite folder already holding the retail set (seed:large); else one is seeded
  *                                 (100,000 variants, 20,000 sale lines) into a temporary folder.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumExecutable } from '../tests/helpers/browser';
 import { createNodeSupabaseClient } from '../tests/helpers/node-supabase-client';
 import { LARGE_SEED_PASSWORD } from '../scripts/seed-large';
 import { RETAIL_CASHIER_EMAIL, RETAIL_OWNER_EMAIL } from '../scripts/seed-large/retail';
 import { openRetailBench, percentile } from './lib/retail-bench';
-import { argument, buildSite, freePort, waitFor } from './lib/serve-site';
+import { argument, buildSite, startSiteStack } from './lib/serve-site';
 
 const TARGETS = { coldMs: 10_000, deltaMs: 1_000, scanMs: 16, searchMs: 50, memoryMb: 300 };
 const SCANS = 60;
@@ -36,7 +34,6 @@ const SEARCHES = 40;
 const PRICE_CHANGES = 20;
 const REGISTER_LABEL = 'Large Retail #01: Front till';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 /** The retail set in a PGlite folder the stack can open (the bench's process closes it first). */
 async function prepareData(): Promise<{ dir: string; temporary: boolean }> {
   const given = process.env.STOREWISE_BENCH_DATA_DIR;
@@ -48,27 +45,6 @@ async function prepareData(): Promise<{ dir: string; temporary: boolean }> {
     `(ready in ${((performance.now() - started) / 1000).toFixed(1)} s)`);
   await bench.db.close();
   return { dir, temporary: !given && !argument('--keep-data') };
-}
-
-/** `npm start`'s server on the data folder, serving the built app. */
-async function startStack(dataDir: string, webDir: string) {
-  const [api, web, inbox] = [await freePort(), await freePort(), await freePort()];
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(root, 'supabase/local/cli.ts'), 'start', '--data-dir', dataDir, '--api-port', `${api}`,
-      '--web-port', `${web}`, '--inbox-port', `${inbox}`, '--web-dir', webDir],
-    { cwd: root, env: { ...process.env, STOREWISE_QUIET: '1' }, stdio: ['ignore', 'ignore', 'inherit'] },
-  );
-  const url = `http://127.0.0.1:${web}`;
-  await waitFor(`${url}/config.json`, child, 180);
-  const config = (await (await fetch(`${url}/config.json`)).json()) as { url: string; anonKey: string };
-  return {
-    url, config,
-    stop: () => new Promise<void>((done) => {
-      child.once('exit', () => done());
-      child.kill('SIGINT');
-    }),
-  };
 }
 
 interface ReadyMark { ms: number; sinceStartMs: number; mode: string; items: number; rows: number }
@@ -307,7 +283,7 @@ async function main() {
   const data = await prepareData();
   const existing = argument('--dir') ?? process.env.STOREWISE_WEB_OUT;
   const webDir = existing ?? (await buildSite('storewise-register-bench-web'));
-  const stack = await startStack(data.dir, webDir);
+  const stack = await startSiteStack({ webDir, dataDir: data.dir, waitSeconds: 180 });
   try {
     console.log(`Register in Chromium against ${stack.url} (machine shared and loaded: figures are indicative)`);
     await measure(stack.url, stack.config);

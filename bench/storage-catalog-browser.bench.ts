@@ -9,15 +9,13 @@
  *
  *   npm run build:web && npm run bench -- storage-catalog
  */
-import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
-import { deriveApiKeys } from '../supabase/local/keys/api-keys';
 import { CHROMIUM_ARGS, chromiumExecutable } from '../tests/helpers/browser';
 import { createNodeSupabaseClient } from '../tests/helpers/node-supabase-client';
 import { THUMBNAIL_SIZES } from '../shared/lib/product-images/thumbnail-size';
+import { startSiteStack } from './lib/serve-site';
 
 // The page functions below run in Chromium; this Node project has no DOM types, so they are declared loosely here.
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -28,32 +26,13 @@ type HTMLImageElement = any;
 
 const PRODUCTS = 50;
 const root = fileURLToPath(new URL('..', import.meta.url));
-const secret = 'storewise-bench-only-secret-0123456789abcdefghijklmnopqrstuvwxyz';
 const owner = { email: 'owner1@storewise.local', password: 'storewise-owner' };
 
-const freePort = () => new Promise<number>((resolve) => {
-  const server = createServer().listen(0, '127.0.0.1', () => {
-    const port = (server.address() as { port: number }).port;
-    server.close(() => resolve(port));
-  });
-});
-
-const [api, web, inbox, payments] = [await freePort(), await freePort(), await freePort(), await freePort()];
-const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'supabase/local/cli.ts'), 'start', '--memory', '--api-port', `${api}`,
-  '--web-port', `${web}`, '--inbox-port', `${inbox}`, '--payments-port', `${payments}`, '--web-dir', join(root, 'dist/web')],
-{ cwd: root, env: { ...process.env, STOREWISE_QUIET: '1', STOREWISE_JWT_SECRET: secret }, stdio: ['ignore', 'ignore', 'inherit'] });
-const webUrl = `http://127.0.0.1:${web}`;
-const apiUrl = `http://127.0.0.1:${api}`;
-for (let i = 0; ; i += 1) {
-  // Up to 10 minutes: on a loaded 2-core machine the in-memory stack with the demo seed took over 4 minutes.
-  if (child.exitCode !== null) throw new Error(`the stack exited with ${child.exitCode}`);
-  if (i > 2400) throw new Error('the stack did not answer within 10 minutes');
-  if (await fetch(`${webUrl}/config.json`).then((r) => r.ok, () => false)) break;
-  await new Promise((resolve) => setTimeout(resolve, 250));
-}
+// Up to 10 minutes: on a loaded 2-core machine the in-memory stack with the demo seed took over 4 minutes.
+const stack = await startSiteStack({ webDir: join(root, 'dist/web'), waitSeconds: 600 });
 const browser = await chromium.launch({ executablePath: chromiumExecutable(() => chromium.executablePath()), args: CHROMIUM_ARGS });
 try {
-  const client = createNodeSupabaseClient(apiUrl, (await deriveApiKeys(secret)).anonKey);
+  const client = createNodeSupabaseClient(stack.apiUrl, stack.config.anonKey);
   const signedIn = await client.auth.signInWithPassword(owner);
   if (signedIn.error) throw new Error(signedIn.error.message);
   const { data: business } = await client.from('businesses').select('id').eq('owner_id', signedIn.data.user.id).single();
@@ -118,7 +97,7 @@ try {
     if (row.error) throw new Error(row.error.message);
   }
 
-  const page = await browser.newPage({ baseURL: webUrl });
+  const page = await browser.newPage({ baseURL: stack.url });
   await page.goto('/auth');
   const form = page.getByRole('form', { name: 'Sign in' });
   await form.getByRole('textbox', { name: /^Email/ }).fill(owner.email);
@@ -172,8 +151,5 @@ try {
   }
 } finally {
   await browser.close();
-  await new Promise<void>((done) => {
-    child.once('exit', () => done());
-    child.kill('SIGINT');
-  });
+  await stack.stop();
 }

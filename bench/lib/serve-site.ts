@@ -1,8 +1,9 @@
 /**
  * What the browser benches share to serve the built web app: a command-line option, a free port, waiting for a
- * server to answer (failing at once if it exits), and a fresh build of the site in a temporary folder.
+ * server to answer (failing at once if it exits), a fresh build of the site in a temporary folder, and the local
+ * stack (`npm start`'s server) serving it on free ports.
  */
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -48,4 +49,56 @@ export async function buildSite(prefix: string): Promise<string> {
   const { build } = await import('vite');
   await build({ configFile: join(root, 'vite.config.ts'), logLevel: 'warn', build: { outDir: dir, emptyOutDir: true } });
   return dir;
+}
+
+export interface SiteStackOptions {
+  /** The built web app the stack serves. */
+  webDir: string;
+  /** The stack's data folder; in memory with the demo seed when absent. */
+  dataDir?: string;
+  /** How long the stack may take to answer (a loaded 2-core machine took minutes for the in-memory seed). */
+  waitSeconds?: number;
+  /** Extra environment for the stack (e.g. STOREWISE_JWT_SECRET, to derive the keys in the bench). */
+  env?: Record<string, string>;
+}
+
+export interface SiteStack {
+  /** The web app's address. */
+  url: string;
+  /** The API's address (what config.json gives the app). */
+  apiUrl: string;
+  /** config.json as the app reads it. */
+  config: { url: string; anonKey: string };
+  /** Stops the stack (SIGINT, as Ctrl-C) and waits for it to exit. */
+  stop(): Promise<void>;
+}
+
+/** `npm start`'s server in a child process on free ports, serving `webDir`, once it answers. */
+export async function startSiteStack(options: SiteStackOptions): Promise<SiteStack> {
+  const [api, web, inbox, payments] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  const data = options.dataDir ? ['--data-dir', options.dataDir] : ['--memory'];
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(root, 'supabase/local/cli.ts'), 'start', ...data, '--api-port', `${api}`,
+      '--web-port', `${web}`, '--inbox-port', `${inbox}`, '--payments-port', `${payments}`, '--web-dir', options.webDir],
+    { cwd: root, env: { ...process.env, STOREWISE_QUIET: '1', ...options.env }, stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  const url = `http://127.0.0.1:${web}`;
+  try {
+    await waitFor(`${url}/config.json`, child, options.waitSeconds ?? 600);
+  } catch (error) {
+    child.kill('SIGINT');
+    throw error;
+  }
+  const config = (await (await fetch(`${url}/config.json`)).json()) as { url: string; anonKey: string };
+  return {
+    url,
+    apiUrl: `http://127.0.0.1:${api}`,
+    config,
+    stop: () => new Promise<void>((done) => {
+      if (child.exitCode !== null) return done();
+      child.once('exit', () => done());
+      child.kill('SIGINT');
+    }),
+  };
 }

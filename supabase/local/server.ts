@@ -167,7 +167,7 @@ export async function startLocalStack(options: StackOptions = {}): Promise<Runni
       for (const fn of functionList.values()) runner.portOf(fn).catch((error: unknown) => console.error(error instanceof Error ? error.message : error));
     }
     // Emails the database queues (support desk, docs/adr/0120).
-    const outbox = options.outboxRelay === false ? { stop: async () => {} } : startOutboxRelay(db, mailer, siteUrl, undefined, undefined, apiUrl);
+    const outbox = options.outboxRelay === false ? { stop: async () => {} } : startOutboxRelay({ db, mailer, siteUrl, apiUrl });
     // PGlite has no autovacuum: the stack analyzes changed tables as autovacuum would (auto-analyze.ts).
     const analyzer = startAutoAnalyze(db);
     // Business deletions: the hosted project's pg_cron schedules, here a task (deletion-schedule.ts).

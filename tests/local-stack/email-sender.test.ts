@@ -23,7 +23,7 @@ import { startLocalStack, type RunningStack } from '../../supabase/local/server'
 import { seedUsers } from '../db/support/seed-ids';
 import { createNodeSupabaseClient } from '../helpers/node-supabase-client';
 
-interface InboxMessage { From: { Name: string; Address: string }; ReplyTo: { Address: string }[]; To: { Address: string }[]; Subject: string; Text: string }
+interface InboxMessage { From: { Name: string; Address: string }; ReplyTo: { Address: string }[]; To: { Address: string }[]; Subject: string; Text: string; HTML: string }
 
 let stack: RunningStack;
 let provider: Server;
@@ -115,6 +115,11 @@ describe('the sender name and reply-to at send time', () => {
     expect(mail.From).toEqual({ Name: 'Storewise Night Desk', Address: 'no-reply@storewise.local' });
     expect(mail.ReplyTo).toEqual([{ Name: '', Address: 'night@desk.example' }]);
     expect(mail.Text).toContain('Sender name: Storewise Night Desk');
+    // The shared email page (email-html.ts): title, escaped paragraphs, the settings link, the footer.
+    expect(mail.HTML).toContain('<h2>Storewise test email</h2>');
+    expect(mail.HTML).toContain('<p>Replies go to: night@desk.example</p>');
+    expect(mail.HTML).toMatch(/<p><a href="http[^"]+\/admin\/settings">System Settings<\/a><\/p>/);
+    expect(mail.HTML).toContain('<p style="color:#555">Storewise</p>');
 
     // Changed again: the very next email (an auth email this time, from the auth service) shows it.
     await setSender('Storewise Day Desk', 'day@desk.example');

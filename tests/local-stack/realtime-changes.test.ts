@@ -127,4 +127,18 @@ describe('postgres_changes through RLS', () => {
     await expect.poll(() => got(rvRow)).toEqual(expectFor(rvRow));
     await owner.stop();
   });
+
+  it('a record past 1 MB arrives without its columns and with Error 413; a small one in full', async () => {
+    const owner = await watch(w.clients.owner, [{ event: 'INSERT', schema: 'public', table: 'activity' }]);
+    const big = { note: 'x'.repeat(1024 * 1024 + 10) };
+    await w.rows(`insert into public.activity (business_id, kind, entity_type, actor_label, after) values ($1, 'realtime.big', 'test', 'test', $2::jsonb)`, [w.businessA, JSON.stringify(big)]);
+    await w.rows(`insert into public.activity (business_id, kind, entity_type, actor_label) values ($1, 'realtime.small', 'test', 'test')`, [w.businessA]);
+    const small = await received(owner, (c) => c.new.kind === 'realtime.small');
+    expect(small.errors).toBeNull();
+    expect(owner.changes).toHaveLength(2);
+    const [tooLarge] = owner.changes;
+    expect(tooLarge?.new).toEqual({});
+    expect(tooLarge?.errors).toEqual(['Error 413: Payload Too Large']);
+    await owner.stop();
+  });
 });

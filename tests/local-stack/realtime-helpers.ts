@@ -19,6 +19,8 @@ export interface Received {
   old: Record<string, unknown>;
   /** When the change committed (ISO text), as Realtime sends it. */
   commit_timestamp: string;
+  /** Realtime's per-change errors (e.g. a record too large to send), null when none. */
+  errors: string[] | null;
   /** Which of the channel's specs the change came through (by index). */
   spec: number;
 }

@@ -1,12 +1,13 @@
 /*
  * The auth service's emails, one copy for both deliverers: the local auth server (supabase/local/auth) and, on
  * hosted Supabase, the send-email function's auth hook (supabase/functions/send-email/auth-hook.ts), which GoTrue
- * calls instead of its own templates once [auth.hook.send_email] is on. Free of Node and Deno APIs and of imports,
- * so both runtimes load it as is.
+ * calls instead of its own templates once [auth.hook.send_email] is on. Free of Node and Deno APIs, importing only
+ * import-free modules (by their .ts names), so both runtimes load it as is.
  *
  * The emails carry the link only. GoTrue's templates can also show the 6-digit code ({{ .Token }}), but no
  * Storewise screen accepts a code, so printing it would send people looking for a field that does not exist.
  */
+import { escapeHtml } from './email-html.ts';
 
 export interface AuthEmail {
   to: string;
@@ -21,10 +22,6 @@ export interface InvitationFacts {
   role: string;
   inviter_name: string | null;
   expires_at: string | Date;
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
 
 function layout(title: string, intro: string, action: string, link: string, outro: string): string {

@@ -1,11 +1,10 @@
 /*
  * The billing emails of public.email_outbox (docs/adr/0190), written by billing_apply_invoice when a charge fails.
- * No imports beyond types, so the local relay (Node) and send-email (Deno) render it alike. Amounts, plan and
+ * Only import-free modules, so the local relay (Node) and send-email (Deno) render it alike. Amounts, plan and
  * dates only: no card data ever reaches Storewise.
  */
+import { emailLayout } from './email-html.ts';
 import type { OutboxRowLike, RenderedEmail } from './outbox-email.ts';
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 /** billing_payment_failed: the renewal charge failed; the plan stays until the grace date. */
 export function billingPaymentFailedEmail(row: OutboxRowLike, siteUrl: string): RenderedEmail | null {
@@ -27,8 +26,6 @@ export function billingPaymentFailedEmail(row: OutboxRowLike, siteUrl: string): 
     to: row.to_email,
     subject,
     text: `${subject}\n\n${lines.join('\n')}\n\nUpdate your payment method: ${link}\n`,
-    html: `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#111"><h2>${escapeHtml(subject)}</h2>
-${lines.map((line) => `<p>${escapeHtml(line)}</p>`).join('')}<p><a href="${escapeHtml(link)}">Update your payment method</a></p>
-<p style="color:#555">Storewise</p></body></html>`,
+    html: emailLayout({ title: subject, paragraphs: lines, link: { href: link, label: 'Update your payment method' } }),
   };
 }

@@ -14,6 +14,16 @@ export interface EmailSender {
 export const headerSafe = (value: string): string => value.replace(/[\r\n"<>]/g, '').trim();
 
 /**
+ * The sender from public.email_sender()'s JSON (the RPC's body, or the column the local stack selects), header-safe;
+ * null when it is not that shape (the email then goes from the environment's name, without a Reply-To).
+ */
+export function parseEmailSender(value: unknown): EmailSender | null {
+  const body = value as { name?: unknown; reply_to?: unknown } | null;
+  if (!body || typeof body.name !== 'string' || typeof body.reply_to !== 'string') return null;
+  return { name: headerSafe(body.name), reply_to: headerSafe(body.reply_to) };
+}
+
+/**
  * `Name <address>` (quoted when the name has characters a bare display name may not: RFC 5322 atext and spaces),
  * the address taken from the environment's From, which may carry a name of its own.
  */
@@ -43,9 +53,7 @@ export async function fetchEmailSender(fetcher: typeof fetch, supabaseUrl: strin
       await response.body?.cancel();
       return null;
     }
-    const body = (await response.json()) as { name?: unknown; reply_to?: unknown } | null;
-    if (!body || typeof body.name !== 'string' || typeof body.reply_to !== 'string') return null;
-    return { name: body.name, reply_to: body.reply_to };
+    return parseEmailSender(await response.json());
   } catch {
     return null;
   }

@@ -1,9 +1,11 @@
 /*
  * The renderer of public.email_outbox rows shared by both deliverers (docs/adr/0121): the local stack's relay
- * (supabase/local/mail/outbox-relay.ts, Node) and the hosted send-email Edge Function (Deno). No imports, no
- * runtime APIs beyond URL, so the same file runs in both. A template this table does not know renders to null:
- * the deliverer keeps the row and retries later (a newer version may know it), it never drops it.
+ * (supabase/local/mail/outbox-relay.ts, Node) and the hosted send-email Edge Function (Deno). Importing only
+ * import-free modules, no runtime APIs beyond URL, so the same file runs in both. A template this table does not
+ * know renders to null: the deliverer keeps the row and retries later (a newer version may know it), it never
+ * drops it.
  */
+import { escapeHtml } from './email-html.ts';
 
 export interface OutboxRowLike {
   to_email: string;
@@ -23,10 +25,6 @@ export interface RenderedEmail {
  * business logo (docs/adr/0321); without it an email shows no pictures.
  */
 export type OutboxRenderer = (row: OutboxRowLike, siteUrl: string, apiUrl?: string) => RenderedEmail | null;
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
-}
 
 /** A link into the app: only a path on the site (never another origin, even if a row said so). */
 function siteLink(path: unknown, siteUrl: string, fallback: string): string {

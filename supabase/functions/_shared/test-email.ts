@@ -2,11 +2,10 @@
  * test_email (docs/adr/0281): the email an admin sends themselves from System Settings > Email, to check that
  * mail leaves the platform and how the sender name and reply-to look. The params record the settings when it was
  * asked for; the deliverer sends it with the settings in force when it goes out (the two normally agree).
- * No imports beyond types, so the local relay (Node) and send-email (Deno) render it alike.
+ * Only import-free modules, so the local relay (Node) and send-email (Deno) render it alike.
  */
+import { emailLayout } from './email-html.ts';
 import type { OutboxRowLike, RenderedEmail } from './outbox-email.ts';
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 export function testEmail(row: OutboxRowLike, siteUrl: string): RenderedEmail | null {
   const name = String(row.params.sender_name ?? '');
@@ -23,7 +22,6 @@ export function testEmail(row: OutboxRowLike, siteUrl: string): RenderedEmail | 
     to: row.to_email,
     subject,
     text: `${subject}\n\n${lines.join('\n')}\n\nSystem Settings: ${link}\n`,
-    html: `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#111"><h2>${escapeHtml(subject)}</h2>
-${lines.map((line) => `<p>${escapeHtml(line)}</p>`).join('')}<p><a href="${escapeHtml(link)}">System Settings</a></p></body></html>`,
+    html: emailLayout({ title: subject, paragraphs: lines, link: { href: link, label: 'System Settings' } }),
   };
 }

@@ -10,7 +10,7 @@
  * Secrets: SEND_EMAIL_HOOK_SECRET ("v1,whsec_<base64>", the hook's secret in the dashboard), and the sender's
  * SUPABASE_URL, SUPABASE_SERVICE_ROLE_KEY, EMAIL_API_KEY, EMAIL_FROM, EMAIL_API_URL (optional).
  */
-import { fetchEmailSender, providerFromFields } from '../_shared/email-sender.ts';
+import { fetchEmailSender, providerFromFields, type EmailSender } from '../_shared/email-sender.ts';
 import {
   confirmationEmail, emailChangeEmail, invitationEmail, invitationTokenOf, magicLinkEmail, reauthenticationEmail,
   recoveryEmail, type AuthEmail, type InvitationFacts,
@@ -151,13 +151,11 @@ export function createAuthEmailHook(config: AuthHookConfig, deps: AuthHookDeps):
     return [];
   };
 
-  const send = async (mail: AuthEmail, idempotencyKey: string): Promise<void> => {
+  const send = async (mail: AuthEmail, sender: EmailSender | null, idempotencyKey: string): Promise<void> => {
     const response = await deps.fetch(config.emailApiUrl, {
       method: 'POST',
       headers: { Authorization: `Bearer ${config.emailApiKey}`, 'Content-Type': 'application/json', 'Idempotency-Key': idempotencyKey },
-      // The admin's sender name and reply-to (docs/adr/0281), read for every email; EMAIL_FROM when unreadable.
-      body: JSON.stringify({ ...providerFromFields(await fetchEmailSender(deps.fetch, config.supabaseUrl, config.serviceRoleKey), config.emailFrom),
-        to: [mail.to], subject: mail.subject, text: mail.text, html: mail.html }),
+      body: JSON.stringify({ ...providerFromFields(sender, config.emailFrom), to: [mail.to], subject: mail.subject, text: mail.text, html: mail.html }),
     });
     if (!response.ok) throw new Error(`email provider answered ${response.status}`);
     await response.body?.cancel();
@@ -180,7 +178,10 @@ export function createAuthEmailHook(config: AuthHookConfig, deps: AuthHookDeps):
       if (mails.length === 0) return hookError(400, `unknown email action ${type.slice(0, 40)}`);
       // The webhook id: GoTrue's retry of one delivery is recognised by the provider instead of sent twice.
       const id = request.headers.get('webhook-id') ?? '';
-      for (const [index, mail] of mails.entries()) await send(mail, `storewise-auth-${id}-${index}`);
+      // The admin's sender name and reply-to (docs/adr/0281), read once per hook call (an email change sends two
+      // emails); EMAIL_FROM when unreadable.
+      const sender = await fetchEmailSender(deps.fetch, config.supabaseUrl, config.serviceRoleKey);
+      for (const [index, mail] of mails.entries()) await send(mail, sender, `storewise-auth-${id}-${index}`);
     } catch (error) {
       // Never the address or the link (personal data, a sign-in token): the kind and the reason only.
       log(`send-email auth hook: ${type} failed: ${error instanceof Error ? error.message : 'unknown error'}`);

@@ -58,8 +58,26 @@ describe('FairQueue', () => {
     expect(queue.waitingTasks).toBe(4);
     await Promise.all(all);
     expect(maxRunning).toBe(1);
-    // a1 was already running; the urgent ones go next, in their order, then the lanes take turns.
-    expect(order).toEqual(['a1', 'urgent1', 'urgent2', 'b1', 'a2']);
+    // a1 was already running; urgent1 goes next, then urgent tasks and lane turns alternate while both wait.
+    expect(order).toEqual(['a1', 'urgent1', 'b1', 'urgent2', 'a2']);
+  });
+
+  it('lets a waiting request run after at most one urgent task, even when drains are queued back to back', async () => {
+    const queue = new FairQueue();
+    const order: string[] = [];
+    const task = (name: string) => async () => {
+      await tick();
+      order.push(name);
+    };
+    // Like Realtime's wake loop: each drain queues the next one as soon as it resolves, before the queue moves on.
+    const drains = (async () => {
+      for (let i = 1; i <= 6; i += 1) await queue.runFirst(task(`drain${i}`));
+    })();
+    await Promise.resolve();
+    const request = queue.run('user:a', task('request'));
+    await Promise.all([drains, request]);
+    expect(order).toHaveLength(7);
+    expect(order.indexOf('request')).toBeLessThanOrEqual(1);
   });
 
   it('puts a request in its user\'s lane, else its role\'s', () => {

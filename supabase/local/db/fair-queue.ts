@@ -16,6 +16,12 @@ export class FairQueue {
 
   /** Tasks that go before every lane (FIFO among themselves): short statements whose wait users see. */
   private readonly urgent: (() => void)[] = [];
+  /**
+   * Whether the task that ran last was urgent. After one, a waiting lane gets a turn before the next urgent task:
+   * Realtime queues its next drain while the previous one still runs, so a burst of drains would otherwise take every
+   * turn and stall the users' requests for as long as changes keep coming.
+   */
+  private urgentRanLast = false;
 
   run<T>(lane: string, task: () => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
@@ -28,9 +34,10 @@ export class FairQueue {
   }
 
   /**
-   * Runs `task` as soon as the running task ends, ahead of every lane. Only for short statements whose number is
-   * bounded by the work they serve (Realtime's delivery: one drain and one check per batch of commits), never for
-   * requests: they would starve the lanes.
+   * Runs `task` as soon as the running task ends, ahead of every lane, except right after another urgent task: then
+   * one lane's turn comes first (urgent and lane turns alternate while both wait). Only for short statements whose
+   * number is bounded by the work they serve (Realtime's delivery: one drain and one check per batch of commits),
+   * never for requests.
    */
   runFirst<T>(task: () => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
@@ -57,12 +64,14 @@ export class FairQueue {
   }
 
   private next(): void {
-    const first = this.urgent.shift();
-    if (first) {
+    if (this.urgent.length > 0 && !(this.urgentRanLast && this.lanes.size > 0)) {
+      const first = this.urgent.shift()!;
+      this.urgentRanLast = true;
       this.busy = true;
       first();
       return;
     }
+    this.urgentRanLast = false;
     let chosen: string | undefined;
     let oldest = Infinity;
     for (const lane of this.lanes.keys()) {

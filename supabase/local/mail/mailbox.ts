@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
-import type { MailSender } from './email-sender';
+import type { EmailSender } from './email-sender';
 
 export interface MailAddress {
   Name: string;
@@ -103,14 +103,14 @@ export class Mailbox {
     if (this.dirty) await this.write();
   }
 
-  add(mail: OutgoingMail, sender?: MailSender): StoredMessage {
+  add(mail: OutgoingMail, sender?: EmailSender): StoredMessage {
     const id = randomUUID();
     const message: StoredMessage = {
       ID: id,
       MessageID: `${id}@storewise.local`,
       From: { Name: sender?.name || mailFrom.Name, Address: mailFrom.Address },
       To: [{ Name: '', Address: mail.to }],
-      ReplyTo: sender?.replyTo ? [{ Name: '', Address: sender.replyTo }] : [],
+      ReplyTo: sender?.reply_to ? [{ Name: '', Address: sender.reply_to }] : [],
       Subject: mail.subject,
       Created: new Date().toISOString(),
       Text: mail.text,

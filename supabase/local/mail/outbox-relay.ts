@@ -44,6 +44,8 @@ export async function drainOutbox(db: Db, mailer: Mailer, siteUrl: string, optio
     `select id::text, to_email, template, params, attempts from public.claim_email_outbox($1, $2)`,
     [options.limit ?? 50, options.leaseSeconds ?? 120],
   );
+  // The sender settings once per round, not once per email (a round is up to `limit` emails).
+  const sender = rows.length > 0 && mailer.readSender ? await mailer.readSender() : undefined;
   let sent = 0;
   for (const row of rows) {
     let error: string | null = null;
@@ -52,7 +54,7 @@ export async function drainOutbox(db: Db, mailer: Mailer, siteUrl: string, optio
       error = `unknown template or params: ${row.template.slice(0, 60)}`;
     } else {
       try {
-        await mailer.send(mail);
+        await mailer.send(mail, sender);
         sent += 1;
       } catch (failure) {
         error = outboxErrorText(failure);
@@ -63,8 +65,22 @@ export async function drainOutbox(db: Db, mailer: Mailer, siteUrl: string, optio
   return sent;
 }
 
+export interface OutboxRelayOptions {
+  db: Db;
+  mailer: Mailer;
+  /** The app's address, for links in the emails. */
+  siteUrl: string;
+  /** The stack's API URL, for public Storage files in emails (the business logo, docs/adr/0321). */
+  apiUrl?: string;
+  /** Between two rounds; 500 ms unless told. */
+  intervalMs?: number;
+  /** Where a failed round is reported (no addresses); console.error unless told. */
+  log?: (message: string) => void;
+}
+
 /** Polls the outbox every intervalMs until stopped; a failed round is logged (no addresses) and retried. */
-export function startOutboxRelay(db: Db, mailer: Mailer, siteUrl: string, intervalMs = 500, log = console.error, apiUrl?: string): PeriodicTask {
+export function startOutboxRelay(options: OutboxRelayOptions): PeriodicTask {
+  const { db, mailer, siteUrl, apiUrl, intervalMs = 500, log = console.error } = options;
   return startPeriodicTask(() => drainOutbox(db, mailer, siteUrl, apiUrl ? { apiUrl } : {}), intervalMs, (error) =>
     log(`Storewise: email outbox failed: ${(error as { code?: string }).code ?? 'error'}`));
 }

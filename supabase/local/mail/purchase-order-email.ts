@@ -1,4 +1,5 @@
 // With its extension: the hosted send-email Edge Function (Deno) loads this file too (docs/adr/0121).
+import { escapeHtml } from '../../functions/_shared/email-html.ts';
 import type { RenderedEmail as OutgoingMail } from '../../functions/_shared/outbox-email.ts';
 
 /*
@@ -12,10 +13,6 @@ interface Line {
   name?: unknown;
   qty?: unknown;
   unit?: unknown;
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
 
 export function purchaseOrderEmail(to: string, params: Record<string, unknown>): OutgoingMail {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 // With its extension: the hosted send-email Edge Function (Deno) loads this file too (docs/adr/0121).
+import { escapeHtml } from '../../functions/_shared/email-html.ts';
 import type { RenderedEmail as OutgoingMail } from '../../functions/_shared/outbox-email.ts';
 
 /*
@@ -33,10 +34,6 @@ const receiptParams = z.object({
   tenders: z.array(z.object({ kind: z.string().max(20), amount: money, tendered: money, change: money })).max(20),
 });
 export type ReceiptEmailParams = z.infer<typeof receiptParams>;
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
-}
 
 function formatter(currency: string) {
   const fmt = new Intl.NumberFormat('en-US', { style: 'currency', currency });

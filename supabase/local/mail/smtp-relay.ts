@@ -1,8 +1,8 @@
 import nodemailer from 'nodemailer';
-import { fromHeader, type MailSender } from './email-sender';
+import { providerFromFields, type EmailSender } from '../../functions/_shared/email-sender';
 import { mailFrom, type OutgoingMail } from './mailbox';
 
-export type Relay = (mail: OutgoingMail, sender?: MailSender) => Promise<void>;
+export type Relay = (mail: OutgoingMail, sender?: EmailSender) => Promise<void>;
 
 /** What the relay needs of a nodemailer transport (tests pass a stream transport to read the headers). */
 export interface MailTransport {
@@ -15,9 +15,9 @@ export interface MailTransport {
  */
 export function smtpRelay(transport: MailTransport, envFrom: string): Relay {
   return async (mail, sender) => {
-    const from = sender?.name ? fromHeader(sender.name, envFrom) : envFrom;
-    await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html,
-      ...(sender?.replyTo ? { replyTo: sender.replyTo } : {}) });
+    // The same From and Reply-To the send-email Edge Function gives its provider.
+    const { from, reply_to: replyTo } = providerFromFields(sender ?? null, envFrom);
+    await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, ...(replyTo ? { replyTo } : {}) });
   };
 }
 

@@ -243,7 +243,8 @@ export class ChangeFeed {
       item?.visible.add(keyOf(item.info, row.pk));
     }
 
-    // The message of a change is the same for every subscriber of a role: built and serialised once.
+    // The message of a change is the same for every subscriber of a role: built and serialised once per change and
+    // role (the columns differ by role), never once per subscriber.
     const messages = new Map<string, string>();
     for (const entry of wanted) {
       const key = itemOf.get(entry);
@@ -254,14 +255,18 @@ export class ChangeFeed {
       const messageKey = `${entry.change.id}|${entry.subscriber.role}`;
       let dataJson = messages.get(messageKey);
       if (dataJson === undefined) {
-        dataJson = JSON.stringify(await this.message(entry.change, entry.info, entry.subscriber.role, db));
+        dataJson = await this.messageJson(entry.change, entry.info, entry.subscriber.role, db);
         messages.set(messageKey, dataJson);
       }
       entry.subscriber.deliver(entry.ids, dataJson);
     }
   }
 
-  private async message(change: Change, info: TableInfo, role: string, db: Queryable): Promise<Record<string, unknown>> {
+  /**
+   * The change's `data` as JSON text for one role. The text measured against the size limit is the text sent: the
+   * change is serialised once (twice only when it is too large and goes out without its records).
+   */
+  private async messageJson(change: Change, info: TableInfo, role: string, db: Queryable): Promise<string> {
     const selectable = await this.catalog.selectableColumns(role, info, db);
     const columns = info.columns.filter((column) => selectable.has(column.name));
     const names = columns.map((column) => column.name);
@@ -278,11 +283,11 @@ export class ChangeFeed {
       // Without REPLICA IDENTITY FULL the old record is the primary key, as the WAL carries it.
       data.old_record = pick(change.old_record, info.replicaFull ? names : info.primaryKey.filter((column) => selectable.has(column)));
     }
-    if (JSON.stringify(data).length > MAX_RECORD_BYTES) {
-      if (data.record) data.record = {};
-      if (data.old_record) data.old_record = {};
-      data.errors = ['Error 413: Payload Too Large'];
-    }
-    return data;
+    const json = JSON.stringify(data);
+    if (json.length <= MAX_RECORD_BYTES) return json;
+    if (data.record) data.record = {};
+    if (data.old_record) data.old_record = {};
+    data.errors = ['Error 413: Payload Too Large'];
+    return JSON.stringify(data);
   }
 }

@@ -1,8 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream, mkdirSync, type ReadStream } from 'node:fs';
+import { createReadStream, createWriteStream, mkdirSync } from 'node:fs';
 import { copyFile, readdir, rename, rm, stat } from 'node:fs/promises';
 import { once } from 'node:events';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { contentMatches, SNIFF_BYTES } from './content-sniff';
 import { errors } from './storage-error';
 
@@ -114,8 +115,14 @@ export class FileStore {
     for (const version of versions) if (version) await rm(this.pathOf(version), { force: true });
   }
 
-  open(version: string, range?: { start: number; end: number }): ReadStream {
-    return createReadStream(this.pathOf(version), { ...range, highWaterMark: STREAM_CHUNK });
+  /**
+   * Reads bytes start..end (inclusive; end = start - 1 for none) of a version. The read buffer is the chunk size or
+   * the range's length, whichever is smaller: a 100-byte range or a small image does not allocate a 1 MB chunk.
+   */
+  open(version: string, range: { start: number; end: number }): Readable {
+    const length = range.end - range.start + 1;
+    if (length <= 0) return Readable.from([]);
+    return createReadStream(this.pathOf(version), { start: range.start, end: range.end, highWaterMark: Math.min(STREAM_CHUNK, length) });
   }
 
   async size(version: string): Promise<number | undefined> {

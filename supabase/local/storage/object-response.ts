@@ -63,7 +63,7 @@ export async function objectResponse(
   if (range) headers.set('content-range', `bytes ${range.start}-${range.end}/${size}`);
   const status = range ? 206 : 200;
   if (request.method === 'HEAD') return new Response(null, { status, headers });
-  const stream = Readable.toWeb(files.open(version, range)) as ReadableStream<Uint8Array>;
+  const stream = Readable.toWeb(files.open(version, range ?? { start: 0, end: size - 1 })) as ReadableStream<Uint8Array>;
   return new Response(stream, { status, headers });
 }
 

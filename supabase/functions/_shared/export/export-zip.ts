@@ -7,7 +7,7 @@
  * the bytes, so at most a page or two of rows is in memory whatever the size of the business. zip.js compresses
  * with the runtime's CompressionStream (native in Deno) and adds Zip64 records by itself past 4 GB.
  */
-import { ZipWriter, configure } from '@zip.js/zip.js';
+import { TextReader, ZipWriter, configure } from '@zip.js/zip.js';
 import Papa from 'papaparse';
 import { EXPORT_CSV_COLUMNS, type ExportCsvFile } from './csv-formats.ts';
 
@@ -82,15 +82,11 @@ async function writeEntries(output: WritableStream<Uint8Array>, source: ExportSo
   const written = new Map<string, number>();
   for (const { table } of source.tables) {
     let after: Row | null = null;
-    let ended = false;
     written.set(table, 0);
+    // An empty page closes the stream (pagedText), after which it is not pulled again.
     await zip.add(`tables/${table}.jsonl`, pagedText(async () => {
-      if (ended) return null;
       const rows = await source.tableRows(table, after);
-      if (rows.length === 0) {
-        ended = true;
-        return null;
-      }
+      if (rows.length === 0) return null;
       after = rows[rows.length - 1] ?? null;
       done += rows.length;
       written.set(table, (written.get(table) ?? 0) + rows.length);
@@ -104,6 +100,7 @@ async function writeEntries(output: WritableStream<Uint8Array>, source: ExportSo
     let count = 0;
     let ended = false;
     await zip.add(`csv/${file}.csv`, pagedText(async () => {
+      // Set once the header of a file without rows was sent: that text did not close the stream.
       if (ended) return null;
       const rows = await source.csvRows(file, after);
       if (rows.length === 0) {
@@ -126,12 +123,7 @@ async function writeEntries(output: WritableStream<Uint8Array>, source: ExportSo
     tables: source.tables.map((t) => ({ table: t.table, rows: written.get(t.table) ?? 0, file: `tables/${t.table}.jsonl` })),
     csv,
   };
-  let sent = false;
-  await zip.add('manifest.json', pagedText(async () => {
-    if (sent) return null;
-    sent = true;
-    return JSON.stringify(manifest, null, 2);
-  }));
+  await zip.add('manifest.json', new TextReader(JSON.stringify(manifest, null, 2)));
   await zip.close();
   return manifest;
 }

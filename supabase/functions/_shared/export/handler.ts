@@ -9,10 +9,11 @@
  * The rows are read with the service role, page by page, only for the job's business. Nothing personal or secret
  * is logged.
  */
-import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { createClient } from '@supabase/supabase-js';
 import { z } from 'zod';
 import { HttpRefusal, bearerOf, json, readBody } from '../billing/http.ts';
 import { serveBilling, type Log } from '../billing/serve.ts';
+import { callRpc, clientOptions } from '../rpc-refusals.ts';
 import { businessExportZip, type ExportSource, type Row } from './export-zip.ts';
 
 const body = z.discriminatedUnion('action', [
@@ -34,16 +35,6 @@ const PAGE = 1000;
 /** How long a download link works. */
 const LINK_SECONDS = 300;
 
-const refusals: Record<string, 400 | 403 | 404 | 409> = { '42501': 403, P0002: 404, '22023': 400, P0001: 409 };
-
-function refusalOf(error: { code?: string; message: string }): HttpRefusal | null {
-  if (error.code === 'PGRST301' || error.code === 'PGRST303') return new HttpRefusal(401, 'Sign in again.');
-  const status = error.code ? refusals[error.code] : undefined;
-  return status ? new HttpRefusal(status, error.message.charAt(0).toUpperCase() + error.message.slice(1) + '.') : null;
-}
-
-const options = { auth: { persistSession: false, autoRefreshToken: false } };
-
 interface Job {
   id: string;
   business_id: string;
@@ -58,24 +49,18 @@ export function exportFileName(at: Date): string {
 }
 
 export function createExportHandler(deps: ExportDeps) {
-  const service = createClient(deps.supabaseUrl, deps.serviceRoleKey, options);
-
-  const rpc = async <T>(client: SupabaseClient, name: string, args: Record<string, unknown>): Promise<T> => {
-    const { data, error } = await client.rpc(name, args);
-    if (error) throw refusalOf(error) ?? new Error(`${name}: ${error.code ?? ''}`);
-    return data as T;
-  };
+  const service = createClient(deps.supabaseUrl, deps.serviceRoleKey, clientOptions);
 
   /** Builds the ZIP and streams it to Storage; the job ends ready (with its file) or failed. */
   const build = async (exportId: string): Promise<void> => {
     let done = 0;
     try {
-      const job = await rpc<Job>(service, 'business_export_job', { _export_id: exportId });
+      const job = await callRpc<Job>(service, 'business_export_job', { _export_id: exportId });
       const path = `${job.business_id}/${exportFileName(new Date())}`;
       const source: ExportSource = {
         tables: job.tables,
-        tableRows: (table, after) => rpc<Row[]>(service, 'business_export_rows', { _export_id: exportId, _table: table, _after: after, _limit: PAGE }),
-        csvRows: (file, after) => rpc<Row[]>(service, 'business_export_csv_rows', { _export_id: exportId, _file: file, _after: after, _limit: PAGE }),
+        tableRows: (table, after) => callRpc<Row[]>(service, 'business_export_rows', { _export_id: exportId, _table: table, _after: after, _limit: PAGE }),
+        csvRows: (file, after) => callRpc<Row[]>(service, 'business_export_csv_rows', { _export_id: exportId, _file: file, _after: after, _limit: PAGE }),
       };
       let reportedAt = 0;
       const zip = businessExportZip(source, { id: job.business_id, name: job.business_name }, async (rows) => {
@@ -83,7 +68,7 @@ export function createExportHandler(deps: ExportDeps) {
         // At most two progress writes a second: the bar moves, the database is not kept busy by it.
         if (Date.now() - reportedAt < 500) return;
         reportedAt = Date.now();
-        await rpc(service, 'business_export_progress', { _export_id: exportId, _rows_done: rows });
+        await callRpc(service, 'business_export_progress', { _export_id: exportId, _rows_done: rows });
       });
       const upload = service.storage.from('exports').upload(path, zip.zip, { contentType: 'application/zip', upsert: false })
         .then(({ error }) => {
@@ -94,7 +79,7 @@ export function createExportHandler(deps: ExportDeps) {
           }
         });
       await Promise.all([zip.done, upload]);
-      await rpc(service, 'business_export_progress', { _export_id: exportId, _rows_done: job.rows_total, _state: 'ready', _object_name: path });
+      await callRpc(service, 'business_export_progress', { _export_id: exportId, _rows_done: job.rows_total, _state: 'ready', _object_name: path });
       deps.log(`business-export: export ready (${done} rows)`);
     } catch (error) {
       deps.log(`business-export: export failed: ${error instanceof Error ? error.message.slice(0, 200) : 'unknown'}`);
@@ -106,13 +91,13 @@ export function createExportHandler(deps: ExportDeps) {
     const input = await readBody(request, body);
     const jwt = bearerOf(request);
     if (!jwt || jwt === deps.anonKey) throw new HttpRefusal(401, 'Sign in first.');
-    const user = createClient(deps.supabaseUrl, deps.anonKey, { ...options, global: { headers: { Authorization: `Bearer ${jwt}` } } });
+    const user = createClient(deps.supabaseUrl, deps.anonKey, { ...clientOptions, global: { headers: { Authorization: `Bearer ${jwt}` } } });
     if (input.action === 'start') {
-      const exportId = await rpc<string>(user, 'begin_business_export', { _business_id: input.business_id });
+      const exportId = await callRpc<string>(user, 'begin_business_export', { _business_id: input.business_id });
       deps.background(build(exportId));
       return json(202, { export_id: exportId });
     }
-    const path = await rpc<string>(user, 'business_export_file', { _export_id: input.export_id });
+    const path = await callRpc<string>(user, 'business_export_file', { _export_id: input.export_id });
     const name = path.slice(path.indexOf('/') + 1);
     const { data, error } = await service.storage.from('exports').createSignedUrl(path, LINK_SECONDS, { download: name });
     if (error || !data) throw new HttpRefusal(404, 'The export file is no longer there: export again.');
