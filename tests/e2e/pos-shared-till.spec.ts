@@ -120,3 +120,28 @@ test('offline, cashier B switches in by PIN with the register\'s verifier and se
     .eq('id', String(sale?.till_switch_id)).single();
   expect(sw).toEqual({ user_id: b.id, signed_in_user_id: shop.cashier.id, method: 'offline', verified: true });
 });
+
+test('a cashier chooses their own till PIN on their profile; an easy one is refused, and the new one switches the till', async ({ page }) => {
+  test.setTimeout(120_000);
+  const shop = await posShop();
+  await signInThroughUi(page, shop.cashier.email, shop.cashier.password);
+  await page.goto('/dashboard/profile');
+  const form = page.getByRole('form', { name: 'Your till PIN' });
+  await form.getByLabel('New PIN', { exact: true }).fill('1234');
+  await form.getByLabel('New PIN again').fill('1234');
+  await form.getByRole('button', { name: 'Set my PIN' }).click();
+  await expect(form.getByText(/too easy to guess/)).toBeVisible();
+  await form.getByLabel('New PIN', { exact: true }).fill('2580');
+  await form.getByLabel('New PIN again').fill('2580');
+  await form.getByRole('button', { name: 'Set my PIN' }).click();
+  await expect(page.getByText('Your till PIN is set')).toBeVisible();
+  await expect(form.getByLabel('New PIN', { exact: true })).toHaveValue('');
+
+  // The database took it: the old PIN the owner set no longer switches the till, the new one does.
+  await openShift(page, '100');
+  await switchTo(page, 'Test Cashier (cashier)', shop.pins.cashier);
+  await expect(page.getByRole('form', { name: 'Switch cashier' }).getByRole('alert')).toBeVisible();
+  await page.getByRole('form', { name: 'Switch cashier' }).getByLabel('PIN').fill('2580');
+  await page.getByRole('form', { name: 'Switch cashier' }).getByLabel('PIN').press('Enter');
+  await expect(page.getByTestId('till-cashier')).toHaveText('Selling: Test Cashier (cashier)');
+});

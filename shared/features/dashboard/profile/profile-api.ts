@@ -1,5 +1,6 @@
 // SQL (supabase/schemas, docs/adr/0185):
 //   supabase/schemas/auth.sql: profiles
+import { personMessage } from '../../../lib/database-messages';
 import { serviceMessage } from '../../../lib/service-message';
 import type { StorewiseClient } from '../../../lib/supabase-client';
 import { ServiceError, unwrap } from '../api-result';
@@ -29,3 +30,17 @@ export async function saveProfile(supabase: StorewiseClient, userId: string, val
 }
 
 export type Profile = Awaited<ReturnType<typeof fetchProfile>>;
+
+/** The businesses this person works in, for their own till PIN (one PIN per business, ADR 0300). */
+export async function fetchMyMemberships(supabase: StorewiseClient, userId: string) {
+  const rows = unwrap(await supabase.from('business_members').select('business_id, role, businesses(name)')
+    .eq('user_id', userId).order('created_at'));
+  return rows.map((r) => ({ businessId: r.business_id, role: r.role, name: r.businesses?.name ?? 'Business' }));
+}
+export type Membership = Awaited<ReturnType<typeof fetchMyMemberships>>[number];
+
+/** Sets one's own till PIN in a business (set_my_pin: the database checks the rules again and audits without it). */
+export async function setMyPin(supabase: StorewiseClient, businessId: string, pin: string): Promise<void> {
+  const { error } = await supabase.rpc('set_my_pin', { _business_id: businessId, _pin: pin });
+  if (error) throw new ServiceError(personMessage(error.message), error.code);
+}

@@ -12,7 +12,8 @@ import { Loaded } from '../loaded';
 import { PageHeader } from '../page-header';
 import { SectionCard } from '../section-card';
 import { useLoad } from '../use-load';
-import { fetchProfile, saveProfile, type Profile } from './profile-api';
+import { fetchMyMemberships, fetchProfile, saveProfile, type Profile } from './profile-api';
+import { TillPinSection } from './till-pin-section';
 import { profileSchema, type ProfileValues } from './profile-schema';
 
 function ProfileForm({ profile, onSaved }: { profile: Profile; onSaved: (saved: Profile) => void }) {
@@ -63,6 +64,7 @@ export function ProfilePage() {
   const supabase = useSupabase();
   const { user } = useDashboardSession();
   const profile = useLoad(user.id, () => fetchProfile(supabase, user.id));
+  const memberships = useLoad(`${user.id}|members`, () => fetchMyMemberships(supabase, user.id));
 
   return (
     <>
@@ -74,6 +76,11 @@ export function ProfilePage() {
               {(data) => <ProfileForm profile={data} onSaved={(saved) => profile.update(() => saved)} />}
             </Loaded>
           </SectionCard>
+          {memberships.state.status === 'ready' && memberships.state.data.length > 0 && (
+            <SectionCard title="Till PIN" description="Switch the register to yourself at the counter, and approve as a manager, with a PIN only you know.">
+              <TillPinSection memberships={memberships.state.data} />
+            </SectionCard>
+          )}
         </Stack>
         <SectionCard title="Account Information">
           <DataList.Root orientation="vertical" gap="3">
