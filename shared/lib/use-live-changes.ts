@@ -66,7 +66,10 @@ export function useLiveChannel(supabase: StorewiseClient, tables: LiveTable[], h
           latest.current.onJoin?.(!joinedBefore);
           joinedBefore = true;
         } else if (status === 'CLOSED') {
-          // Closed by the server, not by us: realtime-js does not rejoin such a channel by itself.
+          // Closed by the server, not by us: realtime-js does not rejoin such a channel by itself. removeChannel
+          // reports CLOSED again synchronously, so the channel is forgotten first: that second report is ignored
+          // (above) instead of removing and scheduling again without end.
+          channel = undefined;
           void supabase.removeChannel(current);
           reopenTimer = setTimeout(open, delay);
           delay = Math.min(delay * 2, REOPEN_MAX_MS);
