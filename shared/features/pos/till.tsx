@@ -26,6 +26,7 @@ import { SlipView } from './printing/slip-view';
 import { Receipt, type ReceiptData } from './receipt';
 import { useBusinessLogo } from '../../lib/use-business-logo';
 import { RefundPanel, type RefundRequest } from './refund-panel';
+import { refundRole } from './refund-math';
 import { CartRow } from './cart-row';
 import { PosThumb } from './pos-images';
 import { indexCatalog, lookupCode, searchCatalog } from './catalog-search';
@@ -557,7 +558,7 @@ export function Till(props: TillProps) {
             </Stack>
           )}
           {panel === 'refund' && (
-            <RefundPanel supabase={supabase} storeId={store.id} currency={store.currency} receipt={refundReceipt} role={sellingRole}
+            <RefundPanel supabase={supabase} storeId={store.id} currency={store.currency} receipt={refundReceipt} role={refundRole(role, sellingRole)}
               online={online} findLocal={findLocal} onRefund={refund} onClose={() => setPanel(null)} />
           )}
           {panel === 'shift' && (
