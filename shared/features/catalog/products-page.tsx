@@ -4,6 +4,7 @@ import { Link as RouterLink } from 'react-router-dom';
 import { LoadError } from '../../components/load-error';
 import { LoadingText } from '../../components/loading-text';
 import { notify } from '../../components/toaster';
+import { downloadText } from '../../lib/download-file';
 import { formatMinor } from '../../lib/money';
 import { useSupabase } from '../../lib/platform-context';
 import { useBusinessPacks } from '../../lib/use-business-packs';
@@ -94,14 +95,7 @@ export function ProductsPage({ business }: { business: CatalogWorkspace }) {
     setExporting(true);
     try {
       const csv = catalogCsv(await fetchCatalogExport(supabase, business.id, canEdit), canEdit, currency);
-      const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
-      const a = document.createElement('a');
-      a.href = url;
-      a.download = `catalog-${new Date().toISOString().slice(0, 10)}.csv`;
-      document.body.appendChild(a);
-      a.click();
-      a.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 1000);
+      downloadText(`catalog-${new Date().toISOString().slice(0, 10)}.csv`, csv);
     } catch (error) {
       notify.error('Catalog not exported', error instanceof Error ? error.message : 'Please try again.');
     } finally {

@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { Alert, Button, Field, Heading, HStack, Input, NativeSelect, Stack, Table, Tabs, Text } from '@chakra-ui/react';
 import { LuDownload, LuPrinter } from 'react-icons/lu';
 import { LoadingText } from '../../components/loading-text';
+import { downloadText } from '../../lib/download-file';
 import { commonCurrency } from '../../lib/money';
 import { useSupabase } from '../../lib/platform-context';
 import { fetchReportScope, fetchSalesAndProfit, reportRequestSchema, type Grain, type ProfitRow, type ReportScope, type SalesRow } from './reports-api';
@@ -115,12 +116,7 @@ export function ReportsApp() {
           p ? minorToDecimal(p.profit, c) : '', p?.margin ?? ''];
       }),
     );
-    const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = `sales-${from}-to-${to}.csv`;
-    link.click();
-    URL.revokeObjectURL(url);
+    downloadText(`sales-${from}-to-${to}.csv`, csv);
   }
 
   if (scopeError) return <Alert.Root status="error"><Alert.Title>{scopeError}</Alert.Title></Alert.Root>;
