@@ -2,7 +2,6 @@ import Papa from 'papaparse';
 import { currencyDigits, minorToPlain, parseMinorAmount, type Currency } from '../../lib/money';
 import { CATALOG_COLUMNS, COLUMN_KEYS, MONEY_COLUMNS, type CsvRow } from './catalog-columns';
 
-export { type CsvRow } from './catalog-columns';
 
 export interface ParsedCsv {
   rows: CsvRow[];

@@ -1,6 +1,6 @@
 import type { StorewiseClient } from '../../lib/supabase-client';
 import { CatalogError } from './catalog-api';
-import type { CsvRow } from './catalog-csv';
+import type { CsvRow } from './catalog-columns';
 
 /**
  * A catalog file sent in parts (ADR 0180): import_catalog checks at most 500 rows and writes at most 25 per call,

@@ -8,7 +8,7 @@ import {
   receiptLine, setQty, tenderState, type CartLine, type CatalogItem, type Discount, type Tender,
 } from './cart';
 import { currencyDigits } from '../../lib/money';
-import { labelQuantity, matchScaleLabel, pluBaseCode } from './scale-barcode';
+import { labelQuantity, matchScaleLabel, pluBaseCode } from '../../lib/scale-barcode';
 import { serialProblem } from './serial-number';
 import { readGs1Scan } from './gs1-scan';
 import { noPacks, type ShopPacks } from './shop-packs';
