@@ -6,15 +6,15 @@ import { useSupabase } from '../../lib/platform-context';
 import { downloadText } from '../../lib/download-file';
 import type { CatalogWorkspace } from './catalog-api';
 import { CATALOG_COLUMNS, type CsvRow } from './catalog-columns';
-import { catalogTemplateCsv, parseCatalogCsv, toDatabaseRows, type RowProblem } from './catalog-csv';
-import { checkCatalogFile, writeCatalogFile, writtenBefore, type ImportProgress, type ImportTarget } from './catalog-import';
+import { catalogTemplateCsv, parseCatalogCsv, toDatabaseRows } from './catalog-csv';
+import { checkCatalogFile, writeCatalogFile, writtenBefore, type ImportProgress, type ImportTarget, type RowError } from './catalog-import';
 import { previewCatalogFile, rowsThatFit, summarizePreview, type ImportPreview } from './catalog-preview';
 import { ImportChanges } from './import-preview';
 
 /** Rows to work on, each with its row number in the file (messages name the file's rows, whatever was left out). */
 interface Rows { rows: CsvRow[]; numbers: number[] }
 /** A finished check: the rows' problems, or (none) what the file would do and the rows to write. */
-interface Checked { importId: string; problems: RowProblem[]; preview: ImportPreview | null; toWrite: Rows }
+interface Checked { importId: string; problems: RowError[]; preview: ImportPreview | null; toWrite: Rows }
 /** What stopped an import part way (ADR 0180): the rows before it are in the catalog, the rest are not. */
 interface Stopped { written: number; reason: string }
 
