@@ -4,7 +4,7 @@ import { Badge, Box, Button, Flex, HStack, Input, Stack, Table, Text } from '@ch
 import type { StorewiseClient } from '../../lib/supabase-client';
 import type { PrintableSlip } from '../../platform/platform';
 import {
-  addItem, addLine, addLotItem, cartTotals, discountLimitPercent, fixedQuantity, formatMinor, lineFigures, lineKey, maxDiscountPercent, priceCart,
+  addItem, addLine, cartTotals, discountLimitPercent, fixedQuantity, formatMinor, lineFigures, lineKey, maxDiscountPercent, priceCart,
   receiptLine, setQty, tenderState, type CartLine, type CatalogItem, type Discount, type Tender,
 } from './cart';
 import { currencyDigits } from '../../lib/money';
@@ -196,7 +196,7 @@ export function Till(props: TillProps) {
     if (gs1.kind === 'lot' || gs1.kind === 'item') {
       const { item } = gs1;
       const lot = gs1.kind === 'lot' ? gs1.lot : null;
-      updateCart((c) => ({ ...c, entries: lot ? addLotItem(c.entries, item, lot) : addItem(c.entries, item) }));
+      updateCart((c) => ({ ...c, entries: addItem(c.entries, item, 1, lot ?? undefined) }));
       setNotice(lot && !lot.id ? `Lot ${lot.number} of ${item.name} is not on record at this store: the sale takes the first expiring lot`
         : gs1.kind === 'lot' && gs1.expiry && gs1.expiry < format(new Date(), 'yyyy-MM-dd') ? `Lot ${lot?.number ?? ''} expired on ${gs1.expiry}` : null);
       return true;
