@@ -62,6 +62,19 @@ test('a 3 x 2 size and colour grid makes six variants, and a count is entered th
   const stock = ((await admin.from('stock_balances').select('variant_id, qty').eq('store_id', shop.store)).data ?? [])
     .filter((b) => ids.get(b.variant_id)?.startsWith('LINENS-')).map((b) => [ids.get(b.variant_id), Number(b.qty)]).sort();
   expect(stock).toEqual([['LINENS-NAV-S', 3], ['LINENS-WHI-L', 2]]);
+
+  // The pack brings its report: sell-through by collection, beside Products in Reports.
+  const collection = (await owner.from('collections').insert({ business_id: shop.business, name: 'Summer Linen' }).select('id').single()).data;
+  expect((await owner.from('products').update({ collection_id: collection?.id ?? '' }).eq('business_id', shop.business)
+    .eq('name', 'Linen Shirt')).error).toBeNull();
+  await page.goto('/dashboard/reports');
+  await page.getByTestId('reports-tab-collections').click();
+  const row = page.getByTestId('report-collections-row');
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText('Summer Linen');
+  // Six variants in one product, five on hand at the end and none sold: 0 % sell-through.
+  await expect(row.locator('td').nth(2)).toHaveText('1');
+  await expect(row.locator('td').nth(4)).toHaveText('5');
 });
 
 test('a GS1 DataMatrix scanned at the register finds the item by GTIN and sells the lot it names', async ({ page }) => {

@@ -38,7 +38,7 @@ function CollectionForm({ onSubmit }: { onSubmit: (v: CollectionValues) => Promi
 
 /**
  * Collections (clothing pack, issue 29): a season's lines with their dates; products join one on their edit page;
- * the end-of-season markdown runs per collection. Sell-through per collection is in Reports.
+ * the end-of-season markdown runs per collection. Sell-through per collection is in Reports, Collections.
  */
 export function CollectionsPage({ business }: { business: CatalogWorkspace }) {
   const supabase = useSupabase();
