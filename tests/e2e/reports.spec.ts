@@ -84,9 +84,6 @@ test('reports: the sales chart draws, a breakdown by category exports the totals
   await expect(page.getByTestId('reports-row').first()).toBeVisible();
   await expect(page.getByTestId('reports-sales-chart').locator('svg .recharts-bar-rectangle').first()).toBeVisible();
 
-  // The demo business has no clothing pack: no collections report.
-  await expect(page.getByTestId('reports-tab-sellers')).toBeVisible();
-  await expect(page.getByTestId('reports-tab-collections')).toHaveCount(0);
   await page.getByTestId('reports-tab-breakdown').click();
   await page.getByTestId('reports-dimension').selectOption('category');
   await expect(page.getByRole('heading', { name: 'Sales by category' })).toBeVisible();
