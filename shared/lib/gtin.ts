@@ -1,6 +1,6 @@
 /**
  * The GS1 check digit of the digits before it (weights 3 and 1 from the right): EAN-13, UPC-A, EAN-8 and the scale
- * labels of the register (shared/features/pos/scale-barcode.ts). The database's twin is private.gtin_check_digit.
+ * labels of the register (shared/lib/scale-barcode.ts). The database's twin is private.gtin_check_digit.
  */
 export function gtinCheckDigit(body: string): number {
   let sum = 0;

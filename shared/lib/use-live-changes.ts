@@ -66,7 +66,10 @@ export function useLiveChannel(supabase: StorewiseClient, tables: LiveTable[], h
           latest.current.onJoin?.(!joinedBefore);
           joinedBefore = true;
         } else if (status === 'CLOSED') {
-          // Closed by the server, not by us: realtime-js does not rejoin such a channel by itself.
+          // Closed by the server, not by us: realtime-js does not rejoin such a channel by itself. removeChannel
+          // reports CLOSED again synchronously, so the channel is forgotten first: that second report is ignored
+          // (above) instead of removing and scheduling again without end.
+          channel = undefined;
           void supabase.removeChannel(current);
           reopenTimer = setTimeout(open, delay);
           delay = Math.min(delay * 2, REOPEN_MAX_MS);
@@ -85,24 +88,31 @@ export function useLiveChannel(supabase: StorewiseClient, tables: LiveTable[], h
 }
 
 /**
- * Calls `onChange` (at most once per `settleMs`) when a row of the watched tables changes, and after the channel
- * joins again (what changed meanwhile was not delivered). The reload itself reads through the data API; the change only says "read again".
+ * Returns a function that calls `callback` once `settleMs` after its first call: the calls in between ride on that
+ * one. A trailing throttle: a steady stream of calls (a busy store) runs the callback once per `settleMs`, never
+ * postponed for ever (a debounce would be).
  */
-export function useLiveChanges(supabase: StorewiseClient, tables: LiveTable[], onChange: () => void, enabled = true, settleMs = SETTLE_MS): void {
-  const latest = useRef(onChange);
+export function useSettledCall(callback: () => void, settleMs = SETTLE_MS): () => void {
+  const latest = useRef(callback);
   useEffect(() => {
-    latest.current = onChange;
+    latest.current = callback;
   });
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
-  // The first change of a burst schedules the reload; the rest of the burst rides on it. A steady stream of
-  // changes (a busy store) then reloads once per `settleMs`, never postponed for ever.
-  const changed = () => {
+  return () => {
     if (timer.current !== undefined) return;
     timer.current = setTimeout(() => {
       timer.current = undefined;
       latest.current();
     }, settleMs);
   };
+}
+
+/**
+ * Calls `onChange` (at most once per `settleMs`) when a row of the watched tables changes, and after the channel
+ * joins again (what changed meanwhile was not delivered). The reload itself reads through the data API; the change only says "read again".
+ */
+export function useLiveChanges(supabase: StorewiseClient, tables: LiveTable[], onChange: () => void, enabled = true, settleMs = SETTLE_MS): void {
+  const changed = useSettledCall(onChange, settleMs);
   useLiveChannel(supabase, tables, { onChange: changed, onJoin: (first) => !first && changed() }, enabled);
 }

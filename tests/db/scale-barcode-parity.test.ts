@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gtinCheckDigit } from '../../shared/lib/gtin';
 import { refundCashRounding, roundToStep, saleCashRounding } from '../../shared/features/pos/cash-rounding';
-import { labelQuantity, parseScaleLabel, parseScalePattern, type ScaleRule } from '../../shared/features/pos/scale-barcode';
+import { labelQuantity, parseScaleLabel, parseScalePattern, type ScaleRule } from '../../shared/lib/scale-barcode';
 import { imeiIsValid } from '../../shared/features/pos/serial-number';
 import { currencyDigits } from '../../shared/lib/money';
 import { startStack, type StackHandle } from '../helpers/stack';

@@ -1,17 +1,14 @@
 import Papa from 'papaparse';
 import { currencyDigits, minorToPlain, parseMinorAmount, type Currency } from '../../lib/money';
 import { CATALOG_COLUMNS, COLUMN_KEYS, MONEY_COLUMNS, type CsvRow } from './catalog-columns';
+import type { RowError } from './catalog-import';
 
-export { type CsvRow } from './catalog-columns';
 
 export interface ParsedCsv {
   rows: CsvRow[];
   /** Whole-file problems (encoding, header); row problems come from the database's dry run. */
   errors: string[];
 }
-
-/** A problem with one row of the file (1-based, as the file's data rows are numbered). */
-export interface RowProblem { row_index: number; message: string }
 
 const MAX_ROWS = 20_000;
 
@@ -50,8 +47,8 @@ export function parseCatalogCsv(bytes: ArrayBuffer): ParsedCsv {
  * ("250"; JPY "250" stays 250 yen, KWD "2.500" is 2500 fils). A cell that is not an amount of this currency is named
  * with its row and left as written (the database then refuses the row as well; the panel shows this message).
  */
-export function toDatabaseRows(rows: CsvRow[], currency: Currency): { rows: CsvRow[]; problems: RowProblem[] } {
-  const problems: RowProblem[] = [];
+export function toDatabaseRows(rows: CsvRow[], currency: Currency): { rows: CsvRow[]; problems: RowError[] } {
+  const problems: RowError[] = [];
   const converted = rows.map((row, i) => {
     const out: CsvRow = { ...row };
     for (const key of MONEY_COLUMNS) {

@@ -1,6 +1,6 @@
 import type { StorewiseClient } from '../../lib/supabase-client';
 import { CatalogError } from './catalog-api';
-import type { CsvRow } from './catalog-csv';
+import type { CsvRow } from './catalog-columns';
 
 /**
  * A catalog file sent in parts (ADR 0180): import_catalog checks at most 500 rows and writes at most 25 per call,
@@ -10,6 +10,7 @@ import type { CsvRow } from './catalog-csv';
 export const CHECK_PART_ROWS = 500;
 export const WRITE_PART_ROWS = 25;
 
+/** A problem with one row of the file (1-based, as the file's data rows are numbered). */
 export interface RowError { row_index: number; message: string }
 
 export interface ImportProgress { phase: 'checking' | 'importing'; done: number; total: number }
@@ -28,17 +29,28 @@ export interface ImportTarget {
 const BUSY_RETRIES = 10;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** One part; a 429 (the stack is busy with this account's other calls) is sent again after a pause. */
-async function callPart(supabase: StorewiseClient, target: ImportTarget, rows: CsvRow[], firstRow: number, dryRun: boolean): Promise<RowError[]> {
+interface CallAnswer<T> { data: T | null; error: { message: string; code?: string; hint?: string | null } | null; status: number }
+
+/**
+ * Makes a call of the import (its check, write or preview) and answers its data. A 429 (the stack is busy with this
+ * account's other calls) is sent again after a pause, up to BUSY_RETRIES times; any other error is thrown.
+ */
+export async function callWhileBusy<T>(call: () => PromiseLike<CallAnswer<T>>, pause: (ms: number) => Promise<void> = sleep): Promise<T | null> {
   for (let attempt = 0; ; attempt += 1) {
-    const { data, error, status } = await supabase.rpc('import_catalog', {
-      _business_id: target.businessId, _rows: rows, _dry_run: dryRun, _import_id: target.importId, _first_row: firstRow,
-      ...(target.storeId ? { _store_id: target.storeId } : {}),
-    });
-    if (!error) return data ?? [];
+    const { data, error, status } = await call();
+    if (!error) return data;
     if (status !== 429 || attempt >= BUSY_RETRIES) throw new CatalogError(error.message, error.code, error.hint);
-    await (target.pause ?? sleep)(1000);
+    await pause(1000);
   }
+}
+
+/** One part of the check or the write. */
+async function callPart(supabase: StorewiseClient, target: ImportTarget, rows: CsvRow[], firstRow: number, dryRun: boolean): Promise<RowError[]> {
+  const errors = await callWhileBusy(() => supabase.rpc('import_catalog', {
+    _business_id: target.businessId, _rows: rows, _dry_run: dryRun, _import_id: target.importId, _first_row: firstRow,
+    ...(target.storeId ? { _store_id: target.storeId } : {}),
+  }), target.pause);
+  return errors ?? [];
 }
 
 /**

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import type { StorewiseClient } from '../../lib/supabase-client';
-import { CatalogError } from './catalog-api';
 import type { CsvRow } from './catalog-columns';
-import { CHECK_PART_ROWS, type ImportTarget } from './catalog-import';
+import { callWhileBusy, CHECK_PART_ROWS, type ImportTarget } from './catalog-import';
 
 /**
  * What a catalog file would do, from public.preview_catalog_import (part after part, as the check): each row a new
@@ -29,27 +28,16 @@ export interface ImportPreview {
   rows: PreviewRow[];
 }
 
-const BUSY_RETRIES = 10;
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 /** The preview of rows `from` onwards, in parts of 500 (a 429 is sent again after a pause, as the check does). */
 export async function previewCatalogFile(supabase: StorewiseClient, target: ImportTarget, rows: CsvRow[], from = 0): Promise<ImportPreview> {
   const result: ImportPreview = { plan: '', room: null, rows: [] };
   for (let start = from; start < rows.length; start += CHECK_PART_ROWS) {
-    for (let attempt = 0; ; attempt += 1) {
-      const { data, error, status } = await supabase.rpc('preview_catalog_import', {
-        _business_id: target.businessId, _rows: rows.slice(start, start + CHECK_PART_ROWS), _first_row: start + 1,
-      });
-      if (!error) {
-        const part = previewAnswer.parse(data);
-        // The room is the plan's as the first part saw it: later parts write nothing, so it is the same.
-        if (start === from) Object.assign(result, { plan: part.plan, room: part.room });
-        result.rows.push(...part.rows);
-        break;
-      }
-      if (status !== 429 || attempt >= BUSY_RETRIES) throw new CatalogError(error.message, error.code, error.hint);
-      await (target.pause ?? sleep)(1000);
-    }
+    const part = previewAnswer.parse(await callWhileBusy(() => supabase.rpc('preview_catalog_import', {
+      _business_id: target.businessId, _rows: rows.slice(start, start + CHECK_PART_ROWS), _first_row: start + 1,
+    }), target.pause));
+    // The room is the plan's as the first part saw it: later parts write nothing, so it is the same.
+    if (start === from) Object.assign(result, { plan: part.plan, room: part.room });
+    result.rows.push(...part.rows);
   }
   return result;
 }

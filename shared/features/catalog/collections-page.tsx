@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Button, Heading, HStack, Input, Link, SimpleGrid, Stack, Table, Text } from '@chakra-ui/react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
@@ -8,10 +8,10 @@ import { LoadError } from '../../components/load-error';
 import { LoadingText } from '../../components/loading-text';
 import { notify } from '../../components/toaster';
 import { useSupabase } from '../../lib/platform-context';
-import { fetchCatalogCurrency, type CatalogWorkspace } from './catalog-api';
+import type { CatalogWorkspace } from './catalog-api';
 import { collectionSchema, createCollection, deleteCollection, fetchCollections, type CollectionValues } from './collections-api';
 import { MarkdownPanel } from './markdown-panel';
-import { useReload } from './use-reload';
+import { useCatalogCurrency, useReload } from './use-reload';
 
 function CollectionForm({ onSubmit }: { onSubmit: (v: CollectionValues) => Promise<void> }) {
   const { register, handleSubmit, formState, reset } = useForm<CollectionValues>({
@@ -38,17 +38,15 @@ function CollectionForm({ onSubmit }: { onSubmit: (v: CollectionValues) => Promi
 
 /**
  * Collections (clothing pack, issue 29): a season's lines with their dates; products join one on their edit page;
- * the end-of-season markdown runs per collection. Sell-through per collection is in Reports.
+ * the end-of-season markdown runs per collection. Sell-through per collection is in Reports, Collections.
  */
 export function CollectionsPage({ business }: { business: CatalogWorkspace }) {
   const supabase = useSupabase();
   const canEdit = business.role === 'owner' || business.role === 'manager';
   const [state, reload] = useReload(business.id, () => fetchCollections(supabase, business.id));
-  const [currency, setCurrency] = useState<string | null>(null);
+  // A fixed markdown price is typed in the catalog's currency: the markdown waits until it is known.
+  const [currency, reloadCurrency] = useCatalogCurrency(business.id);
   const [markingDown, setMarkingDown] = useState<string | null>(null);
-  useEffect(() => {
-    fetchCatalogCurrency(supabase, business.id).then(setCurrency, () => undefined);
-  }, [supabase, business.id]);
 
   const run = async (what: string, action: () => Promise<unknown>, done: string) => {
     try {
@@ -90,7 +88,8 @@ export function CollectionsPage({ business }: { business: CatalogWorkspace }) {
                   {canEdit && (
                     <Table.Cell>
                       <HStack gap="1" justify="flex-end">
-                        <Button size="xs" variant="outline" onClick={() => setMarkingDown(markingDown === c.id ? null : c.id)}>Markdown</Button>
+                        <Button size="xs" variant="outline" disabled={currency.status !== 'ready'}
+                          onClick={() => setMarkingDown(markingDown === c.id ? null : c.id)}>Markdown</Button>
                         <Button size="xs" variant="ghost" colorPalette="red"
                           onClick={() => void run('Deleting', () => deleteCollection(supabase, c.id), 'Collection deleted; its products stay')}>Delete</Button>
                       </HStack>
@@ -102,8 +101,11 @@ export function CollectionsPage({ business }: { business: CatalogWorkspace }) {
           </Table.Root>
         </Table.ScrollArea>
       )}
-      {markingDown && state.status === 'ready' && (
-        <MarkdownPanel key={markingDown} collectionId={markingDown} currency={currency}
+      {currency.status === 'error' && (
+        <LoadError message="The catalog's currency could not be loaded: the markdown waits for it." error={currency.error} onRetry={reloadCurrency} />
+      )}
+      {markingDown && state.status === 'ready' && currency.status === 'ready' && (
+        <MarkdownPanel key={markingDown} collectionId={markingDown} currency={currency.data}
           name={state.data.find((c) => c.id === markingDown)?.name ?? ''} onDone={() => {
             setMarkingDown(null);
             reload();

@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { Suspense } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import type { AuthStore } from '../../lib/auth-store';
+import type { Currency } from '../../lib/money';
 import { PlatformProvider } from '../../lib/platform-context';
 import type { StorewiseClient } from '../../lib/supabase-client';
 import type { Platform } from '../../platform/platform';
@@ -24,12 +25,16 @@ type Answer = { data: unknown; error: null; status: number };
 type PreviewOf = (rows: unknown[], first: number) => unknown;
 const allNew: PreviewOf = (rows, first) => ({ plan: 'Growth', room: null, rows: rows.map((_, i) => ({ row_index: first + i, action: 'new', changes: {} })) });
 
-function renderPanel(secondWrite: Promise<Answer>, previewOf: PreviewOf = allNew) {
+function renderPanel(secondWrite: Promise<Answer>, previewOf: PreviewOf = allNew,
+  // undefined: the catalog's currency is not known yet (an object, as a default parameter would replace undefined).
+  { currency }: { currency: Currency | undefined } = { currency: null }) {
   const calls: Call[] = [];
+  const sent: unknown[][] = [];
   let writes = 0;
   const rpc = vi.fn(async (fn: string, args: { _dry_run: boolean; _first_row: number; _rows: unknown[]; _import_id: string }) => {
     if (fn === 'preview_catalog_import') return { data: previewOf(args._rows, args._first_row), error: null, status: 200 };
     calls.push({ dry: args._dry_run, first: args._first_row, rows: args._rows.length, importId: args._import_id });
+    sent.push(args._rows);
     if (!args._dry_run && ++writes === 2) return secondWrite;
     return { data: [], error: null, status: 200 };
   });
@@ -40,16 +45,17 @@ function renderPanel(secondWrite: Promise<Answer>, previewOf: PreviewOf = allNew
   const supabase = { rpc, from: () => builder } as unknown as StorewiseClient;
   const client = Object.assign(Promise.resolve(supabase), { status: 'fulfilled', value: supabase });
   const onImported = vi.fn();
-  render(
+  const panel = (known: Currency | undefined) => (
     <ChakraProvider value={defaultSystem}>
       <PlatformProvider platform={{} as Platform} supabase={client} auth={{} as AuthStore}>
         <Suspense fallback="loading">
-          <ImportPanel business={{ id: 'b1' } as CatalogWorkspace} onImported={onImported} />
+          <ImportPanel business={{ id: 'b1' } as CatalogWorkspace} currency={known} onImported={onImported} />
         </Suspense>
       </PlatformProvider>
-    </ChakraProvider>,
+    </ChakraProvider>
   );
-  return { calls, onImported };
+  const { rerender } = render(panel(currency));
+  return { calls, sent, onImported, currencyKnown: (known: Currency) => rerender(panel(known)) };
 }
 
 const csv = ['product_name,price,sku', ...Array.from({ length: 60 }, (_, i) => `Item ${i + 1},100,IT-${i + 1}`)].join('\n');
@@ -104,5 +110,17 @@ describe('catalog import panel', { timeout: 30_000 }, () => {
     // Checked again without the last new row: 3 rows, sent in minor units.
     expect(await screen.findByRole('button', { name: 'Check (3 rows)' })).toBeVisible();
     await waitFor(() => expect(calls.map((c) => [c.dry, c.rows])).toEqual([[true, 3]]));
+  });
+
+  it('waits for the catalog\'s currency before checking, then reads amounts in it (a yen price has no decimals)', async () => {
+    const { sent, currencyKnown } = renderPanel(Promise.resolve({ data: [], error: null, status: 200 }), allNew, { currency: undefined });
+    const user = userEvent.setup();
+    await user.upload(await screen.findByLabelText('CSV file'), new File(['product_name,price,sku\nTea,100,TEA\n'], 'catalog.csv', { type: 'text/csv' }));
+    expect(await screen.findByRole('button', { name: 'Check (1 rows)' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Download template' })).toBeDisabled();
+    currencyKnown('JPY');
+    await user.click(await screen.findByRole('button', { name: 'Check (1 rows)' }));
+    expect(await screen.findByText(/Ready: 1 new item, 0 to update/)).toBeVisible();
+    expect(sent[0]).toEqual([expect.objectContaining({ sku: 'TEA', price: '100' })]);
   });
 });

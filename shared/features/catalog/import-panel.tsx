@@ -1,20 +1,20 @@
 import { useEffect, useState } from 'react';
 import { Alert, Button, HStack, List, NativeSelect, Progress, Stack, Text } from '@chakra-ui/react';
 import { notify } from '../../components/toaster';
-import { amountExample } from '../../lib/money';
+import { amountExample, type Currency } from '../../lib/money';
 import { useSupabase } from '../../lib/platform-context';
 import { downloadText } from '../../lib/download-file';
-import { fetchCatalogCurrency, type CatalogWorkspace } from './catalog-api';
+import type { CatalogWorkspace } from './catalog-api';
 import { CATALOG_COLUMNS, type CsvRow } from './catalog-columns';
-import { catalogTemplateCsv, parseCatalogCsv, toDatabaseRows, type RowProblem } from './catalog-csv';
-import { checkCatalogFile, writeCatalogFile, writtenBefore, type ImportProgress, type ImportTarget } from './catalog-import';
+import { catalogTemplateCsv, parseCatalogCsv, toDatabaseRows } from './catalog-csv';
+import { checkCatalogFile, writeCatalogFile, writtenBefore, type ImportProgress, type ImportTarget, type RowError } from './catalog-import';
 import { previewCatalogFile, rowsThatFit, summarizePreview, type ImportPreview } from './catalog-preview';
 import { ImportChanges } from './import-preview';
 
 /** Rows to work on, each with its row number in the file (messages name the file's rows, whatever was left out). */
 interface Rows { rows: CsvRow[]; numbers: number[] }
 /** A finished check: the rows' problems, or (none) what the file would do and the rows to write. */
-interface Checked { importId: string; problems: RowProblem[]; preview: ImportPreview | null; toWrite: Rows }
+interface Checked { importId: string; problems: RowError[]; preview: ImportPreview | null; toWrite: Rows }
 /** What stopped an import part way (ADR 0180): the rows before it are in the catalog, the rest are not. */
 interface Stopped { written: number; reason: string }
 
@@ -27,9 +27,13 @@ const pick = (from: Rows, positions: number[]): Rows =>
  * changes (old -> new). Only rows that create or change something are written, part after part with a progress bar;
  * a file adding more items than the plan allows says so once and offers the rows that fit.
  */
-export function ImportPanel({ business, onImported }: { business: CatalogWorkspace; onImported: () => void }) {
+export function ImportPanel({ business, currency, onImported }: {
+  business: CatalogWorkspace;
+  /** The catalog's currency (useCatalogCurrency); undefined until it is known, and the file waits for it. */
+  currency: Currency | undefined;
+  onImported: () => void;
+}) {
   const supabase = useSupabase();
-  const [currency, setCurrency] = useState<string | null>(null);
   const [file, setFile] = useState<CsvRow[]>([]);
   const [base, setBase] = useState<Rows>({ rows: [], numbers: [] });
   const [fileErrors, setFileErrors] = useState<string[]>([]);
@@ -40,10 +44,14 @@ export function ImportPanel({ business, onImported }: { business: CatalogWorkspa
   const [progress, setProgress] = useState<ImportProgress | null>(null);
   const [stopped, setStopped] = useState<Stopped | null>(null);
 
+  // The stores for opening stock, once per business.
   useEffect(() => {
+    let cancelled = false;
     void supabase.from('stores').select('id, name').eq('business_id', business.id).is('archived_at', null).order('name')
-      .then(({ data }) => setStores(data ?? []));
-    fetchCatalogCurrency(supabase, business.id).then(setCurrency, () => undefined);
+      .then(({ data }) => !cancelled && setStores(data ?? []));
+    return () => {
+      cancelled = true;
+    };
   }, [supabase, business.id]);
 
   const target = (importId: string): ImportTarget => ({ businessId: business.id, importId, onProgress: setProgress, ...(storeId ? { storeId } : {}) });
@@ -59,6 +67,7 @@ export function ImportPanel({ business, onImported }: { business: CatalogWorkspa
   };
 
   const check = async (rows: Rows = base) => {
+    if (currency === undefined) return;
     setBusy('checking');
     setChecked(null);
     const importId = crypto.randomUUID();
@@ -138,7 +147,7 @@ export function ImportPanel({ business, onImported }: { business: CatalogWorkspa
     <Stack gap="3" as="section" aria-label="Import products">
       <Text fontSize="sm" color="fg.muted">
         A CSV (UTF-8) with the columns {CATALOG_COLUMNS.map((c) => `${c.key} (${c.help})`).join(', ')}. Prices and costs are
-        amounts{currency ? ` in ${currency}` : ''}, such as {amountExample(currency)}.
+        amounts{currency ? ` in ${currency}` : ''}, such as {amountExample(currency ?? null)}.
         A row whose SKU is already in the catalog updates that item; the catalog&apos;s export can be edited and imported back.
       </Text>
       <HStack gap="3" wrap="wrap">
@@ -150,10 +159,11 @@ export function ImportPanel({ business, onImported }: { business: CatalogWorkspa
           </NativeSelect.Field>
           <NativeSelect.Indicator />
         </NativeSelect.Root>
-        <Button size="sm" variant="ghost" onClick={() => downloadText('catalog-template.csv', catalogTemplateCsv(currency))}>
+        <Button size="sm" variant="ghost" disabled={currency === undefined}
+          onClick={() => downloadText('catalog-template.csv', catalogTemplateCsv(currency ?? null))}>
           Download template
         </Button>
-        <Button size="sm" variant="outline" disabled={base.rows.length === 0 || busy !== null} loading={busy === 'checking'}
+        <Button size="sm" variant="outline" disabled={base.rows.length === 0 || busy !== null || currency === undefined} loading={busy === 'checking'}
           onClick={() => void check()}>Check ({base.rows.length} rows)</Button>
         <Button size="sm" disabled={!summary || summary.overLimit !== null || checked?.toWrite.rows.length === 0 || busy !== null}
           loading={busy === 'importing'} onClick={() => void importRows()}>
@@ -228,7 +238,7 @@ export function ImportPanel({ business, onImported }: { business: CatalogWorkspa
           </Text>
         )
       )}
-      {summary && checked?.preview && <ImportChanges rows={checked.preview.rows} skuOf={skuOf} currency={currency} />}
+      {summary && checked?.preview && <ImportChanges rows={checked.preview.rows} skuOf={skuOf} currency={currency ?? null} />}
     </Stack>
   );
 }

@@ -4,15 +4,17 @@ import { Link as RouterLink } from 'react-router-dom';
 import { LoadError } from '../../components/load-error';
 import { LoadingText } from '../../components/loading-text';
 import { notify } from '../../components/toaster';
+import { downloadText } from '../../lib/download-file';
 import { formatMinor } from '../../lib/money';
 import { useSupabase } from '../../lib/platform-context';
 import { useBusinessPacks } from '../../lib/use-business-packs';
 import { fetchMainThumbnails, thumbnailUrl } from '../../lib/product-images/product-images-api';
 import { catalogCsv, fetchCatalogExport } from './catalog-export';
-import { CatalogError, createProduct, fetchCatalogCurrency, searchCatalog, type CatalogHit, type CatalogWorkspace, type NewProduct } from './catalog-api';
+import { CatalogError, createProduct, searchCatalog, type CatalogHit, type CatalogWorkspace, type NewProduct } from './catalog-api';
 import { ImportPanel } from './import-panel';
 import { LabelsSheet } from './labels-sheet';
 import { ProductForm } from './product-form';
+import { useCatalogCurrency } from './use-reload';
 
 const PAGE_SIZE = 25;
 
@@ -33,17 +35,12 @@ export function ProductsPage({ business }: { business: CatalogWorkspace }) {
   const packs = useBusinessPacks(business.id);
   const [exporting, setExporting] = useState(false);
   const [showArchived, setShowArchived] = useState(false);
-  const [currency, setCurrency] = useState<string | null>(null);
+  // Prices with the stores' currency symbol (issue 25); none when the stores use several currencies. The export,
+  // the import and the labels wait for it: before it is known, amounts would have two places whatever the currency.
+  const [currencyState, reloadCurrency] = useCatalogCurrency(business.id);
+  const currency = currencyState.status === 'ready' ? currencyState.data : null;
+  const currencyKnown = currencyState.status === 'ready';
   const key = `${business.id}|${debounced}|${page}|${version}|${showArchived}`;
-
-  // Prices with the stores' currency symbol (issue 25); none when the stores use several currencies.
-  useEffect(() => {
-    let cancelled = false;
-    fetchCatalogCurrency(supabase, business.id).then((c) => !cancelled && setCurrency(c), () => undefined);
-    return () => {
-      cancelled = true;
-    };
-  }, [supabase, business.id]);
 
   useEffect(() => {
     const timer = setTimeout(() => {
@@ -98,14 +95,7 @@ export function ProductsPage({ business }: { business: CatalogWorkspace }) {
     setExporting(true);
     try {
       const csv = catalogCsv(await fetchCatalogExport(supabase, business.id, canEdit), canEdit, currency);
-      const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
-      const a = document.createElement('a');
-      a.href = url;
-      a.download = `catalog-${new Date().toISOString().slice(0, 10)}.csv`;
-      document.body.appendChild(a);
-      a.click();
-      a.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 1000);
+      downloadText(`catalog-${new Date().toISOString().slice(0, 10)}.csv`, csv);
     } catch (error) {
       notify.error('Catalog not exported', error instanceof Error ? error.message : 'Please try again.');
     } finally {
@@ -121,10 +111,10 @@ export function ProductsPage({ business }: { business: CatalogWorkspace }) {
           value={query} onChange={(e) => setQuery(e.target.value)} />
         {canEdit && !creating && <Button onClick={() => setCreating(true)}>New product</Button>}
         {canEdit && <Button variant="outline" onClick={() => setImporting(!importing)}>Import CSV</Button>}
-        <Button variant="outline" loading={exporting} onClick={() => void exportCsv()}>Export CSV</Button>
+        <Button variant="outline" loading={exporting} disabled={!currencyKnown} onClick={() => void exportCsv()}>Export CSV</Button>
         {packs?.includes('size_grid') && <Button asChild variant="outline"><RouterLink to="/dashboard/catalog/collections">Collections</RouterLink></Button>}
         {packs?.includes('scale_barcodes') && <Button asChild variant="outline"><RouterLink to="/dashboard/catalog/scale-rules">Scale rules</RouterLink></Button>}
-        <Button variant="outline" disabled={Object.keys(chosen).length === 0} onClick={() => setPrinting(true)}>
+        <Button variant="outline" disabled={Object.keys(chosen).length === 0 || !currencyKnown} onClick={() => setPrinting(true)}>
           Labels ({Object.keys(chosen).length})
         </Button>
         <Checkbox.Root size="sm" checked={showArchived} onCheckedChange={(e) => {
@@ -139,6 +129,10 @@ export function ProductsPage({ business }: { business: CatalogWorkspace }) {
           <Text fontSize="sm" color="fg.muted">The {business.plan} plan allows {business.max_products} items (each size or colour you sell counts as one).</Text>
         )}
       </HStack>
+      {currencyState.status === 'error' && (
+        <LoadError message="The catalog's currency could not be loaded: export, import and labels wait for it."
+          error={currencyState.error} onRetry={reloadCurrency} />
+      )}
       {limitMessage && (
         <Alert.Root status="warning" role="alert">
           <Alert.Indicator />
@@ -149,7 +143,7 @@ export function ProductsPage({ business }: { business: CatalogWorkspace }) {
         </Alert.Root>
       )}
       {printing && <LabelsSheet items={Object.values(chosen)} currency={currency} onClose={() => setPrinting(false)} />}
-      {importing && <ImportPanel business={business} onImported={() => setVersion((v) => v + 1)} />}
+      {importing && <ImportPanel business={business} currency={currencyKnown ? currency : undefined} onImported={() => setVersion((v) => v + 1)} />}
       {creating && <ProductForm onSubmit={create} onCancel={() => setCreating(false)} sizeGrid={packs?.includes('size_grid') ?? false} />}
       {!loaded ? <LoadingText /> : loaded.error ? (
         <LoadError message="Products could not be loaded." error={loaded.error} onRetry={() => setVersion((v) => v + 1)} />

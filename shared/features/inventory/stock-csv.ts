@@ -1,10 +1,7 @@
 import Papa from 'papaparse';
 import type { StorewiseClient } from '../../lib/supabase-client';
 import { STOCK_CSV_FIELDS } from '../../../supabase/functions/_shared/export/csv-formats';
-import { downloadText } from '../../lib/download-file';
 import { fetchStoreStock, type StockRow } from './inventory-api';
-
-export { STOCK_CSV_FIELDS, downloadText };
 
 /**
  * A store's stock as CSV (papaparse; quantities only, no cost, so every role may export what it sees). Cells a

@@ -1,12 +1,13 @@
 import { useEffect, useState } from 'react';
 import { Badge, Button, HStack, Input, Stack, Table, Text } from '@chakra-ui/react';
 import { notify } from '../../components/toaster';
+import { downloadText } from '../../lib/download-file';
 import { useSupabase } from '../../lib/platform-context';
 import { useLiveChanges } from '../../lib/use-live-changes';
 import { AdjustDialog } from './adjust-dialog';
 import { failure, fetchStoreStock, saveLevels, type StockRow } from './inventory-api';
 import { LevelsDialog } from './levels-dialog';
-import { downloadText, fetchAllStock, stockCsv } from './stock-csv';
+import { fetchAllStock, stockCsv } from './stock-csv';
 import { StockHistory } from './stock-history';
 import type { StoreContext } from './store-context';
 import { Loaded, useLoad } from './use-load';

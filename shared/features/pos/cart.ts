@@ -96,19 +96,15 @@ export function cartTotals(lines: CartLine[], taxInclusive: boolean): CartTotals
   return { subtotal, discount, tax, total, taxByRate: [...byRate].map(([rate, t]) => ({ rate, tax: t })) };
 }
 
-/** Adds one of an item (or its quantity) to the cart: the same item again raises the quantity. */
-export function addItem(lines: CartLine[], item: CatalogItem, qty = 1): CartLine[] {
-  const index = lines.findIndex((line) => lineKey(line) === item.variantId);
-  if (index === -1) return [...lines, { item, qty, discount: 0 }];
-  return lines.map((line, i) => (i === index ? { ...line, qty: Math.round((line.qty + qty) * 1000) / 1000 } : line));
-}
-
-/** Adds one unit of a lot (a DataMatrix scan): the lot's line grows, or a new line for the lot. */
-export function addLotItem(lines: CartLine[], item: CatalogItem, lot: { id: string | null; number: string }): CartLine[] {
+/**
+ * Adds one of an item (or its quantity) to the cart: the same item again raises the quantity. With a lot (a
+ * DataMatrix scan) the lot's own line grows, or a new line for the lot.
+ */
+export function addItem(lines: CartLine[], item: CatalogItem, qty = 1, lot?: NonNullable<CartLine['lot']>): CartLine[] {
   const key = lineKey({ item, lot });
   const index = lines.findIndex((line) => lineKey(line) === key);
-  if (index === -1) return [...lines, { item, qty: 1, discount: 0, lot }];
-  return lines.map((line, i) => (i === index ? { ...line, qty: Math.round((line.qty + 1) * 1000) / 1000 } : line));
+  if (index === -1) return [...lines, { item, qty, discount: 0, ...(lot ? { lot } : {}) }];
+  return lines.map((line, i) => (i === index ? { ...line, qty: Math.round((line.qty + qty) * 1000) / 1000 } : line));
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GS } from '../../lib/gs1';
-import { addLotItem, lineKey, type CatalogItem } from './cart';
+import { addItem, lineKey, type CatalogItem } from './cart';
 import { indexCatalog } from './catalog-search';
 import { readGs1Scan } from './gs1-scan';
 import { createScanDetector } from './scanner';
@@ -33,9 +33,9 @@ describe('a DataMatrix at the register', () => {
   });
 
   it('adds one unit per scan to the lot\'s own line', () => {
-    const once = addLotItem([], drops, { id: 'lot-1', number: 'L-001' });
-    const twice = addLotItem(once, drops, { id: 'lot-1', number: 'L-001' });
-    const other = addLotItem(twice, drops, { id: null, number: 'L-002' });
+    const once = addItem([], drops, 1, { id: 'lot-1', number: 'L-001' });
+    const twice = addItem(once, drops, 1, { id: 'lot-1', number: 'L-001' });
+    const other = addItem(twice, drops, 1, { id: null, number: 'L-002' });
     expect(other.map((l) => [lineKey(l), l.qty])).toEqual([['v-drops#lot:L-001', 2], ['v-drops#lot:L-002', 1]]);
   });
 

@@ -1,4 +1,4 @@
-import { createContext, memo, useContext, useEffect, useState, type ReactNode } from 'react';
+import { createContext, memo, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Box, Image } from '@chakra-ui/react';
 import type { StorewiseClient } from '../../lib/supabase-client';
 import { fetchPosImages, thumbnailUrl } from '../../lib/product-images/product-images-api';
@@ -11,37 +11,74 @@ interface PosImages {
 }
 const PosImagesContext = createContext<PosImages>({ db: null, urls: new Map() });
 
+/** The business's map as URLs, and where it came from: the server's answer is not replaced by the stored one. */
+interface Shown { businessId: string; fromServer: boolean; urls: Map<string, string> }
+
 /**
  * The register's product pictures (docs/adr/0320): the device's map of which variant shows which small preview at
  * once, then the server's when online (kept for the next start, and its previews fetched into the bounded cache in
- * the background so they show offline too).
+ * the background so they show offline too). The image store is opened once for the provider's life and closed when
+ * it goes, so going offline and online again asks the server again but leaves the thumbnails as they are.
  */
 export function PosImagesProvider({ supabase, businessId, online, children }: {
   supabase: StorewiseClient; businessId: string; online: boolean; children: ReactNode;
 }) {
-  const [value, setValue] = useState<PosImages>({ db: null, urls: new Map() });
+  const [db, setDb] = useState<ImageDatabase | null>(null);
+  const [shown, setShown] = useState<Shown | null>(null);
+
   useEffect(() => {
+    let gone = false;
+    let opened: ImageDatabase | null = null;
+    openImageDb().then((database) => {
+      if (gone) database.close();
+      else setDb((opened = database));
+    }, () => undefined);
+    return () => {
+      gone = true;
+      opened?.close();
+    };
+  }, []);
+
+  const toUrls = useCallback((paths: Map<string, string>) =>
+    new Map([...paths].map(([variant, path]) => [variant, thumbnailUrl(supabase, path)])), [supabase]);
+
+  // The map this device kept, once per business: pictures at once, offline too.
+  useEffect(() => {
+    if (!db) return;
     let stale = false;
-    const toUrls = (paths: Map<string, string>) => new Map([...paths].map(([variant, path]) => [variant, thumbnailUrl(supabase, path)]));
+    readImageMap(db, businessId).then((stored) => {
+      if (stale) return;
+      setShown((now) => (now?.businessId === businessId && now.fromServer ? now
+        : { businessId, fromServer: false, urls: toUrls(stored ?? new Map()) }));
+    }, () => undefined);
+    return () => {
+      stale = true;
+    };
+  }, [db, businessId, toUrls]);
+
+  // The server's map whenever the register is online, kept for the next start, its previews fetched in the background.
+  useEffect(() => {
+    if (!db || !online) return;
+    let stale = false;
     void (async () => {
-      const db = await openImageDb().catch(() => null);
-      if (!db || stale) return;
-      const stored = await readImageMap(db, businessId).catch(() => null);
-      if (!stale) setValue({ db, urls: toUrls(stored ?? new Map()) });
-      if (!online) return;
       const entries = await fetchPosImages(supabase, businessId).catch(() => null);
       if (!entries || stale) return;
       await saveImageMap(db, businessId, entries).catch(() => undefined);
       const urls = toUrls(new Map(entries));
-      setValue({ db, urls });
+      if (!stale) setShown({ businessId, fromServer: true, urls });
       await prefetchImages(db, [...urls.values()], { isStale: () => stale }).catch(() => undefined);
     })();
     return () => {
       stale = true;
     };
-  }, [supabase, businessId, online]);
+  }, [db, supabase, businessId, online, toUrls]);
+
+  const urls = shown?.businessId === businessId ? shown.urls : EMPTY;
+  const value = useMemo<PosImages>(() => ({ db, urls }), [db, urls]);
   return <PosImagesContext.Provider value={value}>{children}</PosImagesContext.Provider>;
 }
+
+const EMPTY = new Map<string, string>();
 
 /** The picture's bytes from the device's cache (fetched and kept on first use), as an object URL. */
 function useCachedUrl(db: ImageDatabase | null, url: string | undefined): string | null {

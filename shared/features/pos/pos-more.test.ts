@@ -9,7 +9,7 @@ import {
   enqueue, enqueueSale, listParked, openPosDb, parkCart, pendingEntries, resumeParked, syncOutbox, waitingSaleIds,
   type OutboxEntry, type SendResult,
 } from './outbox';
-import { originalTender, refundLineAmount } from './refund-math';
+import { originalTender, refundLineAmount, refundRole } from './refund-math';
 import { shortcutOf } from './shortcuts';
 
 const tee: CatalogItem = { variantId: 'v1', name: 'Tee', sku: 'TEE', barcodes: [], price: 1400, taxRate: 8.875, unit: 'each' };
@@ -101,6 +101,13 @@ describe('refund amounts as post_refund computes them', () => {
     }
     expect(paid).toBe(500);
     expect(originalTender([{ kind: 'cash', amount: 1049 }, { kind: 'card', amount: 2000 }])).toBe('card');
+  });
+
+  it('a refund is a cashier\'s when the signed-in person or the one switched in is a cashier (post_refund reads the session)', () => {
+    expect(refundRole('cashier', 'manager')).toBe('cashier');
+    expect(refundRole('manager', 'cashier')).toBe('cashier');
+    expect(refundRole('owner', 'manager')).toBe('manager');
+    expect(refundRole('manager', 'manager')).toBe('manager');
   });
 });
 

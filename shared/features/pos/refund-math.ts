@@ -20,3 +20,12 @@ export function originalTender(tenders: { kind: string; amount: number }[]): 'ca
   const top = [...tenders].sort((a, b) => b.amount - a.amount || a.kind.localeCompare(b.kind))[0];
   return top?.kind === 'card' || top?.kind === 'other' ? top.kind : 'cash';
 }
+
+/**
+ * The role a refund at a shared till (ADR 0300) is checked against: post_refund reads the signed-in session's
+ * role, while the panel's manager prompt follows the person switched in. A cashier on either side makes it a
+ * cashier's refund, so the prompt appears whenever the server would refuse a refund without a manager.
+ */
+export function refundRole(signedInRole: string, sellingRole: string): string {
+  return signedInRole === 'cashier' || sellingRole === 'cashier' ? 'cashier' : sellingRole;
+}

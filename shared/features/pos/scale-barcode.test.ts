@@ -3,7 +3,7 @@ import { gtinCheckDigit } from '../../lib/gtin';
 import {
   labelPriceMinor, labelQuantity, labelWeight, matchScaleLabel, parseScaleLabel, parseScalePattern, pluBaseCode,
   quantityForPrice, type ScaleRule,
-} from './scale-barcode';
+} from '../../lib/scale-barcode';
 
 const weight: ScaleRule = { pattern: '21.....{NNDDD}', kind: 'weight' };
 const price: ScaleRule = { pattern: '22.....{NNNDD}', kind: 'price' };

@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'react';
 import type { StorewiseClient } from '../../lib/supabase-client';
 import { getMeta, setMeta, type PosDatabase } from './outbox';
-import type { ScaleRule } from './scale-barcode';
+import type { ScaleRule } from '../../lib/scale-barcode';
 import type { SerialTracking } from './serial-number';
 
 /**

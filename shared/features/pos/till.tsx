@@ -4,11 +4,11 @@ import { Badge, Box, Button, Flex, HStack, Input, Stack, Table, Text } from '@ch
 import type { StorewiseClient } from '../../lib/supabase-client';
 import type { PrintableSlip } from '../../platform/platform';
 import {
-  addItem, addLine, addLotItem, cartTotals, discountLimitPercent, fixedQuantity, formatMinor, lineFigures, lineKey, maxDiscountPercent, priceCart,
+  addItem, addLine, cartTotals, discountLimitPercent, fixedQuantity, formatMinor, lineFigures, lineKey, maxDiscountPercent, priceCart,
   receiptLine, setQty, tenderState, type CartLine, type CatalogItem, type Discount, type Tender,
 } from './cart';
 import { currencyDigits } from '../../lib/money';
-import { labelQuantity, matchScaleLabel, pluBaseCode } from './scale-barcode';
+import { labelQuantity, matchScaleLabel, pluBaseCode } from '../../lib/scale-barcode';
 import { serialProblem } from './serial-number';
 import { readGs1Scan } from './gs1-scan';
 import { noPacks, type ShopPacks } from './shop-packs';
@@ -26,6 +26,7 @@ import { SlipView } from './printing/slip-view';
 import { Receipt, type ReceiptData } from './receipt';
 import { useBusinessLogo } from '../../lib/use-business-logo';
 import { RefundPanel, type RefundRequest } from './refund-panel';
+import { refundRole } from './refund-math';
 import { CartRow } from './cart-row';
 import { PosThumb } from './pos-images';
 import { indexCatalog, lookupCode, searchCatalog } from './catalog-search';
@@ -195,7 +196,7 @@ export function Till(props: TillProps) {
     if (gs1.kind === 'lot' || gs1.kind === 'item') {
       const { item } = gs1;
       const lot = gs1.kind === 'lot' ? gs1.lot : null;
-      updateCart((c) => ({ ...c, entries: lot ? addLotItem(c.entries, item, lot) : addItem(c.entries, item) }));
+      updateCart((c) => ({ ...c, entries: addItem(c.entries, item, 1, lot ?? undefined) }));
       setNotice(lot && !lot.id ? `Lot ${lot.number} of ${item.name} is not on record at this store: the sale takes the first expiring lot`
         : gs1.kind === 'lot' && gs1.expiry && gs1.expiry < format(new Date(), 'yyyy-MM-dd') ? `Lot ${lot?.number ?? ''} expired on ${gs1.expiry}` : null);
       return true;
@@ -558,7 +559,7 @@ export function Till(props: TillProps) {
             </Stack>
           )}
           {panel === 'refund' && (
-            <RefundPanel supabase={supabase} storeId={store.id} currency={store.currency} receipt={refundReceipt} role={sellingRole}
+            <RefundPanel supabase={supabase} storeId={store.id} currency={store.currency} receipt={refundReceipt} role={refundRole(role, sellingRole)}
               online={online} findLocal={findLocal} onRefund={refund} onClose={() => setPanel(null)} />
           )}
           {panel === 'shift' && (

@@ -1,6 +1,7 @@
 import { createContext, useContext, type ReactNode } from 'react';
 import { Button, HStack, Heading, Stack, Table, Text } from '@chakra-ui/react';
 import { LuDownload } from 'react-icons/lu';
+import { downloadText } from '../../lib/download-file';
 import type { Currency } from '../../lib/money';
 import { minorToDecimal, toCsv, type CsvCell } from './reports-csv';
 
@@ -34,15 +35,6 @@ const csvValue = (kind: ColumnKind, v: string | number | null | undefined, curre
   return v;
 };
 
-export function downloadCsv(fileName: string, csv: string) {
-  const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.click();
-  URL.revokeObjectURL(url);
-}
-
 /** The CSV of a report table: the same columns and values as the screen, money in the currency's digits. */
 export function tableCsv<T>(columns: Column<T>[], rows: T[], currency: Currency = null): string {
   return toCsv(columns.map((c) => c.header), rows.map((r) => columns.map((c) => csvValue(c.kind, c.value(r), currency))));
@@ -69,7 +61,7 @@ export function ReportTable<T>({ id, title, columns, rows, fileName, note, empty
       <HStack justify="space-between" wrap="wrap">
         <Heading as="h2" size="md">{title}</Heading>
         <Button className="no-print" variant="outline" size="xs" disabled={rows.length === 0}
-          onClick={() => downloadCsv(fileName, tableCsv(columns, rows, currency))} data-testid={`report-${id}-export`}>
+          onClick={() => downloadText(fileName, tableCsv(columns, rows, currency))} data-testid={`report-${id}-export`}>
           <LuDownload aria-hidden /> CSV
         </Button>
       </HStack>

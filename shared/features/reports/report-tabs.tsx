@@ -86,29 +86,6 @@ export function BreakdownTab({ request }: TabProps) {
   );
 }
 
-/** Sell-through per collection (clothing pack, issue 29); shown only when the business has collections. */
-function CollectionSellThrough({ request }: { request: ReportRequest }) {
-  const loaded = useReport(JSON.stringify(request), (s) => fetchCollectionSellThrough(s, request));
-  const columns: Column<CollectionRow>[] = [
-    { header: 'Collection', kind: 'text', value: (r) => r.name },
-    { header: 'Season', kind: 'text', value: (r) => r.season_code },
-    { header: 'Products', kind: 'number', value: (r) => r.products, total: true },
-    { header: 'Sold', kind: 'number', value: (r) => r.units_sold, total: true },
-    { header: 'On hand at end', kind: 'number', value: (r) => r.on_hand_end, total: true },
-    { header: 'Sell-through', kind: 'percent', value: (r) => r.sell_through },
-    { header: 'Revenue ex tax', kind: 'money', value: (r) => r.revenue, total: true },
-  ];
-  if (loaded?.data?.length === 0) return null;
-  return (
-    <ReportState loaded={loaded}>
-      {(rows) => (
-        <ReportTable id="collections" title="Sell-through by collection" rows={rows} columns={columns} fileName={file('collections', request)}
-          note="Per collection: units sold net of refunds / (sold + on hand at the end of the range), over the collection's products." />
-      )}
-    </ReportState>
-  );
-}
-
 export function SellersTab({ request, storeName }: TabProps) {
   const [worst, setWorst] = useState(false);
   const loaded = useReport(`${JSON.stringify(request)}|${worst}`, (s) => fetchSellers(s, request, worst));
@@ -144,11 +121,36 @@ export function SellersTab({ request, storeName }: TabProps) {
               note={`${worst ? 'Products on sale (in stock in the store, or not stock-tracked) that did not sell at all in the range come first, then the lowest revenue. ' : ''}Units, revenue ex tax and gross profit are net of the range's refunds, as on every report.`} />
             <ReportTable id="sell-through" title="Sell-through" rows={d.sellThrough} columns={through} fileName={file('sell-through', request)}
               note="Sell-through = units sold net of refunds / (sold + on hand at the end of the range, from the stock ledger); products that do not track stock are left out." />
-            <CollectionSellThrough request={request} />
           </SimpleGrid>
         )}
       </ReportState>
     </Stack>
+  );
+}
+
+/**
+ * Sell-through per collection (clothing pack, issue 29): a report of its own beside Products, offered when the
+ * business has the size grid pack on (reports-app decides).
+ */
+export function CollectionsTab({ request }: TabProps) {
+  const loaded = useReport(JSON.stringify(request), (s) => fetchCollectionSellThrough(s, request));
+  const columns: Column<CollectionRow>[] = [
+    { header: 'Collection', kind: 'text', value: (r) => r.name },
+    { header: 'Season', kind: 'text', value: (r) => r.season_code },
+    { header: 'Products', kind: 'number', value: (r) => r.products, total: true },
+    { header: 'Sold', kind: 'number', value: (r) => r.units_sold, total: true },
+    { header: 'On hand at end', kind: 'number', value: (r) => r.on_hand_end, total: true },
+    { header: 'Sell-through', kind: 'percent', value: (r) => r.sell_through },
+    { header: 'Revenue ex tax', kind: 'money', value: (r) => r.revenue, total: true },
+  ];
+  return (
+    <ReportState loaded={loaded}>
+      {(rows) => (
+        <ReportTable id="collections" title="Sell-through by collection" rows={rows} columns={columns} fileName={file('collections', request)}
+          empty="No collections in this business yet: add them under Catalog, Collections."
+          note="Per collection: units sold net of refunds / (sold + on hand at the end of the range), over the collection's products." />
+      )}
+    </ReportState>
   );
 }
 

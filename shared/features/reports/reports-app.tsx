@@ -2,23 +2,22 @@ import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { Alert, Button, Field, Heading, HStack, Input, NativeSelect, Stack, Table, Tabs, Text } from '@chakra-ui/react';
 import { LuDownload, LuPrinter } from 'react-icons/lu';
 import { LoadingText } from '../../components/loading-text';
+import { downloadText } from '../../lib/download-file';
 import { commonCurrency } from '../../lib/money';
 import { useSupabase } from '../../lib/platform-context';
+import { useBusinessPacks } from '../../lib/use-business-packs';
 import { fetchReportScope, fetchSalesAndProfit, reportRequestSchema, type Grain, type ProfitRow, type ReportScope, type SalesRow } from './reports-api';
 import { minorToDecimal, toCsv } from './reports-csv';
 import { ReportCurrency } from './report-table';
-import { BreakdownTab, InventoryTab, SellersTab, ShiftsTab, TaxesTab } from './report-tabs';
+import { reportsFor, type ReportName } from './report-list';
+import { BreakdownTab, CollectionsTab, InventoryTab, SellersTab, ShiftsTab, TaxesTab } from './report-tabs';
 import { FlaggedSalesTab } from './flagged-sales';
 import { InsightsTab } from './insights';
 
 // recharts only when a chart is drawn (ADR 0144).
 const SalesChart = lazy(() => import('./sales-chart'));
 
-const tabs = [
-  ['sales', 'Sales'], ['breakdown', 'Breakdown'], ['sellers', 'Products'], ['inventory', 'Inventory'], ['shifts', 'Shifts'],
-  ['taxes', 'Taxes'], ['insights', 'Insights'], ['flagged', 'To review'],
-] as const;
-type Tab = (typeof tabs)[number][0];
+type Tab = ReportName;
 
 /** The print layout: filters, tabs, buttons and the dashboard frame hidden; the chosen report and its filters shown. */
 const printCss = `@media print {
@@ -49,7 +48,11 @@ export function ReportsApp() {
   const [to, setTo] = useState(daysAgo(0));
   const [grain, setGrain] = useState<Grain>('day');
   const [loaded, setLoaded] = useState<Loaded | null>(null);
-  const [tab, setTab] = useState<Tab>('sales');
+  const [chosenTab, setTab] = useState<Tab>('sales');
+  const packs = useBusinessPacks(businessId || undefined);
+  const tabs = reportsFor(packs);
+  // A business without the pack (or another business chosen) falls back to Sales rather than an empty tab.
+  const tab: Tab = tabs.some(([value]) => value === chosenTab) ? chosenTab : 'sales';
 
   useEffect(() => {
     fetchReportScope(supabase).then(
@@ -115,12 +118,7 @@ export function ReportsApp() {
           p ? minorToDecimal(p.profit, c) : '', p?.margin ?? ''];
       }),
     );
-    const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = `sales-${from}-to-${to}.csv`;
-    link.click();
-    URL.revokeObjectURL(url);
+    downloadText(`sales-${from}-to-${to}.csv`, csv);
   }
 
   if (scopeError) return <Alert.Root status="error"><Alert.Title>{scopeError}</Alert.Title></Alert.Root>;
@@ -195,6 +193,7 @@ export function ReportsApp() {
           <Tabs.Content key={value} value={value}>
             {value === 'breakdown' && <BreakdownTab request={valid.data} storeName={storeName} />}
             {value === 'sellers' && <SellersTab request={valid.data} storeName={storeName} />}
+            {value === 'collections' && <CollectionsTab request={valid.data} storeName={storeName} />}
             {value === 'inventory' && <InventoryTab request={valid.data} storeName={storeName} />}
             {value === 'shifts' && <ShiftsTab request={valid.data} storeName={storeName} />}
             {value === 'taxes' && <TaxesTab request={valid.data} storeName={storeName} />}

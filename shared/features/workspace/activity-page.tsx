@@ -4,6 +4,7 @@ import { LoadError } from '../../components/load-error';
 import { LoadingText } from '../../components/loading-text';
 import { notify } from '../../components/toaster';
 import { actorName } from '../../lib/actor-name';
+import { downloadText } from '../../lib/download-file';
 import { useSupabase } from '../../lib/platform-context';
 import { activityCsv } from './activity-csv';
 import { useAsync } from './use-async';
@@ -67,12 +68,7 @@ export function ActivityPage({ workspace }: { workspace: Workspace }) {
         rows.push(...batch);
         if (batch.length < EXPORT_PAGE) break;
       }
-      const url = URL.createObjectURL(new Blob([activityCsv(rows, storeName, emailOf)], { type: 'text/csv;charset=utf-8' }));
-      const a = document.createElement('a');
-      a.href = url;
-      a.download = `activity-${new Date().toISOString().slice(0, 10)}.csv`;
-      a.click();
-      URL.revokeObjectURL(url);
+      downloadText(`activity-${new Date().toISOString().slice(0, 10)}.csv`, activityCsv(rows, storeName, emailOf));
     } catch (error) {
       notify.error('Export failed', error instanceof Error ? error.message : 'Please try again.');
     } finally {

@@ -12,7 +12,7 @@ const POLL_MS = 1000;
  * products, stock, sales and customers as CSV files the catalog import reads. Built on the server; the bar follows
  * the rows written; the link that follows works for five minutes.
  */
-export function BusinessExportPanel({ businessId }: { businessId: string }) {
+function BusinessExportPanel({ businessId }: { businessId: string }) {
   const supabase = useSupabase();
   const [exportId, setExportId] = useState<string | null>(null);
   const [status, setStatus] = useState<ExportStatus>(null);
@@ -91,6 +91,7 @@ export function BusinessExportPanel({ businessId }: { businessId: string }) {
   );
 }
 
+/** The business's one export panel, on Business settings (also the copy to keep once a deletion is scheduled). */
 export function BusinessExportCard({ businessId }: { businessId: string }) {
   return (
     <WorkspaceCard title="Export business data" description="Download a copy of your business, for your records or another system.">

@@ -9,16 +9,17 @@ import { useSupabase } from '../../lib/platform-context';
 import { eraseCustomer, exportCustomer, fetchCustomer } from './customers-api';
 import { useAsync } from './use-async';
 import { WorkspaceCard } from './workspace-card';
+import type { Workspace } from './workspace-api';
 
 /**
  * One customer's request (GDPR Art. 15, 17 and 20): export what the business holds about them (the customer, their
  * sales with lines and tenders, their refunds) as a JSON file, or erase their name, email and phone. The database
  * decides (owners and managers, the second factor when enrolled); receipts keep an anonymous customer.
  */
-export function CustomerPage() {
+export function CustomerPage({ workspace }: { workspace: Workspace }) {
   const supabase = useSupabase();
   const { customerId = '' } = useParams();
-  const [customer, reload] = useAsync(customerId, () => fetchCustomer(supabase, customerId));
+  const [customer, reload] = useAsync(`${workspace.id}|${customerId}`, () => fetchCustomer(supabase, workspace.id, customerId));
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState<'export' | 'erase' | null>(null);
 

@@ -29,8 +29,14 @@ export async function fetchCustomers(supabase: StorewiseClient, businessId: stri
   return z.array(customerSchema).parse(data ?? []);
 }
 
-export async function fetchCustomer(supabase: StorewiseClient, id: string): Promise<Customer | null> {
-  const { data, error } = await supabase.from('customers').select('id, name, email, phone, created_at, erased_at').eq('id', id).maybeSingle();
+/**
+ * One customer of this business. RLS lets someone who manages several businesses read the customers of each, so
+ * the business is part of the filter: a customer of another business is "not found" here, not opened (and
+ * exported or erased) under the wrong one.
+ */
+export async function fetchCustomer(supabase: StorewiseClient, businessId: string, id: string): Promise<Customer | null> {
+  const { data, error } = await supabase.from('customers').select('id, name, email, phone, created_at, erased_at')
+    .eq('business_id', businessId).eq('id', id).maybeSingle();
   if (error) throw new Error(error.message);
   return data ? customerSchema.parse(data) : null;
 }

@@ -5,7 +5,6 @@ import { notify } from '../../components/toaster';
 import { useSupabase } from '../../lib/platform-context';
 import { announceDeletionChange, requestBusinessDeletion, useDeletionStatus } from './business-deletion-api';
 import { nameMatches } from './transfer-ownership-card';
-import { BusinessExportPanel } from './business-export-card';
 import { WorkspaceCard } from './workspace-card';
 import type { Workspace } from './workspace-api';
 
@@ -39,8 +38,8 @@ export function DeleteBusinessCard({ workspace }: { workspace: Workspace }) {
       {status ? (
         <Stack gap="3">
           <Text color="fg.muted">The deletion is scheduled; the banner above says when and lets you cancel it.</Text>
-          <Text fontWeight="medium">Keep a copy before the erasure:</Text>
-          <BusinessExportPanel businessId={workspace.id} />
+          {/* One export panel on the page (Export business data, above): a second one here had its own state. */}
+          <Text>Keep a copy before the erasure with Export business data, above.</Text>
         </Stack>
       ) : (
         <form aria-label="Delete business" noValidate onSubmit={(event) => {

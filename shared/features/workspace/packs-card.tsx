@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Stack, Switch, Text } from '@chakra-ui/react';
 import { z } from 'zod';
 import { notify } from '../../components/toaster';
+import { businessPacksChanged } from '../../lib/business-packs-cache';
 import { useSupabase } from '../../lib/platform-context';
 import { WorkspaceCard } from './workspace-card';
 
@@ -32,6 +33,8 @@ export function PacksCard({ businessId, initial }: { businessId: string; initial
       const { data, error } = await supabase.rpc('set_business_pack', { _business_id: businessId, _pack: pack, _enabled: enabled });
       if (error) throw new Error(error.message);
       setPacks(data ?? []);
+      // The screens that offer a pack's tools read the packs once (use-business-packs): they follow this change.
+      businessPacksChanged(supabase, businessId, data ?? []);
       notify.success('Saved', `${PACKS.find((p) => p.name === pack)?.label ?? pack} ${enabled ? 'on' : 'off'}.`);
     } catch (error) {
       notify.error('Not saved', error instanceof Error ? error.message : 'Please try again.');

@@ -75,7 +75,7 @@ function BusinessArea() {
         <Route path="customers" element={mayOpen('/dashboard/business/customers', current.role)
           ? <CustomersPage workspace={current} /> : <NotForYourRole what="The customer list" role={current.role} />} />
         <Route path="customers/:customerId" element={mayOpen('/dashboard/business/customers', current.role)
-          ? <CustomerPage /> : <NotForYourRole what="The customer list" role={current.role} />} />
+          ? <CustomerPage workspace={current} /> : <NotForYourRole what="The customer list" role={current.role} />} />
         <Route path="activity" element={mayOpen('/dashboard/business/activity', current.role)
           ? <ActivityPage workspace={current} /> : <NotForYourRole what="The activity trail" role={current.role} />} />
       </Routes>

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Button } from '@chakra-ui/react';
 import { LuDownload } from 'react-icons/lu';
 import { notify } from '../../../components/toaster';
+import { downloadText } from '../../../lib/download-file';
 import { useSupabase } from '../../../lib/platform-context';
 import { exportMyPersonalData } from './settings-api';
 
@@ -13,12 +14,7 @@ export function ExportMyDataButton() {
     setBusy(true);
     try {
       const data = await exportMyPersonalData(supabase);
-      const url = URL.createObjectURL(new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' }));
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = `storewise-my-data-${new Date().toISOString().slice(0, 10)}.json`;
-      link.click();
-      URL.revokeObjectURL(url);
+      downloadText(`storewise-my-data-${new Date().toISOString().slice(0, 10)}.json`, JSON.stringify(data, null, 2), 'application/json');
     } catch (error) {
       notify.error('Export failed', error instanceof Error ? error.message : String(error));
     } finally {

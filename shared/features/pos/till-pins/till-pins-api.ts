@@ -2,7 +2,8 @@
 //   supabase/schemas/pos.sql: approve_with_pin() switch_till() till_pin_verifiers() till_staff()
 import { format } from 'date-fns';
 import { z } from 'zod';
-import { asSentence } from '../../../lib/sentence';
+import { personMessage } from '../../../lib/database-messages';
+import { isReadOnlyRefusal, readOnlySentence } from '../../../lib/read-only-refusal';
 import type { StorewiseClient } from '../../../lib/supabase-client';
 import { verifierSetSchema, type VerifierSet } from './offline-verifier';
 
@@ -25,9 +26,14 @@ const switchResult = z.union([
 ]);
 const approvalResult = z.union([z.object({ ok: z.literal(true), approval_id: z.string().uuid() }), pinRefusal]);
 
-interface Result { data: unknown; error: { message: string } | null }
+interface Result { data: unknown; error: { message: string; code?: string; details?: string | null } | null }
+/**
+ * The answer's data, or its refusal as a sentence for the person at the counter: the shared rewordings (e.g. how
+ * far this manager may approve a discount), and read-only maintenance with the admin's reason.
+ */
 function unwrap(result: Result): unknown {
-  if (result.error) throw new Error(asSentence(result.error.message));
+  const { error } = result;
+  if (error) throw new Error(isReadOnlyRefusal(error) ? readOnlySentence(error) : personMessage(error.message));
   return result.data;
 }
 

@@ -1,6 +1,6 @@
 /**
  * The CSV files Storewise reads and writes, one list of columns each: the catalog import reads CATALOG_CSV_COLUMNS
- * (shared/features/catalog/catalog-csv.ts re-exports it), the stock page writes STOCK_CSV_FIELDS, and the business
+ * (shared/features/catalog/catalog-columns.ts keys its columns by it), the stock page writes STOCK_CSV_FIELDS, and the business
  * export (docs/adr/0290) writes all four with these same lists, so an export's products.csv imports unchanged.
  * No imports here: the web app, the tests and the Deno Edge Function all read this one file.
  */
