@@ -1502,32 +1502,6 @@ comment on function public.invitation_email_facts(text,text) is 'For the auth em
 revoke all on function public.invitation_email_facts(text,text) from public;
 grant execute on function public.invitation_email_facts(text,text) to service_role;
 
--- The tables of a business's export: every public table with a business_id (and businesses itself, by its id),
--- with the primary key the pages are read in. From the catalog, so a new business table is exported without a
--- change here (tests/local-stack/business-export-http.test.ts checks the list against the schema).
-create or replace function private.business_export_tables()
-returns table (table_name text, key_columns text[])
-language sql
-stable
-security definer
-set search_path = ''
-as $$
-  select c.relname::text,
-         (select array_agg(a.attname::text order by k.ord)
-            from pg_catalog.pg_index i
-            cross join unnest(i.indkey::int2[]) with ordinality as k (attnum, ord)
-            join pg_catalog.pg_attribute a on a.attrelid = i.indrelid and a.attnum = k.attnum
-           where i.indrelid = c.oid and i.indisprimary)
-    from pg_catalog.pg_class c
-    join pg_catalog.pg_namespace n on n.oid = c.relnamespace
-   where n.nspname = 'public' and c.relkind in ('r', 'p')
-     and (c.relname = 'businesses'
-          or exists (select 1 from pg_catalog.pg_attribute a
-                      where a.attrelid = c.oid and a.attname = 'business_id' and not a.attisdropped))
-   order by 1;
-$$;
-revoke all on function private.business_export_tables() from public;
-
 -- The owner asks for an export (aal2 when enrolled): one export at a time per business (a build older than an hour
 -- is taken as failed). Counts the rows of every table for the manifest and the progress bar, writes the trail
 -- entry, returns the job's id.
@@ -1951,6 +1925,36 @@ end;
 $$;
 revoke all on function public.business_export_csv_rows(uuid,text,text,integer) from public;
 grant execute on function public.business_export_csv_rows(uuid,text,text,integer) to service_role;
+
+-- The business export leaves out the tables whose rows are one person's own (review of 20261202110000): RLS shows a
+-- support ticket, a billing history entry or a payment method only to the person it belongs to (and the admins),
+-- so the owner must not get other people's through the export either. Their own are in their personal data export
+-- (export_my_personal_data). Ticket replies, notifications, sign-ins and sessions have no business_id and were
+-- never exported.
+create or replace function private.business_export_tables()
+returns table (table_name text, key_columns text[])
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select c.relname::text,
+         (select array_agg(a.attname::text order by k.ord)
+            from pg_catalog.pg_index i
+            cross join unnest(i.indkey::int2[]) with ordinality as k (attnum, ord)
+            join pg_catalog.pg_attribute a on a.attrelid = i.indrelid and a.attnum = k.attnum
+           where i.indrelid = c.oid and i.indisprimary)
+    from pg_catalog.pg_class c
+    join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+   where n.nspname = 'public' and c.relkind in ('r', 'p')
+     and (c.relname = 'businesses'
+          or exists (select 1 from pg_catalog.pg_attribute a
+                      where a.attrelid = c.oid and a.attname = 'business_id' and not a.attisdropped))
+     -- One person's own rows (RLS: that person or an admin), never the business's.
+     and c.relname not in ('support_tickets', 'billing_history', 'payment_methods')
+   order by 1;
+$$;
+revoke all on function private.business_export_tables() from public;
 
 -- ==== Triggers ============================================================================================
 

@@ -27,6 +27,8 @@ let stack: StackHandle;
 let owner: SupabaseClient;
 let business = '';
 
+// A cashier's own support ticket in the business: theirs and the admins' only (RLS), never the owner's export's.
+const cashierTicket = 'Cashier private ticket 7f3a: my payslip is wrong';
 const code = (secret: string) => new TOTP({ secret: Secret.fromBase32(secret) }).generate();
 const count = async (sql: string, args: unknown[]) => Number((await stack.db.query<{ n: string }>(sql, args)).rows[0]?.n ?? 0);
 
@@ -61,6 +63,12 @@ beforeAll(async () => {
   await signedIn(owner, seedUsers.owner1.email, seedUsers.owner1.password);
   business = (await stack.db.query<{ id: string }>('select id from public.businesses where owner_id = $1 order by created_at limit 1',
     [seedUsers.owner1.id])).rows[0]?.id ?? '';
+  const { data: cashier, error } = await createTestClient(stack, 'service').auth.admin.createUser({
+    email: uniqueEmail('export-cashier'), password: 'cashier-password-1', email_confirm: true });
+  expect(error).toBeNull();
+  await stack.db.query(`insert into public.business_members (business_id, user_id, role) values ($1, $2, 'cashier')`, [business, cashier.user!.id]);
+  await stack.db.query(`insert into public.support_tickets (user_id, business_id, subject, message) values ($1, $2, $3, $3)`,
+    [cashier.user!.id, business, cashierTicket]);
 }, 300_000);
 
 afterAll(async () => {
@@ -91,7 +99,12 @@ describe('the owner exports the business', () => {
         where n.nspname = 'public' and c.relkind in ('r', 'p')
           and exists (select 1 from pg_attribute a where a.attrelid = c.oid and a.attname = 'business_id' and not a.attisdropped)
         order by 1`)).rows.map((row) => row.name);
-    expect(manifest.tables.map((t) => t.table).sort()).toEqual([...tables, 'businesses'].sort());
+    // Except the tables of one person's own rows (RLS shows them to that person and the admins only).
+    const personal = ['support_tickets', 'billing_history', 'payment_methods'];
+    expect(tables).toEqual(expect.arrayContaining(personal));
+    expect(manifest.tables.map((t) => t.table).sort()).toEqual([...tables.filter((t) => !personal.includes(t)), 'businesses'].sort());
+    // The cashier's ticket is nowhere in the ZIP.
+    for (const [name, text] of files) expect(text, name).not.toContain('7f3a');
     for (const table of manifest.tables) {
       const lines = (files.get(table.file) ?? '').split('\n').filter(Boolean);
       expect(lines.length, table.table).toBe(table.rows);
