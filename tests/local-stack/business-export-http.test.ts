@@ -238,3 +238,24 @@ describe('who may export', () => {
     expect((await invoke(stale, 'business-export', { action: 'download', export_id: result.id })).status).toBe(403);
   });
 });
+
+describe('one export at a time', () => {
+  it('holds the business\'s export lock, not its row, while it counts, and refuses a second export while one is built', async () => {
+    const rolledBack = new Error('roll back');
+    let seen: { advisory: boolean; rowLocked: boolean; second: string } | null = null;
+    await stack.db.asRequest({ role: 'authenticated', readOnly: false,
+      claims: { role: 'authenticated', sub: seedUsers.owner1.id, aal: 'aal1' } }, async (tx) => {
+      await tx.query('select public.begin_business_export($1)', [business]);
+      const [held] = (await tx.query<{ advisory: boolean; row_locked: boolean }>(
+        `select exists (select 1 from pg_catalog.pg_locks l where l.locktype = 'advisory' and l.granted
+                          and ((l.classid::bigint << 32) | l.objid::bigint)
+                              = pg_catalog.hashtextextended('business_export:' || $1::text, 0)) as advisory,
+                (select p.prosrc ~* 'for\\s+update' from pg_catalog.pg_proc p
+                  where p.oid = 'public.begin_business_export(uuid)'::regprocedure) as row_locked`, [business])).rows;
+      const second = await tx.query('select public.begin_business_export($1)', [business]).then(() => 'began', (e: Error) => e.message);
+      seen = { advisory: held!.advisory, rowLocked: held!.row_locked, second };
+      throw rolledBack;
+    }).catch((e: unknown) => { if (e !== rolledBack) throw e; });
+    expect(seen).toEqual({ advisory: true, rowLocked: false, second: expect.stringMatching(/being built/) });
+  });
+});
