@@ -277,6 +277,26 @@ describe('switching offline', () => {
   });
 });
 
+describe('reviewing a sale rung under a PIN switch', () => {
+  it('the manager signed in at the till does not clear its flag (the sale names the cashier); the owner does', async () => {
+    const switched = await switchTill(w.clients.manager, reg.DT1 as string, w.userIds.cashier, pins.cashier);
+    const sw = switched.data as { ok: boolean; switch_id: string };
+    expect(sw.ok).toBe(true);
+    const { data, error } = await w.clients.manager.rpc('post_sale', { _payload: teeSale(reg.DT1 as string, managerShift,
+      { till_switch: { id: sw.switch_id, user_id: w.userIds.cashier } }) });
+    expect(error).toBeNull();
+    const sale = data as Sale;
+    expect(sale.cashier_id).toBe(w.userIds.cashier);
+    // A flag of any kind on it (here set directly: what raised it does not matter to who may clear it).
+    await w.rows(`update public.sales set review_reasons = '{price_override}' where id = $1`, [sale.id]);
+    const byManager = await w.clients.manager.rpc('review_sale', { _sale_id: sale.id, _note: 'All fine' });
+    expect(byManager.error?.code).toBe('42501');
+    expect(await w.rows('select 1 from public.sale_reviews where sale_id = $1', [sale.id])).toEqual([]);
+    const byOwner = await w.clients.owner.rpc('review_sale', { _sale_id: sale.id, _note: 'Checked the drawer' });
+    expect(byOwner.error).toBeNull();
+  });
+});
+
 /** The proof a register would make from a guessed PIN (what a tampered register could send). */
 async function checkOfflinePinProofFor(set: ReturnType<typeof verifierSetSchema.parse>, userId: string, guess: string) {
   const { default: bcrypt } = await import('bcryptjs');
