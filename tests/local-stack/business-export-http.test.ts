@@ -239,6 +239,44 @@ describe('who may export', () => {
   });
 });
 
+describe('the CSV pages', () => {
+  it('page on the real keys: small pages give every row once, in key order, and a key that is not one is refused', async () => {
+    const job = (await stack.db.query<{ id: string }>(`insert into private.business_exports (business_id, requested_by, tables, rows_total)
+      values ($1, $2, '[]', 0) returning id`, [business, seedUsers.owner1.id])).rows[0]!.id;
+    try {
+      const page = async (file: string, after: string | null, limit: number) => (await stack.db.query<{ key: string }>(
+        `select r ->> 'key' as key from public.business_export_csv_rows($1, $2, $3, $4) r`, [job, file, after, limit])).rows.map((r) => r.key);
+      const keyOrder = {
+        products: `select v.id::text as key from public.variants v join public.products p on p.id = v.product_id and p.archived_at is null
+                    where v.business_id = $1 and v.archived_at is null order by v.id`,
+        stock: `select distinct b.store_id, b.variant_id, b.store_id::text || '/' || b.variant_id::text as key
+                  from public.stock_balances b where b.business_id = $1 order by b.store_id, b.variant_id`,
+        sales: 'select id::text as key from public.sales where business_id = $1 order by id',
+        customers: 'select id::text as key from public.customers where business_id = $1 order by id',
+      };
+      for (const [file, sql] of Object.entries(keyOrder)) {
+        const expected = (await stack.db.query<{ key: string }>(sql, [business])).rows.map((r) => r.key).slice(0, 60);
+        expect(expected.length, file).toBeGreaterThan(5);
+        const seen: string[] = [];
+        let after: string | null = null;
+        while (seen.length < expected.length) {
+          const keys = await page(file, after, 7);
+          if (keys.length === 0) break;
+          seen.push(...keys);
+          after = keys[keys.length - 1]!;
+        }
+        expect(seen.slice(0, expected.length), file).toEqual(expected);
+        expect(await page(file, null, 60), file).toEqual(expected);
+      }
+      for (const [file, bad] of [['sales', 'zzz'], ['stock', business], ['customers', `${business}/${business}`]] as const) {
+        await expect(page(file, bad, 5), `${file} after ${bad}`).rejects.toMatchObject({ code: '22023' });
+      }
+    } finally {
+      await stack.db.query('delete from private.business_exports where id = $1', [job]);
+    }
+  });
+});
+
 describe('one export at a time', () => {
   it('holds the business\'s export lock, not its row, while it counts, and refuses a second export while one is built', async () => {
     const rolledBack = new Error('roll back');
