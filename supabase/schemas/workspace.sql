@@ -1628,27 +1628,6 @@ $$;
 revoke all on function public.business_export_file(uuid) from public;
 grant execute on function public.business_export_file(uuid) to authenticated;
 
--- The business's files in Storage (service role: the business-deletion function removes them through the Storage
--- API): product pictures, logos and exports under `<business id>/`, support attachments under `<ticket id>/` of its
--- tickets (docs/adr/0231). Read here because the API's list is one folder level at a time.
-create or replace function public.business_erasure_uploads(_business_id uuid, _limit integer default 500)
-returns table (bucket_id text, name text)
-language sql
-stable
-security definer
-set search_path = ''
-as $$
-  select o.bucket_id, o.name from storage.objects o
-   where (o.bucket_id in ('product-images', 'product-thumbnails', 'business-logos', 'exports')
-          and (storage.foldername(o.name))[1] = _business_id::text)
-      or (o.bucket_id = 'support-attachments'
-          and (storage.foldername(o.name))[1] in (select t.id::text from public.support_tickets t where t.business_id = _business_id))
-   order by o.bucket_id, o.name
-   limit greatest(least(coalesce(_limit, 500), 1000), 1);
-$$;
-revoke all on function public.business_erasure_uploads(uuid,integer) from public;
-grant execute on function public.business_erasure_uploads(uuid,integer) to service_role;
-
 -- The function records what it did outside the database: the provider's cancellation, and the files removed from
 -- each bucket (one proof row per bucket and batch).
 create or replace function public.business_deletion_record(_business_id uuid, _what text, _rows integer)
@@ -1967,6 +1946,36 @@ end;
 $$;
 revoke all on function public.business_export_csv_rows(uuid,text,text,integer) from public;
 grant execute on function public.business_export_csv_rows(uuid,text,text,integer) to service_role;
+
+-- The business's files in Storage (service role: the business-deletion function removes them through the Storage
+-- API): product pictures, logos and exports under `<business id>/`, support attachments under `<ticket id>/` of its
+-- tickets (docs/adr/0231). Read here because the API's list is one folder level at a time. The folder is matched as
+-- a prefix, also written as a byte-order range ('<id>/' <= name < '<id>0') so Storage's name_prefix_search index
+-- (text_pattern_ops) serves it in this function's generic plan, where a LIKE on a parameter is no index condition.
+create or replace function public.business_erasure_uploads(_business_id uuid, _limit integer default 500)
+returns table (bucket_id text, name text)
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select f.bucket_id, f.name
+    from (select o.bucket_id, o.name from storage.objects o
+           where o.bucket_id in ('product-images', 'product-thumbnails', 'business-logos', 'exports')
+             and o.name like _business_id::text || '/%'
+             and o.name ~>=~ (_business_id::text || '/') and o.name ~<~ (_business_id::text || '0')
+          union all
+          select o.bucket_id, o.name from public.support_tickets t
+            join storage.objects o
+              on o.bucket_id = 'support-attachments'
+             and o.name like t.id::text || '/%'
+             and o.name ~>=~ (t.id::text || '/') and o.name ~<~ (t.id::text || '0')
+           where t.business_id = _business_id) f
+   order by f.bucket_id, f.name
+   limit greatest(least(coalesce(_limit, 500), 1000), 1);
+$$;
+revoke all on function public.business_erasure_uploads(uuid,integer) from public;
+grant execute on function public.business_erasure_uploads(uuid,integer) to service_role;
 
 -- ==== Triggers ============================================================================================
 
