@@ -1541,7 +1541,9 @@ begin
     update public.store_prices sp set price = m.new_price
       from jsonb_to_recordset(v_plan) as m (variant_id uuid, store_id uuid, old_price bigint, new_price bigint)
      where m.store_id is not null and sp.store_id = m.store_id and sp.variant_id = m.variant_id
-       and m.new_price <> m.old_price;
+       and m.new_price <> m.old_price
+       -- A store price changed since the plan was read keeps its new figure (not locked above, unlike the variants).
+       and sp.price = m.old_price;
     get diagnostics v_store_count = row_count;
     perform private.log_activity(v_collection.business_id, null, 'collection.marked_down', 'collection',
       v_collection.id, null,
