@@ -34,7 +34,7 @@ export interface DeletionDeps {
 }
 
 /** The database's refusals, passed on with their sentence and a 4xx. */
-const refusals: Record<string, 400 | 403 | 404 | 409> = { '42501': 403, P0002: 404, '22023': 400, P0001: 409 };
+const refusals: Record<string, 400 | 403 | 404 | 409> = { '42501': 403, PT404: 404, '22023': 400, P0001: 409 };
 
 function refusalOf(error: { code?: string; message: string }): HttpRefusal | null {
   const status = error.code ? refusals[error.code] : undefined;

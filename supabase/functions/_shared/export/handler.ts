@@ -34,7 +34,7 @@ const PAGE = 1000;
 /** How long a download link works. */
 const LINK_SECONDS = 300;
 
-const refusals: Record<string, 400 | 403 | 404 | 409> = { '42501': 403, P0002: 404, '22023': 400, P0001: 409 };
+const refusals: Record<string, 400 | 403 | 404 | 409> = { '42501': 403, PT404: 404, '22023': 400, P0001: 409 };
 
 function refusalOf(error: { code?: string; message: string }): HttpRefusal | null {
   if (error.code === 'PGRST301' || error.code === 'PGRST303') return new HttpRefusal(401, 'Sign in again.');
