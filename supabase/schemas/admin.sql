@@ -499,32 +499,6 @@ comment on function public.admin_list_plans(integer,integer) is 'Admins only (42
 revoke all on function public.admin_list_plans(integer,integer) from public;
 grant execute on function public.admin_list_plans(integer,integer) to authenticated;
 
--- Admin: suspend (with a reason the owner sees) or lift a suspension. The audit trigger records who.
-create or replace function public.admin_set_business_suspension(_business_id uuid, _suspended boolean, _reason text default null)
-returns void
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_reason text := nullif(btrim(coalesce(_reason, '')), '');
-begin
-  perform private.assert_admin();
-  if _suspended and (v_reason is null or char_length(v_reason) > 500) then
-    raise exception 'give the owner a reason (1 to 500 characters)' using errcode = '22023';
-  end if;
-  update public.businesses b
-     set suspended_at = case when _suspended then coalesce(b.suspended_at, now()) end,
-         suspended_reason = case when _suspended then v_reason end
-   where b.id = _business_id;
-  if not found then
-    raise exception 'no such business' using errcode = 'P0002';
-  end if;
-end;
-$$;
-revoke all on function public.admin_set_business_suspension(uuid,boolean,text) from public;
-grant execute on function public.admin_set_business_suspension(uuid,boolean,text) to authenticated;
-
 create or replace function public.admin_platform_events(
   _kind text default null,
   _before_at timestamptz default null,
@@ -696,34 +670,6 @@ $$;
 comment on function public.admin_billing_collections(integer) is 'Admins only (42501): trials and conversions, past due, churn, collected, failed and refunded payments over _days.';
 revoke all on function public.admin_billing_collections(integer) from public;
 grant execute on function public.admin_billing_collections(integer) to authenticated;
-
--- An administrator (with a second factor) removes a user's two-factor sign-in, e.g. after a lost phone with no
--- recovery codes left. Deleting auth.mfa_factors rows is Supabase's documented reset; written to the trail.
-create or replace function public.admin_reset_two_factor(_user_id uuid)
-returns integer
-language plpgsql
-volatile
-security definer
-set search_path = ''
-as $$
-declare
-  v_removed integer;
-begin
-  perform private.assert_admin();
-  perform private.assert_aal2();
-  if not exists (select 1 from auth.users u where u.id = _user_id) then
-    raise exception 'no such user' using errcode = 'P0002';
-  end if;
-  delete from auth.mfa_factors f where f.user_id = _user_id;
-  get diagnostics v_removed = row_count;
-  delete from private.mfa_recovery_codes c where c.user_id = _user_id;
-  insert into private.account_security_events (user_id, actor_id, kind)
-  values (_user_id, (select auth.uid()), 'mfa.reset_by_admin');
-  return v_removed;
-end;
-$$;
-revoke all on function public.admin_reset_two_factor(uuid) from public;
-grant execute on function public.admin_reset_two_factor(uuid) to authenticated;
 
 create or replace function public.admin_list_businesses(_search text default null, _limit int default 20, _offset int default 0)
 returns table (
@@ -1052,33 +998,6 @@ $$;
 revoke all on function public.admin_business_erasure_proofs(uuid) from public;
 grant execute on function public.admin_business_erasure_proofs(uuid) to authenticated;
 
--- A legal hold (litigation, an authority's request) stops the erasure and the purge until it is lifted.
-create or replace function public.admin_set_legal_hold(_business_id uuid, _hold boolean, _reason text default null)
-returns void
-language plpgsql
-volatile
-security definer
-set search_path = ''
-as $$
-begin
-  perform private.assert_admin();
-  perform private.assert_aal2_if_enrolled();
-  if _hold and (_reason is null or char_length(btrim(_reason)) not between 3 and 500) then
-    raise exception 'give the reason for the hold (3 to 500 characters)' using errcode = '22023';
-  end if;
-  update private.business_deletions d
-     set legal_hold = _hold, legal_hold_reason = case when _hold then btrim(_reason) end, updated_at = now()
-   where d.business_id = _business_id and d.state <> 'canceled';
-  if not found then
-    raise exception 'no deletion of this business' using errcode = 'P0002';
-  end if;
-  insert into private.business_erasure_proofs (business_id, what, rows_affected)
-  values (_business_id, case when _hold then 'legal hold placed' else 'legal hold lifted' end, 0);
-end;
-$$;
-revoke all on function public.admin_set_legal_hold(uuid,boolean,text) from public;
-grant execute on function public.admin_set_legal_hold(uuid,boolean,text) to authenticated;
-
 -- The admin's test email: to their own sign-in address only (so the button cannot mail anyone else), through the
 -- outbox the real emails take, in the trail, and capped.
 create or replace function public.admin_send_test_email()
@@ -1122,6 +1041,87 @@ $$;
 comment on function public.admin_send_test_email() is 'Admins only (aal2 once enrolled): queues a test email to the admin''s own address through the outbox, recorded in the settings trail; at most 5 an hour (PT429).';
 revoke all on function public.admin_send_test_email() from public;
 grant execute on function public.admin_send_test_email() to authenticated;
+
+-- Admin: suspend (with a reason the owner sees) or lift a suspension. The audit trigger records who.
+create or replace function public.admin_set_business_suspension(_business_id uuid, _suspended boolean, _reason text default null)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_reason text := nullif(btrim(coalesce(_reason, '')), '');
+begin
+  perform private.assert_admin();
+  if _suspended and (v_reason is null or char_length(v_reason) > 500) then
+    raise exception 'give the owner a reason (1 to 500 characters)' using errcode = '22023';
+  end if;
+  update public.businesses b
+     set suspended_at = case when _suspended then coalesce(b.suspended_at, now()) end,
+         suspended_reason = case when _suspended then v_reason end
+   where b.id = _business_id;
+  if not found then
+    raise exception 'no such business' using errcode = 'PT404';
+  end if;
+end;
+$$;
+revoke all on function public.admin_set_business_suspension(uuid,boolean,text) from public;
+grant execute on function public.admin_set_business_suspension(uuid,boolean,text) to authenticated;
+
+-- An administrator (with a second factor) removes a user's two-factor sign-in, e.g. after a lost phone with no
+-- recovery codes left. Deleting auth.mfa_factors rows is Supabase's documented reset; written to the trail.
+create or replace function public.admin_reset_two_factor(_user_id uuid)
+returns integer
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_removed integer;
+begin
+  perform private.assert_admin();
+  perform private.assert_aal2();
+  if not exists (select 1 from auth.users u where u.id = _user_id) then
+    raise exception 'no such user' using errcode = 'PT404';
+  end if;
+  delete from auth.mfa_factors f where f.user_id = _user_id;
+  get diagnostics v_removed = row_count;
+  delete from private.mfa_recovery_codes c where c.user_id = _user_id;
+  insert into private.account_security_events (user_id, actor_id, kind)
+  values (_user_id, (select auth.uid()), 'mfa.reset_by_admin');
+  return v_removed;
+end;
+$$;
+revoke all on function public.admin_reset_two_factor(uuid) from public;
+grant execute on function public.admin_reset_two_factor(uuid) to authenticated;
+
+-- A legal hold (litigation, an authority's request) stops the erasure and the purge until it is lifted.
+create or replace function public.admin_set_legal_hold(_business_id uuid, _hold boolean, _reason text default null)
+returns void
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.assert_admin();
+  perform private.assert_aal2_if_enrolled();
+  if _hold and (_reason is null or char_length(btrim(_reason)) not between 3 and 500) then
+    raise exception 'give the reason for the hold (3 to 500 characters)' using errcode = '22023';
+  end if;
+  update private.business_deletions d
+     set legal_hold = _hold, legal_hold_reason = case when _hold then btrim(_reason) end, updated_at = now()
+   where d.business_id = _business_id and d.state <> 'canceled';
+  if not found then
+    raise exception 'no deletion of this business' using errcode = 'PT404';
+  end if;
+  insert into private.business_erasure_proofs (business_id, what, rows_affected)
+  values (_business_id, case when _hold then 'legal hold placed' else 'legal hold lifted' end, 0);
+end;
+$$;
+revoke all on function public.admin_set_legal_hold(uuid,boolean,text) from public;
+grant execute on function public.admin_set_legal_hold(uuid,boolean,text) to authenticated;
 
 -- ==== Triggers ============================================================================================
 

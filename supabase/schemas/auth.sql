@@ -501,32 +501,6 @@ $$;
 revoke all on function public.account_deletion_check() from public;
 grant execute on function public.account_deletion_check() to authenticated;
 
-create or replace function public.erase_member_personal_data(_user_id uuid)
-returns void
-language plpgsql
-volatile
-security definer
-set search_path = ''
-as $$
-begin
-  if _user_id is null or not exists (select 1 from auth.users u where u.id = _user_id) then
-    raise exception 'no such user' using errcode = 'P0002';
-  end if;
-  if private.owns_live_business(_user_id) then
-    raise exception 'the user owns a business: transfer it or delete the business first' using errcode = 'P0001';
-  end if;
-  insert into private.account_security_events (user_id, actor_id, kind) values (_user_id, _user_id, 'account.deleted');
-  delete from public.member_store_access a where a.user_id = _user_id;
-  delete from public.business_members m where m.user_id = _user_id;
-  update public.profiles p
-     set full_name = 'Former staff member', phone = null, business_name = null, business_email = null
-   where p.id = _user_id;
-  delete from private.mfa_recovery_codes c where c.user_id = _user_id;
-end;
-$$;
-revoke all on function public.erase_member_personal_data(uuid) from public;
-grant execute on function public.erase_member_personal_data(uuid) to service_role;
-
 -- One JSON document of what Storewise holds about the caller as a person: the login (no password, token or
 -- authenticator secret), profile, memberships, sign-ins, sessions, notifications, tickets with their replies, plan,
 -- billing history, payment methods and the trail entries they are the actor of. A business's own data is the
@@ -584,6 +558,32 @@ end;
 $$;
 revoke all on function public.export_my_personal_data() from public;
 grant execute on function public.export_my_personal_data() to authenticated;
+
+create or replace function public.erase_member_personal_data(_user_id uuid)
+returns void
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+begin
+  if _user_id is null or not exists (select 1 from auth.users u where u.id = _user_id) then
+    raise exception 'no such user' using errcode = 'PT404';
+  end if;
+  if private.owns_live_business(_user_id) then
+    raise exception 'the user owns a business: transfer it or delete the business first' using errcode = 'P0001';
+  end if;
+  insert into private.account_security_events (user_id, actor_id, kind) values (_user_id, _user_id, 'account.deleted');
+  delete from public.member_store_access a where a.user_id = _user_id;
+  delete from public.business_members m where m.user_id = _user_id;
+  update public.profiles p
+     set full_name = 'Former staff member', phone = null, business_name = null, business_email = null
+   where p.id = _user_id;
+  delete from private.mfa_recovery_codes c where c.user_id = _user_id;
+end;
+$$;
+revoke all on function public.erase_member_personal_data(uuid) from public;
+grant execute on function public.erase_member_personal_data(uuid) to service_role;
 
 -- ==== Triggers ============================================================================================
 

@@ -556,37 +556,6 @@ $$;
 revoke all on function public.billing_finish_event(text,text) from public;
 grant execute on function public.billing_finish_event(text,text) to service_role;
 
--- The business of a provider customer (stored before checkout), or of the metadata the checkout carried.
-create or replace function private.billing_business_of(_customer_id text, _business_hint text)
-returns uuid
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
-declare
-  v_business uuid;
-begin
-  select c.business_id into v_business from public.billing_customers c where c.provider_customer_id = _customer_id;
-  if v_business is null and _business_hint ~ '^[0-9a-f-]{36}$' then
-    -- Only a business whose customer is not recorded yet may be claimed by metadata.
-    select b.id into v_business from public.businesses b
-     where b.id = _business_hint::uuid
-       and not exists (select 1 from public.billing_customers c
-                        where c.business_id = b.id and c.provider_customer_id is not null);
-    if v_business is not null then
-      perform public.billing_save_customer(v_business, _customer_id);
-    end if;
-  end if;
-  if v_business is null then
-    raise exception 'no business for provider customer %', _customer_id using errcode = 'P0002';
-  end if;
-  return v_business;
-end;
-$$;
-revoke all on function private.billing_business_of(text,text) from public;
-grant execute on function private.billing_business_of(text,text) to service_role;
-
 -- The customer's time (test clocks): the offset between the provider's clock and ours.
 create or replace function public.billing_set_clock(_customer_id text, _test_clock text, _clock_now timestamptz)
 returns void
@@ -730,31 +699,6 @@ as $$
 $$;
 revoke all on function public.billing_note_signature_failure() from public;
 grant execute on function public.billing_note_signature_failure() to service_role;
-
--- ---------------------------------------------------------------------------------------------------
--- Admin refunds (billing-refund): who may, which invoice, and the audit line in the business's trail.
-create or replace function public.billing_admin_invoice(_admin_id uuid, _invoice_id text)
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
-declare
-  v_row public.billing_history;
-begin
-  if not public.is_admin(_admin_id) then
-    raise exception 'permission denied: administrators only' using errcode = '42501';
-  end if;
-  select h.* into v_row from public.billing_history h where h.provider_invoice_id = _invoice_id;
-  if v_row.id is null then
-    raise exception 'no such invoice' using errcode = 'P0002';
-  end if;
-  return jsonb_build_object('id', v_row.id, 'business_id', v_row.business_id, 'status', v_row.status, 'amount', v_row.amount);
-end;
-$$;
-revoke all on function public.billing_admin_invoice(uuid,text) from public;
-grant execute on function public.billing_admin_invoice(uuid,text) to service_role;
 
 create or replace function public.billing_audit_refund(_admin_id uuid, _invoice_id text, _amount_cents integer, _reason text)
 returns void
@@ -1039,6 +983,61 @@ end;
 $$;
 revoke all on function public.billing_owner_context(uuid,uuid) from public;
 grant execute on function public.billing_owner_context(uuid,uuid) to service_role;
+
+-- The business of a provider customer (stored before checkout), or of the metadata the checkout carried.
+create or replace function private.billing_business_of(_customer_id text, _business_hint text)
+returns uuid
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_business uuid;
+begin
+  select c.business_id into v_business from public.billing_customers c where c.provider_customer_id = _customer_id;
+  if v_business is null and _business_hint ~ '^[0-9a-f-]{36}$' then
+    -- Only a business whose customer is not recorded yet may be claimed by metadata.
+    select b.id into v_business from public.businesses b
+     where b.id = _business_hint::uuid
+       and not exists (select 1 from public.billing_customers c
+                        where c.business_id = b.id and c.provider_customer_id is not null);
+    if v_business is not null then
+      perform public.billing_save_customer(v_business, _customer_id);
+    end if;
+  end if;
+  if v_business is null then
+    raise exception 'no business for provider customer %', _customer_id using errcode = 'PT404';
+  end if;
+  return v_business;
+end;
+$$;
+revoke all on function private.billing_business_of(text,text) from public;
+grant execute on function private.billing_business_of(text,text) to service_role;
+
+-- Admin refunds (billing-refund): who may, which invoice, and the audit line in the business's trail.
+create or replace function public.billing_admin_invoice(_admin_id uuid, _invoice_id text)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_row public.billing_history;
+begin
+  if not public.is_admin(_admin_id) then
+    raise exception 'permission denied: administrators only' using errcode = '42501';
+  end if;
+  select h.* into v_row from public.billing_history h where h.provider_invoice_id = _invoice_id;
+  if v_row.id is null then
+    raise exception 'no such invoice' using errcode = 'PT404';
+  end if;
+  return jsonb_build_object('id', v_row.id, 'business_id', v_row.business_id, 'status', v_row.status, 'amount', v_row.amount);
+end;
+$$;
+revoke all on function public.billing_admin_invoice(uuid,text) from public;
+grant execute on function public.billing_admin_invoice(uuid,text) to service_role;
 
 -- ==== Triggers ============================================================================================
 

@@ -1420,35 +1420,6 @@ comment on function public.import_catalog(uuid,jsonb,uuid,boolean,uuid,integer) 
 revoke all on function public.import_catalog(uuid,jsonb,uuid,boolean,uuid,integer) from public;
 grant execute on function public.import_catalog(uuid,jsonb,uuid,boolean,uuid,integer) to authenticated;
 
--- ---------------------------------------------------------------------------------------------------
--- The main picture: one statement cannot swap it (the unique index is checked row by row), so the old main is
--- cleared first, then the new one set, in one call. Security invoker: the table's policies decide (a cashier's
--- update reaches no row and is refused).
-create or replace function public.set_main_product_image(_image_id uuid)
-returns void
-language plpgsql
-security invoker
-set search_path = ''
-as $$
-declare
-  v_product uuid;
-begin
-  select i.product_id into v_product from public.product_images i where i.id = _image_id;
-  if v_product is null then
-    raise exception 'picture not found' using errcode = 'P0002';
-  end if;
-  update public.product_images set is_main = false where product_id = v_product and is_main and id <> _image_id;
-  update public.product_images set is_main = true where id = _image_id;
-  if not found then
-    raise exception 'only owners and managers choose the main picture' using errcode = '42501';
-  end if;
-end;
-$$;
-comment on function public.set_main_product_image(uuid) is 'Makes the picture its product''s main one (and no other). Owners and managers (the table''s policies, security invoker).';
-revoke all on function public.set_main_product_image(uuid) from public;
-grant execute on function public.set_main_product_image(uuid) to authenticated;
-grant execute on function public.set_main_product_image(uuid) to service_role;
-
 -- The plan: old and new price of each variant (store_id null) and of each store price the caller may set (the
 -- store_prices policies' rule), with the variant's cost. Arguments are checked by markdown_collection.
 create or replace function private.markdown_plan(_business_id uuid, _collection_id uuid, _kind text, _value numeric)
@@ -1541,7 +1512,9 @@ begin
     update public.store_prices sp set price = m.new_price
       from jsonb_to_recordset(v_plan) as m (variant_id uuid, store_id uuid, old_price bigint, new_price bigint)
      where m.store_id is not null and sp.store_id = m.store_id and sp.variant_id = m.variant_id
-       and m.new_price <> m.old_price;
+       and m.new_price <> m.old_price
+       -- A store price changed since the plan was read keeps its new figure (not locked above, unlike the variants).
+       and sp.price = m.old_price;
     get diagnostics v_store_count = row_count;
     perform private.log_activity(v_collection.business_id, null, 'collection.marked_down', 'collection',
       v_collection.id, null,
@@ -1558,6 +1531,34 @@ $$;
 comment on function public.markdown_collection(uuid,text,numeric,boolean,boolean) is 'Owners and managers (42501 otherwise): a collection''s variant prices and store prices (the stores the caller may use) to percent off or a fixed price, never raised; _apply false previews. All or nothing: refused (22023) if a price would go below cost unless _below_cost_ok. Each price change is audited by the variant and store price triggers, the markdown as collection.marked_down (ADR 0340).';
 revoke all on function public.markdown_collection(uuid,text,numeric,boolean,boolean) from public;
 grant execute on function public.markdown_collection(uuid,text,numeric,boolean,boolean) to authenticated;
+
+-- The main picture: one statement cannot swap it (the unique index is checked row by row), so the old main is
+-- cleared first, then the new one set, in one call. Security invoker: the table's policies decide (a cashier's
+-- update reaches no row and is refused).
+create or replace function public.set_main_product_image(_image_id uuid)
+returns void
+language plpgsql
+security invoker
+set search_path = ''
+as $$
+declare
+  v_product uuid;
+begin
+  select i.product_id into v_product from public.product_images i where i.id = _image_id;
+  if v_product is null then
+    raise exception 'picture not found' using errcode = 'PT404';
+  end if;
+  update public.product_images set is_main = false where product_id = v_product and is_main and id <> _image_id;
+  update public.product_images set is_main = true where id = _image_id;
+  if not found then
+    raise exception 'only owners and managers choose the main picture' using errcode = '42501';
+  end if;
+end;
+$$;
+comment on function public.set_main_product_image(uuid) is 'Makes the picture its product''s main one (and no other). Owners and managers (the table''s policies, security invoker).';
+revoke all on function public.set_main_product_image(uuid) from public;
+grant execute on function public.set_main_product_image(uuid) to authenticated;
+grant execute on function public.set_main_product_image(uuid) to service_role;
 
 -- ==== Triggers ============================================================================================
 

@@ -677,58 +677,6 @@ $$;
 revoke all on function public.invitation_preview(text) from public;
 grant execute on function public.invitation_preview(text) to authenticated;
 
--- The signed-in invitee joins the business: once, before it expires, unrevoked, with the invited address.
-create or replace function public.accept_invitation(_token text)
-returns uuid
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_uid uuid := (select auth.uid());
-  v_invitation public.invitations;
-  v_email text;
-begin
-  if v_uid is null then
-    raise exception 'sign in to accept an invitation' using errcode = '42501';
-  end if;
-  select i.* into v_invitation
-    from private.invitation_tokens t join public.invitations i on i.id = t.invitation_id
-   where t.token_hash = encode(extensions.digest(coalesce(_token, ''), 'sha256'), 'hex')
-   for update of i;
-  if v_invitation.id is null then
-    raise exception 'this invitation link is not valid' using errcode = 'P0002';
-  elsif v_invitation.accepted_at is not null then
-    raise exception 'this invitation was already used' using errcode = '22023';
-  elsif v_invitation.revoked_at is not null then
-    raise exception 'this invitation was withdrawn' using errcode = '22023';
-  elsif v_invitation.expires_at <= now() then
-    raise exception 'this invitation has expired: ask for a new one' using errcode = '22023';
-  end if;
-  select lower(u.email) into v_email from auth.users u where u.id = v_uid and u.email_confirmed_at is not null;
-  if v_email is distinct from lower(v_invitation.email) then
-    raise exception 'this invitation was sent to another email address' using errcode = '42501';
-  end if;
-  if exists (select 1 from public.business_members m where m.business_id = v_invitation.business_id and m.user_id = v_uid) then
-    raise exception 'you are already a member of this business' using errcode = '23505';
-  end if;
-  if exists (select 1 from public.businesses b where b.id = v_invitation.business_id and b.suspended_at is not null) then
-    raise exception 'this business is suspended' using errcode = '42501';
-  end if;
-  perform private.assert_plan_allows(v_invitation.business_id, 'members');
-  insert into public.business_members (business_id, user_id, role, all_stores)
-  values (v_invitation.business_id, v_uid, v_invitation.role, v_invitation.all_stores);
-  insert into public.member_store_access (business_id, user_id, store_id)
-  select v_invitation.business_id, v_uid, s.id
-    from public.stores s
-   where not v_invitation.all_stores and s.business_id = v_invitation.business_id and s.id = any (v_invitation.store_ids);
-  update public.invitations i set accepted_at = now(), accepted_by = v_uid where i.id = v_invitation.id;
-  return v_invitation.business_id;
-end;
-$$;
-revoke all on function public.accept_invitation(text) from public;
-grant execute on function public.accept_invitation(text) to authenticated;
-
 -- The business of a store the caller may use with one of the roles (raises otherwise).
 create or replace function private.assert_store_role(_store_id uuid, _roles text[])
 returns uuid
@@ -898,66 +846,6 @@ end;
 $$;
 comment on function private.invitations_spend_email() is 'Trigger on invitations: a new invitation counts as one email against the hourly caps (PT429 past them).';
 revoke all on function private.invitations_spend_email() from public;
-
--- The owner changes a member's role and store access (not their own: ownership moves by transfer).
--- Issue 26: a caller with an authenticator must have given its code in this session (docs/adr/0207).
-create or replace function public.set_member_role(
-  _business_id uuid, _user_id uuid, _role text, _all_stores boolean default true, _store_ids uuid[] default '{}'
-)
-returns void
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_current text;
-begin
-  perform private.assert_aal2_if_enrolled();
-  perform private.assert_role(_business_id, array['owner']);
-  if _role is null or _role not in ('manager', 'cashier') then
-    raise exception 'a member is a manager or a cashier' using errcode = '22023';
-  end if;
-  select m.role into v_current from public.business_members m
-   where m.business_id = _business_id and m.user_id = _user_id for update;
-  if v_current is null then
-    raise exception 'not a member of this business' using errcode = 'P0002';
-  elsif v_current = 'owner' then
-    raise exception 'the owner''s role changes only by transferring ownership' using errcode = '42501';
-  end if;
-  update public.business_members m set role = _role, all_stores = coalesce(_all_stores, true)
-   where m.business_id = _business_id and m.user_id = _user_id
-     and (m.role is distinct from _role or m.all_stores is distinct from coalesce(_all_stores, true));
-  perform private.write_store_access(_business_id, _user_id, coalesce(_all_stores, true), _store_ids);
-end;
-$$;
-revoke all on function public.set_member_role(uuid,uuid,text,boolean,uuid[]) from public;
-grant execute on function public.set_member_role(uuid,uuid,text,boolean,uuid[]) to authenticated;
-
--- The owner removes a member; their next request finds no membership (RLS reads it live).
--- Issue 26: a caller with an authenticator must have given its code in this session (docs/adr/0207).
-create or replace function public.remove_member(_business_id uuid, _user_id uuid)
-returns void
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_current text;
-begin
-  perform private.assert_aal2_if_enrolled();
-  perform private.assert_role(_business_id, array['owner']);
-  select m.role into v_current from public.business_members m
-   where m.business_id = _business_id and m.user_id = _user_id for update;
-  if v_current is null then
-    raise exception 'not a member of this business' using errcode = 'P0002';
-  elsif v_current = 'owner' then
-    raise exception 'the owner cannot be removed; transfer ownership first' using errcode = '42501';
-  end if;
-  delete from public.business_members m where m.business_id = _business_id and m.user_id = _user_id;
-end;
-$$;
-revoke all on function public.remove_member(uuid,uuid) from public;
-grant execute on function public.remove_member(uuid,uuid) to authenticated;
 
 -- The owner hands the business to another member, who becomes the one owner; the old owner stays as a
 -- manager of every store.
@@ -1230,150 +1118,6 @@ end;
 $$;
 revoke all on function private.erase_customers(uuid,uuid[]) from public;
 
--- A shop erases one of its customers on request (GDPR Art. 17): owners and managers of the business, aal2 when
--- the caller has an authenticator. Receipts keep pointing at the now anonymous customer. Returns the customer id.
-create or replace function public.erase_customer(_customer_id uuid)
-returns uuid
-language plpgsql
-volatile
-security definer
-set search_path = ''
-as $$
-declare
-  v_business uuid;
-begin
-  select c.business_id into v_business from public.customers c where c.id = _customer_id;
-  if v_business is null or private.my_role(v_business) is null then
-    raise exception 'no such customer' using errcode = 'P0002';
-  end if;
-  if private.my_role(v_business) not in ('owner', 'manager') then
-    raise exception 'permission denied: only owners and managers erase a customer' using errcode = '42501';
-  end if;
-  perform private.assert_aal2_if_enrolled();
-  perform private.erase_customers(v_business, array[_customer_id]);
-  perform private.log_activity(v_business, null, 'customer.erased', 'customer', _customer_id, null,
-                               jsonb_build_object('erased', true));
-  return _customer_id;
-end;
-$$;
-revoke all on function public.erase_customer(uuid) from public;
-grant execute on function public.erase_customer(uuid) to authenticated;
-
--- A shop exports what it holds about one customer (GDPR Art. 15 and 20): the customer, their sales with lines and
--- tenders, their refunds. Any member who may read the customer; aal2 when the caller has an authenticator.
-create or replace function public.export_customer(_customer_id uuid)
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
-declare
-  v_customer public.customers;
-begin
-  select * into v_customer from public.customers c where c.id = _customer_id;
-  if v_customer.id is null or coalesce(private.my_role(v_customer.business_id), '') not in ('owner', 'manager') then
-    raise exception 'no such customer' using errcode = 'P0002';
-  end if;
-  perform private.assert_aal2_if_enrolled();
-  return jsonb_build_object(
-    'format', 'storewise-customer/1',
-    'exported_at', now(),
-    'customer', jsonb_build_object('id', v_customer.id, 'name', v_customer.name, 'email', v_customer.email,
-                                   'phone', v_customer.phone, 'created_at', v_customer.created_at),
-    'sales', (select coalesce(jsonb_agg(jsonb_build_object(
-                 'id', s.id, 'receipt_number', s.receipt_number, 'occurred_at', s.occurred_at, 'total', s.total,
-                 'lines', (select coalesce(jsonb_agg(to_jsonb(l) - 'business_id'), '[]'::jsonb) from public.sale_lines l where l.sale_id = s.id),
-                 'tenders', (select coalesce(jsonb_agg(to_jsonb(t) - 'business_id'), '[]'::jsonb) from public.sale_tenders t where t.sale_id = s.id))
-                 order by s.occurred_at), '[]'::jsonb)
-                from public.sales s where s.customer_id = _customer_id),
-    'refunds', (select coalesce(jsonb_agg(to_jsonb(r) - 'business_id' order by r.occurred_at), '[]'::jsonb)
-                  from public.refunds r join public.sales s on s.id = r.sale_id where s.customer_id = _customer_id)
-  );
-end;
-$$;
-revoke all on function public.export_customer(uuid) from public;
-grant execute on function public.export_customer(uuid) to authenticated;
-
--- The owner asks for the deletion by typing the business's name (aal2 when enrolled; managers and cashiers are
--- refused). Asking again while pending changes nothing; after a cancel it starts a new 30 days.
-create or replace function public.request_business_deletion(_business_id uuid, _confirm_name text)
-returns timestamp with time zone
-language plpgsql
-volatile
-security definer
-set search_path = ''
-as $$
-declare
-  v_business public.businesses;
-  v_deletion private.business_deletions;
-begin
-  if (select auth.uid()) is null then
-    raise exception 'sign in first' using errcode = '42501';
-  end if;
-  select * into v_business from public.businesses b where b.id = _business_id;
-  if v_business.id is null or private.my_role(_business_id) is null then
-    raise exception 'no such business' using errcode = 'P0002';
-  end if;
-  if private.my_role(_business_id) <> 'owner' then
-    raise exception 'permission denied: only the owner can delete the business' using errcode = '42501';
-  end if;
-  perform private.assert_aal2_if_enrolled();
-  if _confirm_name is null or lower(btrim(_confirm_name)) <> lower(btrim(v_business.name)) then
-    raise exception 'type the business''s name exactly to confirm the deletion' using errcode = '22023';
-  end if;
-  select * into v_deletion from private.business_deletions d where d.business_id = _business_id for update;
-  if v_deletion.state = 'pending' then
-    return v_deletion.erase_after;
-  end if;
-  if v_deletion.state is not null and v_deletion.state <> 'canceled' then
-    raise exception 'this business is already being deleted' using errcode = 'P0001';
-  end if;
-  insert into private.business_deletions as d (business_id, business_name, country, requested_by, erase_after)
-  values (_business_id, v_business.name, v_business.country, (select auth.uid()), now() + interval '30 days')
-  on conflict (business_id) do update
-    set state = 'pending', requested_by = excluded.requested_by, requested_at = now(), erase_after = excluded.erase_after,
-        canceled_at = null, step = null, updated_at = now()
-  returning * into v_deletion;
-  insert into private.business_erasure_proofs (business_id, what, rows_affected) values (_business_id, 'deletion requested', 0);
-  perform private.log_activity(_business_id, null, 'business.deletion_requested', 'business', _business_id, null,
-                               jsonb_build_object('erase_after', v_deletion.erase_after));
-  return v_deletion.erase_after;
-end;
-$$;
-revoke all on function public.request_business_deletion(uuid,text) from public;
-grant execute on function public.request_business_deletion(uuid,text) to authenticated;
-
-create or replace function public.cancel_business_deletion(_business_id uuid)
-returns void
-language plpgsql
-volatile
-security definer
-set search_path = ''
-as $$
-declare
-  v_state text;
-begin
-  if private.my_role(_business_id) is null then
-    raise exception 'no such business' using errcode = 'P0002';
-  end if;
-  if private.my_role(_business_id) <> 'owner' then
-    raise exception 'permission denied: only the owner can cancel the deletion' using errcode = '42501';
-  end if;
-  perform private.assert_aal2_if_enrolled();
-  select d.state into v_state from private.business_deletions d where d.business_id = _business_id for update;
-  if v_state is distinct from 'pending' then
-    raise exception 'there is no pending deletion to cancel' using errcode = 'P0001';
-  end if;
-  update private.business_deletions d set state = 'canceled', canceled_at = now(), updated_at = now()
-   where d.business_id = _business_id;
-  insert into private.business_erasure_proofs (business_id, what, rows_affected) values (_business_id, 'deletion canceled by the owner', 0);
-  perform private.log_activity(_business_id, null, 'business.deletion_canceled', 'business', _business_id, null, null);
-end;
-$$;
-revoke all on function public.cancel_business_deletion(uuid) from public;
-grant execute on function public.cancel_business_deletion(uuid) to authenticated;
-
 -- The banner: a pending deletion of a business the caller belongs to (null when there is none).
 create or replace function public.business_deletion_status(_business_id uuid)
 returns jsonb
@@ -1502,9 +1246,43 @@ comment on function public.invitation_email_facts(text,text) is 'For the auth em
 revoke all on function public.invitation_email_facts(text,text) from public;
 grant execute on function public.invitation_email_facts(text,text) to service_role;
 
--- The tables of a business's export: every public table with a business_id (and businesses itself, by its id),
--- with the primary key the pages are read in. From the catalog, so a new business table is exported without a
--- change here (tests/local-stack/business-export-http.test.ts checks the list against the schema).
+-- The job as the function builds it (service role): business, tables and counts, state.
+create or replace function public.business_export_job(_export_id uuid)
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select jsonb_build_object('id', e.id, 'business_id', e.business_id, 'business_name', b.name, 'requested_at', e.requested_at,
+                            'state', e.state, 'tables', e.tables, 'rows_total', e.rows_total)
+    from private.business_exports e join public.businesses b on b.id = e.business_id
+   where e.id = _export_id;
+$$;
+revoke all on function public.business_export_job(uuid) from public;
+grant execute on function public.business_export_job(uuid) to service_role;
+
+-- The owner's progress bar: the state of one of their exports (null for anyone else).
+create or replace function public.business_export_status(_export_id uuid)
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select jsonb_build_object('state', e.state, 'rows_done', e.rows_done, 'rows_total', e.rows_total,
+                            'requested_at', e.requested_at, 'finished_at', e.finished_at)
+    from private.business_exports e
+   where e.id = _export_id and private.my_role(e.business_id) = 'owner';
+$$;
+revoke all on function public.business_export_status(uuid) from public;
+grant execute on function public.business_export_status(uuid) to authenticated;
+
+-- The business export leaves out the tables whose rows are one person's own (review of 20261202110000): RLS shows a
+-- support ticket, a billing history entry or a payment method only to the person it belongs to (and the admins),
+-- so the owner must not get other people's through the export either. Their own are in their personal data export
+-- (export_my_personal_data). Ticket replies, notifications, sign-ins and sessions have no business_id and were
+-- never exported.
 create or replace function private.business_export_tables()
 returns table (table_name text, key_columns text[])
 language sql
@@ -1524,14 +1302,157 @@ as $$
      and (c.relname = 'businesses'
           or exists (select 1 from pg_catalog.pg_attribute a
                       where a.attrelid = c.oid and a.attname = 'business_id' and not a.attisdropped))
+     -- One person's own rows (RLS: that person or an admin), never the business's.
+     and c.relname not in ('support_tickets', 'billing_history', 'payment_methods')
    order by 1;
 $$;
 revoke all on function private.business_export_tables() from public;
 
--- The owner asks for an export (aal2 when enrolled): one export at a time per business (a build older than an hour
--- is taken as failed). Counts the rows of every table for the manifest and the progress bar, writes the trail
--- entry, returns the job's id.
-create or replace function public.begin_business_export(_business_id uuid)
+-- The business's files in Storage (service role: the business-deletion function removes them through the Storage
+-- API): product pictures, logos and exports under `<business id>/`, support attachments under `<ticket id>/` of its
+-- tickets (docs/adr/0231). Read here because the API's list is one folder level at a time. The folder is matched as
+-- a prefix, also written as a byte-order range ('<id>/' <= name < '<id>0') so Storage's name_prefix_search index
+-- (text_pattern_ops) serves it in this function's generic plan, where a LIKE on a parameter is no index condition.
+create or replace function public.business_erasure_uploads(_business_id uuid, _limit integer default 500)
+returns table (bucket_id text, name text)
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select f.bucket_id, f.name
+    from (select o.bucket_id, o.name from storage.objects o
+           where o.bucket_id in ('product-images', 'product-thumbnails', 'business-logos', 'exports')
+             and o.name like _business_id::text || '/%'
+             and o.name ~>=~ (_business_id::text || '/') and o.name ~<~ (_business_id::text || '0')
+          union all
+          select o.bucket_id, o.name from public.support_tickets t
+            join storage.objects o
+              on o.bucket_id = 'support-attachments'
+             and o.name like t.id::text || '/%'
+             and o.name ~>=~ (t.id::text || '/') and o.name ~<~ (t.id::text || '0')
+           where t.business_id = _business_id) f
+   order by f.bucket_id, f.name
+   limit greatest(least(coalesce(_limit, 500), 1000), 1);
+$$;
+revoke all on function public.business_erasure_uploads(uuid,integer) from public;
+grant execute on function public.business_erasure_uploads(uuid,integer) to service_role;
+
+-- The signed-in invitee joins the business: once, before it expires, unrevoked, with the invited address.
+create or replace function public.accept_invitation(_token text)
+returns uuid
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := (select auth.uid());
+  v_invitation public.invitations;
+  v_email text;
+begin
+  if v_uid is null then
+    raise exception 'sign in to accept an invitation' using errcode = '42501';
+  end if;
+  select i.* into v_invitation
+    from private.invitation_tokens t join public.invitations i on i.id = t.invitation_id
+   where t.token_hash = encode(extensions.digest(coalesce(_token, ''), 'sha256'), 'hex')
+   for update of i;
+  if v_invitation.id is null then
+    raise exception 'this invitation link is not valid' using errcode = 'PT404';
+  elsif v_invitation.accepted_at is not null then
+    raise exception 'this invitation was already used' using errcode = '22023';
+  elsif v_invitation.revoked_at is not null then
+    raise exception 'this invitation was withdrawn' using errcode = '22023';
+  elsif v_invitation.expires_at <= now() then
+    raise exception 'this invitation has expired: ask for a new one' using errcode = '22023';
+  end if;
+  select lower(u.email) into v_email from auth.users u where u.id = v_uid and u.email_confirmed_at is not null;
+  if v_email is distinct from lower(v_invitation.email) then
+    raise exception 'this invitation was sent to another email address' using errcode = '42501';
+  end if;
+  if exists (select 1 from public.business_members m where m.business_id = v_invitation.business_id and m.user_id = v_uid) then
+    raise exception 'you are already a member of this business' using errcode = '23505';
+  end if;
+  if exists (select 1 from public.businesses b where b.id = v_invitation.business_id and b.suspended_at is not null) then
+    raise exception 'this business is suspended' using errcode = '42501';
+  end if;
+  perform private.assert_plan_allows(v_invitation.business_id, 'members');
+  insert into public.business_members (business_id, user_id, role, all_stores)
+  values (v_invitation.business_id, v_uid, v_invitation.role, v_invitation.all_stores);
+  insert into public.member_store_access (business_id, user_id, store_id)
+  select v_invitation.business_id, v_uid, s.id
+    from public.stores s
+   where not v_invitation.all_stores and s.business_id = v_invitation.business_id and s.id = any (v_invitation.store_ids);
+  update public.invitations i set accepted_at = now(), accepted_by = v_uid where i.id = v_invitation.id;
+  return v_invitation.business_id;
+end;
+$$;
+revoke all on function public.accept_invitation(text) from public;
+grant execute on function public.accept_invitation(text) to authenticated;
+
+-- The owner changes a member's role and store access (not their own: ownership moves by transfer).
+-- Issue 26: a caller with an authenticator must have given its code in this session (docs/adr/0207).
+create or replace function public.set_member_role(
+  _business_id uuid, _user_id uuid, _role text, _all_stores boolean default true, _store_ids uuid[] default '{}'
+)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_current text;
+begin
+  perform private.assert_aal2_if_enrolled();
+  perform private.assert_role(_business_id, array['owner']);
+  if _role is null or _role not in ('manager', 'cashier') then
+    raise exception 'a member is a manager or a cashier' using errcode = '22023';
+  end if;
+  select m.role into v_current from public.business_members m
+   where m.business_id = _business_id and m.user_id = _user_id for update;
+  if v_current is null then
+    raise exception 'not a member of this business' using errcode = 'PT404';
+  elsif v_current = 'owner' then
+    raise exception 'the owner''s role changes only by transferring ownership' using errcode = '42501';
+  end if;
+  update public.business_members m set role = _role, all_stores = coalesce(_all_stores, true)
+   where m.business_id = _business_id and m.user_id = _user_id
+     and (m.role is distinct from _role or m.all_stores is distinct from coalesce(_all_stores, true));
+  perform private.write_store_access(_business_id, _user_id, coalesce(_all_stores, true), _store_ids);
+end;
+$$;
+revoke all on function public.set_member_role(uuid,uuid,text,boolean,uuid[]) from public;
+grant execute on function public.set_member_role(uuid,uuid,text,boolean,uuid[]) to authenticated;
+
+-- The owner removes a member; their next request finds no membership (RLS reads it live).
+-- Issue 26: a caller with an authenticator must have given its code in this session (docs/adr/0207).
+create or replace function public.remove_member(_business_id uuid, _user_id uuid)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_current text;
+begin
+  perform private.assert_aal2_if_enrolled();
+  perform private.assert_role(_business_id, array['owner']);
+  select m.role into v_current from public.business_members m
+   where m.business_id = _business_id and m.user_id = _user_id for update;
+  if v_current is null then
+    raise exception 'not a member of this business' using errcode = 'PT404';
+  elsif v_current = 'owner' then
+    raise exception 'the owner cannot be removed; transfer ownership first' using errcode = '42501';
+  end if;
+  delete from public.business_members m where m.business_id = _business_id and m.user_id = _user_id;
+end;
+$$;
+revoke all on function public.remove_member(uuid,uuid) from public;
+grant execute on function public.remove_member(uuid,uuid) to authenticated;
+
+-- A shop erases one of its customers on request (GDPR Art. 17): owners and managers of the business, aal2 when
+-- the caller has an authenticator. Receipts keep pointing at the now anonymous customer. Returns the customer id.
+create or replace function public.erase_customer(_customer_id uuid)
 returns uuid
 language plpgsql
 volatile
@@ -1539,61 +1460,139 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_tables jsonb := '[]'::jsonb;
-  v_total bigint := 0;
-  v_rows bigint;
-  v_id uuid;
-  t record;
+  v_business uuid;
 begin
-  if (select auth.uid()) is null then
-    raise exception 'sign in first' using errcode = '42501';
+  select c.business_id into v_business from public.customers c where c.id = _customer_id;
+  if v_business is null or private.my_role(v_business) is null then
+    raise exception 'no such customer' using errcode = 'PT404';
   end if;
-  if private.my_role(_business_id) is null then
-    raise exception 'no such business' using errcode = 'P0002';
-  end if;
-  if private.my_role(_business_id) <> 'owner' then
-    raise exception 'permission denied: only the owner exports the business' using errcode = '42501';
+  if private.my_role(v_business) not in ('owner', 'manager') then
+    raise exception 'permission denied: only owners and managers erase a customer' using errcode = '42501';
   end if;
   perform private.assert_aal2_if_enrolled();
-  perform 1 from public.businesses b where b.id = _business_id for update;
-  update private.business_exports e set state = 'failed', finished_at = now()
-   where e.business_id = _business_id and e.state = 'building' and e.requested_at < now() - interval '1 hour';
-  if exists (select 1 from private.business_exports e where e.business_id = _business_id and e.state = 'building') then
-    raise exception 'an export of this business is being built: wait for it to finish' using errcode = 'P0001';
-  end if;
-  for t in select x.table_name from private.business_export_tables() x loop
-    execute format('select count(*) from public.%I t where t.%I = $1', t.table_name,
-                   case when t.table_name = 'businesses' then 'id' else 'business_id' end)
-      into v_rows using _business_id;
-    v_tables := v_tables || jsonb_build_array(jsonb_build_object('table', t.table_name, 'rows', v_rows));
-    v_total := v_total + v_rows;
-  end loop;
-  insert into private.business_exports (business_id, requested_by, tables, rows_total)
-  values (_business_id, (select auth.uid()), v_tables, v_total)
-  returning id into v_id;
-  perform private.log_activity(_business_id, null, 'business.exported', 'business', _business_id, null,
-                               jsonb_build_object('export_id', v_id, 'rows', v_total));
-  return v_id;
+  perform private.erase_customers(v_business, array[_customer_id]);
+  perform private.log_activity(v_business, null, 'customer.erased', 'customer', _customer_id, null,
+                               jsonb_build_object('erased', true));
+  return _customer_id;
 end;
 $$;
-revoke all on function public.begin_business_export(uuid) from public;
-grant execute on function public.begin_business_export(uuid) to authenticated;
+revoke all on function public.erase_customer(uuid) from public;
+grant execute on function public.erase_customer(uuid) to authenticated;
 
--- The job as the function builds it (service role): business, tables and counts, state.
-create or replace function public.business_export_job(_export_id uuid)
+-- A shop exports what it holds about one customer (GDPR Art. 15 and 20): the customer, their sales with lines and
+-- tenders, their refunds. Any member who may read the customer; aal2 when the caller has an authenticator.
+create or replace function public.export_customer(_customer_id uuid)
 returns jsonb
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select jsonb_build_object('id', e.id, 'business_id', e.business_id, 'business_name', b.name, 'requested_at', e.requested_at,
-                            'state', e.state, 'tables', e.tables, 'rows_total', e.rows_total)
-    from private.business_exports e join public.businesses b on b.id = e.business_id
-   where e.id = _export_id;
+declare
+  v_customer public.customers;
+begin
+  select * into v_customer from public.customers c where c.id = _customer_id;
+  if v_customer.id is null or coalesce(private.my_role(v_customer.business_id), '') not in ('owner', 'manager') then
+    raise exception 'no such customer' using errcode = 'PT404';
+  end if;
+  perform private.assert_aal2_if_enrolled();
+  return jsonb_build_object(
+    'format', 'storewise-customer/1',
+    'exported_at', now(),
+    'customer', jsonb_build_object('id', v_customer.id, 'name', v_customer.name, 'email', v_customer.email,
+                                   'phone', v_customer.phone, 'created_at', v_customer.created_at),
+    'sales', (select coalesce(jsonb_agg(jsonb_build_object(
+                 'id', s.id, 'receipt_number', s.receipt_number, 'occurred_at', s.occurred_at, 'total', s.total,
+                 'lines', (select coalesce(jsonb_agg(to_jsonb(l) - 'business_id'), '[]'::jsonb) from public.sale_lines l where l.sale_id = s.id),
+                 'tenders', (select coalesce(jsonb_agg(to_jsonb(t) - 'business_id'), '[]'::jsonb) from public.sale_tenders t where t.sale_id = s.id))
+                 order by s.occurred_at), '[]'::jsonb)
+                from public.sales s where s.customer_id = _customer_id),
+    'refunds', (select coalesce(jsonb_agg(to_jsonb(r) - 'business_id' order by r.occurred_at), '[]'::jsonb)
+                  from public.refunds r join public.sales s on s.id = r.sale_id where s.customer_id = _customer_id)
+  );
+end;
 $$;
-revoke all on function public.business_export_job(uuid) from public;
-grant execute on function public.business_export_job(uuid) to service_role;
+revoke all on function public.export_customer(uuid) from public;
+grant execute on function public.export_customer(uuid) to authenticated;
+
+-- The owner asks for the deletion by typing the business's name (aal2 when enrolled; managers and cashiers are
+-- refused). Asking again while pending changes nothing; after a cancel it starts a new 30 days.
+create or replace function public.request_business_deletion(_business_id uuid, _confirm_name text)
+returns timestamp with time zone
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_business public.businesses;
+  v_deletion private.business_deletions;
+begin
+  if (select auth.uid()) is null then
+    raise exception 'sign in first' using errcode = '42501';
+  end if;
+  select * into v_business from public.businesses b where b.id = _business_id;
+  if v_business.id is null or private.my_role(_business_id) is null then
+    raise exception 'no such business' using errcode = 'PT404';
+  end if;
+  if private.my_role(_business_id) <> 'owner' then
+    raise exception 'permission denied: only the owner can delete the business' using errcode = '42501';
+  end if;
+  perform private.assert_aal2_if_enrolled();
+  if _confirm_name is null or lower(btrim(_confirm_name)) <> lower(btrim(v_business.name)) then
+    raise exception 'type the business''s name exactly to confirm the deletion' using errcode = '22023';
+  end if;
+  select * into v_deletion from private.business_deletions d where d.business_id = _business_id for update;
+  if v_deletion.state = 'pending' then
+    return v_deletion.erase_after;
+  end if;
+  if v_deletion.state is not null and v_deletion.state <> 'canceled' then
+    raise exception 'this business is already being deleted' using errcode = 'P0001';
+  end if;
+  insert into private.business_deletions as d (business_id, business_name, country, requested_by, erase_after)
+  values (_business_id, v_business.name, v_business.country, (select auth.uid()), now() + interval '30 days')
+  on conflict (business_id) do update
+    set state = 'pending', requested_by = excluded.requested_by, requested_at = now(), erase_after = excluded.erase_after,
+        canceled_at = null, step = null, updated_at = now()
+  returning * into v_deletion;
+  insert into private.business_erasure_proofs (business_id, what, rows_affected) values (_business_id, 'deletion requested', 0);
+  perform private.log_activity(_business_id, null, 'business.deletion_requested', 'business', _business_id, null,
+                               jsonb_build_object('erase_after', v_deletion.erase_after));
+  return v_deletion.erase_after;
+end;
+$$;
+revoke all on function public.request_business_deletion(uuid,text) from public;
+grant execute on function public.request_business_deletion(uuid,text) to authenticated;
+
+create or replace function public.cancel_business_deletion(_business_id uuid)
+returns void
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_state text;
+begin
+  if private.my_role(_business_id) is null then
+    raise exception 'no such business' using errcode = 'PT404';
+  end if;
+  if private.my_role(_business_id) <> 'owner' then
+    raise exception 'permission denied: only the owner can cancel the deletion' using errcode = '42501';
+  end if;
+  perform private.assert_aal2_if_enrolled();
+  select d.state into v_state from private.business_deletions d where d.business_id = _business_id for update;
+  if v_state is distinct from 'pending' then
+    raise exception 'there is no pending deletion to cancel' using errcode = 'P0001';
+  end if;
+  update private.business_deletions d set state = 'canceled', canceled_at = now(), updated_at = now()
+   where d.business_id = _business_id;
+  insert into private.business_erasure_proofs (business_id, what, rows_affected) values (_business_id, 'deletion canceled by the owner', 0);
+  perform private.log_activity(_business_id, null, 'business.deletion_canceled', 'business', _business_id, null, null);
+end;
+$$;
+revoke all on function public.cancel_business_deletion(uuid) from public;
+grant execute on function public.cancel_business_deletion(uuid) to authenticated;
 
 -- One page of one table of a job's business (service role), in primary key order after _after (the last row of
 -- the previous page, null for the first). Keyset paging: each page costs the same however deep the table is.
@@ -1616,7 +1615,7 @@ begin
   end if;
   select e.business_id into v_business from private.business_exports e where e.id = _export_id and e.state = 'building';
   if v_business is null then
-    raise exception 'no export being built with this id' using errcode = 'P0002';
+    raise exception 'no export being built with this id' using errcode = 'PT404';
   end if;
   select x.key_columns into v_keys from private.business_export_tables() x where x.table_name = _table;
   if v_keys is null then
@@ -1656,28 +1655,12 @@ begin
          finished_at = case when _state = 'building' then null else now() end
    where e.id = _export_id and e.state = 'building';
   if not found then
-    raise exception 'no export being built with this id' using errcode = 'P0002';
+    raise exception 'no export being built with this id' using errcode = 'PT404';
   end if;
 end;
 $$;
 revoke all on function public.business_export_progress(uuid,bigint,text,text) from public;
 grant execute on function public.business_export_progress(uuid,bigint,text,text) to service_role;
-
--- The owner's progress bar: the state of one of their exports (null for anyone else).
-create or replace function public.business_export_status(_export_id uuid)
-returns jsonb
-language sql
-stable
-security definer
-set search_path = ''
-as $$
-  select jsonb_build_object('state', e.state, 'rows_done', e.rows_done, 'rows_total', e.rows_total,
-                            'requested_at', e.requested_at, 'finished_at', e.finished_at)
-    from private.business_exports e
-   where e.id = _export_id and private.my_role(e.business_id) = 'owner';
-$$;
-revoke all on function public.business_export_status(uuid) from public;
-grant execute on function public.business_export_status(uuid) to authenticated;
 
 -- The file of a ready export, for the download link (owner, aal2 when enrolled: the link is the export itself).
 create or replace function public.business_export_file(_export_id uuid)
@@ -1692,7 +1675,7 @@ declare
 begin
   select * into v_export from private.business_exports e where e.id = _export_id;
   if v_export.id is null or private.my_role(v_export.business_id) is distinct from 'owner' then
-    raise exception 'no such export' using errcode = 'P0002';
+    raise exception 'no such export' using errcode = 'PT404';
   end if;
   perform private.assert_aal2_if_enrolled();
   if v_export.state <> 'ready' then
@@ -1704,27 +1687,6 @@ end;
 $$;
 revoke all on function public.business_export_file(uuid) from public;
 grant execute on function public.business_export_file(uuid) to authenticated;
-
--- The business's files in Storage (service role: the business-deletion function removes them through the Storage
--- API): product pictures, logos and exports under `<business id>/`, support attachments under `<ticket id>/` of its
--- tickets (docs/adr/0231). Read here because the API's list is one folder level at a time.
-create or replace function public.business_erasure_uploads(_business_id uuid, _limit integer default 500)
-returns table (bucket_id text, name text)
-language sql
-stable
-security definer
-set search_path = ''
-as $$
-  select o.bucket_id, o.name from storage.objects o
-   where (o.bucket_id in ('product-images', 'product-thumbnails', 'business-logos', 'exports')
-          and (storage.foldername(o.name))[1] = _business_id::text)
-      or (o.bucket_id = 'support-attachments'
-          and (storage.foldername(o.name))[1] in (select t.id::text from public.support_tickets t where t.business_id = _business_id))
-   order by o.bucket_id, o.name
-   limit greatest(least(coalesce(_limit, 500), 1000), 1);
-$$;
-revoke all on function public.business_erasure_uploads(uuid,integer) from public;
-grant execute on function public.business_erasure_uploads(uuid,integer) to service_role;
 
 -- The function records what it did outside the database: the provider's cancellation, and the files removed from
 -- each bucket (one proof row per bucket and batch).
@@ -1743,7 +1705,7 @@ begin
     raise exception 'unknown erasure record' using errcode = '22023';
   end if;
   if not exists (select 1 from private.business_deletions d where d.business_id = _business_id and d.state in ('pending', 'erasing')) then
-    raise exception 'no deletion under way' using errcode = 'P0002';
+    raise exception 'no deletion under way' using errcode = 'PT404';
   end if;
   if _what = 'subscription canceled at the provider' then
     update private.business_deletions d set subscription_canceled_at = coalesce(d.subscription_canceled_at, now()), updated_at = now()
@@ -1778,7 +1740,7 @@ begin
   end if;
   select * into v_deletion from private.business_deletions d where d.business_id = _business_id for update;
   if v_deletion.business_id is null then
-    raise exception 'no deletion of this business' using errcode = 'P0002';
+    raise exception 'no deletion of this business' using errcode = 'PT404';
   end if;
   if v_deletion.legal_hold then
     raise exception 'this deletion is on legal hold' using errcode = 'P0001';
@@ -1865,6 +1827,62 @@ $$;
 revoke all on function public.business_erasure_step(uuid,integer) from public;
 grant execute on function public.business_erasure_step(uuid,integer) to service_role;
 
+-- begin_business_export held the business row FOR UPDATE while it counted every table, which blocked every insert
+-- with a foreign key to businesses (sales, the trail) in that business for as long (review of 20261202110000).
+-- One export at a time per business is now a transaction advisory lock on the business's export key (as
+-- spend_email and admin_send_test_email do), which nothing else takes; the role is read once. Every other rule
+-- is as before.
+create or replace function public.begin_business_export(_business_id uuid)
+returns uuid
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_tables jsonb := '[]'::jsonb;
+  v_total bigint := 0;
+  v_rows bigint;
+  v_id uuid;
+  v_role text;
+  t record;
+begin
+  if (select auth.uid()) is null then
+    raise exception 'sign in first' using errcode = '42501';
+  end if;
+  v_role := private.my_role(_business_id);
+  if v_role is null then
+    raise exception 'no such business' using errcode = 'PT404';
+  end if;
+  if v_role <> 'owner' then
+    raise exception 'permission denied: only the owner exports the business' using errcode = '42501';
+  end if;
+  perform private.assert_aal2_if_enrolled();
+  -- A second request waits here until the first one's transaction ends, then sees its job as building.
+  perform pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended('business_export:' || _business_id::text, 0));
+  update private.business_exports e set state = 'failed', finished_at = now()
+   where e.business_id = _business_id and e.state = 'building' and e.requested_at < now() - interval '1 hour';
+  if exists (select 1 from private.business_exports e where e.business_id = _business_id and e.state = 'building') then
+    raise exception 'an export of this business is being built: wait for it to finish' using errcode = 'P0001';
+  end if;
+  for t in select x.table_name from private.business_export_tables() x loop
+    execute format('select count(*) from public.%I t where t.%I = $1', t.table_name,
+                   case when t.table_name = 'businesses' then 'id' else 'business_id' end)
+      into v_rows using _business_id;
+    v_tables := v_tables || jsonb_build_array(jsonb_build_object('table', t.table_name, 'rows', v_rows));
+    v_total := v_total + v_rows;
+  end loop;
+  insert into private.business_exports (business_id, requested_by, tables, rows_total)
+  values (_business_id, (select auth.uid()), v_tables, v_total)
+  returning id into v_id;
+  perform private.log_activity(_business_id, null, 'business.exported', 'business', _business_id, null,
+                               jsonb_build_object('export_id', v_id, 'rows', v_total));
+  return v_id;
+end;
+$$;
+revoke all on function public.begin_business_export(uuid) from public;
+grant execute on function public.begin_business_export(uuid) to authenticated;
+
 create or replace function public.business_export_csv_rows(_export_id uuid, _file text, _after text default null,
                                                            _limit integer default 1000)
 returns setof jsonb
@@ -1874,6 +1892,8 @@ security definer
 set search_path = ''
 as $$
 declare
+  v_key constant text := '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
+  v_pair constant text := '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
   v_business uuid;
   v_first_store uuid;
   v_catalog_currency text;
@@ -1883,7 +1903,11 @@ begin
   end if;
   select e.business_id into v_business from private.business_exports e where e.id = _export_id and e.state = 'building';
   if v_business is null then
-    raise exception 'no export being built with this id' using errcode = 'P0002';
+    raise exception 'no export being built with this id' using errcode = 'PT404';
+  end if;
+  -- The key the previous page ended on, as each row carries it: a uuid, or the stock's store/variant pair.
+  if _after is not null and not ((_file = 'stock' and _after ~ v_pair) or (_file <> 'stock' and _after ~ v_key)) then
+    raise exception 'after is the key of the previous page''s last row' using errcode = '22023';
   end if;
   if _file = 'products' then
     select s.id into v_first_store from public.stores s
@@ -1904,8 +1928,8 @@ begin
         join public.products p on p.id = v.product_id and p.archived_at is null
         left join public.categories c on c.id = p.category_id
         left join public.variant_costs vc on vc.variant_id = v.id
-       where v.business_id = v_business and v.archived_at is null and (_after is null or v.id::text > _after)
-       order by v.id::text
+       where v.business_id = v_business and v.archived_at is null and (_after is null or v.id > _after::uuid)
+       order by v.id
        limit _limit;
   elsif _file = 'stock' then
     return query
@@ -1915,13 +1939,14 @@ begin
                'reorder_point', coalesce(rp.reorder_point::text, ''), 'target_level', coalesce(rp.target_level::text, ''))
         from (select sb.store_id, sb.variant_id, sum(sb.qty) as qty from public.stock_balances sb
                where sb.business_id = v_business
-                 and (_after is null or sb.store_id::text || '/' || sb.variant_id::text > _after)
+                 and (_after is null or (sb.store_id, sb.variant_id)
+                                         > (split_part(_after, '/', 1)::uuid, split_part(_after, '/', 2)::uuid))
                group by sb.store_id, sb.variant_id) x
         join public.stores s on s.id = x.store_id
         join public.variants v on v.id = x.variant_id
         join public.products p on p.id = v.product_id
         left join public.reorder_points rp on rp.store_id = x.store_id and rp.variant_id = x.variant_id
-       order by x.store_id::text || '/' || x.variant_id::text
+       order by x.store_id, x.variant_id
        limit _limit;
   elsif _file = 'sales' then
     return query
@@ -1933,16 +1958,16 @@ begin
         from public.sales sa
         join public.stores st on st.id = sa.store_id
         left join public.customers cu on cu.id = sa.customer_id
-       where sa.business_id = v_business and (_after is null or sa.id::text > _after)
-       order by sa.id::text
+       where sa.business_id = v_business and (_after is null or sa.id > _after::uuid)
+       order by sa.id
        limit _limit;
   elsif _file = 'customers' then
     return query
       select jsonb_build_object('key', cu.id::text, 'name', cu.name, 'email', coalesce(cu.email::text, ''),
                                 'phone', coalesce(cu.phone::text, ''))
         from public.customers cu
-       where cu.business_id = v_business and (_after is null or cu.id::text > _after)
-       order by cu.id::text
+       where cu.business_id = v_business and (_after is null or cu.id > _after::uuid)
+       order by cu.id
        limit _limit;
   else
     raise exception 'the export''s CSV files are products, stock, sales and customers' using errcode = '22023';

@@ -129,6 +129,39 @@ describe('markdown_collection', () => {
   });
 });
 
+describe('markdown_collection and a store price changed meanwhile', () => {
+  it('keeps a store price changed between the plan and the write, and counts only the prices written', async () => {
+    await w.rows(`update public.variants set price = 1500 where product_id = $1`, [w.f.product]);
+    await w.rows(`update public.store_prices sp set price = 1400 from public.variants v
+                   where v.id = sp.variant_id and v.product_id = $1`, [w.f.product]);
+    // The variant write runs after the plan is read and before the store price write: a trigger there changes the
+    // downtown price of MTX-TEE-M, as another person's edit landing in between would.
+    await w.rows(`create function private.test_price_changed_meanwhile() returns trigger language plpgsql as $$
+      begin
+        update public.store_prices sp set price = 1234 from public.variants v
+         where v.id = sp.variant_id and v.sku = 'MTX-TEE-M' and sp.store_id = '${downtown}';
+        return null;
+      end $$`);
+    await w.rows(`create trigger test_price_changed_meanwhile after update on public.variants
+                    for each statement execute function private.test_price_changed_meanwhile()`);
+    try {
+      const { error } = await markdown(w.clients.owner, { _kind: 'percent', _value: 30, _apply: true });
+      expect(error).toBeNull();
+    } finally {
+      await w.rows('drop trigger test_price_changed_meanwhile on public.variants');
+      await w.rows('drop function private.test_price_changed_meanwhile()');
+    }
+    expect(await prices()).toEqual([
+      { sku: 'MTX-TEE-L', price: 1050, downtown: null, riverside: null },
+      { sku: 'MTX-TEE-M', price: 1050, downtown: 1234, riverside: 980 },
+    ]);
+    const [marked] = await w.rows<{ after: Record<string, unknown> }>(`
+      select after from public.activity where business_id = $1 and kind = 'collection.marked_down' and actor_id = $2
+       order by at desc limit 1`, [w.businessA, w.userIds.owner]);
+    expect(marked?.after).toMatchObject({ kind: 'percent', value: 30, variants_changed: 2, store_prices_changed: 1 });
+  });
+});
+
 describe('report_collection_sell_through', () => {
   it('owners see every store, managers their stores, cashiers nothing', async () => {
     const args = { _business_id: w.businessA, _from: '2026-06-01', _to: '2028-01-31' };

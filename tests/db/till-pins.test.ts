@@ -277,6 +277,65 @@ describe('switching offline', () => {
   });
 });
 
+describe('reviewing a sale rung under a PIN switch', () => {
+  it('the manager signed in at the till does not clear its flag (the sale names the cashier); the owner does', async () => {
+    const switched = await switchTill(w.clients.manager, reg.DT1 as string, w.userIds.cashier, pins.cashier);
+    const sw = switched.data as { ok: boolean; switch_id: string };
+    expect(sw.ok).toBe(true);
+    const { data, error } = await w.clients.manager.rpc('post_sale', { _payload: teeSale(reg.DT1 as string, managerShift,
+      { till_switch: { id: sw.switch_id, user_id: w.userIds.cashier } }) });
+    expect(error).toBeNull();
+    const sale = data as Sale;
+    expect(sale.cashier_id).toBe(w.userIds.cashier);
+    // A flag of any kind on it (here set directly: what raised it does not matter to who may clear it).
+    await w.rows(`update public.sales set review_reasons = '{price_override}' where id = $1`, [sale.id]);
+    const byManager = await w.clients.manager.rpc('review_sale', { _sale_id: sale.id, _note: 'All fine' });
+    expect(byManager.error?.code).toBe('42501');
+    expect(await w.rows('select 1 from public.sale_reviews where sale_id = $1', [sale.id])).toEqual([]);
+    const byOwner = await w.clients.owner.rpc('review_sale', { _sale_id: sale.id, _note: 'Checked the drawer' });
+    expect(byOwner.error).toBeNull();
+  });
+});
+
+describe('offline proofs and PINs are for cashiers', () => {
+  it('a right offline proof for a manager does not verify: the sale stays under the signed-in cashier, flagged', async () => {
+    // What a register that kept (or cracked) a manager's verifier could send: the proof of the manager's real PIN.
+    const [salt] = await w.rows<{ proof_salt: string }>('select proof_salt from private.staff_pins where user_id = $1',
+      [w.userIds.manager]);
+    const { default: bcrypt } = await import('bcryptjs');
+    const proof = await bcrypt.hash(pins.manager, salt!.proof_salt);
+    const switchId = randomUUID();
+    const at = new Date().toISOString();
+    const sale = teeSale(reg.DT2 as string, cashierShift, { offline: true, occurred_at: at,
+      till_switch: { id: switchId, user_id: w.userIds.manager, proof, at } });
+    const sent = await w.clients.cashier.rpc('post_sales', { _payloads: [sale] });
+    expect(sent.error).toBeNull();
+    expect(await w.rows('select cashier_id, review_reasons from public.sales where id = $1', [sale.id]))
+      .toEqual([{ cashier_id: w.userIds.cashier, review_reasons: ['till_switch_unverified'] }]);
+    expect(await w.rows('select verified from public.till_switches where id = $1', [switchId])).toEqual([{ verified: false }]);
+  });
+
+  it('a cashier made manager loses their PIN in that business (the registers held its verifier); other roles keep theirs', async () => {
+    const has = async (who: string) => (await w.rows('select 1 from private.staff_pins where business_id = $1 and user_id = $2',
+      [w.businessA, who])).length === 1;
+    expect(await has(w.userIds.cashier)).toBe(true);
+    expect(await has(w.userIds.manager)).toBe(true);
+    const promoted = await w.clients.owner.rpc('set_member_role', { _business_id: w.businessA, _user_id: w.userIds.cashier, _role: 'manager' });
+    expect(promoted.error).toBeNull();
+    expect(await has(w.userIds.cashier)).toBe(false);
+    // The old PIN no longer approves; a new one set as a manager does.
+    const approve = (pin: string) => w.clients.manager.rpc('approve_with_pin', { _store_id: downtown, _user_id: w.userIds.cashier,
+      _pin: pin, _max_discount_percent: 0, _purpose: 'refund' });
+    expect((await approve(pins.cashier)).data).toMatchObject({ ok: false, reason: 'no_pin' });
+    expect((await w.clients.cashier.rpc('set_my_pin', { _business_id: w.businessA, _pin: '5927' })).error).toBeNull();
+    // A manager made cashier keeps theirs (nothing was handed to registers while they were a manager).
+    const demoted = await w.clients.owner.rpc('set_member_role', { _business_id: w.businessA, _user_id: w.userIds.manager, _role: 'cashier' });
+    expect(demoted.error).toBeNull();
+    expect(await has(w.userIds.manager)).toBe(true);
+    expect(await has(w.userIds.cashier)).toBe(true);
+  });
+});
+
 /** The proof a register would make from a guessed PIN (what a tampered register could send). */
 async function checkOfflinePinProofFor(set: ReturnType<typeof verifierSetSchema.parse>, userId: string, guess: string) {
   const { default: bcrypt } = await import('bcryptjs');

@@ -357,7 +357,7 @@ describe('invitations', () => {
     const expired = await late.client.rpc('accept_invitation', { _token: expiredToken });
     expectRefused(expired, '22023');
     expect(expired.error?.message).toContain('expired');
-    expectRefused(await late.client.rpc('accept_invitation', { _token: 'not-a-token' }), 'P0002');
+    expectRefused(await late.client.rpc('accept_invitation', { _token: 'not-a-token' }), 'PT404');
     expect(await dbRows('select 1 from public.business_members where user_id = $1', [late.id])).toEqual([]);
   });
 

@@ -192,6 +192,9 @@ describe('admin refund', () => {
     expect(byOwner).toEqual({ status: 403, body: { error: 'Only administrators can refund invoices.' } });
     const noReason = await invoke(admin, 'billing-refund', { invoice_id: invoice, reason: '' });
     expect(noReason.status).toBe(400);
+    // billing_admin_invoice raises PT404 for an invoice it does not know: the function's not found (ADR 0331).
+    const unknown = await invoke(admin, 'billing-refund', { invoice_id: 'in_unknown', reason: 'Charged twice by mistake' });
+    expect(unknown).toEqual({ status: 404, body: { error: 'That invoice was not found.' } });
 
     const refunded = await invoke<{ refunded_cents: number }>(admin, 'billing-refund', { invoice_id: invoice, reason: 'Charged twice by mistake' });
     expect(refunded).toEqual({ status: 200, body: { refunded_cents: Math.round(Number(paid?.amount) * 100) } });

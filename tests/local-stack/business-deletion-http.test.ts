@@ -205,8 +205,13 @@ describe('a shop erases or exports one of its customers', () => {
     // Another business cannot see, export or erase it.
     const outsider = createTestClient(stack);
     await signedIn(outsider, seedUsers.owner2.email, seedUsers.owner2.password);
-    expect((await outsider.rpc('export_customer', { _customer_id: id })).error?.code).toBe('P0002');
-    expect((await outsider.rpc('erase_customer', { _customer_id: id })).error?.code).toBe('P0002');
+    // Not found is a 404 (PT404), as for an id that does not exist at all; never a 500 (ADR 0331).
+    for (const customer of [id, crypto.randomUUID()]) {
+      for (const fn of ['export_customer', 'erase_customer'] as const) {
+        expect(await outsider.rpc(fn, { _customer_id: customer }), `${fn} ${customer}`)
+          .toMatchObject({ status: 404, error: { code: 'PT404', message: 'no such customer' } });
+      }
+    }
 
     expect((await otherOwner.rpc('erase_customer', { _customer_id: id })).error).toBeNull();
     const { data: after } = await otherOwner.from('customers').select('name, email, phone, erased_at').eq('id', id).single();

@@ -27,6 +27,8 @@ let stack: StackHandle;
 let owner: SupabaseClient;
 let business = '';
 
+// A cashier's own support ticket in the business: theirs and the admins' only (RLS), never the owner's export's.
+const cashierTicket = 'Cashier private ticket: my payslip is wrong';
 const code = (secret: string) => new TOTP({ secret: Secret.fromBase32(secret) }).generate();
 const count = async (sql: string, args: unknown[]) => Number((await stack.db.query<{ n: string }>(sql, args)).rows[0]?.n ?? 0);
 
@@ -61,6 +63,12 @@ beforeAll(async () => {
   await signedIn(owner, seedUsers.owner1.email, seedUsers.owner1.password);
   business = (await stack.db.query<{ id: string }>('select id from public.businesses where owner_id = $1 order by created_at limit 1',
     [seedUsers.owner1.id])).rows[0]?.id ?? '';
+  const { data: cashier, error } = await createTestClient(stack, 'service').auth.admin.createUser({
+    email: uniqueEmail('export-cashier'), password: 'cashier-password-1', email_confirm: true });
+  expect(error).toBeNull();
+  await stack.db.query(`insert into public.business_members (business_id, user_id, role) values ($1, $2, 'cashier')`, [business, cashier.user!.id]);
+  await stack.db.query(`insert into public.support_tickets (user_id, business_id, subject, message) values ($1, $2, $3, $3)`,
+    [cashier.user!.id, business, cashierTicket]);
 }, 300_000);
 
 afterAll(async () => {
@@ -91,7 +99,12 @@ describe('the owner exports the business', () => {
         where n.nspname = 'public' and c.relkind in ('r', 'p')
           and exists (select 1 from pg_attribute a where a.attrelid = c.oid and a.attname = 'business_id' and not a.attisdropped)
         order by 1`)).rows.map((row) => row.name);
-    expect(manifest.tables.map((t) => t.table).sort()).toEqual([...tables, 'businesses'].sort());
+    // Except the tables of one person's own rows (RLS shows them to that person and the admins only).
+    const personal = ['support_tickets', 'billing_history', 'payment_methods'];
+    expect(tables).toEqual(expect.arrayContaining(personal));
+    expect(manifest.tables.map((t) => t.table).sort()).toEqual([...tables.filter((t) => !personal.includes(t)), 'businesses'].sort());
+    // The cashier's ticket is nowhere in the ZIP.
+    for (const [name, text] of files) expect(text, name).not.toContain('my payslip is wrong');
     for (const table of manifest.tables) {
       const lines = (files.get(table.file) ?? '').split('\n').filter(Boolean);
       expect(lines.length, table.table).toBe(table.rows);
@@ -223,5 +236,64 @@ describe('who may export', () => {
     expect(result.files.has('manifest.json')).toBe(true);
     // The download link is refused to the stale token too.
     expect((await invoke(stale, 'business-export', { action: 'download', export_id: result.id })).status).toBe(403);
+  });
+});
+
+describe('the CSV pages', () => {
+  it('page on the real keys: small pages give every row once, in key order, and a key that is not one is refused', async () => {
+    const job = (await stack.db.query<{ id: string }>(`insert into private.business_exports (business_id, requested_by, tables, rows_total)
+      values ($1, $2, '[]', 0) returning id`, [business, seedUsers.owner1.id])).rows[0]!.id;
+    try {
+      const page = async (file: string, after: string | null, limit: number) => (await stack.db.query<{ key: string }>(
+        `select r ->> 'key' as key from public.business_export_csv_rows($1, $2, $3, $4) r`, [job, file, after, limit])).rows.map((r) => r.key);
+      const keyOrder = {
+        products: `select v.id::text as key from public.variants v join public.products p on p.id = v.product_id and p.archived_at is null
+                    where v.business_id = $1 and v.archived_at is null order by v.id`,
+        stock: `select distinct b.store_id, b.variant_id, b.store_id::text || '/' || b.variant_id::text as key
+                  from public.stock_balances b where b.business_id = $1 order by b.store_id, b.variant_id`,
+        sales: 'select id::text as key from public.sales where business_id = $1 order by id',
+        customers: 'select id::text as key from public.customers where business_id = $1 order by id',
+      };
+      for (const [file, sql] of Object.entries(keyOrder)) {
+        const expected = (await stack.db.query<{ key: string }>(sql, [business])).rows.map((r) => r.key).slice(0, 60);
+        expect(expected.length, file).toBeGreaterThan(5);
+        const seen: string[] = [];
+        let after: string | null = null;
+        while (seen.length < expected.length) {
+          const keys = await page(file, after, 7);
+          if (keys.length === 0) break;
+          seen.push(...keys);
+          after = keys[keys.length - 1]!;
+        }
+        expect(seen.slice(0, expected.length), file).toEqual(expected);
+        expect(await page(file, null, 60), file).toEqual(expected);
+      }
+      for (const [file, bad] of [['sales', 'zzz'], ['stock', business], ['customers', `${business}/${business}`]] as const) {
+        await expect(page(file, bad, 5), `${file} after ${bad}`).rejects.toMatchObject({ code: '22023' });
+      }
+    } finally {
+      await stack.db.query('delete from private.business_exports where id = $1', [job]);
+    }
+  });
+});
+
+describe('one export at a time', () => {
+  it('holds the business\'s export lock, not its row, while it counts, and refuses a second export while one is built', async () => {
+    const rolledBack = new Error('roll back');
+    let seen: { advisory: boolean; rowLocked: boolean; second: string } | null = null;
+    await stack.db.asRequest({ role: 'authenticated', readOnly: false,
+      claims: { role: 'authenticated', sub: seedUsers.owner1.id, aal: 'aal1' } }, async (tx) => {
+      await tx.query('select public.begin_business_export($1)', [business]);
+      const [held] = (await tx.query<{ advisory: boolean; row_locked: boolean }>(
+        `select exists (select 1 from pg_catalog.pg_locks l where l.locktype = 'advisory' and l.granted
+                          and ((l.classid::bigint << 32) | l.objid::bigint)
+                              = pg_catalog.hashtextextended('business_export:' || $1::text, 0)) as advisory,
+                (select p.prosrc ~* 'for\\s+update' from pg_catalog.pg_proc p
+                  where p.oid = 'public.begin_business_export(uuid)'::regprocedure) as row_locked`, [business])).rows;
+      const second = await tx.query('select public.begin_business_export($1)', [business]).then(() => 'began', (e: Error) => e.message);
+      seen = { advisory: held!.advisory, rowLocked: held!.row_locked, second };
+      throw rolledBack;
+    }).catch((e: unknown) => { if (e !== rolledBack) throw e; });
+    expect(seen).toEqual({ advisory: true, rowLocked: false, second: expect.stringMatching(/being built/) });
   });
 });

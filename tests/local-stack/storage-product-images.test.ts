@@ -91,7 +91,7 @@ describe('product images', () => {
     const own = await owner2.from('product_images').insert({ business_id: business2, product_id: product, path: `${folder}/x.png`,
       small_path: `${folder}/x.s.png`, medium_path: `${folder}/x.m.png` });
     expect(own.error).not.toBeNull();
-    expect((await owner2.rpc('set_main_product_image', { _image_id: first })).error?.code).toBe('P0002');
+    expect(await owner2.rpc('set_main_product_image', { _image_id: first })).toMatchObject({ status: 404, error: { code: 'PT404' } });
     expect((await owner2.rpc('pos_catalog_images', { _business_id: business1 })).data).toEqual([]);
   });
 

@@ -6,11 +6,8 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { HttpRefusal } from './billing/http.ts';
 
-/**
- * Keyed by SQLSTATE. "Not found" is listed under both P0002 (no_data_found) and PT404 (PostgREST's own code, which
- * it also answers with an HTTP 404) so the functions keep answering 404 while the schema moves from one to the other.
- */
-const refusals: Record<string, 400 | 403 | 404 | 409> = { '42501': 403, P0002: 404, PT404: 404, '22023': 400, P0001: 409 };
+/** Keyed by SQLSTATE; "not found" is PT404, which PostgREST answers with an HTTP 404 too (ADR 0331). */
+const refusals: Record<string, 400 | 403 | 404 | 409> = { '42501': 403, PT404: 404, '22023': 400, P0001: 409 };
 
 /** PostgREST's "JWT expired/invalid" (PGRST301) and "JWT claims invalid" (PGRST303), and a bare 401. */
 const signInAgain = new Set(['PGRST301', 'PGRST303', '401']);

@@ -6,6 +6,9 @@ describe('statusForSqlState', () => {
     expect(statusForSqlState('PT429', 'authenticated')).toBe(429);
     expect(statusForSqlState('PT402', 'anon')).toBe(402);
     expect(statusForSqlState('PTABC', 'authenticated')).toBe(500);
+    // Not found is raised as PT404 (ADR 0331): P0002 (no_data_found) is a PL/pgSQL error, a 500 there.
+    expect(statusForSqlState('PT404', 'authenticated')).toBe(404);
+    expect(statusForSqlState('P0002', 'authenticated')).toBe(500);
   });
 
   it('keeps the table for other codes', () => {

@@ -65,7 +65,7 @@ export async function fetchQueueTicket(supabase: StorewiseClient, ticketId: stri
   const { data, error } = await supabase.rpc('admin_list_tickets', { _ticket_id: ticketId, _limit: 1 });
   if (error) throw fail(error);
   const row = queueRowSchema.array().parse(data)[0];
-  if (!row) throw new AdminApiError('ticket not found', 'P0002');
+  if (!row) throw new AdminApiError('ticket not found', 'PT404');
   return row;
 }
 

@@ -1,5 +1,7 @@
 // SQL (supabase/schemas, docs/adr/0185):
 //   supabase/schemas/auth.sql: profiles
+//   supabase/schemas/pos.sql: set_my_pin()
+//   supabase/schemas/workspace.sql: business_members
 import { personMessage } from '../../../lib/database-messages';
 import { serviceMessage } from '../../../lib/service-message';
 import type { StorewiseClient } from '../../../lib/supabase-client';

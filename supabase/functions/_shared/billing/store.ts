@@ -32,7 +32,7 @@ export interface BillingStore {
   setCarry(subscription: string, plan: PlanName, until: string | null): Promise<void>;
   applyInvoice(invoice: BillingInvoice, syncedAt: string): Promise<void>;
   applyPaymentMethods(customer: string, methods: BillingPaymentMethod[]): Promise<void>;
-  /** An admin's view of one invoice (42501 for anyone else, P0002 or PT404 when unknown). */
+  /** An admin's view of one invoice (42501 for anyone else, PT404 when unknown). */
   adminInvoice(adminId: string, invoiceId: string): Promise<{ id: string; business_id: string | null; status: string; amount: number }>;
   auditRefund(adminId: string, invoiceId: string, amountCents: number, reason: string): Promise<void>;
   noteSignatureFailure(): Promise<void>;
@@ -46,7 +46,7 @@ export function createBillingStore(url: string, anonKey: string, serviceRoleKey:
     const { data, error } = await service.rpc(name, args);
     if (error) {
       if (error.code === '42501') throw new NotOwner(error.message);
-      if (error.code === 'P0002' || error.code === 'PT404') throw new NotFound(error.message);
+      if (error.code === 'PT404') throw new NotFound(error.message);
       throw new Error(`${name}: ${error.code ?? ''} ${error.message}`);
     }
     return data as T;
