@@ -277,6 +277,39 @@ describe('switching offline', () => {
   });
 });
 
+// After the approval test (it leaves an approval by the manager) and before the role changes below.
+describe('refunds at a switched till', () => {
+  it('a refund names the cashier switched in, whose role needs a manager\'s approval, and the trail says so', async () => {
+    const sold = await w.clients.manager.rpc('post_sale', { _payload: teeSale(reg.DT1 as string, managerShift) });
+    expect(sold.error).toBeNull();
+    const sale = sold.data as Sale;
+    const switched = await switchTill(w.clients.manager, reg.DT1 as string, w.userIds.cashier, pins.cashier);
+    const sw = switched.data as { ok: boolean; switch_id: string };
+    expect(sw.ok).toBe(true);
+    const refund = (extra: Record<string, unknown>) => w.clients.manager.rpc('post_refund', { _payload: {
+      id: randomUUID(), sale_id: sale.id, shift_id: managerShift, lines: [{ sale_line_id: sale.lines[0]?.id, qty: 1 }],
+      till_switch: { id: sw.switch_id, user_id: w.userIds.cashier }, ...extra } });
+    // Under the manager's session, but the cashier switched in makes it: a manager must approve.
+    const unapproved = await refund({});
+    expect(unapproved.error?.code).toBe('42501');
+    expect(unapproved.error?.message).toMatch(/needs a manager's approval/);
+    const approved = await w.clients.manager.rpc('approve_with_pin', { _store_id: downtown, _user_id: w.userIds.manager,
+      _pin: pins.manager, _max_discount_percent: 0, _purpose: 'refund' });
+    const approvalId = (approved.data as { approval_id: string }).approval_id;
+    const done = await refund({ approval_id: approvalId });
+    expect(done.error).toBeNull();
+    const made = done.data as { id: string; actor_id: string; till_switch_id: string };
+    expect(made).toMatchObject({ actor_id: w.userIds.cashier, till_switch_id: sw.switch_id });
+    const [posted] = await trail('refund.posted', made.id);
+    expect(posted?.actor_id).toBe(w.userIds.manager);
+    expect(posted?.after).toMatchObject({ cashier_id: w.userIds.cashier, till_switch_id: sw.switch_id, approval_id: approvalId });
+    // Refunded in full: nothing is left to refund, switched or not.
+    const own = await w.clients.manager.rpc('post_refund', { _payload: { id: randomUUID(), sale_id: sale.id,
+      shift_id: managerShift, lines: [{ sale_line_id: sale.lines[0]?.id, qty: 1 }] } });
+    expect(own.error?.message).toMatch(/only 0(\.0+)? left to refund/);
+  });
+});
+
 describe('reviewing a sale rung under a PIN switch', () => {
   it('the manager signed in at the till does not clear its flag (the sale names the cashier); the owner does', async () => {
     const switched = await switchTill(w.clients.manager, reg.DT1 as string, w.userIds.cashier, pins.cashier);
@@ -342,36 +375,3 @@ async function checkOfflinePinProofFor(set: ReturnType<typeof verifierSetSchema.
   const entry = set.staff.find((s) => s.user_id === userId);
   return bcrypt.hash(guess, entry?.proof_salt ?? await bcrypt.genSalt(10));
 }
-
-// Last: it leaves an approval by the manager, which the earlier approval test expects none of.
-describe('refunds at a switched till', () => {
-  it('a refund names the cashier switched in, whose role needs a manager\'s approval, and the trail says so', async () => {
-    const sold = await w.clients.manager.rpc('post_sale', { _payload: teeSale(reg.DT1 as string, managerShift) });
-    expect(sold.error).toBeNull();
-    const sale = sold.data as Sale;
-    const switched = await switchTill(w.clients.manager, reg.DT1 as string, w.userIds.cashier, pins.cashier);
-    const sw = switched.data as { ok: boolean; switch_id: string };
-    expect(sw.ok).toBe(true);
-    const refund = (extra: Record<string, unknown>) => w.clients.manager.rpc('post_refund', { _payload: {
-      id: randomUUID(), sale_id: sale.id, shift_id: managerShift, lines: [{ sale_line_id: sale.lines[0]?.id, qty: 1 }],
-      till_switch: { id: sw.switch_id, user_id: w.userIds.cashier }, ...extra } });
-    // Under the manager's session, but the cashier switched in makes it: a manager must approve.
-    const unapproved = await refund({});
-    expect(unapproved.error?.code).toBe('42501');
-    expect(unapproved.error?.message).toMatch(/needs a manager's approval/);
-    const approved = await w.clients.manager.rpc('approve_with_pin', { _store_id: downtown, _user_id: w.userIds.manager,
-      _pin: pins.manager, _max_discount_percent: 0, _purpose: 'refund' });
-    const approvalId = (approved.data as { approval_id: string }).approval_id;
-    const done = await refund({ approval_id: approvalId });
-    expect(done.error).toBeNull();
-    const made = done.data as { id: string; actor_id: string; till_switch_id: string };
-    expect(made).toMatchObject({ actor_id: w.userIds.cashier, till_switch_id: sw.switch_id });
-    const [posted] = await trail('refund.posted', made.id);
-    expect(posted?.actor_id).toBe(w.userIds.manager);
-    expect(posted?.after).toMatchObject({ cashier_id: w.userIds.cashier, till_switch_id: sw.switch_id, approval_id: approvalId });
-    // Refunded in full: nothing is left to refund, switched or not.
-    const own = await w.clients.manager.rpc('post_refund', { _payload: { id: randomUUID(), sale_id: sale.id,
-      shift_id: managerShift, lines: [{ sale_line_id: sale.lines[0]?.id, qty: 1 }] } });
-    expect(own.error?.message).toMatch(/only 0(\.0+)? left to refund/);
-  });
-});

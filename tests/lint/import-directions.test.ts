@@ -24,7 +24,7 @@ describe('import directions', () => {
   ])('%s: %s is refused', async (file, source, message) => {
     const messages = await restrictedImports(file, source);
     expect(messages.join('\n')).toContain(message);
-  });
+  }, 60_000); // the first lint loads the whole ESLint config: seconds on a busy machine
 
   it.each([
     ['shared/features/dashboard/billing/probe.ts', "export { OverviewPage } from '../overview/overview-page';"],
@@ -33,5 +33,5 @@ describe('import directions', () => {
     ['shared/app/probe.ts', "export { LandingPage } from '../features/landing/landing-page';"],
   ])('%s: %s is allowed', async (file, source) => {
     expect(await restrictedImports(file, source)).toEqual([]);
-  });
+  }, 60_000);
 });
