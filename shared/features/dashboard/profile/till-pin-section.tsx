@@ -1,8 +1,9 @@
-import { Button, HStack, Input, NativeSelect, Stack, Text } from '@chakra-ui/react';
+import { Button, NativeSelect, Stack } from '@chakra-ui/react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { FormField } from '../../../components/form-field';
+import { NewPinFields } from '../../../components/new-pin-fields';
 import { notify } from '../../../components/toaster';
 import { newPinSchema } from '../../../lib/pin-rules';
 import { useSupabase } from '../../../lib/platform-context';
@@ -42,15 +43,7 @@ export function TillPinSection({ memberships }: { memberships: Membership[] }) {
           </NativeSelect.Root>
         </FormField>
       )}
-      <HStack wrap="wrap" align="start">
-        <FormField label="New PIN" error={formState.errors.pin?.message}>
-          <Input type="password" inputMode="numeric" autoComplete="new-password" maxLength={6} {...register('pin')} />
-        </FormField>
-        <FormField label="New PIN again" error={formState.errors.confirm?.message}>
-          <Input type="password" inputMode="numeric" autoComplete="new-password" maxLength={6} {...register('confirm')} />
-        </FormField>
-      </HStack>
-      <Text fontSize="sm" color="fg.muted">4 to 6 digits; not a repeated digit, a run like 1234, or a repeated pair like 1212.</Text>
+      <NewPinFields pin={register('pin')} confirm={register('confirm')} errors={formState.errors} />
       <Button type="submit" alignSelf="start" loading={formState.isSubmitting}>Set my PIN</Button>
     </Stack>
   );
