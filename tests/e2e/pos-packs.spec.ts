@@ -114,6 +114,8 @@ test('a phone is sold by scanning its IMEI: the serial is on the receipt and sol
   await tender(page, 'Card');
   await expect(page.getByTestId('receipt-line-detail')).toHaveText('S/N 490154203237518');
   await expect(page.getByTestId('pos-waiting')).toHaveText('0 waiting');
+  // "0 waiting" may still be the count from before the sale was queued: wait for the sale itself.
+  await expect.poll(async () => (await shop.sales()).length).toBe(1);
 
   const units = (await admin.from('serial_numbers').select('serial, status').eq('variant_id', phone?.id ?? '').order('serial')).data ?? [];
   expect(units).toEqual([{ serial: '356938035643809', status: 'in_stock' }, { serial: '490154203237518', status: 'sold' }]);
