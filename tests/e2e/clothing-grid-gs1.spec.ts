@@ -80,7 +80,7 @@ test('the clothing pack brings its report: sell-through by collection, beside Pr
 
   // Without the pack the report is not offered (report-list.test.ts); with it, it is a tab of its own.
   expect((await owner.rpc('set_business_pack', { _business_id: shop.business, _pack: 'size_grid', _enabled: true })).error).toBeNull();
-  await signInFast(page, shop.owner.email, shop.owner.password);
+  await signInThroughUi(page, shop.owner.email, shop.owner.password);
   await page.goto('/dashboard/reports');
   // The first visit loads the reports' code on a busy machine: more than the default 10 s at times.
   await page.getByTestId('reports-tab-collections').click({ timeout: 30_000 });
