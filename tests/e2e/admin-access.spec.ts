@@ -1,12 +1,12 @@
 import { expect, test } from '@playwright/test';
 import { AdminPanel } from './pages/admin-panel';
 import { anonClient, createUsers, signedInClient, uniqueWord } from './pages/admin-data';
-import { signInFast } from './support/sign-in';
+import { signInThroughUi } from './support/sign-in';
 
 test('an owner who opens /admin lands on /dashboard', async ({ page }) => {
   const [owner] = await createUsers([`Curious Owner ${uniqueWord()}`]);
   if (!owner) throw new Error('no user');
-  await signInFast(page, owner.email, owner.password);
+  await signInThroughUi(page, owner.email, owner.password);
   await page.goto('/admin/users');
   await expect(page).toHaveURL('/dashboard');
   await expect(new AdminPanel(page).menu()).toHaveCount(0);

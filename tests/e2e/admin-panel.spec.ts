@@ -3,14 +3,14 @@ import { demo } from './support/users';
 import { ADMIN_MENU, AdminPanel, COMING_SOON } from './pages/admin-panel';
 import { createUsers, expectedFigures, signedInClient, uniqueWord } from './pages/admin-data';
 import { pageHeights, scrollToBottom } from './support/layout';
-import { signInFast } from './support/sign-in';
+import { signInThroughUi } from './support/sign-in';
 import { CHECKED_WIDTHS, checkAtWidths, widthsFor } from './support/widths';
 
 /** Screens the lead reviews by eye; STOREWISE_SHOTS=/tmp/shots writes them there too. */
 const SHOTS = new Set(['/admin', '/admin/users', '/admin/plans', '/admin/logs']);
 
 test.beforeEach(async ({ page }) => {
-  await signInFast(page, demo.admin.email, demo.admin.password);
+  await signInThroughUi(page, demo.admin.email, demo.admin.password);
 });
 
 test('the overview shows the four figures of the database', async ({ page }) => {

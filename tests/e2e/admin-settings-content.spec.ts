@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { randomUUID } from 'node:crypto';
 import { AdminPanel } from './pages/admin-panel';
-import { signInFast } from './support/sign-in';
+import { signInThroughUi } from './support/sign-in';
 import { createConfirmedUser, demo } from './support/users';
 
 /*
@@ -18,7 +18,7 @@ const word = randomUUID().slice(0, 6);
 const bannerText = `Planned maintenance ${word}: Sunday 02:00-03:00 UTC`;
 
 test('the admin sets a maintenance banner in System Settings; the public site and the dashboard show it', async ({ page, browser }) => {
-  await signInFast(page, demo.admin.email, demo.admin.password);
+  await signInThroughUi(page, demo.admin.email, demo.admin.password);
   const admin = new AdminPanel(page);
   await admin.open('/admin/settings');
   await expect(admin.heading).toHaveText('System Settings');
@@ -49,7 +49,7 @@ test('the admin sets a maintenance banner in System Settings; the public site an
     // And the dashboard, above every screen.
     const owner = await createConfirmedUser('banner', 'Bea Banner');
     const ownerPage = await browser.newPage();
-    await signInFast(ownerPage, owner.email, owner.password);
+    await signInThroughUi(ownerPage, owner.email, owner.password);
     await ownerPage.goto('/dashboard');
     await expect(ownerPage.getByTestId('platform-notices')).toContainText(bannerText);
     await ownerPage.close();
@@ -61,7 +61,7 @@ test('the admin sets a maintenance banner in System Settings; the public site an
 });
 
 test('the admin edits a legal page, previews it and publishes it; the old version stays at its address', async ({ page, browser }) => {
-  await signInFast(page, demo.admin.email, demo.admin.password);
+  await signInThroughUi(page, demo.admin.email, demo.admin.password);
   const admin = new AdminPanel(page);
   await admin.open('/admin/content');
   await expect(admin.heading).toHaveText('Content Management');

@@ -4,7 +4,7 @@ import { paymentKeys } from '../../supabase/local/functions/function-env';
 import { e2e } from '../helpers/e2e-env';
 import { adminClient, createConfirmedUser } from './support/users';
 import { payOnCheckout } from './support/checkout';
-import { signInFast } from './support/sign-in';
+import { signInThroughUi } from './support/sign-in';
 
 /*
  * Issue 24 as an owner sees it in Chromium: the first purchase from the plan chooser through the local
@@ -31,7 +31,7 @@ test.describe('billing', () => {
 
   test('first purchase: chooser, the provider checkout with a test card, back with the trial active', async ({ page }) => {
     const owner = await createConfirmedUser('buyer');
-    await signInFast(page, owner.email, owner.password);
+    await signInThroughUi(page, owner.email, owner.password);
     await buyStarter(page, '4242 4242 4242 4242');
     await expect(page).toHaveURL(/\/dashboard\/billing$/, { timeout: 30_000 });
     await expect(page.getByTestId('plan-name')).toHaveText('Starter');
@@ -43,7 +43,7 @@ test.describe('billing', () => {
 
   test('a card that fails on renewal: after the trial the past-due banner asks for another card', async ({ page }) => {
     const owner = await createConfirmedUser('renewal');
-    await signInFast(page, owner.email, owner.password);
+    await signInThroughUi(page, owner.email, owner.password);
     await buyStarter(page, '4000 0000 0000 0341');
     await expect(page.getByTestId('plan-name')).toHaveText('Starter', { timeout: 30_000 });
 

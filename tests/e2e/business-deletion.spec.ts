@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { adminClient, createConfirmedUser } from './support/users';
-import { signInFast } from './support/sign-in';
+import { signInThroughUi } from './support/sign-in';
 
 /**
  * An owner deletes the business from Business settings by typing its name (docs/adr/0220): 30 days pending, a banner
@@ -15,7 +15,7 @@ test('an owner schedules the deletion of the business, sees the banner, and canc
   if (error) throw new Error(error.message);
   const business = data as { id: string; name: string };
 
-  await signInFast(page, owner.email, owner.password);
+  await signInThroughUi(page, owner.email, owner.password);
   await page.goto('/dashboard');
   await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Business' }).click();
   const card = page.getByRole('region', { name: 'Delete business' });

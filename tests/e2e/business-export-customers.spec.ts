@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { adminClient, createConfirmedUser } from './support/users';
-import { signInFast } from './support/sign-in';
+import { signInThroughUi } from './support/sign-in';
 
 /**
  * Issue 26 on the screens: one customer's request (Business > Customers: export their data as JSON, erase them,
@@ -24,7 +24,7 @@ test('an owner exports one customer’s data and erases the customer on request'
   if (error) throw new Error(error.message);
   const customerId = (created as { id: string }).id;
 
-  await signInFast(page, owner.email, owner.password);
+  await signInThroughUi(page, owner.email, owner.password);
   await page.goto('/dashboard');
   await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Business' }).click();
   await page.getByRole('navigation', { name: 'Business' }).getByRole('link', { name: 'Customers' }).click();
@@ -61,7 +61,7 @@ test('an owner exports one customer’s data and erases the customer on request'
 
 test('an owner sets the country and exports the business with a progress bar and a download link', async ({ page, request }) => {
   const { owner, admin, business } = await ownerWithBusiness('business-export');
-  await signInFast(page, owner.email, owner.password);
+  await signInThroughUi(page, owner.email, owner.password);
   await page.goto('/dashboard');
   await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Business' }).click();
 

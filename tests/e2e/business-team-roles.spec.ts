@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { deriveApiKeys } from '../../supabase/local/keys/api-keys';
 import { e2e } from '../helpers/e2e-env';
 import { createNodeSupabaseClient } from '../helpers/node-supabase-client';
-import { signInFast } from './support/sign-in';
+import { signInThroughUi } from './support/sign-in';
 import { adminClient, createConfirmedUser, type TestUser } from './support/users';
 
 /*
@@ -41,7 +41,7 @@ const sidewaysOverflow = (page: Page) =>
 test('a cashier sees the Business tabs of their role and a sentence, not a 403, on Team and Activity', async ({ page }) => {
   test.setTimeout(120_000);
   const { cashier } = await shopWithCashier();
-  await signInFast(page, cashier.email, cashier.password);
+  await signInThroughUi(page, cashier.email, cashier.password);
   await page.goto('/dashboard/business');
   await page.getByRole('combobox', { name: 'Workspace' }).selectOption({ label: "Tess Owner's business (Cashier)" });
   const tabs = page.getByRole('navigation', { name: 'Business' });
@@ -61,7 +61,7 @@ test('a cashier sees the Business tabs of their role and a sentence, not a 403, 
 test('a cashier working in the shop sees its plan on the Overview and Billing, with no upgrade action', async ({ page }) => {
   test.setTimeout(120_000);
   const { cashier } = await shopWithCashier();
-  await signInFast(page, cashier.email, cashier.password);
+  await signInThroughUi(page, cashier.email, cashier.password);
   await page.goto('/dashboard/business');
   await page.getByRole('combobox', { name: 'Workspace' }).selectOption({ label: "Tess Owner's business (Cashier)" });
   await page.goto('/dashboard');
@@ -78,7 +78,7 @@ test('a cashier working in the shop sees its plan on the Overview and Billing, w
 test('at 390 px Business > Team and Business > Activity do not scroll sideways', async ({ page }) => {
   test.setTimeout(120_000);
   const { owner } = await shopWithCashier();
-  await signInFast(page, owner.email, owner.password);
+  await signInThroughUi(page, owner.email, owner.password);
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto('/dashboard/business/team');
   await expect(page.getByRole('table', { name: 'Team members' })).toContainText('Cal Cashier');

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { adminClient, createConfirmedUser } from './support/users';
-import { signInFast } from './support/sign-in';
+import { signInThroughUi } from './support/sign-in';
 
 /**
  * Issue 25: the catalog's export re-imports as "nothing changes"; the same file with a changed price shows the
@@ -42,7 +42,7 @@ async function checkFile(page: Page, csv: string) {
 test('an exported catalog imports as "nothing changes"; with a new price it previews $2.50 -> $2.75, imports, and the catalog shows it', async ({ page }) => {
   test.setTimeout(120_000);
   const owner = await shopWithMug();
-  await signInFast(page, owner.email, owner.password);
+  await signInThroughUi(page, owner.email, owner.password);
   await page.goto('/dashboard/catalog');
   await expect(page.getByRole('table', { name: 'Products' }).getByRole('row', { name: /Import Mug/ })).toContainText('$2.50');
 

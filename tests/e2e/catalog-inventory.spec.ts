@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { e2e } from '../helpers/e2e-env';
 import { adminClient, createConfirmedUser } from './support/users';
-import { signInFast } from './support/sign-in';
+import { signInThroughUi } from './support/sign-in';
 
 /**
  * Catalog and inventory (issue 12) through the screens, for a fresh Growth owner with two stores (no demo data
@@ -41,7 +41,7 @@ async function fitsWidth(page: Page, width: number) {
 test('an owner creates a product, orders and receives it, transfers, counts, and the history shows each movement; a cashier sees no cost', async ({ page, browser }) => {
   test.setTimeout(240_000);
   const { owner, businessId } = await growthShop();
-  await signInFast(page, owner.email, owner.password);
+  await signInThroughUi(page, owner.email, owner.password);
 
   // A product with two variants (Size: S, M).
   await page.goto('/dashboard/catalog');
@@ -161,7 +161,7 @@ test('an owner creates a product, orders and receives it, transfers, counts, and
   if (joined.error) throw new Error(joined.error.message);
   const context = await browser.newContext({ viewport: { width: 375, height: 800 } });
   const till = await context.newPage();
-  await signInFast(till, cashier.email, cashier.password);
+  await signInThroughUi(till, cashier.email, cashier.password);
   // The business this member works in (the switcher's remembered choice); a string so no DOM typings are needed.
   await till.evaluate(`window.localStorage.setItem(${JSON.stringify(`storewise.workspace.${cashier.id}`)}, ${JSON.stringify(businessId)})`);
   await till.goto('/dashboard/inventory');
@@ -201,7 +201,7 @@ test('an owner edits a draft purchase order\'s lines, and counts a lot found on 
   if (north.error) throw new Error(north.error.message);
   const po = await insert('purchase_orders', { business_id: businessId, store_id: (north.data as { id: string }).id, supplier_id: supplier });
   await insert('purchase_order_lines', { business_id: businessId, purchase_order_id: po, variant_id: soapVariant, qty_ordered: 5, unit_cost: 200 });
-  await signInFast(page, owner.email, owner.password);
+  await signInThroughUi(page, owner.email, owner.password);
 
   // The draft: 5 soap at 2.00 becomes 8 at 2.50, plus 3 drops at 1.20; then the soap is removed.
   await page.goto(`/dashboard/inventory/purchase-orders/${po}`);

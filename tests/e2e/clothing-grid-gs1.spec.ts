@@ -3,7 +3,7 @@ import { deriveApiKeys } from '../../supabase/local/keys/api-keys';
 import { e2e } from '../helpers/e2e-env';
 import { createNodeSupabaseClient } from '../helpers/node-supabase-client';
 import { openShift, posShop, scan, tender } from './support/pos-shop';
-import { signInFast } from './support/sign-in';
+import { signInThroughUi } from './support/sign-in';
 import { adminClient, type TestUser } from './support/users';
 
 async function signedIn(user: TestUser) {
@@ -20,7 +20,7 @@ test('a 3 x 2 size and colour grid makes six variants, and a count is entered th
   const owner = await signedIn(shop.owner);
   expect((await owner.rpc('set_business_pack', { _business_id: shop.business, _pack: 'size_grid', _enabled: true })).error).toBeNull();
 
-  await signInFast(page, shop.owner.email, shop.owner.password);
+  await signInThroughUi(page, shop.owner.email, shop.owner.password);
   await page.goto('/dashboard/catalog');
   await page.getByRole('button', { name: 'New product' }).click();
   const form = page.getByRole('form', { name: 'New product' });
@@ -111,7 +111,7 @@ test('a GS1 DataMatrix scanned at the register finds the item by GTIN and sells 
   }
   const late = (await admin.from('lots').select('id').eq('variant_id', drops?.id ?? '').eq('lot_number', 'L-LATE').single()).data;
 
-  await signInFast(page, shop.cashier.email, shop.cashier.password);
+  await signInThroughUi(page, shop.cashier.email, shop.cashier.password);
   await openShift(page, '0');
   // The register has the store's lots on the device (shop-packs.ts) before the scan.
   await expect.poll(() => page.evaluate(`new Promise((resolve) => {

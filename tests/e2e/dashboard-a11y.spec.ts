@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { demo } from './support/users';
 import { DashboardShell } from './pages/dashboard-shell';
-import { signInFast } from './support/sign-in';
+import { signInThroughUi } from './support/sign-in';
 import { CHECKED_WIDTHS, checkAtWidths, widthsFor } from './support/widths';
 
 const PAGES = ['/dashboard', '/dashboard/profile', '/dashboard/settings', '/dashboard/billing', '/dashboard/security', '/dashboard/support'];
@@ -12,7 +12,7 @@ test(`every dashboard page at ${CHECKED_WIDTHS.join(' px and ')} px: no serious 
   // Six pages, each loaded once and run through axe at both widths: the budget of the two one-width tests this replaces.
   test.setTimeout(480_000);
   await page.setViewportSize({ width: CHECKED_WIDTHS[0], height: 900 });
-  await signInFast(page, demo.owner1.email, demo.owner1.password);
+  await signInThroughUi(page, demo.owner1.email, demo.owner1.password);
   const shell = new DashboardShell(page);
   for (const [index, path] of PAGES.entries()) {
     const widths = widthsFor(index);

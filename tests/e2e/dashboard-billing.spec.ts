@@ -3,13 +3,13 @@ import { createConfirmedUser, demo } from './support/users';
 import { DashboardShell } from './pages/dashboard-shell';
 import { BillingScreen } from './pages/dashboard-billing';
 import { choosePlan } from './pages/dashboard-data';
-import { signInFast } from './support/sign-in';
+import { signInThroughUi } from './support/sign-in';
 
 const OWNER3 = { email: 'owner3@storewise.local', password: 'storewise-owner' };
 
 test.describe('dashboard billing', () => {
   test('shows owner1 plan, payment methods and history', async ({ page }) => {
-    await signInFast(page, demo.owner1.email, demo.owner1.password);
+    await signInThroughUi(page, demo.owner1.email, demo.owner1.password);
     const billing = new BillingScreen(page);
     await billing.goto();
 
@@ -43,7 +43,7 @@ test.describe('dashboard billing', () => {
   });
 
   test('an owner without plan or history sees the empty texts', async ({ page }) => {
-    await signInFast(page, OWNER3.email, OWNER3.password);
+    await signInThroughUi(page, OWNER3.email, OWNER3.password);
     const billing = new BillingScreen(page);
     await billing.goto();
     await expect(billing.planName).toHaveText('Free');
@@ -56,7 +56,7 @@ test.describe('dashboard billing', () => {
   test('auto-renew turns off and on, saved across reloads', async ({ page }) => {
     const user = await createConfirmedUser('renew');
     await choosePlan(user.email, user.password, 'Starter');
-    await signInFast(page, user.email, user.password);
+    await signInThroughUi(page, user.email, user.password);
     const billing = new BillingScreen(page);
     const shell = new DashboardShell(page);
     await billing.goto();
@@ -78,7 +78,7 @@ test.describe('dashboard billing', () => {
   test('auto-renew reverts with the error toast when the save fails', async ({ page }) => {
     const user = await createConfirmedUser('renew-fail');
     await choosePlan(user.email, user.password, 'Growth');
-    await signInFast(page, user.email, user.password);
+    await signInThroughUi(page, user.email, user.password);
     await page.route('**/rest/v1/user_plans**', (route) =>
       route.request().method() === 'PATCH'
         ? route.fulfill({ status: 500, json: { message: 'unavailable', code: 'XX000' } })

@@ -6,12 +6,12 @@ import { OverviewScreen } from './pages/dashboard-overview';
 import { SecurityScreen } from './pages/dashboard-security';
 import { SupportScreen } from './pages/dashboard-support';
 import { userClient } from './pages/dashboard-data';
-import { signInFast } from './support/sign-in';
+import { signInThroughUi } from './support/sign-in';
 
 const OWNER1_ID = '22222222-2222-4222-8222-222222222222';
 
 test('a second owner never sees the first owner’s data', async ({ page }) => {
-  await signInFast(page, demo.owner2.email, demo.owner2.password);
+  await signInThroughUi(page, demo.owner2.email, demo.owner2.password);
 
   const overview = new OverviewScreen(page);
   await overview.goto();

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { demo } from './support/users';
 import { DashboardShell } from './pages/dashboard-shell';
 import { pageHeights, scrollToBottom } from './support/layout';
-import { signInFast } from './support/sign-in';
+import { signInThroughUi } from './support/sign-in';
 
 test.describe('dashboard layout', () => {
   test('a visitor is sent to /auth', async ({ page }) => {
@@ -11,7 +11,7 @@ test.describe('dashboard layout', () => {
   });
 
   test('sidebar, header and avatar menu for an owner', async ({ page }) => {
-    await signInFast(page, demo.owner1.email, demo.owner1.password);
+    await signInThroughUi(page, demo.owner1.email, demo.owner1.password);
     const shell = new DashboardShell(page);
     await shell.open();
 
@@ -52,7 +52,7 @@ test.describe('dashboard layout', () => {
   });
 
   test('the admin sees the Administration group', async ({ page }) => {
-    await signInFast(page, demo.admin.email, demo.admin.password);
+    await signInThroughUi(page, demo.admin.email, demo.admin.password);
     const shell = new DashboardShell(page);
     await shell.open();
     const admin = page.getByRole('navigation', { name: 'Administration' });
@@ -68,7 +68,7 @@ test.describe('dashboard layout', () => {
   });
 
   test('Ctrl/Cmd+B collapses the sidebar to icons and the cookie keeps it across reloads', async ({ page }) => {
-    await signInFast(page, demo.owner1.email, demo.owner1.password);
+    await signInThroughUi(page, demo.owner1.email, demo.owner1.password);
     const shell = new DashboardShell(page);
     await shell.open();
     await expect(shell.sidebar).toHaveAttribute('data-state', 'expanded');
@@ -95,7 +95,7 @@ test.describe('dashboard layout', () => {
 
   test('the sidebar background runs to the bottom of a long page and its links stay in view', async ({ page }) => {
     await page.setViewportSize({ width: 1280, height: 720 });
-    await signInFast(page, demo.owner1.email, demo.owner1.password);
+    await signInThroughUi(page, demo.owner1.email, demo.owner1.password);
     const shell = new DashboardShell(page);
     await shell.open('/dashboard/security');
     await expect(page.getByRole('region', { name: 'Login Activity' }).getByRole('listitem').first()).toBeVisible();
@@ -112,7 +112,7 @@ test.describe('dashboard layout', () => {
 
   test('below 768 px the sidebar is an off-canvas drawer', async ({ page }) => {
     await page.setViewportSize({ width: 375, height: 740 });
-    await signInFast(page, demo.owner1.email, demo.owner1.password);
+    await signInThroughUi(page, demo.owner1.email, demo.owner1.password);
     const shell = new DashboardShell(page);
     await shell.open();
     await expect(shell.sidebar).toHaveCount(0);

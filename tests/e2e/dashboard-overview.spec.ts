@@ -4,13 +4,13 @@ import { demo } from './support/users';
 
 import { OverviewScreen } from './pages/dashboard-overview';
 import { isNaturalBreak, lineBreaks } from './support/layout';
-import { signInFast } from './support/sign-in';
+import { signInThroughUi } from './support/sign-in';
 
 const OWNER3 = { email: 'owner3@storewise.local', password: 'storewise-owner' };
 
 test.describe('dashboard overview', () => {
   test('shows the account, plan, recent billing and profile of owner1', async ({ page }) => {
-    await signInFast(page, demo.owner1.email, demo.owner1.password);
+    await signInThroughUi(page, demo.owner1.email, demo.owner1.password);
     const overview = new OverviewScreen(page);
     await overview.goto();
 
@@ -42,7 +42,7 @@ test.describe('dashboard overview', () => {
   });
 
   test('an owner without a plan sees Free at $0.00 per month and the empty billing text', async ({ page }) => {
-    await signInFast(page, OWNER3.email, OWNER3.password);
+    await signInThroughUi(page, OWNER3.email, OWNER3.password);
     const overview = new OverviewScreen(page);
     await overview.goto();
     await expect(overview.planCard).toContainText('Free');
@@ -52,7 +52,7 @@ test.describe('dashboard overview', () => {
 
   test('at 1280 px the email and the account id wrap only between their parts, never mid-word', async ({ page }) => {
     await page.setViewportSize({ width: 1280, height: 800 });
-    await signInFast(page, demo.owner1.email, demo.owner1.password);
+    await signInThroughUi(page, demo.owner1.email, demo.owner1.password);
     const overview = new OverviewScreen(page);
     await overview.goto();
 
@@ -75,7 +75,7 @@ test.describe('dashboard overview', () => {
   });
 
   test('a failed load shows a message and Retry, and Retry recovers', async ({ page }) => {
-    await signInFast(page, demo.owner1.email, demo.owner1.password);
+    await signInThroughUi(page, demo.owner1.email, demo.owner1.password);
     let fail = true;
     await page.route('**/rest/v1/billing_history**', (route) =>
       fail ? route.fulfill({ status: 500, json: { message: 'boom', code: 'XX000' } }) : route.continue(),

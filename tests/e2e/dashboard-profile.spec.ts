@@ -2,12 +2,12 @@ import { expect, test } from '@playwright/test';
 import { createConfirmedUser } from './support/users';
 import { DashboardShell } from './pages/dashboard-shell';
 import { ProfileScreen } from './pages/dashboard-profile';
-import { signInFast } from './support/sign-in';
+import { signInThroughUi } from './support/sign-in';
 
 test.describe('dashboard profile', () => {
   test('saves name and phone to the profile and the account, kept after reload', async ({ page }) => {
     const user = await createConfirmedUser('profile', 'Pat Before');
-    await signInFast(page, user.email, user.password);
+    await signInThroughUi(page, user.email, user.password);
     const profile = new ProfileScreen(page);
     const shell = new DashboardShell(page);
     await profile.goto();
@@ -32,7 +32,7 @@ test.describe('dashboard profile', () => {
 
   test('shows the sign-up rules and keeps typed values when the save fails', async ({ page }) => {
     const user = await createConfirmedUser('profile-fail', 'Kim Keep');
-    await signInFast(page, user.email, user.password);
+    await signInThroughUi(page, user.email, user.password);
     const profile = new ProfileScreen(page);
     const shell = new DashboardShell(page);
     await profile.goto();

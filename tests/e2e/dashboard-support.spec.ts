@@ -2,11 +2,11 @@ import { expect, test } from '@playwright/test';
 import { createConfirmedUser, demo } from './support/users';
 import { DashboardShell } from './pages/dashboard-shell';
 import { SupportScreen } from './pages/dashboard-support';
-import { signInFast } from './support/sign-in';
+import { signInThroughUi } from './support/sign-in';
 
 test.describe('dashboard support', () => {
   test('owner1 sees tickets newest first with status colours and relative updates', async ({ page }) => {
-    await signInFast(page, demo.owner1.email, demo.owner1.password);
+    await signInThroughUi(page, demo.owner1.email, demo.owner1.password);
     const support = new SupportScreen(page);
     await support.goto();
 
@@ -36,7 +36,7 @@ test.describe('dashboard support', () => {
 
   test('validates, submits a ticket and lists it first', async ({ page }) => {
     const user = await createConfirmedUser('support');
-    await signInFast(page, user.email, user.password);
+    await signInThroughUi(page, user.email, user.password);
     const support = new SupportScreen(page);
     const shell = new DashboardShell(page);
     await support.goto();
@@ -64,7 +64,7 @@ test.describe('dashboard support', () => {
 
   test('a failed submit keeps the typed ticket and says so', async ({ page }) => {
     const user = await createConfirmedUser('support-fail');
-    await signInFast(page, user.email, user.password);
+    await signInThroughUi(page, user.email, user.password);
     await page.route('**/rest/v1/support_tickets**', (route) =>
       route.request().method() === 'POST' ? route.fulfill({ status: 503, body: '' }) : route.continue(),
     );

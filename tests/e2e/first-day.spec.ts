@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { adminClient, createConfirmedUser } from './support/users';
-import { signInFast } from './support/sign-in';
+import { signInThroughUi } from './support/sign-in';
 
 /**
  * A new owner's first day (issue 25): welcomed (not "welcome back"), a setup guide on the Overview that ticks each
@@ -10,7 +10,7 @@ test.describe.configure({ timeout: 120_000 });
 
 test('a new owner is welcomed, follows the setup guide, and every empty screen says what to do next', async ({ page }) => {
   const owner = await createConfirmedUser('first-day', 'Nadia Newshop');
-  await signInFast(page, owner.email, owner.password);
+  await signInThroughUi(page, owner.email, owner.password);
   await page.goto('/dashboard');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome to Storewise, Nadia Newshop!');
 
@@ -44,7 +44,7 @@ test('catalog prices and labels carry the store currency; one click chooses ever
   const admin = await adminClient();
   const { data: business } = await admin.from('businesses').select('id').eq('owner_id', owner.id).single();
   await admin.from('stores').insert({ business_id: (business as { id: string }).id, name: 'Label Lane', currency: 'USD' });
-  await signInFast(page, owner.email, owner.password);
+  await signInThroughUi(page, owner.email, owner.password);
   await page.goto('/dashboard');
   await page.getByTestId('setup-guide').getByRole('button', { name: 'Start from sample products' }).click();
   await expect(page.getByTestId('setup-step-products')).toHaveAttribute('data-done', 'true');

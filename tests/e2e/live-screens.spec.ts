@@ -12,7 +12,7 @@ import { deriveApiKeys } from '../../supabase/local/keys/api-keys';
 import { e2e } from '../helpers/e2e-env';
 import { createNodeSupabaseClient } from '../helpers/node-supabase-client';
 import { openShift, posShop } from './support/pos-shop';
-import { signInFast } from './support/sign-in';
+import { signInThroughUi } from './support/sign-in';
 import { adminClient, createConfirmedUser, demo } from './support/users';
 
 // Screens on a machine shared by many runs can take seconds to hydrate and load; the live path's own speed is
@@ -25,7 +25,7 @@ test('the stock page follows a count and a sale made elsewhere, without a reload
   // A fresh shop, a sign-in and two changes: more than one screen's time on a loaded machine.
   test.setTimeout(180_000);
   const shop = await posShop();
-  await signInFast(page, shop.owner.email, shop.owner.password);
+  await signInThroughUi(page, shop.owner.email, shop.owner.password);
   await page.goto('/dashboard/inventory');
   await page.getByRole('combobox', { name: 'Store' }).selectOption({ label: 'Till Test' });
   let navigations = 0;
@@ -57,7 +57,7 @@ test('a support reply appears in the customer\'s and the admin\'s open thread', 
   test.setTimeout(240_000);
   const owner = await createConfirmedUser('live', 'Lee Live');
   const ownerPage = await (await browser.newContext()).newPage();
-  await signInFast(ownerPage, owner.email, owner.password);
+  await signInThroughUi(ownerPage, owner.email, owner.password);
   const api = createNodeSupabaseClient(e2e.apiUrl, (await deriveApiKeys(e2e.jwtSecret)).anonKey);
   expect((await api.auth.signInWithPassword({ email: owner.email, password: owner.password })).error).toBeNull();
   const subject = `Live thread ${randomUUID().slice(0, 6)}`;
@@ -69,7 +69,7 @@ test('a support reply appears in the customer\'s and the admin\'s open thread', 
   const ownerMessages = ownerPage.getByTestId('thread-message');
   await see(ownerMessages).toHaveCount(1);
   const adminPage = await (await browser.newContext()).newPage();
-  await signInFast(adminPage, demo.admin.email, demo.admin.password);
+  await signInThroughUi(adminPage, demo.admin.email, demo.admin.password);
   await adminPage.goto(`/admin/support/${ticketId}`);
   const adminMessages = adminPage.getByTestId('thread-message');
   await see(adminMessages).toHaveCount(1);
@@ -115,7 +115,7 @@ test('a register\'s on-hand figures follow another register\'s sale, on screen a
   const back = (await (await adminClient()).from('registers').insert({ business_id: shop.business, store_id: shop.store, name: 'Back',
     receipt_prefix: 'E2B' }).select('id').single()).data as { id: string };
 
-  await signInFast(page, shop.cashier.email, shop.cashier.password);
+  await signInThroughUi(page, shop.cashier.email, shop.cashier.password);
   await openShift(page, '0');
   let navigations = 0;
   page.on('framenavigated', () => (navigations += 1));
@@ -156,7 +156,7 @@ test('the Overview\'s tiles follow a sale, and the manager sees which registers 
   test.setTimeout(300_000);
   const shop = await posShop();
   const { api, soap } = await ownerApi(shop);
-  await signInFast(page, shop.manager.email, shop.manager.password);
+  await signInThroughUi(page, shop.manager.email, shop.manager.password);
   await page.goto('/dashboard');
   // The manager owns a business of their own too (every sign-up gets one): choose the shop's.
   const pick = page.getByTestId('business-overview').getByRole('combobox', { name: 'Business' });

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { openShift, posShop } from './support/pos-shop';
-import { signInFast } from './support/sign-in';
+import { signInThroughUi } from './support/sign-in';
 
 /**
  * A whole sale with the keyboard only (issue 25): find an item by name, Enter adds it, Alt+T goes to the amount
@@ -9,7 +9,7 @@ import { signInFast } from './support/sign-in';
 test('a cashier rings up and takes cash for a sale without touching the mouse', async ({ page }) => {
   test.setTimeout(120_000);
   const shop = await posShop();
-  await signInFast(page, shop.cashier.email, shop.cashier.password);
+  await signInThroughUi(page, shop.cashier.email, shop.cashier.password);
   await openShift(page, '0');
 
   await page.keyboard.press('Alt+KeyK');

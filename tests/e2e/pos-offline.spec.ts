@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { openShift, posShop, scan, tender } from './support/pos-shop';
-import { signInFast } from './support/sign-in';
+import { signInThroughUi } from './support/sign-in';
 import { adminClient } from './support/users';
 
 /** How many customers the register's device copy holds for a business (customers-cache.ts), read from IndexedDB. */
@@ -19,7 +19,7 @@ test('offline, a cashier opens a shift, finds a known customer and one added off
   const { data: known, error } = await admin.from('customers')
     .insert({ business_id: shop.business, name: 'Priya Regular', phone: '+1 555 010 3131' }).select('id').single();
   if (error || !known) throw new Error(error?.message ?? 'no customer');
-  await signInFast(page, shop.cashier.email, shop.cashier.password);
+  await signInThroughUi(page, shop.cashier.email, shop.cashier.password);
   await page.goto('/dashboard/pos');
   await page.getByRole('combobox', { name: 'Register' }).selectOption({ label: 'Till Test: Front' });
   await expect(page.getByRole('button', { name: 'Open shift' })).toBeVisible();
@@ -94,7 +94,7 @@ test('a sale the server refuses is shown in plain words; a manager discards it w
   test.setTimeout(150_000);
   const shop = await posShop();
   const admin = await adminClient();
-  await signInFast(page, shop.cashier.email, shop.cashier.password);
+  await signInThroughUi(page, shop.cashier.email, shop.cashier.password);
   await openShift(page, '0');
 
   // Offline, the cashier sells; meanwhile the owner removes the cashier from the business.
@@ -120,7 +120,7 @@ test('a sale the server refuses is shown in plain words; a manager discards it w
 
   // A manager signs in on the same register and discards it with a reason.
   await page.getByRole('button', { name: 'Sign Out' }).click();
-  await signInFast(page, shop.manager.email, shop.manager.password);
+  await signInThroughUi(page, shop.manager.email, shop.manager.password);
   await page.goto('/dashboard/pos');
   await expect(refused.getByTestId('refused-entry')).toHaveCount(1);
   await refused.getByRole('textbox', { name: 'Reason for retrying or discarding' }).fill('Cashier left; sale rung up again');

@@ -3,7 +3,7 @@ import { deriveApiKeys } from '../../supabase/local/keys/api-keys';
 import { e2e } from '../helpers/e2e-env';
 import { createNodeSupabaseClient } from '../helpers/node-supabase-client';
 import { openShift, posShop, scan, tender } from './support/pos-shop';
-import { signInFast } from './support/sign-in';
+import { signInThroughUi } from './support/sign-in';
 import { adminClient, type TestUser } from './support/users';
 
 /** GS1 check digit, written out here so the spec does not trust the code it tests. */
@@ -35,7 +35,7 @@ test('a grocery scale label is sold offline, paid in cash rounded to 0.05; the s
     code: withCheck('210004200000'), kind: 'ean13' })).error).toBeNull();
   expect((await admin.from('stores').update({ cash_rounding_step: 5 }).eq('id', shop.store)).error).toBeNull();
 
-  await signInFast(page, shop.cashier.email, shop.cashier.password);
+  await signInThroughUi(page, shop.cashier.email, shop.cashier.password);
   await openShift(page, '0');
   // The register keeps the rules on the device while online (shop-packs.ts); then the server goes away.
   await expect.poll(() => page.evaluate(`new Promise((resolve) => {
@@ -89,7 +89,7 @@ test('a phone is sold by scanning its IMEI: the serial is on the receipt and sol
     _serials: ['490154203237518', '356938035643809'] });
   expect(received.error).toBeNull();
 
-  await signInFast(page, shop.cashier.email, shop.cashier.password);
+  await signInThroughUi(page, shop.cashier.email, shop.cashier.password);
   await openShift(page, '0');
   await expect(page.getByTestId('pos-waiting')).toHaveText('0 waiting');
   // The serials in stock here are on the device (shop-packs.ts) before the first scan.

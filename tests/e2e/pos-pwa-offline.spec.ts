@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { CHROMIUM_ARGS, chromiumExecutable } from '../helpers/browser';
 import { e2e } from '../helpers/e2e-env';
 import { openShift, posShop, scan, tender } from './support/pos-shop';
-import { signInFast } from './support/sign-in';
+import { signInThroughUi } from './support/sign-in';
 import { adminClient } from './support/users';
 
 /**
@@ -29,7 +29,7 @@ const pngSize = (body: Buffer) => ({ width: body.readUInt32BE(16), height: body.
 test('with no network a reload reopens the register and its shift; two more sales, back online each posts once', async ({ page }) => {
   test.setTimeout(180_000);
   const shop = await posShop();
-  await signInFast(page, shop.cashier.email, shop.cashier.password);
+  await signInThroughUi(page, shop.cashier.email, shop.cashier.password);
   await openShift(page, '50');
   await offlineCopyReady(page);
 
@@ -76,7 +76,7 @@ test('with no network a reload reopens the register and its shift; two more sale
 test('the cart in progress survives a reload, offline too, and is gone once the sale is made', async ({ page }) => {
   test.setTimeout(120_000);
   const shop = await posShop();
-  await signInFast(page, shop.cashier.email, shop.cashier.password);
+  await signInThroughUi(page, shop.cashier.email, shop.cashier.password);
   await openShift(page, '0');
   await offlineCopyReady(page);
 
@@ -112,7 +112,7 @@ test('an access token that expires while offline does not sign the cashier out; 
   // supabase-js would otherwise be waited out in real time.
   await page.clock.install();
   const shop = await posShop();
-  await signInFast(page, shop.cashier.email, shop.cashier.password);
+  await signInThroughUi(page, shop.cashier.email, shop.cashier.password);
   await openShift(page, '0');
   await offlineCopyReady(page);
 
@@ -174,7 +174,7 @@ test('the web app manifest is served from the app shell only, valid, and Chromiu
   try {
     const installer = context.pages()[0] ?? (await context.newPage());
     const shop = await posShop();
-    await signInFast(installer, shop.cashier.email, shop.cashier.password);
+    await signInThroughUi(installer, shop.cashier.email, shop.cashier.password);
     await installer.goto('/dashboard/pos');
     await expect(installer.locator('link[rel="manifest"]')).toHaveAttribute('href', '/manifest.webmanifest');
     await offlineCopyReady(installer);

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { z } from 'zod';
 import { e2e } from '../helpers/e2e-env';
 import { openShift, posShop, scan, tender } from './support/pos-shop';
-import { signInFast } from './support/sign-in';
+import { signInThroughUi } from './support/sign-in';
 
 const listSchema = z.object({
   messages: z.array(z.object({ ID: z.string(), To: z.array(z.object({ Address: z.string() })), Subject: z.string() })),
@@ -11,7 +11,7 @@ const listSchema = z.object({
 test('the receipt shows its number as a barcode, prints alone at 80 mm through the browser, and is emailed on request', async ({ page }) => {
   test.setTimeout(180_000);
   const shop = await posShop();
-  await signInFast(page, shop.cashier.email, shop.cashier.password);
+  await signInThroughUi(page, shop.cashier.email, shop.cashier.password);
   await openShift(page, '50');
   await scan(page, '4006381333931');
   await tender(page, 'Cash', '20');

@@ -1,12 +1,12 @@
 import { expect, test } from '@playwright/test';
 import { approveByPin, openShift, posShop, scan, tender } from './support/pos-shop';
-import { signInFast } from './support/sign-in';
+import { signInThroughUi } from './support/sign-in';
 
 test('a cashier gives a discount above the limit a manager approves, splits card and cash, parks and resumes, refunds part', async ({ page }) => {
   // A long walk through the register on two shared, loaded cores.
   test.setTimeout(180_000);
   const shop = await posShop();
-  await signInFast(page, shop.cashier.email, shop.cashier.password);
+  await signInThroughUi(page, shop.cashier.email, shop.cashier.password);
   await openShift(page, '100');
 
   // Two soaps by scanning, a towel by search: 25.00 + 20.00.

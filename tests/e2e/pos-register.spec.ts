@@ -1,11 +1,11 @@
 import { expect, test } from '@playwright/test';
 import { openShift, posShop, scan, tender } from './support/pos-shop';
-import { signInFast } from './support/sign-in';
+import { signInThroughUi } from './support/sign-in';
 
 test('a cashier sells by scanning, pays cash with change, and offline sales sync exactly once after a reload', async ({ page }) => {
   test.setTimeout(180_000);
   const shop = await posShop();
-  await signInFast(page, shop.cashier.email, shop.cashier.password);
+  await signInThroughUi(page, shop.cashier.email, shop.cashier.password);
   await openShift(page, '100');
 
   await scan(page, '4006381333931');

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { approveByPin, openShift, posShop, scan, tender } from './support/pos-shop';
-import { signInFast } from './support/sign-in';
+import { signInThroughUi } from './support/sign-in';
 import { deriveApiKeys } from '../../supabase/local/keys/api-keys';
 import { e2e } from '../helpers/e2e-env';
 import { createNodeSupabaseClient } from '../helpers/node-supabase-client';
@@ -30,7 +30,7 @@ test('cashier A sells, cashier B switches in by PIN and sells, a manager approve
   test.setTimeout(300_000);
   const shop = await posShop();
   const b = await secondCashier(shop);
-  await signInFast(page, shop.cashier.email, shop.cashier.password);
+  await signInThroughUi(page, shop.cashier.email, shop.cashier.password);
   await openShift(page, '100');
   await expect(page.getByTestId('till-cashier')).toHaveText('Selling: the signed-in person');
 
@@ -75,7 +75,7 @@ test('cashier A sells, cashier B switches in by PIN and sells, a manager approve
   // The owner's sales by staff member name A and B, each with their own sale.
   const ownerContext = await browser.newContext();
   const owner = await ownerContext.newPage();
-  await signInFast(owner, shop.owner.email, shop.owner.password);
+  await signInThroughUi(owner, shop.owner.email, shop.owner.password);
   await owner.goto('/dashboard/reports');
   await owner.getByTestId('reports-tab-breakdown').click();
   await owner.getByTestId('reports-dimension').selectOption('staff');
@@ -90,7 +90,7 @@ test('offline, cashier B switches in by PIN with the register\'s verifier and se
   test.setTimeout(150_000);
   const shop = await posShop();
   const b = await secondCashier(shop);
-  await signInFast(page, shop.cashier.email, shop.cashier.password);
+  await signInThroughUi(page, shop.cashier.email, shop.cashier.password);
   const verifiers = page.waitForResponse((r) => r.url().includes('/rpc/till_pin_verifiers') && r.ok());
   await openShift(page, '100');
   // The register keeps its store's verifiers while online.
@@ -127,7 +127,7 @@ test('offline, cashier B switches in by PIN with the register\'s verifier and se
 test('a cashier chooses their own till PIN on their profile; an easy one is refused, and the new one is the one that switches', async ({ page }) => {
   test.setTimeout(120_000);
   const shop = await posShop();
-  await signInFast(page, shop.cashier.email, shop.cashier.password);
+  await signInThroughUi(page, shop.cashier.email, shop.cashier.password);
   await page.goto('/dashboard/profile');
   const form = page.getByRole('form', { name: 'Your till PIN' });
   // Every new account owns a business of its own too: the cashier picks the shop they work in.

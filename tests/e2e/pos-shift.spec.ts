@@ -1,11 +1,11 @@
 import { expect, test } from '@playwright/test';
 import { openShift, posShop, scan, tender } from './support/pos-shop';
-import { signInFast } from './support/sign-in';
+import { signInThroughUi } from './support/sign-in';
 import { adminClient } from './support/users';
 
 test('a manager takes cash out with a reason, reads the X report and closes the shift with a counted difference', async ({ page }) => {
   const shop = await posShop();
-  await signInFast(page, shop.manager.email, shop.manager.password);
+  await signInThroughUi(page, shop.manager.email, shop.manager.password);
   await openShift(page, '100');
 
   // One soap for 20.00 cash: 7.50 change, so the drawer holds 112.50.
@@ -43,7 +43,7 @@ test('the register fits a 1024 x 768 touch screen and a 375 px phone: nothing si
   test.setTimeout(180_000);
   const shop = await posShop();
   await page.setViewportSize({ width: 1024, height: 768 });
-  await signInFast(page, shop.cashier.email, shop.cashier.password);
+  await signInThroughUi(page, shop.cashier.email, shop.cashier.password);
   await openShift(page, '0');
   await scan(page, '4006381333931');
   await expect(page.getByTestId('cart-total')).toHaveText('$12.50');
@@ -70,7 +70,7 @@ test('offline, a cashier adds a customer and sells to them, takes cash out and c
   test.setTimeout(120_000);
   const shop = await posShop();
   const admin = await adminClient();
-  await signInFast(page, shop.cashier.email, shop.cashier.password);
+  await signInThroughUi(page, shop.cashier.email, shop.cashier.password);
   await openShift(page, '50');
 
   // The server becomes unreachable.

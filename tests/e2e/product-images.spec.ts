@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { openShift, posShop } from './support/pos-shop';
-import { signInFast } from './support/sign-in';
+import { signInThroughUi } from './support/sign-in';
 import { adminClient } from './support/users';
 
 /** A real PNG drawn in the page (a colour and a size), as bytes for setInputFiles. */
@@ -24,7 +24,7 @@ test('an owner adds two pictures (picker and drop), picks the main one; the cata
   const shop = await posShop();
   const admin = await adminClient();
   const { data: soap } = await admin.from('products').select('id').eq('business_id', shop.business).eq('name', 'Scan Soap').single();
-  await signInFast(page, shop.owner.email, shop.owner.password);
+  await signInThroughUi(page, shop.owner.email, shop.owner.password);
   await page.goto(`/dashboard/catalog/products/${soap!.id}`);
   const pictures = page.getByRole('region', { name: 'Pictures' });
   await expect(pictures).toContainText('No pictures yet.', { timeout: 60_000 });

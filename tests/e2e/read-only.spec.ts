@@ -5,7 +5,7 @@ import { e2e } from '../helpers/e2e-env';
 import { createNodeSupabaseClient } from '../helpers/node-supabase-client';
 import { AdminPanel } from './pages/admin-panel';
 import { openShift, posShop, scan, tender } from './support/pos-shop';
-import { signInFast } from './support/sign-in';
+import { signInThroughUi } from './support/sign-in';
 import { demo } from './support/users';
 
 /*
@@ -31,7 +31,7 @@ test('read-only maintenance: the banner says why, the register keeps selling and
     const { error } = await admin.rpc('admin_update_platform_settings', { _changes: { read_only: on, read_only_message: on ? 'Database upgrade' : '' } });
     if (error) throw new Error(error.message);
   };
-  await signInFast(page, shop.cashier.email, shop.cashier.password);
+  await signInThroughUi(page, shop.cashier.email, shop.cashier.password);
   await openShift(page, '30');
   try {
     await setReadOnly(true);
@@ -73,7 +73,7 @@ const messageSchema = z.object({
 
 test('the test email button sends the admin a test email with the sender name and reply-to', async ({ page }) => {
   const started = new Date().toISOString();
-  await signInFast(page, demo.admin.email, demo.admin.password);
+  await signInThroughUi(page, demo.admin.email, demo.admin.password);
   const admin = new AdminPanel(page);
   await page.goto('/admin/settings');
   // (The admin panel's first load can be slow on a loaded machine.)

@@ -4,7 +4,7 @@ import { deriveApiKeys } from '../../supabase/local/keys/api-keys';
 import { e2e } from '../helpers/e2e-env';
 import { createNodeSupabaseClient } from '../helpers/node-supabase-client';
 import { demo } from './support/users';
-import { signInFast } from './support/sign-in';
+import { signInThroughUi } from './support/sign-in';
 
 /** owner1 signed in through supabase-js in Node: what the database answers, to compare with the screen. */
 async function owner1Api() {
@@ -24,7 +24,7 @@ const csvOf = (path: string) => readFileSync(path, 'utf8').trim().split('\r\n').
 /** Reports and the admin Billing Overview (issue 14), on the seed's demo sales and plans. */
 
 test('an owner filters the sales report to one store and a range, exports CSV, and the CSV totals equal the screen', async ({ page }) => {
-  await signInFast(page, demo.owner1.email, demo.owner1.password);
+  await signInThroughUi(page, demo.owner1.email, demo.owner1.password);
   await page.goto('/dashboard/reports');
   await expect(page.getByRole('heading', { name: 'Sales report' })).toBeVisible();
   const store = page.getByTestId('reports-store');
@@ -51,7 +51,7 @@ test('an owner filters the sales report to one store and a range, exports CSV, a
 });
 
 test('the admin Billing Overview shows MRR and the trial ending this week', async ({ page }) => {
-  await signInFast(page, demo.admin.email, demo.admin.password);
+  await signInThroughUi(page, demo.admin.email, demo.admin.password);
   await page.goto('/admin/billing');
   await expect(page.getByRole('heading', { name: 'Billing Overview' })).toBeVisible();
   await expect(page.getByTestId('stat-mrr-value')).toHaveText(/^\$[\d,]+\.\d{2}$/);
@@ -64,7 +64,7 @@ test('the Overview shows the business: figures equal the database, the 30-day ch
   const { data, error } = await client.rpc('business_overview', { _business_id: businessId });
   expect(error).toBeNull();
   const o = data as { today: { transactions: number }; daily: { sales: number }[]; low_stock_count: number; top_products: { description: string }[] };
-  await signInFast(page, demo.owner1.email, demo.owner1.password);
+  await signInThroughUi(page, demo.owner1.email, demo.owner1.password);
   await page.goto('/dashboard');
   const overview = page.getByTestId('business-overview');
   await expect(overview.getByRole('heading', { name: 'Your business today' })).toBeVisible();
@@ -79,7 +79,7 @@ test('the Overview shows the business: figures equal the database, the 30-day ch
 });
 
 test('reports: the sales chart draws, a breakdown by category exports the totals on screen, Z reports and insights load', async ({ page }) => {
-  await signInFast(page, demo.owner1.email, demo.owner1.password);
+  await signInThroughUi(page, demo.owner1.email, demo.owner1.password);
   await page.goto('/dashboard/reports');
   await expect(page.getByTestId('reports-row').first()).toBeVisible();
   await expect(page.getByTestId('reports-sales-chart').locator('svg .recharts-bar-rectangle').first()).toBeVisible();
@@ -135,7 +135,7 @@ test('an owner reviews a sale an offline register kept at a stale price, and the
   expect(error).toBeNull();
   const receipt = (sale as { receipt_number: string }).receipt_number;
 
-  await signInFast(page, demo.owner1.email, demo.owner1.password);
+  await signInThroughUi(page, demo.owner1.email, demo.owner1.password);
   await page.goto('/dashboard/reports');
   await page.getByTestId('reports-tab-flagged').click();
   const card = page.getByTestId('flagged-sale').filter({ hasText: receipt });
@@ -159,7 +159,7 @@ test('an owner sees the refunds taken on offline terms beside the flagged sales,
   expect(flagged.length).toBeGreaterThanOrEqual(1);
   const first = flagged[0]!;
 
-  await signInFast(page, demo.owner1.email, demo.owner1.password);
+  await signInThroughUi(page, demo.owner1.email, demo.owner1.password);
   await page.goto('/dashboard/reports');
   await page.getByTestId('reports-tab-flagged').click();
   const section = page.getByTestId('report-flagged-refunds');
@@ -179,7 +179,7 @@ test('one profit: the Overview, the Sales report and the Breakdown show the same
   const amount = (text: string | null) => Number((text ?? '').replace(/[^0-9.-]/g, ''));
   // The demo shop's day is New York's; today has sales and a refund that came back to the shelf.
   const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York' }).format(new Date());
-  await signInFast(page, demo.owner1.email, demo.owner1.password);
+  await signInThroughUi(page, demo.owner1.email, demo.owner1.password);
   await page.goto('/dashboard');
   const overview = amount(await page.getByTestId('overview-profit-value').textContent());
   expect(overview).not.toBe(0);

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { createConfirmedUser } from './support/users';
 import { DashboardShell } from './pages/dashboard-shell';
 import { SupportScreen } from './pages/dashboard-support';
-import { signInFast } from './support/sign-in';
+import { signInThroughUi } from './support/sign-in';
 
 /** 1x1 PNG. */
 const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
@@ -11,7 +11,7 @@ test.describe('support attachments', () => {
   test('a ticket is sent with a PNG, which its thread lists and downloads; wrong types and sizes are refused in the form', async ({ page }) => {
     test.slow();
     const user = await createConfirmedUser('support-attach');
-    await signInFast(page, user.email, user.password);
+    await signInThroughUi(page, user.email, user.password);
     const support = new SupportScreen(page);
     const shell = new DashboardShell(page);
     await page.goto('/dashboard/support');
@@ -44,7 +44,7 @@ test.describe('business logo', () => {
   test('the owner uploads a logo in Business settings and the header shows it', async ({ page }) => {
     test.slow();
     const user = await createConfirmedUser('logo-owner');
-    await signInFast(page, user.email, user.password);
+    await signInThroughUi(page, user.email, user.password);
     await page.goto('/dashboard/business');
     const logoCard = page.getByRole('region', { name: 'Logo' });
     await expect(logoCard).toContainText('No logo yet.', { timeout: 60_000 });

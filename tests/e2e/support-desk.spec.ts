@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { z } from 'zod';
 import { e2e } from '../helpers/e2e-env';
 import { SupportScreen } from './pages/dashboard-support';
-import { signInFast } from './support/sign-in';
+import { signInThroughUi } from './support/sign-in';
 import { createConfirmedUser, demo } from './support/users';
 
 const listSchema = z.object({
@@ -39,7 +39,7 @@ test.describe('support desk', () => {
     test.setTimeout(180_000);
     const owner = await createConfirmedUser('desk', 'Dana Desk');
     const ownerPage = await (await browser.newContext()).newPage();
-    await signInFast(ownerPage, owner.email, owner.password);
+    await signInThroughUi(ownerPage, owner.email, owner.password);
     const ticketId = await fileTicket(ownerPage, 'Scanner beeps twice', 'Every scan beeps twice and adds two items.');
     const thread = ownerPage.getByTestId('thread');
     await expect(thread.getByTestId('thread-message')).toHaveCount(1);
@@ -47,7 +47,7 @@ test.describe('support desk', () => {
 
     // The admin finds it in the queue by the owner's email and answers.
     const adminPage = await (await browser.newContext()).newPage();
-    await signInFast(adminPage, demo.admin.email, demo.admin.password);
+    await signInThroughUi(adminPage, demo.admin.email, demo.admin.password);
     await adminPage.goto('/admin/support');
     await expect(adminPage.getByRole('heading', { name: 'Support Tickets' })).toBeVisible();
     await adminPage.getByLabel('Search subject, owner or business').fill(owner.email);
@@ -96,7 +96,7 @@ test.describe('support desk', () => {
     // A second owner opening the thread by id reads nothing of it.
     const other = await createConfirmedUser('desk-other');
     const otherPage = await (await browser.newContext()).newPage();
-    await signInFast(otherPage, other.email, other.password);
+    await signInThroughUi(otherPage, other.email, other.password);
     await otherPage.goto(`/dashboard/support/tickets/${ticketId}`);
     await expect(otherPage.getByRole('alert')).toContainText("We couldn't find this ticket.");
     await expect(otherPage.getByText('Scanner beeps twice')).toHaveCount(0);

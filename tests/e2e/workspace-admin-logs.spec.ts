@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { AdminPanel } from './pages/admin-panel';
-import { signInFast } from './support/sign-in';
+import { signInThroughUi } from './support/sign-in';
 import { adminClient, createConfirmedUser, demo } from './support/users';
 
 /* Issue 11: the admin Activity Logs list platform events from admin_platform_events, newest first, by kind. */
@@ -10,7 +10,7 @@ test('the admin sees a new sign-up and its plan change on top of Activity Logs, 
   expect((await admin.from('user_plans').insert({ user_id: shop.id, plan_name: 'Starter', price: 9.99, status: 'trialing' })).error).toBeNull();
   expect((await admin.from('user_plans').update({ plan_name: 'Pro', status: 'active' }).eq('user_id', shop.id)).error).toBeNull();
 
-  await signInFast(page, demo.admin.email, demo.admin.password);
+  await signInThroughUi(page, demo.admin.email, demo.admin.password);
   await new AdminPanel(page).open('/admin/logs');
   const events = page.getByRole('table', { name: 'Platform events' });
   // Other tests change plans and sign up in parallel: find this shop's own rows, not the first row.

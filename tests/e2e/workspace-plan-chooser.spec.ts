@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { adminClient, createConfirmedUser, type TestUser } from './support/users';
 import { payOnCheckout } from './support/checkout';
-import { signInFast } from './support/sign-in';
+import { signInThroughUi } from './support/sign-in';
 
 /*
  * Issue 11: Billing's plan chooser inside the dashboard. A Free owner is invited from the Overview, reads what
@@ -41,7 +41,7 @@ test.describe('plan chooser', () => {
   test.beforeEach(() => test.slow());
   test('a Free owner chooses Growth through the dashboard chooser and sees the new limits', async ({ page }) => {
     const owner = await createConfirmedUser('free');
-    await signInFast(page, owner.email, owner.password);
+    await signInThroughUi(page, owner.email, owner.password);
     await page.goto('/dashboard');
     const invitation = page.getByRole('note', { name: 'Choose a plan' });
     // The first dashboard paint loads every chunk; on a machine shared by many runs that outlasts 10 s.
@@ -72,7 +72,7 @@ test.describe('plan chooser', () => {
 
   test('a downgrade over the limit deletes nothing and the next store is refused with what to do', async ({ page }) => {
     const owner = await growthOwner(['North', 'South']);
-    await signInFast(page, owner.email, owner.password);
+    await signInThroughUi(page, owner.email, owner.password);
     await page.goto('/dashboard/billing');
     await page.getByRole('button', { name: 'Upgrade Plan' }).click();
     const dialog = chooser(page);

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { adminClient, createConfirmedUser, type TestUser } from './support/users';
-import { signInFast } from './support/sign-in';
+import { signInThroughUi } from './support/sign-in';
 
 /** A fresh owner on the Growth plan with `stores` stores already open, so no demo account is disturbed. */
 async function growthOwner(stores: string[]): Promise<{ owner: TestUser; businessId: string }> {
@@ -24,7 +24,7 @@ const storesSection = (page: Page) => page.getByRole('region', { name: 'Stores' 
 test.describe('business workspace', () => {
   test('a Growth owner opens a third store, then is told why not a fourth', async ({ page }) => {
     const { owner } = await growthOwner(['North', 'South']);
-    await signInFast(page, owner.email, owner.password);
+    await signInThroughUi(page, owner.email, owner.password);
     await page.goto('/dashboard');
     await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Business' }).click();
     await page.getByRole('navigation', { name: 'Business' }).getByRole('link', { name: 'Stores' }).click();
@@ -47,7 +47,7 @@ test.describe('business workspace', () => {
 
   test('the database refuses a fourth store opened from a stale tab, and the page says why', async ({ page }) => {
     const { owner, businessId } = await growthOwner(['North', 'South']);
-    await signInFast(page, owner.email, owner.password);
+    await signInThroughUi(page, owner.email, owner.password);
     await page.goto('/dashboard/business/stores');
     await storesSection(page).getByRole('button', { name: 'Add store' }).click();
     // Another tab takes the last slot meanwhile.
@@ -63,7 +63,7 @@ test.describe('business workspace', () => {
 
   test('an invited cashier sees only the assigned store and loses access when removed', async ({ page, browser }) => {
     const { owner } = await growthOwner(['North', 'South']);
-    await signInFast(page, owner.email, owner.password);
+    await signInThroughUi(page, owner.email, owner.password);
     await page.goto('/dashboard/business/team');
     const invite = page.getByRole('form', { name: 'Invite a member' });
     const cashier = await createConfirmedUser('cashier', 'Casey Cashier');
@@ -76,7 +76,7 @@ test.describe('business workspace', () => {
 
     const context = await browser.newContext();
     const tab = await context.newPage();
-    await signInFast(tab, cashier.email, cashier.password);
+    await signInThroughUi(tab, cashier.email, cashier.password);
     await tab.goto(new URL(link ?? '').pathname + new URL(link ?? '').search);
     await expect(tab.getByRole('heading', { name: /^Join / })).toBeVisible();
     await tab.getByRole('button', { name: 'Accept invitation' }).click();
