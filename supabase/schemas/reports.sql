@@ -3482,56 +3482,6 @@ comment on function public.report_profit(uuid,date,date,text,uuid) is 'Owners an
 revoke all on function public.report_profit(uuid,date,date,text,uuid) from public;
 grant execute on function public.report_profit(uuid,date,date,text,uuid) to authenticated;
 
-create or replace function public.report_top_products(_business_id uuid, _from date, _to date,
-                                                      _store_id uuid default null, _worst boolean default false,
-                                                      _limit int default 10)
-returns table (variant_id uuid, description text, units numeric, revenue bigint, profit bigint)
-language plpgsql
-stable
-security invoker
-set search_path = ''
-set jit = off
-as $$
-#variable_conflict use_column
-declare
-  v_limit int := least(greatest(coalesce(_limit, 10), 1), 100);
-begin
-  perform private.report_args(_business_id, _from, _to, null);
-  return query
-    with ranked as materialized (
-      select t.variant_id, t.revenue, t.units, t.cost, false as unsold, t.n
-        from private.top_sellers(_business_id, _from, _to, _store_id, v_limit)
-             with ordinality as t (variant_id, revenue, units, cost, n)
-       where not coalesce(_worst, false)
-      union all
-      select w.variant_id, w.revenue, w.units, w.cost, w.unsold, w.n
-        from private.worst_sellers(_business_id, _from, _to, _store_id, v_limit)
-             with ordinality as w (variant_id, revenue, units, cost, unsold, n)
-       where coalesce(_worst, false)
-    ), back as (
-      select b.* from private.variant_refunds(_business_id, _from, _to, _store_id,
-                                              (select array_agg(r.variant_id) from ranked r)) b
-    )
-    select r.variant_id,
-           case when r.unsold then (select p.name || coalesce(' ' || concat_ws(' / ', v.option1, v.option2, v.option3), '')
-                                      from public.variants v join public.products p on p.id = v.product_id
-                                     where v.id = r.variant_id)
-                else (select d.description from public.sales_daily_variant d
-                       where d.variant_id = r.variant_id and d.business_id = _business_id
-                         and (_store_id is null or d.store_id = _store_id) and d.day between _from and _to
-                       order by d.day desc, d.description desc limit 1) end,
-           r.units - coalesce(b.units, 0),
-           (r.revenue - coalesce(b.revenue, 0))::bigint,
-           ((r.revenue - coalesce(b.revenue, 0)) - (round(r.cost) - coalesce(b.cost, 0)))::bigint
-      from ranked r
-      left join back b on b.variant_id = r.variant_id
-     order by r.n;
-end;
-$$;
-comment on function public.report_top_products(uuid,date,date,uuid,boolean,integer) is 'Owners and managers only (42501 otherwise): the variants sold in the range, best (or worst, _worst) first by sales revenue net of tax, with units, net sales and gross profit net of the refunds of the range (ADR 0172); limit 1..100. Variants that did not sell at all are not listed.';
-revoke all on function public.report_top_products(uuid,date,date,uuid,boolean,integer) from public;
-grant execute on function public.report_top_products(uuid,date,date,uuid,boolean,integer) to authenticated;
-
 create or replace function private.sales_summaries_costs_inserted()
 returns trigger
 language plpgsql
@@ -3745,6 +3695,69 @@ end;
 $$;
 revoke all on function public.review_sale(uuid,text) from public;
 grant execute on function public.review_sale(uuid,text) to authenticated;
+
+create or replace function public.report_top_products(_business_id uuid, _from date, _to date,
+                                                      _store_id uuid default null, _worst boolean default false,
+                                                      _limit int default 10)
+returns table (variant_id uuid, description text, units numeric, revenue bigint, profit bigint)
+language plpgsql
+stable
+security invoker
+set search_path = ''
+set jit = off
+as $$
+#variable_conflict use_column
+declare
+  v_limit int := least(greatest(coalesce(_limit, 10), 1), 100);
+  v_listed int;
+begin
+  perform private.report_args(_business_id, _from, _to, null);
+  return query
+    with ranked as materialized (
+      select t.variant_id, t.revenue, t.units, t.cost, false as unsold, t.n
+        from private.top_sellers(_business_id, _from, _to, _store_id, v_limit)
+             with ordinality as t (variant_id, revenue, units, cost, n)
+       where not coalesce(_worst, false)
+      union all
+      select w.variant_id, w.revenue, w.units, w.cost, w.unsold, w.n
+        from private.worst_sellers(_business_id, _from, _to, _store_id, v_limit)
+             with ordinality as w (variant_id, revenue, units, cost, unsold, n)
+       where coalesce(_worst, false)
+    ), back as (
+      select b.* from private.variant_refunds(_business_id, _from, _to, _store_id,
+                                              coalesce((select array_agg(r.variant_id) from ranked r), '{}')) b
+    )
+    select r.variant_id,
+           case when r.unsold then private.variant_description(r.variant_id)
+                else (select d.description from public.sales_daily_variant d
+                       where d.variant_id = r.variant_id and d.business_id = _business_id
+                         and (_store_id is null or d.store_id = _store_id) and d.day between _from and _to
+                       order by d.day desc, d.description desc limit 1) end,
+           r.units - coalesce(b.units, 0),
+           (r.revenue - coalesce(b.revenue, 0))::bigint,
+           ((r.revenue - coalesce(b.revenue, 0)) - (round(r.cost) - coalesce(b.cost, 0)))::bigint
+      from ranked r
+      left join back b on b.variant_id = r.variant_id
+     order by r.n;
+  get diagnostics v_listed = row_count;
+  if coalesce(_worst, false) or v_listed >= v_limit then
+    return;
+  end if;
+  -- The list holds every item sold in the range; the items only refunded in it follow.
+  return query
+    select b.variant_id, private.variant_description(b.variant_id), -b.units, (-b.revenue)::bigint,
+           (-b.revenue + b.cost)::bigint
+      from private.variant_refunds(_business_id, _from, _to, _store_id, null) b
+     where not exists (select from public.sales_daily_variant d
+                        where d.variant_id = b.variant_id and d.business_id = _business_id
+                          and (_store_id is null or d.store_id = _store_id) and d.day between _from and _to)
+     order by -b.revenue desc, b.variant_id
+     limit v_limit - v_listed;
+end;
+$$;
+comment on function public.report_top_products(uuid,date,date,uuid,boolean,integer) is 'Owners and managers only (42501 otherwise): the variants sold in the range, best (or worst, _worst) first by sales revenue net of tax, with units, net sales and gross profit net of the refunds of the range (ADR 0172); limit 1..100. When the best-first list has room, the items only refunded in the range follow it with negative figures. Worst first lists items on sale that did not sell first.';
+revoke all on function public.report_top_products(uuid,date,date,uuid,boolean,integer) from public;
+grant execute on function public.report_top_products(uuid,date,date,uuid,boolean,integer) to authenticated;
 
 -- Both summaries of a business from the raw rows (seed:large loads with triggers off and ends with this).
 create or replace function private.refresh_stock_summaries_base(_business_id uuid)

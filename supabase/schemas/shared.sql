@@ -559,35 +559,6 @@ $$;
 comment on function private.spend_email(uuid,text) is 'Counts one member-triggered email against the hourly caps of the business and the account, or raises PT429.';
 revoke all on function private.spend_email(uuid,text) from public;
 
--- The refunds in the range of the listed items: units back, net sales given back (amount less its tax share) and
--- cost given back (restocked lines), as the breakdown summary counts them.
-create or replace function private.variant_refunds(_business_id uuid, _from date, _to date, _store_id uuid,
-                                                   _variant_ids uuid[])
-returns table (variant_id uuid, units numeric, revenue numeric, cost numeric)
-language sql
-stable
-security invoker
-set search_path = ''
-as $$
-  select l.variant_id, sum(rl.qty),
-         sum(rl.amount - case when l.line_total = 0 then 0 else round(rl.amount::numeric * l.tax_amount / l.line_total) end),
-         sum(case when rl.disposition = 'restock' then round(rl.qty * coalesce(c.unit_cost, 0)) else 0 end)
-    from public.stores st
-    join public.refunds r on r.store_id = st.id and r.business_id = _business_id
-                         and r.occurred_at >= (_from::timestamp at time zone st.time_zone) - interval '2 hours'
-                         and r.occurred_at < ((_to + 1)::timestamp at time zone st.time_zone) + interval '2 hours'
-                         and (r.occurred_at at time zone st.time_zone)::date between _from and _to
-    join public.refund_lines rl on rl.refund_id = r.id and rl.business_id = r.business_id
-    join public.sale_lines l on l.id = rl.sale_line_id and l.business_id = rl.business_id
-    left join public.sale_line_costs c on c.sale_line_id = l.id and c.business_id = l.business_id
-   where st.business_id = _business_id and (_store_id is null or st.id = _store_id)
-     and l.variant_id = any (_variant_ids)
-   group by l.variant_id;
-$$;
-comment on function private.variant_refunds(uuid,date,date,uuid,uuid[]) is 'Refunds in a range of some items: units, net sales and restocked cost given back (report_top_products, ADR 0172).';
-revoke all on function private.variant_refunds(uuid,date,date,uuid,uuid[]) from public;
-grant execute on function private.variant_refunds(uuid,date,date,uuid,uuid[]) to authenticated;
-
 -- ---------------------------------------------------------------------------------------------------
 -- A sample catalog for each kind of shop (issue 25's setup guide): eight everyday items with prices in minor units,
 -- so a new owner can ring a test sale before entering their own. SKUs start with SAMPLE- so they are easy to find
@@ -1002,6 +973,50 @@ $$;
 comment on function private.platform_writable() is 'False while read-only maintenance is on for signed-in and anonymous callers (the Storage policies'' form of private.assert_writable, docs/adr/0280).';
 revoke all on function private.platform_writable() from public;
 grant execute on function private.platform_writable() to authenticated;
+
+-- _variant_ids null: every item refunded in the range.
+create or replace function private.variant_refunds(_business_id uuid, _from date, _to date, _store_id uuid,
+                                                   _variant_ids uuid[])
+returns table (variant_id uuid, units numeric, revenue numeric, cost numeric)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select l.variant_id, sum(rl.qty),
+         sum(rl.amount - case when l.line_total = 0 then 0 else round(rl.amount::numeric * l.tax_amount / l.line_total) end),
+         sum(case when rl.disposition = 'restock' then round(rl.qty * coalesce(c.unit_cost, 0)) else 0 end)
+    from public.stores st
+    join public.refunds r on r.store_id = st.id and r.business_id = _business_id
+                         and r.occurred_at >= (_from::timestamp at time zone st.time_zone) - interval '2 hours'
+                         and r.occurred_at < ((_to + 1)::timestamp at time zone st.time_zone) + interval '2 hours'
+                         and (r.occurred_at at time zone st.time_zone)::date between _from and _to
+    join public.refund_lines rl on rl.refund_id = r.id and rl.business_id = r.business_id
+    join public.sale_lines l on l.id = rl.sale_line_id and l.business_id = rl.business_id
+    left join public.sale_line_costs c on c.sale_line_id = l.id and c.business_id = l.business_id
+   where st.business_id = _business_id and (_store_id is null or st.id = _store_id)
+     and (_variant_ids is null or l.variant_id = any (_variant_ids))
+   group by l.variant_id;
+$$;
+comment on function private.variant_refunds(uuid,date,date,uuid,uuid[]) is 'Refunds in a range of some items (all items when _variant_ids is null): units, net sales and restocked cost given back (report_top_products, ADR 0172).';
+revoke all on function private.variant_refunds(uuid,date,date,uuid,uuid[]) from public;
+grant execute on function private.variant_refunds(uuid,date,date,uuid,uuid[]) to authenticated;
+
+-- An item's name as the catalog says it today, for items without a sale line in the range to take it from.
+create or replace function private.variant_description(_variant_id uuid)
+returns text
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select p.name || coalesce(' ' || nullif(concat_ws(' / ', v.option1, v.option2, v.option3), ''), '')
+    from public.variants v join public.products p on p.id = v.product_id
+   where v.id = _variant_id;
+$$;
+comment on function private.variant_description(uuid) is 'An item''s name and options as the catalog says today (report_top_products, for items without a sale line in the range).';
+revoke all on function private.variant_description(uuid) from public;
+grant execute on function private.variant_description(uuid) to authenticated;
 
 -- ==== Triggers ============================================================================================
 

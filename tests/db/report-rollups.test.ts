@@ -99,7 +99,7 @@ async function rawSellers(from: string, to: string, scope: string[], worst: bool
                 order by variant_id, day desc, description desc) d on d.variant_id = g.variant_id
          left join back b on b.variant_id = g.variant_id
      ), unsold as (
-       select v.id as variant_id, p.name || coalesce(' ' || concat_ws(' / ', v.option1, v.option2, v.option3), '') as description,
+       select v.id as variant_id, p.name || coalesce(' ' || nullif(concat_ws(' / ', v.option1, v.option2, v.option3), ''), '') as description,
               -coalesce(b.units, 0) as units, -coalesce(b.revenue, 0) as revenue, -coalesce(b.revenue, 0) + coalesce(b.cost, 0) as profit
          from public.variants v join public.products p on p.id = v.product_id
          left join back b on b.variant_id = v.id
