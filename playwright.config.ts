@@ -1,8 +1,8 @@
 import { defineConfig, devices, chromium } from '@playwright/test';
-import { CHROMIUM_ARGS, chromiumExecutable } from './tests/helpers/browser';
+import { CHROMIUM_ARGS, testChromiumExecutable } from './tests/helpers/browser';
 import { e2e } from './tests/helpers/e2e-env';
 
-const executablePath = chromiumExecutable(() => chromium.executablePath());
+const executablePath = testChromiumExecutable(() => chromium.executablePath());
 
 export default defineConfig({
   testDir: './tests/e2e',

@@ -2,7 +2,7 @@ import { chromium, expect, test, type Page } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CHROMIUM_ARGS, chromiumExecutable } from '../helpers/browser';
+import { CHROMIUM_ARGS, testChromiumExecutable } from '../helpers/browser';
 import { e2e } from '../helpers/e2e-env';
 import { openShift, posShop, scan, tender } from './support/pos-shop';
 import { signInThroughUi } from './support/sign-in';
@@ -169,7 +169,7 @@ test('the web app manifest is served from the app shell only, valid, and Chromiu
   // Chromium never offers to install from a private window, which every test context is: a real profile here.
   const profile = mkdtempSync(join(tmpdir(), 'storewise-pwa-profile-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: chromiumExecutable(() => chromium.executablePath()), args: CHROMIUM_ARGS, baseURL: e2e.webUrl,
+    executablePath: testChromiumExecutable(() => chromium.executablePath()), args: CHROMIUM_ARGS, baseURL: e2e.webUrl,
   });
   try {
     const installer = context.pages()[0] ?? (await context.newPage());
