@@ -231,7 +231,11 @@ export const checkCases: CheckCase[] = [
   { table: 'public.till_switches', column: 'verified', constraint: 'till_switches_online_verified_check',
     bad: [], good: [false, true], also: { method: 'offline' } },
   { table: 'public.pos_approvals', column: 'purpose', constraint: 'pos_approvals_purpose_check',
-    bad: ['void', 'Refund'], good: ['discount', 'refund'] },
+    bad: ['void', 'Refund', 'expired'], good: ['discount', 'refund', 'expired_lot'] },
+  // lots and recalls (ADR 0360)
+  { table: 'public.recalls', column: 'reason', constraint: 'recalls_reason_check',
+    bad: ['', '   ', text(501)], good: ['x', text(500)] },
+  { table: 'public.sale_line_lots', column: 'qty', constraint: 'sale_line_lots_qty_check', bad: [0, -1], good: [1, 0.5] },
   { table: 'public.pos_approvals', column: 'max_discount_percent',
     constraint: 'pos_approvals_max_discount_percent_check', bad: [-0.01, 100.01], good: [0, 100] },
 
