@@ -4332,6 +4332,20 @@ export type Database = {
         }[];
       };
       location_label: { Args: { _ip: unknown }; Returns: string };
+      lot_list: {
+        Args: { _business_id: string; _limit?: number; _query?: string };
+        Returns: {
+          expires_on: string;
+          lot_id: string;
+          lot_number: string;
+          on_hand: number;
+          product_name: string;
+          quarantined_at: string;
+          recall_id: string;
+          sku: string;
+          variant_id: string;
+        }[];
+      };
       markdown_collection: {
         Args: {
           _apply?: boolean;
