@@ -1628,7 +1628,7 @@ begin
   if _lot_ids is null or cardinality(_lot_ids) = 0 then
     raise exception 'choose at least one lot to recall' using errcode = '22023';
   elsif cardinality(_lot_ids) > 200 then
-    raise exception 'recall at most 200 lots at once' using errcode = '22023';
+    raise exception 'choose at most 200 lots for one recall' using errcode = '22023';
   elsif char_length(v_reason) not between 1 and 500 then
     raise exception 'say why the lots are recalled (up to 500 characters)' using errcode = '22023';
   end if;
@@ -1639,7 +1639,7 @@ begin
     raise exception 'choose lots of this business' using errcode = '22023';
   end if;
   if exists (select 1 from public.lots l where l.id = any (_lot_ids) and l.quarantined_at is not null) then
-    raise exception 'a chosen lot is already recalled' using errcode = '22023';
+    raise exception 'a chosen lot is already recalled: untick it' using errcode = '22023';
   end if;
   insert into public.recalls (business_id, reason, created_by)
   values (_business_id, v_reason, (select auth.uid()))

@@ -1,4 +1,4 @@
-// SQL (supabase/schemas, docs/adr/0360):
+// SQL (supabase/schemas, docs/adr/0185):
 //   supabase/schemas/inventory.sql: lot_list() start_recall() recall_report() recalls
 import { z } from 'zod';
 import type { Database } from '../../lib/database.types';
@@ -10,7 +10,7 @@ export interface RecallRow { id: string; reason: string; created_at: string }
 
 /** The recall form; start_recall checks the same (1 to 200 lots of the business, a reason of 1 to 500 characters). */
 export const recallSchema = z.object({
-  lotIds: z.array(z.string().uuid()).min(1, 'Tick at least one lot to recall').max(200, 'Recall at most 200 lots at once'),
+  lotIds: z.array(z.string().uuid()).min(1, 'Tick at least one lot to recall').max(200, 'Choose at most 200 lots for one recall'),
   reason: z.string().trim().min(1, 'Say why the lots are recalled (for example the supplier\u2019s notice)')
     .max(500, 'Keep the reason under 500 characters'),
 });
