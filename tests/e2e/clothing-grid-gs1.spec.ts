@@ -123,7 +123,7 @@ test('a GS1 DataMatrix scanned at the register finds the item by GTIN and sells 
   })`)).toBe(2);
   // ]d2, GTIN 09506000134352, lot L-LATE ended by FNC1 (GS), expiry 2027-06-00 (the month's last day).
   await scan(page, ']d20109506000134352' + '10L-LATE\u001d17270600');
-  await expect(page.getByTestId('line-detail')).toHaveText('Lot L-LATE');
+  await expect(page.getByTestId('line-detail')).toHaveText('Lot L-LATE exp. 2027-06-30');
   await expect(page.getByTestId('cart-total')).toHaveText('$9.00');
   await tender(page, 'Card');
   // "0 waiting" also shows before the sale is queued: wait for the sale itself.
