@@ -842,6 +842,8 @@ export type Database = {
           expires_on: string | null;
           id: string;
           lot_number: string;
+          quarantined_at: string | null;
+          recall_id: string | null;
           variant_id: string;
         };
         ComputedFields: never;
@@ -851,6 +853,8 @@ export type Database = {
           expires_on?: string | null;
           id?: string;
           lot_number: string;
+          quarantined_at?: string | null;
+          recall_id?: string | null;
           variant_id: string;
         };
         Update: {
@@ -859,9 +863,18 @@ export type Database = {
           expires_on?: string | null;
           id?: string;
           lot_number?: string;
+          quarantined_at?: string | null;
+          recall_id?: string | null;
           variant_id?: string;
         };
         Relationships: [
+          {
+            foreignKeyName: "lots_recall_id_business_id_fkey";
+            columns: ["recall_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "recalls";
+            referencedColumns: ["id", "business_id"];
+          },
           {
             foreignKeyName: "lots_variant_id_business_id_fkey";
             columns: ["variant_id", "business_id"];
@@ -1313,6 +1326,76 @@ export type Database = {
           },
         ];
       };
+      recall_lots: {
+        Row: {
+          business_id: string;
+          lot_id: string;
+          on_hand: number;
+          recall_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          business_id: string;
+          lot_id: string;
+          on_hand: number;
+          recall_id: string;
+        };
+        Update: {
+          business_id?: string;
+          lot_id?: string;
+          on_hand?: number;
+          recall_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "recall_lots_lot_id_fkey";
+            columns: ["lot_id"];
+            isOneToOne: false;
+            referencedRelation: "lots";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "recall_lots_recall_id_business_id_fkey";
+            columns: ["recall_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "recalls";
+            referencedColumns: ["id", "business_id"];
+          },
+        ];
+      };
+      recalls: {
+        Row: {
+          business_id: string;
+          created_at: string;
+          created_by: string | null;
+          id: string;
+          reason: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          business_id: string;
+          created_at?: string;
+          created_by?: string | null;
+          id?: string;
+          reason: string;
+        };
+        Update: {
+          business_id?: string;
+          created_at?: string;
+          created_by?: string | null;
+          id?: string;
+          reason?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "recalls_business_id_fkey";
+            columns: ["business_id"];
+            isOneToOne: false;
+            referencedRelation: "businesses";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
       refund_lines: {
         Row: {
           amount: number;
@@ -1650,6 +1733,46 @@ export type Database = {
         Relationships: [
           {
             foreignKeyName: "sale_line_costs_sale_line_id_business_id_fkey";
+            columns: ["sale_line_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "sale_lines";
+            referencedColumns: ["id", "business_id"];
+          },
+        ];
+      };
+      sale_line_lots: {
+        Row: {
+          business_id: string;
+          expired: boolean;
+          lot_id: string;
+          qty: number;
+          sale_line_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          business_id: string;
+          expired?: boolean;
+          lot_id: string;
+          qty: number;
+          sale_line_id: string;
+        };
+        Update: {
+          business_id?: string;
+          expired?: boolean;
+          lot_id?: string;
+          qty?: number;
+          sale_line_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "sale_line_lots_lot_id_fkey";
+            columns: ["lot_id"];
+            isOneToOne: false;
+            referencedRelation: "lots";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "sale_line_lots_sale_line_id_business_id_fkey";
             columns: ["sale_line_id", "business_id"];
             isOneToOne: false;
             referencedRelation: "sale_lines";
@@ -4209,6 +4332,20 @@ export type Database = {
         }[];
       };
       location_label: { Args: { _ip: unknown }; Returns: string };
+      lot_list: {
+        Args: { _business_id: string; _limit?: number; _query?: string };
+        Returns: {
+          expires_on: string;
+          lot_id: string;
+          lot_number: string;
+          on_hand: number;
+          product_name: string;
+          quarantined_at: string;
+          recall_id: string;
+          sku: string;
+          variant_id: string;
+        }[];
+      };
       markdown_collection: {
         Args: {
           _apply?: boolean;
@@ -4394,6 +4531,7 @@ export type Database = {
         Returns: Json;
       };
       public_site_state: { Args: Record<PropertyKey, never>; Returns: Json };
+      recall_report: { Args: { _recall_id: string }; Returns: Json };
       receive_purchase_order: {
         Args: {
           _lines: Json;
@@ -4810,6 +4948,10 @@ export type Database = {
         Returns: undefined;
       };
       setup_progress: { Args: { _business_id: string }; Returns: Json };
+      start_recall: {
+        Args: { _business_id: string; _lot_ids: string[]; _reason: string };
+        Returns: string;
+      };
       stock_history: {
         Args: {
           _limit?: number;

@@ -12,23 +12,6 @@ set check_function_bodies = off;
 
 -- ==== Tables: columns, constraints, row level security, grants and comments ===============================
 
-create table public.lots (
-  id uuid default gen_random_uuid() not null,
-  business_id uuid not null,
-  variant_id uuid not null,
-  lot_number text not null,
-  expires_on date,
-  created_at timestamp with time zone default now() not null,
-  constraint lots_pkey primary key (id),
-  constraint lots_variant_id_lot_number_key unique (variant_id, lot_number),
-  constraint lots_lot_number_check check (((char_length(btrim(lot_number)) >= 1) and (char_length(btrim(lot_number)) <= 60))),
-  constraint lots_variant_id_business_id_fkey foreign key (variant_id, business_id) references public.variants(id, business_id) on delete cascade
-);
-alter table public.lots enable row level security;
-comment on table public.lots is 'Batches of a lot-tracked variant with their expiry. Members read; created by receiving stock only.';
-grant select on table public.lots to authenticated;
-grant select on table public.lots to service_role;
-
 create table public.suppliers (
   id uuid default gen_random_uuid() not null,
   business_id uuid not null,
@@ -123,6 +106,90 @@ comment on table public.transfers is 'Stock sent between two stores of a busines
 grant select on table public.transfers to authenticated;
 grant select on table public.transfers to service_role;
 
+create table public.reorder_points (
+  business_id uuid not null,
+  store_id uuid not null,
+  variant_id uuid not null,
+  reorder_point numeric(12,3) not null,
+  target_level numeric(12,3) not null,
+  constraint reorder_points_pkey primary key (store_id, variant_id),
+  constraint reorder_points_check check ((target_level >= reorder_point)),
+  constraint reorder_points_reorder_point_check check ((reorder_point >= (0)::numeric)),
+  constraint reorder_points_store_id_business_id_fkey foreign key (store_id, business_id) references public.stores(id, business_id) on delete cascade,
+  constraint reorder_points_variant_id_business_id_fkey foreign key (variant_id, business_id) references public.variants(id, business_id) on delete cascade
+);
+alter table public.reorder_points enable row level security;
+comment on table public.reorder_points is 'When to reorder (on hand <= reorder_point) and up to which level. Owners and managers of the store.';
+grant delete, insert, select, update on table public.reorder_points to service_role;
+grant delete, select on table public.reorder_points to authenticated;
+grant insert (business_id, store_id, variant_id, reorder_point, target_level) on table public.reorder_points to authenticated;
+grant update (reorder_point, target_level) on table public.reorder_points to authenticated;
+
+create table public.serial_numbers (
+  id uuid default gen_random_uuid() not null,
+  business_id uuid not null,
+  variant_id uuid not null,
+  serial text not null,
+  store_id uuid not null,
+  status text default 'in_stock'::text not null,
+  sale_line_id uuid,
+  received_at timestamp with time zone default now() not null,
+  received_by uuid,
+  constraint serial_numbers_pkey primary key (id),
+  constraint serial_numbers_business_id_variant_id_serial_key unique (business_id, variant_id, serial),
+  constraint serial_numbers_serial_check check ((serial ~ '^[A-Za-z0-9./-]{1,64}$'::text)),
+  constraint serial_numbers_sold_has_line check (((status = 'sold'::text) = (sale_line_id is not null))),
+  constraint serial_numbers_status_check check ((status = any (array['in_stock'::text, 'sold'::text, 'damaged'::text]))),
+  constraint serial_numbers_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade,
+  constraint serial_numbers_received_by_fkey foreign key (received_by) references auth.users(id) on delete set null,
+  constraint serial_numbers_store_id_business_id_fkey foreign key (store_id, business_id) references public.stores(id, business_id) on delete cascade,
+  constraint serial_numbers_variant_id_business_id_fkey foreign key (variant_id, business_id) references public.variants(id, business_id) on delete cascade
+);
+alter table public.serial_numbers enable row level security;
+comment on table public.serial_numbers is 'Units of serial-tracked products: received (receive_serials), sold once (post_sale), back in stock after a restocked refund. Members of the business read; written only by those functions.';
+grant delete, insert, select, update on table public.serial_numbers to service_role;
+grant select on table public.serial_numbers to authenticated;
+
+create table public.recalls (
+  id uuid default gen_random_uuid() not null,
+  business_id uuid not null,
+  reason text not null,
+  created_by uuid,
+  created_at timestamp with time zone default now() not null,
+  constraint recalls_pkey primary key (id),
+  constraint recalls_id_business_id_key unique (id, business_id),
+  constraint recalls_reason_check check (((char_length(btrim(reason)) >= 1) and (char_length(btrim(reason)) <= 500))),
+  constraint recalls_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade,
+  constraint recalls_created_by_fkey foreign key (created_by) references auth.users(id) on delete set null
+);
+alter table public.recalls enable row level security;
+comment on table public.recalls is 'A recall of lots: their stock in every store is quarantined (unsellable, still on hand). Owners and managers read; written only by start_recall (ADR 0360).';
+grant select on table public.recalls to authenticated;
+grant select on table public.recalls to service_role;
+
+create table public.lots (
+  id uuid default gen_random_uuid() not null,
+  business_id uuid not null,
+  variant_id uuid not null,
+  lot_number text not null,
+  expires_on date,
+  created_at timestamp with time zone default now() not null,
+  quarantined_at timestamp with time zone,
+  recall_id uuid,
+  constraint lots_pkey primary key (id),
+  constraint lots_variant_id_lot_number_key unique (variant_id, lot_number),
+  constraint lots_lot_number_check check (((char_length(btrim(lot_number)) >= 1) and (char_length(btrim(lot_number)) <= 60))),
+  constraint lots_quarantine_has_recall check (((quarantined_at is null) = (recall_id is null))),
+  constraint lots_recall_id_business_id_fkey foreign key (recall_id, business_id) references public.recalls(id, business_id),
+  constraint lots_variant_id_business_id_fkey foreign key (variant_id, business_id) references public.variants(id, business_id) on delete cascade
+);
+alter table public.lots enable row level security;
+comment on table public.lots is 'Batches of a lot-tracked variant with their expiry. Members read; created by receiving stock only.';
+comment on column public.lots.quarantined_at is 'When a recall quarantined the lot: its stock stays on hand but is never sold (ADR 0360).';
+comment on column public.lots.recall_id is 'The recall that quarantined the lot.';
+grant select on table public.lots to authenticated;
+grant select on table public.lots to service_role;
+
 create table public.transfer_lines (
   id uuid default gen_random_uuid() not null,
   business_id uuid not null,
@@ -146,25 +213,6 @@ alter table public.transfer_lines enable row level security;
 comment on table public.transfer_lines is 'Lines of a transfer; same readers as transfers; written by its functions.';
 grant select on table public.transfer_lines to authenticated;
 grant select on table public.transfer_lines to service_role;
-
-create table public.reorder_points (
-  business_id uuid not null,
-  store_id uuid not null,
-  variant_id uuid not null,
-  reorder_point numeric(12,3) not null,
-  target_level numeric(12,3) not null,
-  constraint reorder_points_pkey primary key (store_id, variant_id),
-  constraint reorder_points_check check ((target_level >= reorder_point)),
-  constraint reorder_points_reorder_point_check check ((reorder_point >= (0)::numeric)),
-  constraint reorder_points_store_id_business_id_fkey foreign key (store_id, business_id) references public.stores(id, business_id) on delete cascade,
-  constraint reorder_points_variant_id_business_id_fkey foreign key (variant_id, business_id) references public.variants(id, business_id) on delete cascade
-);
-alter table public.reorder_points enable row level security;
-comment on table public.reorder_points is 'When to reorder (on hand <= reorder_point) and up to which level. Owners and managers of the store.';
-grant delete, insert, select, update on table public.reorder_points to service_role;
-grant delete, select on table public.reorder_points to authenticated;
-grant insert (business_id, store_id, variant_id, reorder_point, target_level) on table public.reorder_points to authenticated;
-grant update (reorder_point, target_level) on table public.reorder_points to authenticated;
 
 create table public.stock_movements (
   id bigint generated always as identity not null,
@@ -226,30 +274,19 @@ comment on table public.stock_balances is 'On hand per (store, variant, lot), al
 grant select on table public.stock_balances to authenticated;
 grant select on table public.stock_balances to service_role;
 
-create table public.serial_numbers (
-  id uuid default gen_random_uuid() not null,
+create table public.recall_lots (
+  recall_id uuid not null,
+  lot_id uuid not null,
   business_id uuid not null,
-  variant_id uuid not null,
-  serial text not null,
-  store_id uuid not null,
-  status text default 'in_stock'::text not null,
-  sale_line_id uuid,
-  received_at timestamp with time zone default now() not null,
-  received_by uuid,
-  constraint serial_numbers_pkey primary key (id),
-  constraint serial_numbers_business_id_variant_id_serial_key unique (business_id, variant_id, serial),
-  constraint serial_numbers_serial_check check ((serial ~ '^[A-Za-z0-9./-]{1,64}$'::text)),
-  constraint serial_numbers_sold_has_line check (((status = 'sold'::text) = (sale_line_id is not null))),
-  constraint serial_numbers_status_check check ((status = any (array['in_stock'::text, 'sold'::text, 'damaged'::text]))),
-  constraint serial_numbers_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade,
-  constraint serial_numbers_received_by_fkey foreign key (received_by) references auth.users(id) on delete set null,
-  constraint serial_numbers_store_id_business_id_fkey foreign key (store_id, business_id) references public.stores(id, business_id) on delete cascade,
-  constraint serial_numbers_variant_id_business_id_fkey foreign key (variant_id, business_id) references public.variants(id, business_id) on delete cascade
+  on_hand numeric(12,3) not null,
+  constraint recall_lots_pkey primary key (recall_id, lot_id),
+  constraint recall_lots_lot_id_fkey foreign key (lot_id) references public.lots(id) on delete cascade,
+  constraint recall_lots_recall_id_business_id_fkey foreign key (recall_id, business_id) references public.recalls(id, business_id) on delete cascade
 );
-alter table public.serial_numbers enable row level security;
-comment on table public.serial_numbers is 'Units of serial-tracked products: received (receive_serials), sold once (post_sale), back in stock after a restocked refund. Members of the business read; written only by those functions.';
-grant delete, insert, select, update on table public.serial_numbers to service_role;
-grant select on table public.serial_numbers to authenticated;
+alter table public.recall_lots enable row level security;
+comment on table public.recall_lots is 'The lots of a recall with the stock on hand in all stores when it was quarantined. Owners and managers read; written only by start_recall.';
+grant select on table public.recall_lots to authenticated;
+grant select on table public.recall_lots to service_role;
 
 -- ==== Indexes =============================================================================================
 
@@ -321,6 +358,16 @@ create index serial_numbers_received_by_idx on public.serial_numbers (received_b
 create index serial_numbers_variant_idx on public.serial_numbers (variant_id, business_id);
 
 create index serial_numbers_store_idx on public.serial_numbers (store_id, business_id);
+
+create index recalls_business_created_idx on public.recalls (business_id, created_at desc);
+
+create index recalls_created_by_idx on public.recalls (created_by);
+
+create index lots_recall_idx on public.lots (recall_id, business_id);
+
+create index recall_lots_lot_idx on public.recall_lots (lot_id);
+
+create index recall_lots_recall_business_idx on public.recall_lots (recall_id, business_id);
 
 -- ==== Functions ===========================================================================================
 
@@ -798,54 +845,6 @@ $$;
 comment on function public.reorder_inputs(uuid,uuid,uuid[]) is 'Owners and managers only: on hand, on order, supplier, measured lead time and unit cost of up to 500 variants in a store, for the reorder suggestions.';
 revoke all on function public.reorder_inputs(uuid,uuid,uuid[]) from public;
 grant execute on function public.reorder_inputs(uuid,uuid,uuid[]) to authenticated;
-
--- Send stock from one store to another (20261122120100), at most 1000 lines.
-create or replace function public.send_transfer(_from_store_id uuid, _to_store_id uuid, _lines jsonb, _note text default null)
-returns uuid
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_business uuid := private.assert_store_role(_from_store_id, array['owner', 'manager']);
-  v_transfer uuid;
-  r record;
-begin
-  if not exists (select 1 from public.stores s where s.id = _to_store_id and s.business_id = v_business
-                    and s.archived_at is null) or _to_store_id = _from_store_id then
-    raise exception 'choose another store of this business to send to' using errcode = '22023';
-  end if;
-  if jsonb_typeof(_lines) is distinct from 'array' or jsonb_array_length(_lines) = 0 then
-    raise exception 'send at least one item' using errcode = '22023';
-  elsif jsonb_array_length(_lines) > 1000 then
-    raise exception 'a transfer has at most 1000 lines' using errcode = '22023';
-  end if;
-  insert into public.transfers (business_id, from_store_id, to_store_id, note, sent_by)
-  values (v_business, _from_store_id, _to_store_id, _note, (select auth.uid()))
-  returning id into v_transfer;
-  for r in
-    select x.variant_id, x.lot_id, x.qty
-      from jsonb_to_recordset(_lines) as x (variant_id uuid, lot_id uuid, qty numeric)
-     order by x.variant_id, x.lot_id nulls first
-  loop
-    if r.qty is null or r.qty <= 0 then
-      raise exception 'send a quantity above zero for every line' using errcode = '22023';
-    end if;
-    if not exists (select 1 from public.variants v where v.id = r.variant_id and v.business_id = v_business) then
-      raise exception 'no such item in this business' using errcode = '22023';
-    end if;
-    perform private.apply_movement(v_business, _from_store_id, r.variant_id, r.lot_id, 'transfer_out', -r.qty,
-                                   null, null, null, 'transfer', v_transfer, null);
-    insert into public.transfer_lines (business_id, transfer_id, variant_id, lot_id, qty_sent)
-    values (v_business, v_transfer, r.variant_id, r.lot_id, r.qty);
-  end loop;
-  perform private.log_activity(v_business, _from_store_id, 'transfer.sent', 'transfer', v_transfer, null,
-    jsonb_build_object('to_store_id', _to_store_id, 'lines', jsonb_array_length(_lines)));
-  return v_transfer;
-end;
-$$;
-revoke all on function public.send_transfer(uuid,uuid,jsonb,text) from public;
-grant execute on function public.send_transfer(uuid,uuid,jsonb,text) to authenticated;
 
 -- Receive a transfer at its destination (20261122120100), at most 1000 lines.
 create or replace function public.receive_transfer(_transfer_id uuid, _lines jsonb default '[]')
@@ -1365,77 +1364,6 @@ comment on function public.email_purchase_order(uuid) is 'Owners and managers of
 revoke all on function public.email_purchase_order(uuid) from public;
 grant execute on function public.email_purchase_order(uuid) to authenticated;
 
--- post_count (20261124120000_catalog_search_words.sql), the same except that every line's item and lot are checked
--- before anything is written: a lot of another item or business is refused instead of getting a balance row.
-create or replace function public.post_count(_store_id uuid, _lines jsonb, _occurred_at timestamptz default null)
-returns table (variant_id uuid, lot_id uuid, expected numeric, counted numeric, delta numeric)
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_business uuid := private.assert_store_role(_store_id, array['owner', 'manager']);
-  r record;
-  v_expected numeric;
-begin
-  if jsonb_typeof(_lines) is distinct from 'array' or jsonb_array_length(_lines) = 0 then
-    raise exception 'count at least one item' using errcode = '22023';
-  end if;
-  if jsonb_array_length(_lines) > 5000 then
-    raise exception 'post at most 5000 lines at once' using errcode = '22023';
-  end if;
-  if exists (select 1 from jsonb_to_recordset(_lines) as x (lot_id uuid, lot_number text, counted numeric)
-              where nullif(btrim(coalesce(x.lot_number, '')), '') is not null
-                and (x.lot_id is not null or x.counted is null or x.counted <= 0)) then
-    raise exception 'a lot found during the count needs its number alone (no lot id) and a counted quantity above zero'
-      using errcode = '22023';
-  end if;
-  -- Checked before any found lot is created or any balance row written.
-  if exists (select 1 from jsonb_to_recordset(_lines) as x (variant_id uuid, lot_id uuid)
-              where x.variant_id is null
-                 or not exists (select 1 from public.variants v where v.id = x.variant_id and v.business_id = v_business)
-                 or (x.lot_id is not null
-                     and not exists (select 1 from public.lots l where l.id = x.lot_id and l.variant_id = x.variant_id
-                                        and l.business_id = v_business))) then
-    raise exception 'every counted line needs an item of this business, and a lot of that item when it names one'
-      using errcode = '22023';
-  end if;
-  for r in
-    select y.variant_id, y.lot_id, y.counted
-      from (select x.variant_id, x.counted,
-                   case when nullif(btrim(coalesce(x.lot_number, '')), '') is null then x.lot_id
-                        else private.count_found_lot(v_business, _store_id, x.variant_id, x.lot_number, x.expires_on)
-                   end as lot_id
-              from (select x.* from jsonb_to_recordset(_lines)
-                                    as x (variant_id uuid, lot_id uuid, counted numeric, lot_number text, expires_on date)
-                     order by x.variant_id, x.lot_number) x
-             offset 0) y
-     order by y.variant_id, y.lot_id nulls first
-  loop
-    if r.variant_id is null or r.counted is null or r.counted < 0 then
-      raise exception 'every counted line needs an item and a quantity of zero or more' using errcode = '22023';
-    end if;
-    perform private.assert_quantity(r.variant_id, r.counted);
-    insert into public.stock_balances (business_id, store_id, variant_id, lot_id, qty)
-    values (v_business, _store_id, r.variant_id, r.lot_id, 0)
-    on conflict on constraint stock_balances_key do nothing;
-    select b.qty into v_expected from public.stock_balances b
-     where b.store_id = _store_id and b.variant_id = r.variant_id and b.lot_id is not distinct from r.lot_id
-       for update;
-    if r.counted <> v_expected then
-      perform private.apply_movement(v_business, _store_id, r.variant_id, r.lot_id, 'count', r.counted - v_expected,
-                                     'count', null, _occurred_at, null, null, null);
-    end if;
-    variant_id := r.variant_id; lot_id := r.lot_id; expected := v_expected; counted := r.counted;
-    delta := r.counted - v_expected;
-    return next;
-  end loop;
-end;
-$$;
-comment on function public.post_count(uuid,jsonb,timestamp with time zone) is 'Owners and managers of the store: counted quantities become count movements under the balance row''s lock; items and lots are checked before anything is written.';
-revoke all on function public.post_count(uuid,jsonb,timestamp with time zone) from public;
-grant execute on function public.post_count(uuid,jsonb,timestamp with time zone) to authenticated;
-
 -- An IMEI: 15 digits whose last is the Luhn check digit of the first 14.
 create or replace function private.imei_is_valid(_imei text)
 returns boolean
@@ -1558,6 +1486,432 @@ $$;
 revoke all on function public.find_serial(uuid,text) from public;
 grant execute on function public.find_serial(uuid,text) to authenticated;
 
+-- The lots a quantity of a lot-tracked item takes in a store on a day: lots with stock here, neither expired
+-- (expires_on before _on) nor quarantined, earliest expiry first (no expiry last, then oldest lot); the rows are
+-- locked FOR SHARE so a recall committing meanwhile is waited for and seen. What those lots lack goes on the last
+-- of them. With none: the one lot the item most likely comes from (not quarantined before quarantined, unexpired
+-- before expired, latest expiry first), flagged expired or quarantined for the caller to decide. No lot at all:
+-- nothing (the caller says so).
+create or replace function private.fefo_pick(_store_id uuid, _variant_id uuid, _qty numeric, _on date)
+returns table (ord integer, lot_id uuid, lot_number text, expires_on date, qty numeric, expired boolean,
+               quarantined boolean)
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_left numeric := _qty;
+  v_ids uuid[] := '{}';
+  v_numbers text[] := '{}';
+  v_expiries date[] := '{}';
+  v_qtys numeric[] := '{}';
+  r record;
+  i int;
+begin
+  for r in
+    select l.id, l.lot_number, l.expires_on, b.qty
+      from public.lots l
+      join public.stock_balances b on b.lot_id = l.id and b.store_id = _store_id and b.variant_id = _variant_id
+     where l.variant_id = _variant_id and l.quarantined_at is null
+       and (l.expires_on is null or l.expires_on >= _on) and b.qty > 0
+     order by l.expires_on nulls last, l.created_at, l.id
+       for share of l
+  loop
+    exit when v_left <= 0;
+    v_ids := v_ids || r.id;
+    v_numbers := v_numbers || r.lot_number;
+    v_expiries := v_expiries || r.expires_on;
+    v_qtys := v_qtys || least(v_left, r.qty);
+    v_left := v_left - least(v_left, r.qty);
+  end loop;
+  if cardinality(v_ids) > 0 then
+    v_qtys[cardinality(v_qtys)] := v_qtys[cardinality(v_qtys)] + greatest(v_left, 0);
+    for i in 1 .. cardinality(v_ids) loop
+      ord := i; lot_id := v_ids[i]; lot_number := v_numbers[i]; expires_on := v_expiries[i]; qty := v_qtys[i];
+      expired := false; quarantined := false;
+      return next;
+    end loop;
+    return;
+  end if;
+  return query
+    select 1, l.id, l.lot_number, l.expires_on, _qty, coalesce(l.expires_on < _on, false), l.quarantined_at is not null
+      from public.lots l
+     where l.variant_id = _variant_id
+     order by (l.quarantined_at is null) desc, (l.expires_on is null or l.expires_on >= _on) desc,
+              l.expires_on desc nulls first, l.created_at desc, l.id
+     limit 1
+       for share of l;
+end;
+$$;
+comment on function private.fefo_pick(uuid,uuid,numeric,date) is 'The lots a quantity takes in a store, earliest expiry first among the sellable lots with stock (ADR 0360).';
+revoke all on function private.fefo_pick(uuid,uuid,numeric,date) from public;
+
+-- A count line of a lot-tracked item that names no lot: the counted quantity is taken to be the freshest stock
+-- (FEFO sells the earliest first), so it fills this store's lots that are not quarantined from the latest expiry
+-- down, each up to its balance; a surplus goes on the latest-expiring lot. The item's balance rows here are locked
+-- first, so a sale meanwhile is not lost. One row per lot changed or holding stock.
+create or replace function private.count_fefo(_business_id uuid, _store_id uuid, _variant_id uuid, _counted numeric,
+                                              _occurred_at timestamptz)
+returns table (o_variant_id uuid, o_lot_id uuid, o_expected numeric, o_counted numeric, o_delta numeric)
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_left numeric := _counted;
+  v_ids uuid[] := '{}';
+  v_balances numeric[] := '{}';
+  v_targets numeric[] := '{}';
+  v_lot uuid;
+  r record;
+  i int;
+begin
+  perform 1 from public.stock_balances b
+   where b.store_id = _store_id and b.variant_id = _variant_id and b.lot_id is not null
+   order by b.id for update;
+  for r in
+    select b.lot_id, b.qty from public.stock_balances b join public.lots l on l.id = b.lot_id
+     where b.store_id = _store_id and b.variant_id = _variant_id and l.quarantined_at is null
+     order by l.expires_on desc nulls first, l.created_at desc, l.id desc
+  loop
+    v_ids := v_ids || r.lot_id;
+    v_balances := v_balances || r.qty;
+    v_targets := v_targets || least(v_left, greatest(r.qty, 0));
+    v_left := v_left - least(v_left, greatest(r.qty, 0));
+  end loop;
+  if cardinality(v_ids) = 0 then
+    if _counted = 0 then
+      return;
+    end if;
+    select l.id into v_lot from public.lots l where l.variant_id = _variant_id and l.quarantined_at is null
+     order by l.expires_on desc nulls first, l.created_at desc limit 1;
+    if v_lot is null then
+      raise exception 'this item is tracked by lot and has no lot to count into: enter the lot found' using errcode = '22023';
+    end if;
+    v_ids := array[v_lot];
+    v_balances := array[0::numeric];
+    v_targets := array[0::numeric];
+  end if;
+  v_targets[1] := v_targets[1] + greatest(v_left, 0);
+  for i in 1 .. cardinality(v_ids) loop
+    continue when v_balances[i] = 0 and v_targets[i] = 0;
+    if v_targets[i] <> v_balances[i] then
+      perform private.apply_movement(_business_id, _store_id, _variant_id, v_ids[i], 'count', v_targets[i] - v_balances[i],
+                                     'count', null, _occurred_at, null, null, null);
+    end if;
+    o_variant_id := _variant_id; o_lot_id := v_ids[i]; o_expected := v_balances[i]; o_counted := v_targets[i];
+    o_delta := v_targets[i] - v_balances[i];
+    return next;
+  end loop;
+end;
+$$;
+comment on function private.count_fefo(uuid,uuid,uuid,numeric,timestamp with time zone) is 'A lot-tracked item counted without naming lots: the count spread over the store''s lots, latest expiry filled first (ADR 0360).';
+revoke all on function private.count_fefo(uuid,uuid,uuid,numeric,timestamp with time zone) from public;
+
+-- Owners and managers of the business recall lots (1 to 200 of its lots, none recalled already): the lots are
+-- quarantined in every store at once, so no store sells them from the commit on (sales wait for the lots' rows,
+-- private.fefo_pick). The stock stays on hand and is counted; the ledger does not move. One trail entry with each
+-- lot's stock per store. Returns the recall's id.
+create or replace function public.start_recall(_business_id uuid, _lot_ids uuid[], _reason text)
+returns uuid
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_reason text := btrim(coalesce(_reason, ''));
+  v_recall uuid;
+  v_lots jsonb;
+begin
+  perform private.assert_writable();
+  perform private.assert_role(_business_id, array['owner', 'manager']);
+  if _lot_ids is null or cardinality(_lot_ids) = 0 then
+    raise exception 'choose at least one lot to recall' using errcode = '22023';
+  elsif cardinality(_lot_ids) > 200 then
+    raise exception 'choose at most 200 lots for one recall' using errcode = '22023';
+  elsif char_length(v_reason) not between 1 and 500 then
+    raise exception 'say why the lots are recalled (up to 500 characters)' using errcode = '22023';
+  end if;
+  -- Locked in id order, so two recalls of overlapping lots queue rather than deadlock.
+  perform 1 from public.lots l where l.id = any (_lot_ids) and l.business_id = _business_id order by l.id for update;
+  if (select count(*) from public.lots l where l.id = any (_lot_ids) and l.business_id = _business_id)
+     <> (select count(distinct x) from unnest(_lot_ids) x) then
+    raise exception 'choose lots of this business' using errcode = '22023';
+  end if;
+  if exists (select 1 from public.lots l where l.id = any (_lot_ids) and l.quarantined_at is not null) then
+    raise exception 'a chosen lot is already recalled: untick it' using errcode = '22023';
+  end if;
+  insert into public.recalls (business_id, reason, created_by)
+  values (_business_id, v_reason, (select auth.uid()))
+  returning id into v_recall;
+  update public.lots l set quarantined_at = now(), recall_id = v_recall
+   where l.id = any (_lot_ids) and l.business_id = _business_id;
+  insert into public.recall_lots (recall_id, lot_id, business_id, on_hand)
+  select v_recall, l.id, _business_id, coalesce((select sum(b.qty) from public.stock_balances b where b.lot_id = l.id), 0)
+    from public.lots l where l.id = any (_lot_ids) and l.business_id = _business_id
+   order by l.id;
+  select jsonb_agg(jsonb_build_object('lot_id', l.id, 'lot_number', l.lot_number, 'variant_id', l.variant_id,
+           'stock', coalesce((select jsonb_object_agg(b.store_id, b.qty) from public.stock_balances b
+                               where b.lot_id = l.id and b.qty <> 0), '{}')) order by l.id)
+    into v_lots
+    from public.lots l where l.id = any (_lot_ids) and l.business_id = _business_id;
+  perform private.log_activity(_business_id, null, 'recall.started', 'recall', v_recall, null,
+    jsonb_build_object('reason', v_reason, 'lots', v_lots));
+  return v_recall;
+end;
+$$;
+comment on function public.start_recall(uuid,uuid[],text) is 'Owners and managers: recalls lots of the business; their stock in every store is quarantined (unsellable, still counted); audited (ADR 0360).';
+revoke all on function public.start_recall(uuid,uuid[],text) from public;
+grant execute on function public.start_recall(uuid,uuid[],text) to authenticated;
+
+-- A recall's report for owners and managers of its business: the recall, its lots with the stock now in each
+-- store, and every sale of those lots (before and after the recall) with what was refunded since and the customer
+-- where the sale named one. Managers limited to some stores see those stores' stock and sales only, as elsewhere.
+create or replace function public.recall_report(_recall_id uuid)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_recall public.recalls;
+begin
+  select r.* into v_recall from public.recalls r where r.id = _recall_id;
+  if v_recall.id is null then
+    raise exception 'no such recall' using errcode = 'PT404';
+  end if;
+  perform private.assert_role(v_recall.business_id, array['owner', 'manager']);
+  return jsonb_build_object(
+    'recall', jsonb_build_object('id', v_recall.id, 'reason', v_recall.reason, 'created_at', v_recall.created_at,
+      'created_by', v_recall.created_by,
+      'created_by_name', (select p.full_name from public.profiles p where p.id = v_recall.created_by)),
+    'lots', coalesce((
+      select jsonb_agg(jsonb_build_object('lot_id', l.id, 'lot_number', l.lot_number, 'expires_on', l.expires_on,
+               'variant_id', l.variant_id, 'product_name', p.name, 'sku', v.sku, 'on_hand_at_recall', rl.on_hand,
+               'stock', coalesce((
+                 select jsonb_agg(jsonb_build_object('store_id', s.id, 'store_name', s.name, 'qty', b.qty) order by s.name)
+                   from public.stock_balances b join public.stores s on s.id = b.store_id
+                  where b.lot_id = l.id and b.qty <> 0
+                    and (s.business_id in (select private.my_full_access_business_ids())
+                         or s.id in (select private.my_listed_store_ids()))), '[]'))
+             order by p.name, l.lot_number)
+        from public.recall_lots rl
+        join public.lots l on l.id = rl.lot_id
+        join public.variants v on v.id = l.variant_id
+        join public.products p on p.id = v.product_id
+       where rl.recall_id = v_recall.id), '[]'),
+    'sales', coalesce((
+      select jsonb_agg(jsonb_build_object('sale_id', s.id, 'receipt_number', s.receipt_number,
+               'occurred_at', s.occurred_at, 'store_id', s.store_id, 'store_name', st.name, 'lot_id', ll.lot_id,
+               'lot_number', l.lot_number, 'product_name', sl.description, 'qty', ll.qty,
+               'refunded_qty', coalesce((select sum(rf.qty) from public.refund_lines rf where rf.sale_line_id = sl.id), 0),
+               'customer', case when c.id is null then null
+                                else jsonb_build_object('id', c.id, 'name', c.name, 'phone', c.phone, 'email', c.email) end)
+             order by s.occurred_at, s.receipt_number, sl.line_no)
+        from public.recall_lots rl
+        join public.sale_line_lots ll on ll.lot_id = rl.lot_id
+        join public.sale_lines sl on sl.id = ll.sale_line_id
+        join public.sales s on s.id = sl.sale_id
+        join public.stores st on st.id = s.store_id
+        join public.lots l on l.id = ll.lot_id
+        left join public.customers c on c.id = s.customer_id
+       where rl.recall_id = v_recall.id
+         and (s.business_id in (select private.my_full_access_business_ids())
+              or s.store_id in (select private.my_listed_store_ids()))), '[]'));
+end;
+$$;
+comment on function public.recall_report(uuid) is 'Owners and managers: a recall''s lots, their stock per store, and every sale of them with the customer where known (ADR 0360).';
+revoke all on function public.recall_report(uuid) from public;
+grant execute on function public.recall_report(uuid) to authenticated;
+
+-- send_transfer as in 20261122120100; a lot-tracked line without a lot takes the FEFO lots (one line each).
+create or replace function public.send_transfer(_from_store_id uuid, _to_store_id uuid, _lines jsonb, _note text default null)
+returns uuid
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_business uuid := private.assert_store_role(_from_store_id, array['owner', 'manager']);
+  v_transfer uuid;
+  r record;
+  p record;
+  v_on date;
+  v_sellable numeric;
+begin
+  if not exists (select 1 from public.stores s where s.id = _to_store_id and s.business_id = v_business
+                    and s.archived_at is null) or _to_store_id = _from_store_id then
+    raise exception 'choose another store of this business to send to' using errcode = '22023';
+  end if;
+  if jsonb_typeof(_lines) is distinct from 'array' or jsonb_array_length(_lines) = 0 then
+    raise exception 'send at least one item' using errcode = '22023';
+  elsif jsonb_array_length(_lines) > 1000 then
+    raise exception 'a transfer has at most 1000 lines' using errcode = '22023';
+  end if;
+  insert into public.transfers (business_id, from_store_id, to_store_id, note, sent_by)
+  values (v_business, _from_store_id, _to_store_id, _note, (select auth.uid()))
+  returning id into v_transfer;
+  for r in
+    select x.variant_id, x.lot_id, x.qty
+      from jsonb_to_recordset(_lines) as x (variant_id uuid, lot_id uuid, qty numeric)
+     order by x.variant_id, x.lot_id nulls first
+  loop
+    if r.qty is null or r.qty <= 0 then
+      raise exception 'send a quantity above zero for every line' using errcode = '22023';
+    end if;
+    if not exists (select 1 from public.variants v where v.id = r.variant_id and v.business_id = v_business) then
+      raise exception 'no such item in this business' using errcode = '22023';
+    end if;
+    if r.lot_id is null and exists (select 1 from public.variants v join public.products pr on pr.id = v.product_id
+                                     where v.id = r.variant_id and pr.has_lots) then
+      -- No lot named (ADR 0360): the earliest-expiring lots here that are neither expired nor recalled, one line
+      -- per lot; never more than they hold.
+      v_on := (select (now() at time zone s.time_zone)::date from public.stores s where s.id = _from_store_id);
+      select coalesce(sum(b.qty), 0) into v_sellable
+        from public.stock_balances b join public.lots l on l.id = b.lot_id
+       where b.store_id = _from_store_id and b.variant_id = r.variant_id and b.qty > 0 and l.quarantined_at is null
+         and (l.expires_on is null or l.expires_on >= v_on);
+      if v_sellable < r.qty then
+        raise exception 'not enough stock: only % on hand in lots neither expired nor recalled (name a lot to send others)',
+          v_sellable using errcode = '22023';
+      end if;
+      for p in select f.lot_id, f.qty from private.fefo_pick(_from_store_id, r.variant_id, r.qty, v_on) f order by f.ord loop
+        perform private.apply_movement(v_business, _from_store_id, r.variant_id, p.lot_id, 'transfer_out', -p.qty,
+                                       null, null, null, 'transfer', v_transfer, null);
+        insert into public.transfer_lines (business_id, transfer_id, variant_id, lot_id, qty_sent)
+        values (v_business, v_transfer, r.variant_id, p.lot_id, p.qty);
+      end loop;
+      continue;
+    end if;
+    perform private.apply_movement(v_business, _from_store_id, r.variant_id, r.lot_id, 'transfer_out', -r.qty,
+                                   null, null, null, 'transfer', v_transfer, null);
+    insert into public.transfer_lines (business_id, transfer_id, variant_id, lot_id, qty_sent)
+    values (v_business, v_transfer, r.variant_id, r.lot_id, r.qty);
+  end loop;
+  perform private.log_activity(v_business, _from_store_id, 'transfer.sent', 'transfer', v_transfer, null,
+    jsonb_build_object('to_store_id', _to_store_id, 'lines', jsonb_array_length(_lines)));
+  return v_transfer;
+end;
+$$;
+revoke all on function public.send_transfer(uuid,uuid,jsonb,text) from public;
+grant execute on function public.send_transfer(uuid,uuid,jsonb,text) to authenticated;
+
+-- post_count as in 20261124120000_catalog_search_words; a lot-tracked item counted without naming lots is
+-- spread over its lots by private.count_fefo.
+create or replace function public.post_count(_store_id uuid, _lines jsonb, _occurred_at timestamptz default null)
+returns table (variant_id uuid, lot_id uuid, expected numeric, counted numeric, delta numeric)
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_business uuid := private.assert_store_role(_store_id, array['owner', 'manager']);
+  r record;
+  v_expected numeric;
+  v_fefo record;
+begin
+  if jsonb_typeof(_lines) is distinct from 'array' or jsonb_array_length(_lines) = 0 then
+    raise exception 'count at least one item' using errcode = '22023';
+  end if;
+  if jsonb_array_length(_lines) > 5000 then
+    raise exception 'post at most 5000 lines at once' using errcode = '22023';
+  end if;
+  if exists (select 1 from jsonb_to_recordset(_lines) as x (lot_id uuid, lot_number text, counted numeric)
+              where nullif(btrim(coalesce(x.lot_number, '')), '') is not null
+                and (x.lot_id is not null or x.counted is null or x.counted <= 0)) then
+    raise exception 'a lot found during the count needs its number alone (no lot id) and a counted quantity above zero'
+      using errcode = '22023';
+  end if;
+  -- Checked before any found lot is created or any balance row written.
+  if exists (select 1 from jsonb_to_recordset(_lines) as x (variant_id uuid, lot_id uuid)
+              where x.variant_id is null
+                 or not exists (select 1 from public.variants v where v.id = x.variant_id and v.business_id = v_business)
+                 or (x.lot_id is not null
+                     and not exists (select 1 from public.lots l where l.id = x.lot_id and l.variant_id = x.variant_id
+                                        and l.business_id = v_business))) then
+    raise exception 'every counted line needs an item of this business, and a lot of that item when it names one'
+      using errcode = '22023';
+  end if;
+  -- A lot-tracked item counted without naming lots (ADR 0360) is spread over its lots, so it is counted once:
+  -- not also lot by lot in the same count.
+  if exists (select 1
+               from jsonb_to_recordset(_lines) as x (variant_id uuid, lot_id uuid, lot_number text)
+               join public.variants v on v.id = x.variant_id join public.products pr on pr.id = v.product_id and pr.has_lots
+              group by x.variant_id
+             having count(*) filter (where x.lot_id is null and nullif(btrim(coalesce(x.lot_number, '')), '') is null) > 0
+                and count(*) > 1) then
+    raise exception 'count a lot-tracked item either as a whole or lot by lot, not both, and once' using errcode = '22023';
+  end if;
+  for r in
+    select y.variant_id, y.lot_id, y.counted
+      from (select x.variant_id, x.counted,
+                   case when nullif(btrim(coalesce(x.lot_number, '')), '') is null then x.lot_id
+                        else private.count_found_lot(v_business, _store_id, x.variant_id, x.lot_number, x.expires_on)
+                   end as lot_id
+              from (select x.* from jsonb_to_recordset(_lines)
+                                    as x (variant_id uuid, lot_id uuid, counted numeric, lot_number text, expires_on date)
+                     order by x.variant_id, x.lot_number) x
+             offset 0) y
+     order by y.variant_id, y.lot_id nulls first
+  loop
+    if r.variant_id is null or r.counted is null or r.counted < 0 then
+      raise exception 'every counted line needs an item and a quantity of zero or more' using errcode = '22023';
+    end if;
+    perform private.assert_quantity(r.variant_id, r.counted);
+    if r.lot_id is null and exists (select 1 from public.variants v join public.products pr on pr.id = v.product_id
+                                     where v.id = r.variant_id and pr.has_lots) then
+      for v_fefo in select * from private.count_fefo(v_business, _store_id, r.variant_id, r.counted, _occurred_at) loop
+        variant_id := v_fefo.o_variant_id; lot_id := v_fefo.o_lot_id; expected := v_fefo.o_expected;
+        counted := v_fefo.o_counted; delta := v_fefo.o_delta;
+        return next;
+      end loop;
+      continue;
+    end if;
+    insert into public.stock_balances (business_id, store_id, variant_id, lot_id, qty)
+    values (v_business, _store_id, r.variant_id, r.lot_id, 0)
+    on conflict on constraint stock_balances_key do nothing;
+    select b.qty into v_expected from public.stock_balances b
+     where b.store_id = _store_id and b.variant_id = r.variant_id and b.lot_id is not distinct from r.lot_id
+       for update;
+    if r.counted <> v_expected then
+      perform private.apply_movement(v_business, _store_id, r.variant_id, r.lot_id, 'count', r.counted - v_expected,
+                                     'count', null, _occurred_at, null, null, null);
+    end if;
+    variant_id := r.variant_id; lot_id := r.lot_id; expected := v_expected; counted := r.counted;
+    delta := r.counted - v_expected;
+    return next;
+  end loop;
+end;
+$$;
+comment on function public.post_count(uuid,jsonb,timestamp with time zone) is 'Owners and managers of the store: counted quantities become count movements under the balance row''s lock; items and lots are checked before anything is written.';
+revoke all on function public.post_count(uuid,jsonb,timestamp with time zone) from public;
+grant execute on function public.post_count(uuid,jsonb,timestamp with time zone) to authenticated;
+
+create or replace function public.lot_list(_business_id uuid, _query text default null, _limit integer default 200)
+returns table (
+  lot_id uuid, variant_id uuid, product_name text, sku text, lot_number text, expires_on date,
+  quarantined_at timestamp with time zone, recall_id uuid, on_hand numeric
+)
+language sql
+stable
+set search_path = ''
+as $$
+  select l.id, v.id, p.name::text, v.sku::text, l.lot_number, l.expires_on, l.quarantined_at, l.recall_id,
+         coalesce((select sum(b.qty) from public.stock_balances b where b.lot_id = l.id), 0)
+    from public.lots l
+    join public.variants v on v.id = l.variant_id
+    join public.products p on p.id = v.product_id
+   where l.business_id = _business_id
+     and (nullif(btrim(coalesce(_query, '')), '') is null
+          or position(lower(btrim(_query)) in lower(p.name || ' ' || coalesce(v.sku, '') || ' ' || l.lot_number)) > 0)
+   order by l.quarantined_at is not null, l.expires_on nulls last, p.name, l.lot_number
+   limit least(greatest(coalesce(_limit, 200), 1), 500);
+$$;
+comment on function public.lot_list(uuid,text,integer) is 'Members (row level security): the business''s lots with expiry, recall state and the stock in the stores they may use, soonest expiry first, recalled last.';
+revoke all on function public.lot_list(uuid,text,integer) from public;
+grant execute on function public.lot_list(uuid,text,integer) to authenticated;
+
 -- ==== Triggers ============================================================================================
 
 create trigger suppliers_set_updated_at before update on public.suppliers
@@ -1619,6 +1973,12 @@ create trigger read_only_guard before insert or update or delete on public.trans
   for each statement execute function private.read_only_guard();
 
 create trigger read_only_guard before insert or update or delete on public.transfers
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.recalls
+  for each statement execute function private.read_only_guard();
+
+create trigger read_only_guard before insert or update or delete on public.recall_lots
   for each statement execute function private.read_only_guard();
 
 -- ==== Policies ============================================================================================
@@ -1689,3 +2049,9 @@ create policy "stock_balances: members read in their stores" on public.stock_bal
 
 create policy "serial_numbers: members read" on public.serial_numbers for select to authenticated
   using (business_id in (select private.my_business_ids()));
+
+create policy "recalls: owners and managers read" on public.recalls for select to authenticated
+  using (business_id in (select private.my_business_ids(array['owner', 'manager'])));
+
+create policy "recall_lots: owners and managers read" on public.recall_lots for select to authenticated
+  using (business_id in (select private.my_business_ids(array['owner', 'manager'])));

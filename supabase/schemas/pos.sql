@@ -106,7 +106,7 @@ create table public.pos_approvals (
   used_for uuid,
   constraint pos_approvals_pkey primary key (id),
   constraint pos_approvals_max_discount_percent_check check (((max_discount_percent >= (0)::numeric) and (max_discount_percent <= (100)::numeric))),
-  constraint pos_approvals_purpose_check check ((purpose = any (array['discount'::text, 'refund'::text]))),
+  constraint pos_approvals_purpose_check check ((purpose = any (array['discount'::text, 'refund'::text, 'expired_lot'::text]))),
   constraint pos_approvals_approved_by_fkey foreign key (approved_by) references auth.users(id) on delete cascade,
   constraint pos_approvals_store_id_business_id_fkey foreign key (store_id, business_id) references public.stores(id, business_id) on delete cascade
 );
@@ -357,6 +357,22 @@ comment on table public.sale_line_serials is 'The serial a sale line sold (dupli
 grant select on table public.sale_line_serials to authenticated;
 grant select on table public.sale_line_serials to service_role;
 
+create table public.sale_line_lots (
+  sale_line_id uuid not null,
+  lot_id uuid not null,
+  business_id uuid not null,
+  qty numeric(12,3) not null,
+  expired boolean default false not null,
+  constraint sale_line_lots_pkey primary key (sale_line_id, lot_id),
+  constraint sale_line_lots_qty_check check ((qty > (0)::numeric)),
+  constraint sale_line_lots_lot_id_fkey foreign key (lot_id) references public.lots(id),
+  constraint sale_line_lots_sale_line_id_business_id_fkey foreign key (sale_line_id, business_id) references public.sale_lines(id, business_id) on delete cascade
+);
+alter table public.sale_line_lots enable row level security;
+comment on table public.sale_line_lots is 'Which lots a lot-tracked sale line took, and how many of each (FEFO splits a line over lots); expired marks a lot sold past its expiry. Readers of the sale line read them; written only by post_sale (ADR 0360).';
+grant select on table public.sale_line_lots to authenticated;
+grant select on table public.sale_line_lots to service_role;
+
 create table public.register_sync_states (
   register_id uuid not null,
   business_id uuid not null,
@@ -497,6 +513,10 @@ create index register_sync_states_business_idx on public.register_sync_states (b
 
 create index refunds_till_switch_idx on public.refunds (till_switch_id);
 
+create index sale_line_lots_lot_idx on public.sale_line_lots (lot_id);
+
+create index sale_line_lots_line_business_idx on public.sale_line_lots (sale_line_id, business_id);
+
 -- ==== Functions ===========================================================================================
 
 -- The largest discount (percent of the line) each role gives without a manager (ADR 0131).
@@ -549,51 +569,6 @@ begin
 end;
 $$;
 revoke all on function private.take_approval(uuid,uuid,uuid,text,uuid) from public;
-
--- The sale as the register shows it (no cost).
-create or replace function private.sale_json(_sale_id uuid)
-returns jsonb
-language sql
-stable
-security definer
-set search_path = ''
-as $$
-  select to_jsonb(s) || jsonb_build_object(
-           'lines', coalesce((select jsonb_agg(to_jsonb(l) order by l.line_no) from public.sale_lines l where l.sale_id = s.id), '[]'),
-           'tenders', coalesce((select jsonb_agg(to_jsonb(t) order by t.kind, t.id) from public.sale_tenders t where t.sale_id = s.id), '[]'))
-    from public.sales s where s.id = _sale_id;
-$$;
-revoke all on function private.sale_json(uuid) from public;
-
--- ---------------------------------------------------------------------------------------------------
--- Approvals: an owner or manager signed in at the register approves one discount (up to a percent) or refund.
-create or replace function public.approve_discount(_store_id uuid, _max_discount_percent numeric default 100,
-                                                   _purpose text default 'discount')
-returns uuid
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_business uuid := private.assert_store_role(_store_id, array['owner', 'manager']);
-  v_limit numeric := private.discount_limit_percent(private.my_role(v_business));
-  v_id uuid;
-begin
-  if _purpose is null or _purpose not in ('discount', 'refund') then
-    raise exception 'approve a discount or a refund' using errcode = '22023';
-  elsif _max_discount_percent is null or _max_discount_percent < 0 or _max_discount_percent > v_limit then
-    raise exception 'you may approve discounts up to % percent', v_limit using errcode = '22023';
-  end if;
-  insert into public.pos_approvals (business_id, store_id, purpose, max_discount_percent, approved_by)
-  values (v_business, _store_id, _purpose, _max_discount_percent, (select auth.uid()))
-  returning id into v_id;
-  perform private.log_activity(v_business, _store_id, 'approval.granted', 'approval', v_id, null,
-    jsonb_build_object('purpose', _purpose, 'max_discount_percent', _max_discount_percent));
-  return v_id;
-end;
-$$;
-revoke all on function public.approve_discount(uuid,numeric,text) from public;
-grant execute on function public.approve_discount(uuid,numeric,text) to authenticated;
 
 -- ---------------------------------------------------------------------------------------------------
 -- The quantity rules of private.assert_quantity as an expression: the message of the first rule broken, or null.
@@ -1470,61 +1445,6 @@ comment on function public.pos_outbox_review(uuid,uuid,text,text,text,text,uuid)
 revoke all on function public.pos_outbox_review(uuid,uuid,text,text,text,text,uuid) from public;
 grant execute on function public.pos_outbox_review(uuid,uuid,text,text,text,text,uuid) to authenticated;
 
--- sale_stock_movements (20261124100000_pos_speed.sql), identical except the trail's actor fields, which follow
--- log_activity: actor_email from the account, actor_label the profile name.
-create or replace function private.sale_stock_movements(_business_id uuid, _store_id uuid, _sale_id uuid,
-                                                        _receipt text, _occurred_at timestamptz, _lines jsonb)
-returns text[]
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_uid uuid := (select auth.uid());
-  v_email text := (select u.email::text from auth.users u where u.id = v_uid);
-  v_name text := (select p.full_name from public.profiles p where p.id = v_uid);
-  v_negative text[];
-begin
-  with mv as materialized (
-    select l.variant_id, l.lot_id, sum(l.qty) as qty, max(l.cost) as cost
-      from jsonb_to_recordset(_lines) as l (variant_id uuid, lot_id uuid, qty numeric, cost bigint, track_stock boolean)
-     where l.track_stock
-     group by 1, 2
-  ), moved as (
-    insert into public.stock_movements (business_id, store_id, variant_id, lot_id, kind, qty, reason, unit_cost,
-                                        occurred_at, actor_id, reference_type, reference_id, note)
-    select _business_id, _store_id, mv.variant_id, mv.lot_id, 'sale', -mv.qty, null, mv.cost,
-           coalesce(_occurred_at, now()), v_uid, 'sale', _sale_id, _receipt
-      from mv order by mv.variant_id, mv.lot_id
-    returning id, variant_id, lot_id
-  ), balanced as (
-    insert into public.stock_balances as b (business_id, store_id, variant_id, lot_id, qty)
-    select _business_id, _store_id, mv.variant_id, mv.lot_id, -mv.qty
-      from mv order by mv.variant_id, mv.lot_id
-    on conflict (store_id, variant_id, lot_id) do update set qty = b.qty + excluded.qty, updated_at = now()
-    returning b.variant_id, b.lot_id, b.qty
-  ), logged as (
-    insert into public.activity (business_id, store_id, actor_id, actor_email, actor_label, kind, entity_type,
-                                 entity_id, before, after)
-    select _business_id, _store_id, v_uid, v_email, v_name,
-           'stock.sale', 'variant', m.variant_id, null,
-           jsonb_build_object('movement_id', m.id, 'qty', -mv.qty, 'balance', b.qty, 'lot_id', m.lot_id, 'reason', null,
-                              'reference_type', 'sale', 'reference_id', _sale_id)
-      from moved m
-      join mv on mv.variant_id = m.variant_id and mv.lot_id is not distinct from m.lot_id
-      join balanced b on b.variant_id = m.variant_id and b.lot_id is not distinct from m.lot_id
-     order by m.variant_id, m.lot_id
-    returning 1
-  )
-  select array_agg(('negative_stock:' || b.variant_id)::text order by b.variant_id, b.lot_id)
-    into v_negative
-    from balanced b where b.qty < 0;
-  return coalesce(v_negative, '{}');
-end;
-$$;
-comment on function private.sale_stock_movements(uuid,uuid,uuid,text,timestamp with time zone,jsonb) is 'A sale''s ledger rows, balance deltas and stock.sale trail entries in one statement; negative balances returned.';
-revoke all on function private.sale_stock_movements(uuid,uuid,uuid,text,timestamp with time zone,jsonb) from public;
-
 -- request_receipt_email (20261123135000_receipt_email.sql): the same, plus the hourly caps before queueing.
 create or replace function public.request_receipt_email(_sale_id uuid, _email text)
 returns jsonb
@@ -2244,201 +2164,6 @@ comment on function public.switch_till(uuid,uuid,text) is 'Switches a register t
 revoke all on function public.switch_till(uuid,uuid,text) from public;
 grant execute on function public.switch_till(uuid,uuid,text) to authenticated;
 
--- A manager or owner of the store approves one discount (up to a percent within their own limit) or refund with
--- their PIN at a till signed in as anyone of the store: approve_discount's rules, approved_by the PIN's owner.
-create or replace function public.approve_with_pin(_store_id uuid, _user_id uuid, _pin text,
-                                                   _max_discount_percent numeric default 100, _purpose text default 'discount')
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_business uuid := private.assert_store_role(_store_id, array['owner', 'manager', 'cashier']);
-  v_role text := private.store_member_role(_store_id, _user_id);
-  v_limit numeric := private.discount_limit_percent(v_role);
-  v_check jsonb;
-  v_id uuid;
-begin
-  if v_role is null or v_role not in ('owner', 'manager') then
-    raise exception 'permission denied: only an owner or manager of this store approves' using errcode = '42501';
-  elsif _purpose is null or _purpose not in ('discount', 'refund') then
-    raise exception 'approve a discount or a refund' using errcode = '22023';
-  elsif _max_discount_percent is null or _max_discount_percent < 0 or _max_discount_percent > v_limit then
-    raise exception 'this manager may approve discounts up to % percent', v_limit using errcode = '22023';
-  elsif _pin is null or _pin !~ '^[0-9]{4,6}$' then
-    raise exception 'a PIN is 4 to 6 digits' using errcode = '22023';
-  end if;
-  v_check := private.check_pin(v_business, _user_id, _pin);
-  if not (v_check ->> 'ok')::boolean then
-    return v_check;
-  end if;
-  insert into public.pos_approvals (business_id, store_id, purpose, max_discount_percent, approved_by)
-  values (v_business, _store_id, _purpose, _max_discount_percent, _user_id)
-  returning id into v_id;
-  perform private.log_activity(v_business, _store_id, 'approval.granted', 'approval', v_id, null,
-    jsonb_build_object('purpose', _purpose, 'max_discount_percent', _max_discount_percent, 'approved_by', _user_id,
-                       'method', 'pin'));
-  return jsonb_build_object('ok', true, 'approval_id', v_id);
-end;
-$$;
-comment on function public.approve_with_pin(uuid,uuid,text,numeric,text) is 'A manager or owner of the store approves one discount or refund with their till PIN (lockout after 5 wrong tries); audited.';
-revoke all on function public.approve_with_pin(uuid,uuid,text,numeric,text) from public;
-grant execute on function public.approve_with_pin(uuid,uuid,text,numeric,text) to authenticated;
-
--- post_sale_core as in 20261201143000_serial_numbers, with the till switch (every other rule unchanged).
-create or replace function private.post_sale_core(_payload jsonb, out o_id uuid, out o_replayed boolean,
-                                                  out o_receipt text)
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_uuid constant text := '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
-  v_offline boolean;
-  v_register public.registers;
-  v_store public.stores;
-  v_business uuid;
-  v_role text;
-  v_existing public.sales;
-  v_shift public.shifts;
-  v_terms record;
-  v_reasons text[] := '{}';
-  v_customer uuid;
-  v_approval_id uuid;
-  v_priced record;
-  v_paid record;
-  v_receipt record;
-  v_negative text[];
-  v_rounding bigint;
-  v_till record;
-begin
-  if jsonb_typeof(_payload) is distinct from 'object' then
-    raise exception 'send the sale as an object' using errcode = '22023';
-  end if;
-  if coalesce(_payload ->> 'id', '') !~* v_uuid then
-    raise exception 'a sale needs its register-generated id (a uuid)' using errcode = '22023';
-  end if;
-  if coalesce(_payload ->> 'register_id', '') !~* v_uuid then
-    raise exception 'choose a register' using errcode = '22023';
-  end if;
-  o_id := (_payload ->> 'id')::uuid;
-  o_replayed := false;
-  v_offline := coalesce(_payload ->> 'offline', 'false') = 'true';
-
-  select r.* into v_register from public.registers r where r.id = (_payload ->> 'register_id')::uuid;
-  if v_register.id is null then
-    raise exception 'no such register' using errcode = '42501';
-  end if;
-  select a.o_business_id, a.o_role into v_business, v_role
-    from private.pos_store_access(v_register.store_id, array['owner', 'manager', 'cashier']) a;
-
-  -- A retry: the first result, nothing written twice. Another store's sale of the business is no replay either.
-  select s.* into v_existing from public.sales s where s.id = o_id;
-  if v_existing.id is not null then
-    if v_existing.business_id <> v_business or v_existing.store_id <> v_register.store_id then
-      raise exception 'permission denied: this sale id belongs to another business or store' using errcode = '42501';
-    end if;
-    o_replayed := true;
-    o_receipt := v_existing.receipt_number;
-    return;
-  end if;
-
-  select s.* into v_store from public.stores s where s.id = v_register.store_id;
-  if v_register.archived_at is not null then
-    if not v_offline then
-      raise exception 'this register is archived' using errcode = '22023';
-    end if;
-    v_reasons := array_append(v_reasons, 'register_archived'::text);
-  end if;
-
-  if coalesce(_payload ->> 'shift_id', '') ~* v_uuid then
-    select s.* into v_shift from public.shifts s where s.id = (_payload ->> 'shift_id')::uuid and s.business_id = v_business;
-  end if;
-  select * into v_terms from private.pos_entry_terms(v_shift, v_register.id, v_role, v_offline, _payload -> 'occurred_at');
-  v_reasons := v_reasons || v_terms.o_reasons;
-
-  if nullif(_payload ->> 'customer_id', '') is not null then
-    if (_payload ->> 'customer_id') ~* v_uuid then
-      select c.id into v_customer from public.customers c
-       where c.id = (_payload ->> 'customer_id')::uuid and c.business_id = v_business;
-    end if;
-    if v_customer is null then
-      if not v_offline then
-        raise exception 'no such customer in this business' using errcode = '22023';
-      end if;
-      v_reasons := array_append(v_reasons, 'unknown_customer'::text);
-    end if;
-  end if;
-
-  -- The shared till (20261202120000): a PIN-switched person is the sale's cashier and their role prices its
-  -- discounts; the shift stays the signed-in session's (pos_entry_terms above, unchanged).
-  select * into v_till from private.sale_till_cashier(_payload -> 'till_switch', v_business, v_register, v_offline);
-  v_reasons := v_reasons || v_till.o_reasons;
-
-  if nullif(_payload ->> 'approval_id', '') ~* v_uuid then
-    v_approval_id := (_payload ->> 'approval_id')::uuid;
-  end if;
-  select * into v_priced
-    from private.sale_lines_priced(_payload -> 'lines', v_business, v_store, o_id, v_offline, coalesce(v_till.o_role, v_role), v_approval_id);
-  v_reasons := v_reasons || v_priced.o_reasons;
-
-  select * into v_paid from private.sale_tenders_checked(_payload -> 'tenders');
-  -- Cash rounding (20261201141000): what cash pays is rounded to the store's step; the sale keeps the difference.
-  v_rounding := private.sale_cash_rounding(v_priced.o_total, v_paid.o_tenders, v_store.cash_rounding_step);
-  if v_paid.o_paid <> v_priced.o_total + v_rounding then
-    if not v_offline then
-      raise exception 'the tenders pay % but the sale totals %', v_paid.o_paid, v_priced.o_total + v_rounding
-        using errcode = '22023', detail = format('total:%s', v_priced.o_total + v_rounding);
-    end if;
-    v_reasons := array_append(v_reasons, 'tenders_mismatch'::text);
-  end if;
-
-  select * into v_receipt from private.sale_receipt_number(v_register, v_business, _payload -> 'receipt_seq');
-  if v_receipt.o_reassigned then
-    v_reasons := array_append(v_reasons, 'receipt_number_reassigned'::text);
-  end if;
-  o_receipt := v_receipt.o_receipt;
-
-  insert into public.sales (id, business_id, store_id, register_id, shift_id, cashier_id, customer_id, receipt_number,
-                            currency, tax_inclusive, subtotal, discount_total, tax_total, total, tendered_total,
-                            change_total, review_reasons, offline, approval_id, occurred_at, cash_rounding, till_switch_id)
-  values (o_id, v_business, v_store.id, v_register.id, v_terms.o_shift_id, v_till.o_user_id, v_customer, o_receipt,
-          v_store.currency, v_store.tax_inclusive, v_priced.o_subtotal, v_priced.o_discounts, v_priced.o_taxes,
-          v_priced.o_total, v_paid.o_tendered, v_paid.o_change, v_reasons, v_offline, v_priced.o_approval_id,
-          v_terms.o_occurred, v_rounding, v_till.o_switch_id)
-  on conflict (id) do nothing;
-  if not found then
-    -- A concurrent copy committed first: its result, nothing written by this one.
-    select s.* into v_existing from public.sales s where s.id = o_id;
-    if v_existing.business_id <> v_business or v_existing.store_id <> v_register.store_id then
-      raise exception 'permission denied: this sale id belongs to another business or store' using errcode = '42501';
-    end if;
-    o_replayed := true;
-    o_receipt := v_existing.receipt_number;
-    return;
-  end if;
-
-  perform private.insert_sale_rows(o_id, v_business, v_store.id, v_priced.o_lines, v_paid.o_tenders);
-  v_negative := private.sale_stock_movements(v_business, v_store.id, o_id, o_receipt, v_terms.o_occurred, v_priced.o_lines);
-  -- Serial numbers (20261201143000): each sold once; offline a second sale of one is kept and flagged.
-  v_negative := v_negative || private.record_sale_serials(v_business, o_id, v_priced.o_lines, v_offline);
-  if cardinality(v_negative) > 0 then
-    v_reasons := v_reasons || v_negative;
-    update public.sales s set review_reasons = v_reasons where s.id = o_id;
-  end if;
-
-  perform private.log_activity(v_business, v_store.id, 'sale.posted', 'sale', o_id, null,
-    jsonb_build_object('receipt_number', o_receipt, 'total', v_priced.o_total, 'cash_rounding', v_rounding,
-                       'offline', v_offline,
-                       'review_reasons', to_jsonb(v_reasons), 'approval_id', v_priced.o_approval_id,
-                       'cashier_id', v_till.o_user_id, 'till_switch_id', v_till.o_switch_id)
-    || case when _payload ? 'occurred_at' then jsonb_build_object('register_occurred_at', _payload -> 'occurred_at')
-            else '{}'::jsonb end);
-end;
-$$;
-revoke all on function private.post_sale_core(jsonb) from public;
-
 -- The register's pictures: each unarchived variant of the business whose product has one, with the main picture's
 -- previews (else the first in order), in variant id order so the caller can page with range(). Security invoker:
 -- a member of the business reads them, nobody else.
@@ -2915,6 +2640,434 @@ $$;
 revoke all on function public.post_refund(jsonb) from public;
 grant execute on function public.post_refund(jsonb) to authenticated;
 
+-- The lots of a sale's priced lines (private.sale_lines_priced kept a lot the register named when it is the
+-- item's; other lots it chose are replaced here): each lot-tracked line gets `lots` [{lot_id, lot_number,
+-- expires_on, qty, expired}] and its lot_id is the first of them. Expiry is judged on the sale's day in the
+-- store's time zone. A recalled lot is refused (offline: kept, recalled_lot:<line>); an expired one is refused
+-- to a cashier without a manager's 'expired_lot' approval (offline: kept, expired_lot:<line>). o_expired lists
+-- the expired lots sold, for the trail.
+create or replace function private.sale_lines_lots(
+  _lines jsonb, _input jsonb, _business_id uuid, _store public.stores, _occurred_at timestamptz, _offline boolean,
+  _role text, _approval_id uuid, _sale_id uuid,
+  out o_lines jsonb, out o_reasons text[], out o_approval_id uuid, out o_expired jsonb)
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_on date := (coalesce(_occurred_at, now()) at time zone _store.time_zone)::date;
+  v_line jsonb;
+  v_n int;
+  v_lot public.lots;
+  v_picks jsonb;
+  v_bad jsonb;
+  v_approval public.pos_approvals;
+  v_out jsonb[] := '{}';
+begin
+  o_reasons := '{}';
+  o_expired := '[]';
+  for v_line in select value from jsonb_array_elements(_lines) order by (value ->> 'line_no')::int loop
+    if coalesce(v_line ->> 'lot_id', '') = '' then
+      v_out := v_out || v_line;
+      continue;
+    end if;
+    v_n := (v_line ->> 'line_no')::int;
+    if lower(coalesce(_input -> (v_n - 1) ->> 'lot_id', '')) = lower(v_line ->> 'lot_id') then
+      -- The register named the lot (a DataMatrix scan): that lot, whatever its state.
+      select l.* into v_lot from public.lots l where l.id = (v_line ->> 'lot_id')::uuid for share;
+      v_picks := jsonb_build_array(jsonb_build_object('lot_id', v_lot.id, 'lot_number', v_lot.lot_number,
+        'expires_on', v_lot.expires_on, 'qty', v_line -> 'qty', 'expired', coalesce(v_lot.expires_on < v_on, false),
+        'quarantined', v_lot.quarantined_at is not null));
+    else
+      select jsonb_agg(jsonb_build_object('lot_id', f.lot_id, 'lot_number', f.lot_number, 'expires_on', f.expires_on,
+                                          'qty', f.qty, 'expired', f.expired, 'quarantined', f.quarantined) order by f.ord)
+        into v_picks
+        from private.fefo_pick(_store.id, (v_line ->> 'variant_id')::uuid, (v_line ->> 'qty')::numeric, v_on) f;
+    end if;
+    select p into v_bad from jsonb_array_elements(v_picks) p where (p ->> 'quarantined')::boolean limit 1;
+    if v_bad is not null then
+      if not _offline then
+        raise exception 'line %: lot % is recalled and cannot be sold', v_n, v_bad ->> 'lot_number' using errcode = '22023';
+      end if;
+      o_reasons := array_append(o_reasons, ('recalled_lot:' || v_n)::text);
+    end if;
+    v_bad := null;
+    select p into v_bad from jsonb_array_elements(v_picks) p where (p ->> 'expired')::boolean limit 1;
+    if v_bad is not null then
+      if coalesce(_role, '') not in ('owner', 'manager') then
+        if v_approval.id is null and _approval_id is not null then
+          v_approval := private.take_approval(_approval_id, _business_id, _store.id, 'expired_lot', _sale_id);
+        end if;
+        if v_approval.id is null then
+          if not _offline then
+            raise exception 'line %: lot % expired on %: ask a manager to approve selling it', v_n,
+              v_bad ->> 'lot_number', v_bad ->> 'expires_on' using errcode = '42501';
+          end if;
+          o_reasons := array_append(o_reasons, ('expired_lot:' || v_n)::text);
+        end if;
+      end if;
+      o_expired := o_expired || (select jsonb_agg(p || jsonb_build_object('line_no', v_n))
+                                   from jsonb_array_elements(v_picks) p where (p ->> 'expired')::boolean);
+    end if;
+    v_out := v_out || (v_line || jsonb_build_object('lot_id', v_picks -> 0 -> 'lot_id', 'lots', v_picks));
+  end loop;
+  o_lines := to_jsonb(v_out);
+  o_approval_id := v_approval.id;
+end;
+$$;
+comment on function private.sale_lines_lots(jsonb,jsonb,uuid,public.stores,timestamp with time zone,boolean,text,uuid,uuid) is 'The lots each lot-tracked line of a sale takes (FEFO unless the register named one), with the expired and recalled lot rules (ADR 0360).';
+revoke all on function private.sale_lines_lots(jsonb,jsonb,uuid,public.stores,timestamp with time zone,boolean,text,uuid,uuid) from public;
+
+-- The sale_line_lots rows of a sale's lines (after private.insert_sale_rows).
+create or replace function private.insert_sale_line_lots(_business_id uuid, _lines jsonb)
+returns void
+language sql
+security definer
+set search_path = ''
+as $$
+  insert into public.sale_line_lots (sale_line_id, lot_id, business_id, qty, expired)
+  select l.id, p.lot_id, _business_id, p.qty, coalesce(p.expired, false)
+    from jsonb_to_recordset(_lines) as l (id uuid, lots jsonb)
+    cross join lateral jsonb_to_recordset(l.lots) as p (lot_id uuid, qty numeric, expired boolean)
+   where jsonb_typeof(l.lots) = 'array'
+   order by l.id, p.lot_id;
+$$;
+revoke all on function private.insert_sale_line_lots(uuid,jsonb) from public;
+
+-- sale_json as before, each line with the lots it took.
+create or replace function private.sale_json(_sale_id uuid)
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select to_jsonb(s) || jsonb_build_object(
+           'lines', coalesce((select jsonb_agg(to_jsonb(l) || jsonb_build_object('lots', (
+                                select jsonb_agg(jsonb_build_object('lot_id', ll.lot_id, 'lot_number', lo.lot_number,
+                                         'expires_on', lo.expires_on, 'qty', ll.qty, 'expired', ll.expired)
+                                       order by lo.expires_on nulls last, lo.lot_number)
+                                  from public.sale_line_lots ll join public.lots lo on lo.id = ll.lot_id
+                                 where ll.sale_line_id = l.id)) order by l.line_no)
+                                from public.sale_lines l where l.sale_id = s.id), '[]'),
+           'tenders', coalesce((select jsonb_agg(to_jsonb(t) order by t.kind, t.id) from public.sale_tenders t where t.sale_id = s.id), '[]'))
+    from public.sales s where s.id = _sale_id;
+$$;
+comment on function private.sale_json(uuid) is 'The sale as the register shows it (no cost); each line with the lots it took (ADR 0360).';
+revoke all on function private.sale_json(uuid) from public;
+
+-- approve_discount as in 20261202120000_till_pins, also approving the sale of an expired lot (no percent).
+create or replace function public.approve_discount(_store_id uuid, _max_discount_percent numeric default 100,
+                                                   _purpose text default 'discount')
+returns uuid
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_business uuid := private.assert_store_role(_store_id, array['owner', 'manager']);
+  v_limit numeric := private.discount_limit_percent(private.my_role(v_business));
+  v_id uuid;
+begin
+  if _purpose is null or _purpose not in ('discount', 'refund', 'expired_lot') then
+    raise exception 'approve a discount, a refund or the sale of an expired lot' using errcode = '22023';
+  elsif _purpose <> 'expired_lot' and
+        (_max_discount_percent is null or _max_discount_percent < 0 or _max_discount_percent > v_limit) then
+    raise exception 'you may approve discounts up to % percent', v_limit using errcode = '22023';
+  end if;
+  insert into public.pos_approvals (business_id, store_id, purpose, max_discount_percent, approved_by)
+  values (v_business, _store_id, _purpose, case when _purpose <> 'expired_lot' then _max_discount_percent end,
+          (select auth.uid()))
+  returning id into v_id;
+  perform private.log_activity(v_business, _store_id, 'approval.granted', 'approval', v_id, null,
+    jsonb_build_object('purpose', _purpose,
+                       'max_discount_percent', case when _purpose <> 'expired_lot' then _max_discount_percent end));
+  return v_id;
+end;
+$$;
+comment on function public.approve_discount(uuid,numeric,text) is 'An owner or manager signed in at the register approves one discount (up to a percent), refund or sale of an expired lot; audited.';
+revoke all on function public.approve_discount(uuid,numeric,text) from public;
+grant execute on function public.approve_discount(uuid,numeric,text) to authenticated;
+
+-- approve_with_pin as in 20261202120000_till_pins, also approving the sale of an expired lot (no percent).
+create or replace function public.approve_with_pin(_store_id uuid, _user_id uuid, _pin text,
+                                                   _max_discount_percent numeric default 100, _purpose text default 'discount')
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_business uuid := private.assert_store_role(_store_id, array['owner', 'manager', 'cashier']);
+  v_role text := private.store_member_role(_store_id, _user_id);
+  v_limit numeric := private.discount_limit_percent(v_role);
+  v_check jsonb;
+  v_id uuid;
+begin
+  if v_role is null or v_role not in ('owner', 'manager') then
+    raise exception 'permission denied: only an owner or manager of this store approves' using errcode = '42501';
+  elsif _purpose is null or _purpose not in ('discount', 'refund', 'expired_lot') then
+    raise exception 'approve a discount, a refund or the sale of an expired lot' using errcode = '22023';
+  elsif _purpose <> 'expired_lot' and
+        (_max_discount_percent is null or _max_discount_percent < 0 or _max_discount_percent > v_limit) then
+    raise exception 'this manager may approve discounts up to % percent', v_limit using errcode = '22023';
+  elsif _pin is null or _pin !~ '^[0-9]{4,6}$' then
+    raise exception 'a PIN is 4 to 6 digits' using errcode = '22023';
+  end if;
+  v_check := private.check_pin(v_business, _user_id, _pin);
+  if not (v_check ->> 'ok')::boolean then
+    return v_check;
+  end if;
+  insert into public.pos_approvals (business_id, store_id, purpose, max_discount_percent, approved_by)
+  values (v_business, _store_id, _purpose, case when _purpose <> 'expired_lot' then _max_discount_percent end, _user_id)
+  returning id into v_id;
+  perform private.log_activity(v_business, _store_id, 'approval.granted', 'approval', v_id, null,
+    jsonb_build_object('purpose', _purpose,
+                       'max_discount_percent', case when _purpose <> 'expired_lot' then _max_discount_percent end,
+                       'approved_by', _user_id,
+                       'method', 'pin'));
+  return jsonb_build_object('ok', true, 'approval_id', v_id);
+end;
+$$;
+comment on function public.approve_with_pin(uuid,uuid,text,numeric,text) is 'A manager or owner of the store approves one discount, refund or sale of an expired lot with their till PIN (lockout after 5 wrong tries); audited.';
+revoke all on function public.approve_with_pin(uuid,uuid,text,numeric,text) from public;
+grant execute on function public.approve_with_pin(uuid,uuid,text,numeric,text) to authenticated;
+
+-- sale_stock_movements as in 20261124100000_pos_speed (actor fields of log_activity), moving each lot of a
+-- line split over lots.
+create or replace function private.sale_stock_movements(_business_id uuid, _store_id uuid, _sale_id uuid,
+                                                        _receipt text, _occurred_at timestamptz, _lines jsonb)
+returns text[]
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := (select auth.uid());
+  v_email text := (select u.email::text from auth.users u where u.id = v_uid);
+  v_name text := (select p.full_name from public.profiles p where p.id = v_uid);
+  v_negative text[];
+begin
+  with mv as materialized (
+    -- A line split over lots (ADR 0360) moves each of its lots.
+    select l.variant_id, coalesce(p.lot_id, l.lot_id) as lot_id, sum(coalesce(p.qty, l.qty)) as qty, max(l.cost) as cost
+      from jsonb_to_recordset(_lines) as l (variant_id uuid, lot_id uuid, qty numeric, cost bigint, track_stock boolean,
+                                           lots jsonb)
+      left join lateral jsonb_to_recordset(case when jsonb_typeof(l.lots) = 'array' then l.lots end)
+                  as p (lot_id uuid, qty numeric) on true
+     where l.track_stock
+     group by 1, 2
+  ), moved as (
+    insert into public.stock_movements (business_id, store_id, variant_id, lot_id, kind, qty, reason, unit_cost,
+                                        occurred_at, actor_id, reference_type, reference_id, note)
+    select _business_id, _store_id, mv.variant_id, mv.lot_id, 'sale', -mv.qty, null, mv.cost,
+           coalesce(_occurred_at, now()), v_uid, 'sale', _sale_id, _receipt
+      from mv order by mv.variant_id, mv.lot_id
+    returning id, variant_id, lot_id
+  ), balanced as (
+    insert into public.stock_balances as b (business_id, store_id, variant_id, lot_id, qty)
+    select _business_id, _store_id, mv.variant_id, mv.lot_id, -mv.qty
+      from mv order by mv.variant_id, mv.lot_id
+    on conflict (store_id, variant_id, lot_id) do update set qty = b.qty + excluded.qty, updated_at = now()
+    returning b.variant_id, b.lot_id, b.qty
+  ), logged as (
+    insert into public.activity (business_id, store_id, actor_id, actor_email, actor_label, kind, entity_type,
+                                 entity_id, before, after)
+    select _business_id, _store_id, v_uid, v_email, v_name,
+           'stock.sale', 'variant', m.variant_id, null,
+           jsonb_build_object('movement_id', m.id, 'qty', -mv.qty, 'balance', b.qty, 'lot_id', m.lot_id, 'reason', null,
+                              'reference_type', 'sale', 'reference_id', _sale_id)
+      from moved m
+      join mv on mv.variant_id = m.variant_id and mv.lot_id is not distinct from m.lot_id
+      join balanced b on b.variant_id = m.variant_id and b.lot_id is not distinct from m.lot_id
+     order by m.variant_id, m.lot_id
+    returning 1
+  )
+  select array_agg(('negative_stock:' || b.variant_id)::text order by b.variant_id, b.lot_id)
+    into v_negative
+    from balanced b where b.qty < 0;
+  return coalesce(v_negative, '{}');
+end;
+$$;
+comment on function private.sale_stock_movements(uuid,uuid,uuid,text,timestamp with time zone,jsonb) is 'A sale''s ledger rows, balance deltas and stock.sale trail entries in one statement; negative balances returned.';
+revoke all on function private.sale_stock_movements(uuid,uuid,uuid,text,timestamp with time zone,jsonb) from public;
+
+-- post_sale_core as in 20261202120000_till_pins, every rule kept, with the lots of each line
+-- (private.sale_lines_lots), their rows (sale_line_lots) and a trail entry when an expired lot is sold.
+create or replace function private.post_sale_core(_payload jsonb, out o_id uuid, out o_replayed boolean,
+                                                  out o_receipt text)
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_uuid constant text := '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
+  v_offline boolean;
+  v_register public.registers;
+  v_store public.stores;
+  v_business uuid;
+  v_role text;
+  v_existing public.sales;
+  v_shift public.shifts;
+  v_terms record;
+  v_reasons text[] := '{}';
+  v_customer uuid;
+  v_approval_id uuid;
+  v_priced record;
+  v_paid record;
+  v_receipt record;
+  v_negative text[];
+  v_rounding bigint;
+  v_till record;
+  v_lot_approval_id uuid;
+  v_lots record;
+begin
+  if jsonb_typeof(_payload) is distinct from 'object' then
+    raise exception 'send the sale as an object' using errcode = '22023';
+  end if;
+  if coalesce(_payload ->> 'id', '') !~* v_uuid then
+    raise exception 'a sale needs its register-generated id (a uuid)' using errcode = '22023';
+  end if;
+  if coalesce(_payload ->> 'register_id', '') !~* v_uuid then
+    raise exception 'choose a register' using errcode = '22023';
+  end if;
+  o_id := (_payload ->> 'id')::uuid;
+  o_replayed := false;
+  v_offline := coalesce(_payload ->> 'offline', 'false') = 'true';
+
+  select r.* into v_register from public.registers r where r.id = (_payload ->> 'register_id')::uuid;
+  if v_register.id is null then
+    raise exception 'no such register' using errcode = '42501';
+  end if;
+  select a.o_business_id, a.o_role into v_business, v_role
+    from private.pos_store_access(v_register.store_id, array['owner', 'manager', 'cashier']) a;
+
+  -- A retry: the first result, nothing written twice. Another store's sale of the business is no replay either.
+  select s.* into v_existing from public.sales s where s.id = o_id;
+  if v_existing.id is not null then
+    if v_existing.business_id <> v_business or v_existing.store_id <> v_register.store_id then
+      raise exception 'permission denied: this sale id belongs to another business or store' using errcode = '42501';
+    end if;
+    o_replayed := true;
+    o_receipt := v_existing.receipt_number;
+    return;
+  end if;
+
+  select s.* into v_store from public.stores s where s.id = v_register.store_id;
+  if v_register.archived_at is not null then
+    if not v_offline then
+      raise exception 'this register is archived' using errcode = '22023';
+    end if;
+    v_reasons := array_append(v_reasons, 'register_archived'::text);
+  end if;
+
+  if coalesce(_payload ->> 'shift_id', '') ~* v_uuid then
+    select s.* into v_shift from public.shifts s where s.id = (_payload ->> 'shift_id')::uuid and s.business_id = v_business;
+  end if;
+  select * into v_terms from private.pos_entry_terms(v_shift, v_register.id, v_role, v_offline, _payload -> 'occurred_at');
+  v_reasons := v_reasons || v_terms.o_reasons;
+
+  if nullif(_payload ->> 'customer_id', '') is not null then
+    if (_payload ->> 'customer_id') ~* v_uuid then
+      select c.id into v_customer from public.customers c
+       where c.id = (_payload ->> 'customer_id')::uuid and c.business_id = v_business;
+    end if;
+    if v_customer is null then
+      if not v_offline then
+        raise exception 'no such customer in this business' using errcode = '22023';
+      end if;
+      v_reasons := array_append(v_reasons, 'unknown_customer'::text);
+    end if;
+  end if;
+
+  -- The shared till (20261202120000): a PIN-switched person is the sale's cashier and their role prices its
+  -- discounts; the shift stays the signed-in session's (pos_entry_terms above, unchanged).
+  select * into v_till from private.sale_till_cashier(_payload -> 'till_switch', v_business, v_register, v_offline);
+  v_reasons := v_reasons || v_till.o_reasons;
+
+  if nullif(_payload ->> 'approval_id', '') ~* v_uuid then
+    v_approval_id := (_payload ->> 'approval_id')::uuid;
+  end if;
+  select * into v_priced
+    from private.sale_lines_priced(_payload -> 'lines', v_business, v_store, o_id, v_offline, coalesce(v_till.o_role, v_role), v_approval_id);
+  v_reasons := v_reasons || v_priced.o_reasons;
+  -- Lots (20261203070000, ADR 0360): FEFO where the register named none; expired lots need a manager, recalled
+  -- ones are never sold online.
+  if nullif(_payload ->> 'lot_approval_id', '') ~* v_uuid then
+    v_lot_approval_id := (_payload ->> 'lot_approval_id')::uuid;
+  end if;
+  select * into v_lots
+    from private.sale_lines_lots(v_priced.o_lines, _payload -> 'lines', v_business, v_store, v_terms.o_occurred, v_offline,
+                                 coalesce(v_till.o_role, v_role), v_lot_approval_id, o_id);
+  v_reasons := v_reasons || v_lots.o_reasons;
+
+  select * into v_paid from private.sale_tenders_checked(_payload -> 'tenders');
+  -- Cash rounding (20261201141000): what cash pays is rounded to the store's step; the sale keeps the difference.
+  v_rounding := private.sale_cash_rounding(v_priced.o_total, v_paid.o_tenders, v_store.cash_rounding_step);
+  if v_paid.o_paid <> v_priced.o_total + v_rounding then
+    if not v_offline then
+      raise exception 'the tenders pay % but the sale totals %', v_paid.o_paid, v_priced.o_total + v_rounding
+        using errcode = '22023', detail = format('total:%s', v_priced.o_total + v_rounding);
+    end if;
+    v_reasons := array_append(v_reasons, 'tenders_mismatch'::text);
+  end if;
+
+  select * into v_receipt from private.sale_receipt_number(v_register, v_business, _payload -> 'receipt_seq');
+  if v_receipt.o_reassigned then
+    v_reasons := array_append(v_reasons, 'receipt_number_reassigned'::text);
+  end if;
+  o_receipt := v_receipt.o_receipt;
+
+  insert into public.sales (id, business_id, store_id, register_id, shift_id, cashier_id, customer_id, receipt_number,
+                            currency, tax_inclusive, subtotal, discount_total, tax_total, total, tendered_total,
+                            change_total, review_reasons, offline, approval_id, occurred_at, cash_rounding, till_switch_id)
+  values (o_id, v_business, v_store.id, v_register.id, v_terms.o_shift_id, v_till.o_user_id, v_customer, o_receipt,
+          v_store.currency, v_store.tax_inclusive, v_priced.o_subtotal, v_priced.o_discounts, v_priced.o_taxes,
+          v_priced.o_total, v_paid.o_tendered, v_paid.o_change, v_reasons, v_offline, v_priced.o_approval_id,
+          v_terms.o_occurred, v_rounding, v_till.o_switch_id)
+  on conflict (id) do nothing;
+  if not found then
+    -- A concurrent copy committed first: its result, nothing written by this one.
+    select s.* into v_existing from public.sales s where s.id = o_id;
+    if v_existing.business_id <> v_business or v_existing.store_id <> v_register.store_id then
+      raise exception 'permission denied: this sale id belongs to another business or store' using errcode = '42501';
+    end if;
+    o_replayed := true;
+    o_receipt := v_existing.receipt_number;
+    return;
+  end if;
+
+  perform private.insert_sale_rows(o_id, v_business, v_store.id, v_lots.o_lines, v_paid.o_tenders);
+  perform private.insert_sale_line_lots(v_business, v_lots.o_lines);
+  v_negative := private.sale_stock_movements(v_business, v_store.id, o_id, o_receipt, v_terms.o_occurred, v_lots.o_lines);
+  -- Serial numbers (20261201143000): each sold once; offline a second sale of one is kept and flagged.
+  v_negative := v_negative || private.record_sale_serials(v_business, o_id, v_lots.o_lines, v_offline);
+  if cardinality(v_negative) > 0 then
+    v_reasons := v_reasons || v_negative;
+    update public.sales s set review_reasons = v_reasons where s.id = o_id;
+  end if;
+
+  perform private.log_activity(v_business, v_store.id, 'sale.posted', 'sale', o_id, null,
+    jsonb_build_object('receipt_number', o_receipt, 'total', v_priced.o_total, 'cash_rounding', v_rounding,
+                       'offline', v_offline,
+                       'review_reasons', to_jsonb(v_reasons), 'approval_id', v_priced.o_approval_id,
+                       'cashier_id', v_till.o_user_id, 'till_switch_id', v_till.o_switch_id,
+                       'lot_approval_id', v_lots.o_approval_id)
+    || case when _payload ? 'occurred_at' then jsonb_build_object('register_occurred_at', _payload -> 'occurred_at')
+            else '{}'::jsonb end);
+  -- Expired lots sold: who sold them and who approved it (the seller, an owner or manager, approves themselves).
+  if jsonb_array_length(v_lots.o_expired) > 0 then
+    perform private.log_activity(v_business, v_store.id, 'sale.expired_lot_sold', 'sale', o_id, null,
+      jsonb_build_object('receipt_number', o_receipt, 'lots', v_lots.o_expired, 'approval_id', v_lots.o_approval_id,
+                         'approved_by', coalesce((select a.approved_by from public.pos_approvals a where a.id = v_lots.o_approval_id),
+                                                 case when coalesce(v_till.o_role, v_role) in ('owner', 'manager')
+                                                      then coalesce(v_till.o_user_id, (select auth.uid())) end),
+                         'offline', v_offline));
+  end if;
+end;
+$$;
+revoke all on function private.post_sale_core(jsonb) from public;
+
 -- ==== Triggers ============================================================================================
 
 create trigger customers_set_updated_at before update on public.customers
@@ -2962,6 +3115,9 @@ create trigger read_only_guard before insert or update or delete on public.shift
 create trigger staff_pin_forget_on_promotion after update of role on public.business_members
   for each row when (old.role = 'cashier' and new.role is distinct from 'cashier')
   execute function private.staff_pin_forget_on_promotion();
+
+create trigger read_only_guard before insert or update or delete on public.sale_line_lots
+  for each statement execute function private.read_only_guard();
 
 -- ==== Policies ============================================================================================
 
@@ -3015,3 +3171,6 @@ create policy "register_sync_states: owners and managers of the store read" on p
   for select to authenticated
   using (((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids())))
          and (business_id in (select private.my_business_ids(array['owner', 'manager']))));
+
+create policy "sale_line_lots: readers of the sale line" on public.sale_line_lots for select to authenticated
+  using (exists (select 1 from public.sale_lines sl where sl.id = sale_line_id));

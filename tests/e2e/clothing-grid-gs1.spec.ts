@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { deriveApiKeys } from '../../supabase/local/keys/api-keys';
 import { e2e } from '../helpers/e2e-env';
 import { createNodeSupabaseClient } from '../helpers/node-supabase-client';
-import { openShift, posShop, scan, tender } from './support/pos-shop';
+import { approveByPin, openShift, posShop, scan, tender } from './support/pos-shop';
 import { signInThroughUi } from './support/sign-in';
 import { adminClient, type TestUser } from './support/users';
 
@@ -123,7 +123,7 @@ test('a GS1 DataMatrix scanned at the register finds the item by GTIN and sells 
   })`)).toBe(2);
   // ]d2, GTIN 09506000134352, lot L-LATE ended by FNC1 (GS), expiry 2027-06-00 (the month's last day).
   await scan(page, ']d20109506000134352' + '10L-LATE\u001d17270600');
-  await expect(page.getByTestId('line-detail')).toHaveText('Lot L-LATE');
+  await expect(page.getByTestId('line-detail')).toHaveText('Lot L-LATE exp. 2027-06-30');
   await expect(page.getByTestId('cart-total')).toHaveText('$9.00');
   await tender(page, 'Card');
   // "0 waiting" also shows before the sale is queued: wait for the sale itself.
@@ -131,4 +131,44 @@ test('a GS1 DataMatrix scanned at the register finds the item by GTIN and sells 
   const sales = await shop.sales();
   const lines = (await admin.from('sale_lines').select('variant_id, lot_id, qty').eq('sale_id', sales[0]?.id ?? '')).data ?? [];
   expect(lines).toEqual([{ variant_id: drops?.id, lot_id: late?.id, qty: 1 }]);
+});
+
+test('an expired lot scanned by a cashier waits for a manager\'s PIN, and the sale records who approved it', async ({ page }) => {
+  test.setTimeout(120_000);
+  const shop = await posShop();
+  const admin = await adminClient();
+  const owner = await signedIn(shop.owner);
+  const product = (await admin.from('products').insert({ business_id: shop.business, name: 'Old Drops', has_lots: true })
+    .select('id').single()).data;
+  const drops = (await admin.from('variants').insert({ business_id: shop.business, product_id: product?.id ?? '', sku: 'OLDDROPS',
+    price: 900 }).select('id').single()).data;
+  expect((await owner.from('barcodes').insert({ business_id: shop.business, variant_id: drops?.id ?? '', code: '9506000134352',
+    kind: 'ean13' })).error).toBeNull();
+  expect((await owner.rpc('receive_stock', { _store_id: shop.store, _variant_id: drops?.id ?? '', _qty: 3, _lot_number: 'L-OLD',
+    _expires_on: '2025-03-31' })).error).toBeNull();
+
+  await signInThroughUi(page, shop.cashier.email, shop.cashier.password);
+  await openShift(page, '0');
+  await expect.poll(() => page.evaluate(`new Promise((resolve) => {
+    const open = indexedDB.open('storewise-pos');
+    open.onsuccess = () => {
+      const get = open.result.transaction('meta').objectStore('meta').get('packs:' + ${JSON.stringify(shop.store)});
+      get.onsuccess = () => { resolve(get.result ? Object.keys(get.result.value.lots || {}).length : 0); open.result.close(); };
+    };
+  })`)).toBe(1);
+  // Lot L-OLD, expiry 2025-03-31 (AI 17 250331).
+  await scan(page, ']d20109506000134352' + '10L-OLD\u001d17250331');
+  await expect(page.getByTestId('pos-expired-lot')).toContainText('Lot L-OLD expired on 2025-03-31: a manager approves selling it.');
+  await expect(page.getByRole('textbox', { name: 'Amount tendered' })).toBeDisabled();
+  await page.getByTestId('pos-expired-lot').getByRole('button', { name: 'Manager approval' }).click();
+  await approveByPin(page, 'Test Manager', shop.pins.manager);
+  await expect(page.getByText('Expired lot approved')).toBeVisible();
+  await tender(page, 'Card');
+  await expect.poll(async () => (await shop.sales()).length).toBe(1);
+  const [sale] = await shop.sales();
+  expect(sale?.review_reasons).toEqual([]);
+  const approvals = (await admin.from('pos_approvals').select('purpose, approved_by, used_for').eq('used_for', sale?.id ?? '')).data;
+  expect(approvals).toEqual([{ purpose: 'expired_lot', approved_by: shop.manager.id, used_for: sale?.id }]);
+  const trail = (await admin.from('activity').select('after').eq('kind', 'sale.expired_lot_sold').eq('entity_id', sale?.id ?? '')).data;
+  expect(trail?.[0]?.after).toMatchObject({ approved_by: shop.manager.id });
 });

@@ -7,8 +7,10 @@ import { CountsPage } from './counts-page';
 import { ExpiringPage } from './expiring-page';
 import { fetchStockStores, type StockStore } from './inventory-api';
 import type { StoreContext } from './store-context';
+import { LotsPage } from './lots-page';
 import { PurchaseOrderPage } from './purchase-order-page';
 import { PurchaseOrdersPage } from './purchase-orders-page';
+import { RecallReportPage } from './recall-report-page';
 import { ReorderPage } from './reorder-page';
 import { StockPage } from './stock-page';
 import { SuppliersPage } from './suppliers-page';
@@ -25,6 +27,7 @@ const TABS = [
   { label: 'Counts', to: '/dashboard/inventory/counts', end: false, manage: true },
   { label: 'Reorder', to: '/dashboard/inventory/reorder', end: false, manage: true },
   { label: 'Expiring', to: '/dashboard/inventory/expiring', end: false, manage: false },
+  { label: 'Lots and recalls', to: '/dashboard/inventory/lots', end: false, manage: true },
 ];
 
 /** The Inventory area (/dashboard/inventory/*): one store chosen at the top applies to every tab. */
@@ -104,6 +107,8 @@ export function InventoryApp() {
                 <Route path="transfers" element={<TransfersPage key={ctx.store.id} ctx={ctx} />} />
                 <Route path="counts" element={<CountsPage key={ctx.store.id} ctx={ctx} />} />
                 <Route path="reorder" element={<ReorderPage key={ctx.store.id} ctx={ctx} />} />
+                <Route path="lots" element={<LotsPage ctx={ctx} />} />
+                <Route path="recalls/:recallId" element={<RecallReportPage />} />
               </>
             )}
             <Route path="*" element={<Text>This inventory page does not exist, or your role does not include it.</Text>} />

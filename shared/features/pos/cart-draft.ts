@@ -12,9 +12,10 @@ export const draftKey = (registerId: string) => `cart:${registerId}`;
 /** An approval lasts 10 minutes on the server: one older than 9 (a cart kept a while) is asked for again. */
 export const APPROVAL_FRESH_MS = 9 * 60 * 1000;
 
-/** The cart without a manager's approval too old to use. */
+/** The cart without a manager's approval (of a discount or of an expired lot) too old to use. */
 export function withoutStaleApproval(cart: CartState, now: number): CartState {
-  return cart.approval && now - cart.approval.at > APPROVAL_FRESH_MS ? { ...cart, approval: null } : cart;
+  const fresh = cart.approval && now - cart.approval.at > APPROVAL_FRESH_MS ? { ...cart, approval: null } : cart;
+  return fresh.lotApproval && now - fresh.lotApproval.at > APPROVAL_FRESH_MS ? { ...fresh, lotApproval: null } : fresh;
 }
 
 export async function saveDraft(db: PosDatabase, registerId: string, cart: CartState): Promise<void> {

@@ -29,9 +29,9 @@ export interface CartLine {
   scaleLabel?: string;
   /**
    * The lot read from a GS1 DataMatrix (issue 29): a line per lot; the id when the store holds that lot (sent as
-   * lot_id), null when it does not (post_sale then picks the first expiring lot).
+   * lot_id), null when it does not (post_sale then picks the first expiring lot); its expiry (AI 17) when printed.
    */
-  lot?: { id: string | null; number: string };
+  lot?: { id: string | null; number: string; expiry?: string };
 }
 
 /** What tells a line from the others: the item, and the serial or scale label of a line that has one. */

@@ -14,7 +14,7 @@ import { approveWithPin, fetchTillStaff, pinRefusalText, type TillStaff } from '
 export function ManagerApproval({ supabase, storeId, purpose, maxPercent, onApproved, onCancel }: {
   supabase: StorewiseClient;
   storeId: string;
-  purpose: 'discount' | 'refund';
+  purpose: 'discount' | 'refund' | 'expired_lot';
   maxPercent: number;
   onApproved: (approvalId: string, percent: number) => void;
   onCancel: () => void;
@@ -45,6 +45,7 @@ export function ManagerApproval({ supabase, storeId, purpose, maxPercent, onAppr
   if (!managers) return <Text role="status">Loading the managers of this store…</Text>;
   return (
     <PinForm label="Manager approval" people={managers} submitLabel="Approve" error={error} onSubmit={approve} onCancel={onCancel}
-      title={purpose === 'discount' ? `A manager approves this discount (${maxPercent.toFixed(1)} %)` : 'A manager approves this refund'} />
+      title={purpose === 'discount' ? `A manager approves this discount (${maxPercent.toFixed(1)} %)`
+        : purpose === 'expired_lot' ? 'A manager approves selling an expired lot' : 'A manager approves this refund'} />
   );
 }

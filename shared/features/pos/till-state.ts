@@ -8,6 +8,8 @@ export interface CartState {
   customer?: Customer | null;
   /** A manager's approval for the discounts, up to a percent of any line (ADR 0131). */
   approval?: { id: string; percent: number; at: number } | null;
+  /** A manager's approval to sell the cart's expired lots (ADR 0360). */
+  lotApproval?: { id: string; at: number } | null;
 }
 
 export const emptyCart: CartState = { entries: [] };

@@ -15,6 +15,7 @@ import { noPacks, type ShopPacks } from './shop-packs';
 import { CustomerPanel } from './customer-panel';
 import { DiscountPanel } from './discount-panel';
 import { ManagerApproval } from './manager-approval';
+import { expiredLotLines, expiredLotText, needsLotApproval } from './expired-lots';
 import { SwitchCashierPanel, tillSwitchPayload, type TillCashier } from './till-pins/switch-cashier-panel';
 import { useTillVerifiers } from './till-pins/use-till-verifiers';
 import { draftKey, loadDraft, saveDraft, withoutStaleApproval } from './cart-draft';
@@ -36,7 +37,7 @@ import { SHORTCUTS, shortcutOf, type ShortcutName } from './shortcuts';
 import { TenderPanel } from './tender-panel';
 import { emptyCart, parkLabel, type CartState } from './till-state';
 
-type Panel = 'discount' | 'customer' | 'parked' | 'refund' | 'shift' | 'approval' | 'switch' | null;
+type Panel = 'discount' | 'customer' | 'parked' | 'refund' | 'shift' | 'approval' | 'lotApproval' | 'switch' | null;
 type Payload = Record<string, unknown> & { id: string };
 const RECENT_KEEP = 200;
 /** A receipt number as the register mints it (prefix-000123): a scan of one opens the refund. */
@@ -67,7 +68,7 @@ function lineDetail(line: CartLine): { detail?: string; unit?: string } {
   const unit = line.item.unit === 'kg' ? { unit: 'kg' } : {};
   if (line.serial) return { ...unit, detail: `S/N ${line.serial}` };
   if (line.scaleLabel) return { ...unit, detail: `Label ${line.scaleLabel}` };
-  if (line.lot) return { ...unit, detail: `Lot ${line.lot.number}` };
+  if (line.lot) return { ...unit, detail: `Lot ${line.lot.number}${line.lot.expiry ? ` exp. ${line.lot.expiry}` : ''}` };
   return unit;
 }
 
@@ -138,6 +139,10 @@ export function Till(props: TillProps) {
   const maxPct = maxDiscountPercent(lines);
   const approvalValid = Boolean(cart.approval && cart.approval.percent + 1e-9 >= maxPct);
   const needsApproval = maxPct > limit + 1e-9 && !approvalValid;
+  // Expired lots a DataMatrix named (ADR 0360): a cashier needs a manager; an owner or manager is the override.
+  const expiredLots = useMemo(() => expiredLotLines(lines, format(new Date(), 'yyyy-MM-dd')), [lines]);
+  const needsExpiredApproval = useMemo(() => needsLotApproval(sellingRole, expiredLots, cart.lotApproval),
+    [sellingRole, expiredLots, cart.lotApproval]);
   const finishing = useRef(false);
 
   // A change to the cart invalidates the tenders taken so far (the total moved).
@@ -195,7 +200,7 @@ export function Till(props: TillProps) {
     if (gs1.kind === 'serial') return addSerial(gs1.item, gs1.serial);
     if (gs1.kind === 'lot' || gs1.kind === 'item') {
       const { item } = gs1;
-      const lot = gs1.kind === 'lot' ? gs1.lot : null;
+      const lot = gs1.kind === 'lot' ? { ...gs1.lot, ...(gs1.expiry ? { expiry: gs1.expiry } : {}) } : null;
       updateCart((c) => ({ ...c, entries: addItem(c.entries, item, 1, lot ?? undefined) }));
       setNotice(lot && !lot.id ? `Lot ${lot.number} of ${item.name} is not on record at this store: the sale takes the first expiring lot`
         : gs1.kind === 'lot' && gs1.expiry && gs1.expiry < format(new Date(), 'yyyy-MM-dd') ? `Lot ${lot?.number ?? ''} expired on ${gs1.expiry}` : null);
@@ -371,6 +376,7 @@ export function Till(props: TillProps) {
       id, register_id: register.id, shift_id: shift.id, occurred_at: occurredAt, receipt_seq: seq, offline,
       ...(cart.customer ? { customer_id: cart.customer.id } : {}),
       ...(cart.approval ? { approval_id: cart.approval.id } : {}),
+      ...(cart.lotApproval ? { lot_approval_id: cart.lotApproval.id } : {}),
       ...tillSwitchPayload(tillCashier),
       lines: lines.map((l) => ({ variant_id: l.item.variantId, qty: l.qty, unit_price: l.item.price, discount: l.discount,
         ...(l.serial ? { serial: l.serial } : {}), ...(l.scaleLabel ? { scale_label: l.scaleLabel } : {}),
@@ -401,8 +407,10 @@ export function Till(props: TillProps) {
     });
     setCart(emptyCart);
     setTenders([]);
-    setNotice(needsApproval ? 'Saved offline with a discount above your limit: flagged for the manager' : null);
-  }, [cart, db, enqueue, lines, logo.url, needsApproval, nextSeq, online, register.id, shift, store, totals, step, tillCashier]);
+    setNotice(needsApproval ? 'Saved offline with a discount above your limit: flagged for the manager'
+      : needsExpiredApproval ? 'Saved offline with an expired lot: flagged for the manager' : null);
+  }, [cart, db, enqueue, lines, logo.url, needsApproval, needsExpiredApproval, nextSeq, online, register.id, shift, store, totals, step,
+    tillCashier]);
 
   const finish = useCallback(async (paid: Tender[]) => {
     // One sale per cart, however fast the last tender is pressed twice.
@@ -532,6 +540,10 @@ export function Till(props: TillProps) {
             <ManagerApproval supabase={supabase} storeId={store.id} purpose="discount" maxPercent={maxPct} onCancel={() => setPanel(null)}
               onApproved={(id, percent) => { setCart((c) => ({ ...c, approval: { id, percent, at: Date.now() } })); setPanel(null); setNotice('Discount approved'); }} />
           )}
+          {panel === 'lotApproval' && (
+            <ManagerApproval supabase={supabase} storeId={store.id} purpose="expired_lot" maxPercent={0} onCancel={() => setPanel(null)}
+              onApproved={(id) => { setCart((c) => ({ ...c, lotApproval: { id, at: Date.now() } })); setPanel(null); setNotice('Expired lot approved'); }} />
+          )}
           {panel === 'switch' && (
             <SwitchCashierPanel supabase={supabase} db={db} registerId={register.id} online={online} onCancel={() => setPanel(null)}
               onSwitched={(who) => {
@@ -580,8 +592,18 @@ export function Till(props: TillProps) {
                   </HStack>
                 ) : <Text color="fg.warning">Offline: the discount above your limit is flagged for the manager.</Text>
               )}
+              {expiredLots.length > 0 && (
+                <HStack wrap="wrap" data-testid="pos-expired-lot">
+                  <Text color="fg.warning">
+                    {expiredLotText(expiredLots)}
+                    {!needsExpiredApproval ? (cart.lotApproval ? ': approved by a manager.' : ': sold on your authority, recorded.')
+                      : online ? ': a manager approves selling it.' : ': offline, the sale is flagged for the manager.'}
+                  </Text>
+                  {needsExpiredApproval && online && <Button onClick={() => setPanel('lotApproval')}>Manager approval</Button>}
+                </HStack>
+              )}
               <TenderPanel total={totals.total} step={step} currency={store.currency} tenders={tenders} onChange={onTenders}
-                inputRef={tenderRef} disabled={needsApproval && online} />
+                inputRef={tenderRef} disabled={(needsApproval || needsExpiredApproval) && online} />
               <Text fontSize="xs" color="fg.muted">{SHORTCUTS.pay.label}: payment · Esc: back to scanning</Text>
             </Stack>
           )}

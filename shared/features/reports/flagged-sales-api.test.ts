@@ -5,6 +5,8 @@ describe('describeReason', () => {
   it('puts a line reason in words with its line number', () => {
     expect(describeReason('price_mismatch:2')).toBe('line 2: sold at a price the catalog no longer had');
     expect(describeReason('discount_over_limit:1')).toBe('line 1: discount above the cashier\'s limit');
+    expect(describeReason('expired_lot:3')).toBe('line 3: an expired lot sold without a manager\'s approval (the register was offline)');
+    expect(describeReason('recalled_lot:1')).toMatch(/^line 1: a recalled lot sold/);
   });
 
   it('drops an id detail and keeps the words', () => {

@@ -49,6 +49,8 @@ const reasonTexts: Record<string, string> = {
   sale_not_synced: 'the sale had not reached the server yet',
   over_refund: 'more than was left to refund: kept to what was left',
   till_switch_unverified: 'the offline PIN switch to another cashier could not be verified: kept under the signed-in person',
+  expired_lot: 'an expired lot sold without a manager\'s approval (the register was offline)',
+  recalled_lot: 'a recalled lot sold (the register was offline): see the recall\'s report',
 };
 
 /** A reason as the database writes it ("price_mismatch:2") in words ("line 2: sold at a price ..."). */

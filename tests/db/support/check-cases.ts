@@ -139,6 +139,11 @@ export const checkCases: CheckCase[] = [
     bad: ['4006381333931', '2000000000001'], good: ['2000000000008'] },
   { table: 'public.lots', column: 'lot_number', constraint: 'lots_lot_number_check',
     bad: ['', '  ', text(61)], good: ['L', text(60)] },
+  // a quarantined lot names its recall, and only a quarantined one does (ADR 0360)
+  { table: 'public.lots', column: 'quarantined_at', constraint: 'lots_quarantine_has_recall',
+    also: { recall_id: null }, bad: ['2026-12-02T06:00:00Z'], good: [null] },
+  { table: 'public.lots', column: 'recall_id', constraint: 'lots_quarantine_has_recall',
+    also: { quarantined_at: null }, bad: ['5a000000-0000-4000-8000-0000000000aa'], good: [null] },
 
   // stock ledger
   { table: 'public.stock_movements', column: 'kind', constraint: 'stock_movements_kind_check',
@@ -231,7 +236,11 @@ export const checkCases: CheckCase[] = [
   { table: 'public.till_switches', column: 'verified', constraint: 'till_switches_online_verified_check',
     bad: [], good: [false, true], also: { method: 'offline' } },
   { table: 'public.pos_approvals', column: 'purpose', constraint: 'pos_approvals_purpose_check',
-    bad: ['void', 'Refund'], good: ['discount', 'refund'] },
+    bad: ['void', 'Refund', 'expired'], good: ['discount', 'refund', 'expired_lot'] },
+  // lots and recalls (ADR 0360)
+  { table: 'public.recalls', column: 'reason', constraint: 'recalls_reason_check',
+    bad: ['', '   ', text(501)], good: ['x', text(500)] },
+  { table: 'public.sale_line_lots', column: 'qty', constraint: 'sale_line_lots_qty_check', bad: [0, -1], good: [1, 0.5] },
   { table: 'public.pos_approvals', column: 'max_discount_percent',
     constraint: 'pos_approvals_max_discount_percent_check', bad: [-0.01, 100.01], good: [0, 100] },
 

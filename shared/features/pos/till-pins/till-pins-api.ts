@@ -61,9 +61,9 @@ export async function switchTillOnline(supabase: StorewiseClient, registerId: st
   return switchResult.parse(unwrap(await supabase.rpc('switch_till', { _register_id: registerId, _user_id: userId, _pin: pin })));
 }
 
-/** A manager's or owner's PIN approves one discount (up to the percent) or refund, through the till's own session. */
+/** A manager's or owner's PIN approves one discount (up to the percent), refund or sale of an expired lot, through the till's own session. */
 export async function approveWithPin(supabase: StorewiseClient, storeId: string, userId: string, pin: string,
-  purpose: 'discount' | 'refund', maxPercent: number) {
+  purpose: 'discount' | 'refund' | 'expired_lot', maxPercent: number) {
   return approvalResult.parse(unwrap(await supabase.rpc('approve_with_pin', {
     _store_id: storeId, _user_id: userId, _pin: pin, _purpose: purpose,
     _max_discount_percent: Math.min(100, Math.ceil(maxPercent * 1000) / 1000),
