@@ -1,5 +1,5 @@
 // SQL (supabase/schemas, docs/adr/0185):
-//   supabase/schemas/inventory.sql: lot_list() start_recall() recall_report() recalls
+//   supabase/schemas/inventory.sql: lot_list() recall_report() start_recall() recalls
 import { z } from 'zod';
 import type { Database } from '../../lib/database.types';
 import type { StorewiseClient } from '../../lib/supabase-client';
