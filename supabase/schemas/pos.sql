@@ -49,29 +49,6 @@ comment on column public.shifts.close_recorded_at is 'When the server recorded t
 grant select on table public.shifts to authenticated;
 grant select on table public.shifts to service_role;
 
-create table public.cash_movements (
-  id uuid default gen_random_uuid() not null,
-  business_id uuid not null,
-  store_id uuid not null,
-  shift_id uuid not null,
-  kind text not null,
-  amount bigint not null,
-  reason text not null,
-  actor_id uuid,
-  at timestamp with time zone default now() not null,
-  constraint cash_movements_pkey primary key (id),
-  constraint cash_movements_amount_check check ((amount > 0)),
-  constraint cash_movements_kind_check check ((kind = any (array['in'::text, 'out'::text]))),
-  constraint cash_movements_reason_check check (((char_length(btrim(reason)) >= 1) and (char_length(btrim(reason)) <= 200))),
-  constraint cash_movements_actor_id_fkey foreign key (actor_id) references auth.users(id) on delete set null,
-  constraint cash_movements_shift_id_business_id_fkey foreign key (shift_id, business_id) references public.shifts(id, business_id) on delete cascade,
-  constraint cash_movements_store_id_business_id_fkey foreign key (store_id, business_id) references public.stores(id, business_id) on delete cascade
-);
-alter table public.cash_movements enable row level security;
-comment on table public.cash_movements is 'Cash put into or taken out of a drawer with a reason. Owners and managers read those of their stores, a cashier those of their own shifts; written only by cash_in_out.';
-grant select on table public.cash_movements to authenticated;
-grant select on table public.cash_movements to service_role;
-
 create table public.customers (
   id uuid default gen_random_uuid() not null,
   business_id uuid not null,
@@ -165,6 +142,34 @@ alter table public.till_switches enable row level security;
 comment on table public.till_switches is 'Who was switched in at a register by PIN, under which signed-in session; written only by switch_till and post_sale (ADR 0300).';
 grant select on table public.till_switches to authenticated;
 grant select on table public.till_switches to service_role;
+
+create table public.cash_movements (
+  id uuid default gen_random_uuid() not null,
+  business_id uuid not null,
+  store_id uuid not null,
+  shift_id uuid not null,
+  kind text not null,
+  amount bigint not null,
+  reason text not null,
+  actor_id uuid,
+  at timestamp with time zone default now() not null,
+  till_switch_id uuid,
+  review_reasons text[] default '{}'::text[] not null,
+  constraint cash_movements_pkey primary key (id),
+  constraint cash_movements_amount_check check ((amount > 0)),
+  constraint cash_movements_kind_check check ((kind = any (array['in'::text, 'out'::text]))),
+  constraint cash_movements_reason_check check (((char_length(btrim(reason)) >= 1) and (char_length(btrim(reason)) <= 200))),
+  constraint cash_movements_actor_id_fkey foreign key (actor_id) references auth.users(id) on delete set null,
+  constraint cash_movements_shift_id_business_id_fkey foreign key (shift_id, business_id) references public.shifts(id, business_id) on delete cascade,
+  constraint cash_movements_store_id_business_id_fkey foreign key (store_id, business_id) references public.stores(id, business_id) on delete cascade,
+  constraint cash_movements_till_switch_id_fkey foreign key (till_switch_id) references public.till_switches(id)
+);
+alter table public.cash_movements enable row level security;
+comment on table public.cash_movements is 'Cash put into or taken out of a drawer with a reason. Owners and managers read those of their stores, a cashier those of their own shifts; written only by cash_in_out.';
+comment on column public.cash_movements.till_switch_id is 'The PIN switch under which the cash moved (actor_id is then the switched-in person); null when moved by the signed-in person.';
+comment on column public.cash_movements.review_reasons is 'Why a manager should look at this movement (till_switch_unverified: its offline PIN switch failed verification, so it stays under the signed-in person); empty when none.';
+grant select on table public.cash_movements to authenticated;
+grant select on table public.cash_movements to service_role;
 
 create table public.sales (
   id uuid not null,
@@ -496,6 +501,8 @@ create index register_sync_states_store_business_idx on public.register_sync_sta
 create index register_sync_states_business_idx on public.register_sync_states (business_id);
 
 create index refunds_till_switch_idx on public.refunds (till_switch_id);
+
+create index cash_movements_till_switch_idx on public.cash_movements (till_switch_id);
 
 -- ==== Functions ===========================================================================================
 
@@ -1353,85 +1360,6 @@ end;
 $$;
 revoke all on function public.x_report(uuid) from public;
 grant execute on function public.x_report(uuid) to authenticated;
-
-create or replace function public.cash_in_out(_shift_id uuid, _kind text, _amount bigint, _reason text)
-returns uuid
-language sql
-security definer
-set search_path = ''
-as $$
-  select public.cash_in_out(gen_random_uuid(), _shift_id, _kind, _amount, _reason, null::timestamptz);
-$$;
-revoke all on function public.cash_in_out(uuid,text,bigint,text) from public;
-grant execute on function public.cash_in_out(uuid,text,bigint,text) to authenticated;
-
--- ---------------------------------------------------------------------------------------------------
--- Cash in and out (20261124140000_pos_offline_events): a cashier only in their own shift (close_shift's rule).
-create or replace function public.cash_in_out(_id uuid, _shift_id uuid, _kind text, _amount bigint, _reason text,
-                                              _at timestamptz)
-returns uuid
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_shift public.shifts;
-  v_done public.cash_movements;
-  v_role text;
-  v_at timestamptz;
-  v_id uuid;
-begin
-  if _id is null then
-    raise exception 'a cash movement needs an id' using errcode = '22023';
-  end if;
-  select s.* into v_shift from public.shifts s where s.id = _shift_id;
-  if v_shift.id is null then
-    raise exception 'no such shift' using errcode = '42501';
-  end if;
-  select a.o_role into v_role from private.pos_store_access(v_shift.store_id, array['owner', 'manager', 'cashier']) a;
-  if v_role = 'cashier' and v_shift.cashier_id is distinct from (select auth.uid()) then
-    raise exception 'permission denied: only the cashier who opened it or a manager moves cash in this shift'
-      using errcode = '42501';
-  end if;
-  select m.* into v_done from public.cash_movements m where m.id = _id;
-  if v_done.id is not null then
-    if v_done.shift_id is distinct from _shift_id then
-      raise exception 'permission denied for this cash movement id' using errcode = '42501';
-    end if;
-    return v_done.id;
-  end if;
-  if v_shift.closed_at is not null then
-    raise exception 'this shift is closed' using errcode = '22023';
-  elsif _kind is null or _kind not in ('in', 'out') then
-    raise exception 'cash goes in or out' using errcode = '22023';
-  elsif _amount is null or _amount <= 0 or _amount > 100000000000 then
-    raise exception 'enter an amount above zero' using errcode = '22023';
-  elsif char_length(btrim(coalesce(_reason, ''))) not between 1 and 200 then
-    raise exception 'give a reason (1 to 200 characters)' using errcode = '22023';
-  elsif _at is not null and not isfinite(_at) then
-    raise exception 'the time is not a date and time' using errcode = '22023';
-  end if;
-  v_at := private.pos_event_time(coalesce(_at, now()), v_shift.opened_at);
-  insert into public.cash_movements (id, business_id, store_id, shift_id, kind, amount, reason, actor_id, at)
-  values (_id, v_shift.business_id, v_shift.store_id, v_shift.id, _kind, _amount, btrim(_reason), (select auth.uid()), v_at)
-  on conflict (id) do nothing
-  returning id into v_id;
-  if v_id is null then
-    select m.* into v_done from public.cash_movements m where m.id = _id;
-    if v_done.shift_id is distinct from _shift_id then
-      raise exception 'permission denied for this cash movement id' using errcode = '42501';
-    end if;
-    return v_done.id;
-  end if;
-  perform private.log_activity(v_shift.business_id, v_shift.store_id, 'cash.' || _kind, 'shift', v_shift.id, null,
-    jsonb_build_object('amount', _amount, 'reason', btrim(_reason), 'movement_id', _id, 'at', v_at)
-    || case when _at is distinct from v_at then jsonb_build_object('register_at', _at) else '{}'::jsonb end);
-  return v_id;
-end;
-$$;
-comment on function public.cash_in_out(uuid,uuid,text,bigint,text,timestamp with time zone) is 'Cash in or out of an open shift with the register''s id and time for it; idempotent by that id (ADR 0155).';
-revoke all on function public.cash_in_out(uuid,uuid,text,bigint,text,timestamp with time zone) from public;
-grant execute on function public.cash_in_out(uuid,uuid,text,bigint,text,timestamp with time zone) to authenticated;
 
 -- ---------------------------------------------------------------------------------------------------
 -- A manager settles a refused outbox entry (20261125130000_pos_offline_shift_open): the entry's author, when named,
@@ -2914,6 +2842,98 @@ end;
 $$;
 revoke all on function public.post_refund(jsonb) from public;
 grant execute on function public.post_refund(jsonb) to authenticated;
+
+create or replace function public.cash_in_out(_shift_id uuid, _kind text, _amount bigint, _reason text)
+returns uuid
+language sql
+security definer
+set search_path = ''
+as $$
+  select public.cash_in_out(gen_random_uuid(), _shift_id, _kind, _amount, _reason, null::timestamptz);
+$$;
+revoke all on function public.cash_in_out(uuid,text,bigint,text) from public;
+grant execute on function public.cash_in_out(uuid,text,bigint,text) to authenticated;
+
+-- ---------------------------------------------------------------------------------------------------
+-- Cash in and out (20261124140000_pos_offline_events): a cashier only in their own shift (close_shift's rule).
+create or replace function public.cash_in_out(_id uuid, _shift_id uuid, _kind text, _amount bigint, _reason text,
+                                              _at timestamptz, _till_switch jsonb default null,
+                                              _offline boolean default false)
+returns uuid
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_shift public.shifts;
+  v_done public.cash_movements;
+  v_role text;
+  v_at timestamptz;
+  v_id uuid;
+  v_register public.registers;
+  v_till record;
+begin
+  if _id is null then
+    raise exception 'a cash movement needs an id' using errcode = '22023';
+  end if;
+  select s.* into v_shift from public.shifts s where s.id = _shift_id;
+  if v_shift.id is null then
+    raise exception 'no such shift' using errcode = '42501';
+  end if;
+  select a.o_role into v_role from private.pos_store_access(v_shift.store_id, array['owner', 'manager', 'cashier']) a;
+  if v_role = 'cashier' and v_shift.cashier_id is distinct from (select auth.uid()) then
+    raise exception 'permission denied: only the cashier who opened it or a manager moves cash in this shift'
+      using errcode = '42501';
+  end if;
+  select m.* into v_done from public.cash_movements m where m.id = _id;
+  if v_done.id is not null then
+    if v_done.shift_id is distinct from _shift_id then
+      raise exception 'permission denied for this cash movement id' using errcode = '42501';
+    end if;
+    return v_done.id;
+  end if;
+  if v_shift.closed_at is not null then
+    raise exception 'this shift is closed' using errcode = '22023';
+  elsif _kind is null or _kind not in ('in', 'out') then
+    raise exception 'cash goes in or out' using errcode = '22023';
+  elsif _amount is null or _amount <= 0 or _amount > 100000000000 then
+    raise exception 'enter an amount above zero' using errcode = '22023';
+  elsif char_length(btrim(coalesce(_reason, ''))) not between 1 and 200 then
+    raise exception 'give a reason (1 to 200 characters)' using errcode = '22023';
+  elsif _at is not null and not isfinite(_at) then
+    raise exception 'the time is not a date and time' using errcode = '22023';
+  end if;
+  v_at := private.pos_event_time(coalesce(_at, now()), v_shift.opened_at);
+  -- The person PIN-switched in at the till (ADR 0300) moves the cash: named on the row. Checked before the write so a
+  -- refused switch (online, unknown or no longer valid) writes nothing; an offline proof that fails flags the row.
+  select r.* into v_register from public.registers r where r.id = v_shift.register_id;
+  select * into v_till
+    from private.sale_till_cashier(_till_switch, v_shift.business_id, v_register, coalesce(_offline, false));
+  insert into public.cash_movements (id, business_id, store_id, shift_id, kind, amount, reason, actor_id, at,
+                                     till_switch_id, review_reasons)
+  values (_id, v_shift.business_id, v_shift.store_id, v_shift.id, _kind, _amount, btrim(_reason), v_till.o_user_id, v_at,
+          v_till.o_switch_id, v_till.o_reasons)
+  on conflict (id) do nothing
+  returning id into v_id;
+  if v_id is null then
+    select m.* into v_done from public.cash_movements m where m.id = _id;
+    if v_done.shift_id is distinct from _shift_id then
+      raise exception 'permission denied for this cash movement id' using errcode = '42501';
+    end if;
+    return v_done.id;
+  end if;
+  perform private.log_activity(v_shift.business_id, v_shift.store_id, 'cash.' || _kind, 'shift', v_shift.id, null,
+    jsonb_build_object('amount', _amount, 'reason', btrim(_reason), 'movement_id', _id, 'at', v_at)
+    || case when _at is distinct from v_at then jsonb_build_object('register_at', _at) else '{}'::jsonb end
+    || case when _till_switch is null or jsonb_typeof(_till_switch) = 'null' then '{}'::jsonb
+            else jsonb_build_object('cashier_id', v_till.o_user_id, 'till_switch_id', v_till.o_switch_id,
+                                    'review_reasons', to_jsonb(v_till.o_reasons)) end);
+  return v_id;
+end;
+$$;
+comment on function public.cash_in_out(uuid,uuid,text,bigint,text,timestamp with time zone,jsonb,boolean) is 'Cash in or out of an open shift with the register''s id and time for it; idempotent by that id (ADR 0155). The register''s till_switch names the person switched in by PIN (ADR 0300, 0350); _offline: the entry was made offline, so a switch that cannot be verified flags it rather than refusing it.';
+revoke all on function public.cash_in_out(uuid,uuid,text,bigint,text,timestamp with time zone,jsonb,boolean) from public;
+grant execute on function public.cash_in_out(uuid,uuid,text,bigint,text,timestamp with time zone,jsonb,boolean) to authenticated;
 
 -- ==== Triggers ============================================================================================
 

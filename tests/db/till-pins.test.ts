@@ -310,6 +310,70 @@ describe('refunds at a switched till', () => {
   });
 });
 
+// Before the role changes below (the cashier must still be a cashier for the offline proof).
+describe('cash in and out at a switched till', () => {
+  const cash = (extra: Record<string, unknown>) => w.clients.manager.rpc('cash_in_out', { _id: randomUUID(),
+    _shift_id: managerShift, _kind: 'out', _amount: 500, _reason: 'Window cleaner', _at: new Date().toISOString(), ...extra });
+  const movement = (id: string) => w.rows<{ actor_id: string; till_switch_id: string | null; review_reasons: string[] }>(
+    'select actor_id, till_switch_id, review_reasons from public.cash_movements where id = $1', [id]);
+
+  it('a paid-out under the manager\'s session names the cashier switched in, on the row and in the trail', async () => {
+    const switched = await switchTill(w.clients.manager, reg.DT1 as string, w.userIds.cashier, pins.cashier);
+    const sw = switched.data as { ok: boolean; switch_id: string };
+    expect(sw.ok).toBe(true);
+    const out = await cash({ _till_switch: { id: sw.switch_id, user_id: w.userIds.cashier } });
+    expect(out.error).toBeNull();
+    const id = out.data as string;
+    expect(await movement(id)).toEqual([{ actor_id: w.userIds.cashier, till_switch_id: sw.switch_id, review_reasons: [] }]);
+    const [logged] = await w.rows<{ actor_id: string; after: Record<string, unknown> }>(
+      `select actor_id, after from public.activity where kind = 'cash.out' and after ->> 'movement_id' = $1`, [id]);
+    expect(logged?.actor_id).toBe(w.userIds.manager);
+    expect(logged?.after).toMatchObject({ cashier_id: w.userIds.cashier, till_switch_id: sw.switch_id, amount: 500 });
+    // Without a switch it is the signed-in manager's, as before.
+    const own = await cash({});
+    expect(await movement(own.data as string)).toEqual([{ actor_id: w.userIds.manager, till_switch_id: null, review_reasons: [] }]);
+  });
+
+  it('online, an unknown switch is refused and writes nothing; a switch claimed for someone else is refused', async () => {
+    const id = randomUUID();
+    const unknown = await cash({ _id: id, _till_switch: { id: randomUUID(), user_id: w.userIds.cashier } });
+    expect(unknown.error?.code).toBe('42501');
+    expect(await movement(id)).toEqual([]);
+    const switched = await switchTill(w.clients.manager, reg.DT1 as string, w.userIds.cashier, pins.cashier);
+    const sw = switched.data as { switch_id: string };
+    const claimed = await cash({ _till_switch: { id: sw.switch_id, user_id: w.userIds.owner } });
+    expect(claimed.error?.code).toBe('42501');
+    const malformed = await cash({ _till_switch: { id: 'not-a-uuid' } });
+    expect(malformed.error?.code).toBe('22023');
+  });
+
+  it('offline: a right proof names the cashier; a wrong proof keeps the movement under the signed-in person, flagged', async () => {
+    const set = verifierSetSchema.parse((await w.clients.manager.rpc('till_pin_verifiers', { _register_id: reg.DT1 })).data);
+    const right = await checkOfflinePin(set, {}, w.userIds.cashier, pins.cashier, Date.now());
+    if (!right.result.ok) throw new Error('the right PIN was refused offline');
+    const at = new Date().toISOString();
+    const goodSwitch = randomUUID();
+    const good = await cash({ _offline: true, _till_switch: { id: goodSwitch, user_id: w.userIds.cashier, proof: right.result.proof, at } });
+    expect(good.error).toBeNull();
+    expect(await movement(good.data as string)).toEqual([{ actor_id: w.userIds.cashier, till_switch_id: goodSwitch, review_reasons: [] }]);
+    const badSwitch = randomUUID();
+    const bad = await cash({ _offline: true, _kind: 'in', _till_switch: { id: badSwitch, user_id: w.userIds.cashier,
+      proof: await checkOfflinePinProofFor(set, w.userIds.cashier, '2795'), at } });
+    expect(bad.error).toBeNull();
+    expect(await movement(bad.data as string)).toEqual([{ actor_id: w.userIds.manager, till_switch_id: badSwitch,
+      review_reasons: ['till_switch_unverified'] }]);
+    expect(await w.rows('select verified, user_id from public.till_switches where id = $1', [badSwitch]))
+      .toEqual([{ verified: false, user_id: w.userIds.cashier }]);
+    const [logged] = await w.rows<{ after: Record<string, unknown> }>(
+      `select after from public.activity where kind = 'cash.in' and after ->> 'movement_id' = $1`, [bad.data as string]);
+    expect(logged?.after).toMatchObject({ cashier_id: w.userIds.manager, review_reasons: ['till_switch_unverified'] });
+    // The wrong proof counted toward the cashier's lockout; a right PIN clears it again for the tests after.
+    expect(await w.rows('select failed_attempts from private.staff_pins where user_id = $1', [w.userIds.cashier]))
+      .toEqual([{ failed_attempts: 1 }]);
+    expect((await switchTill(w.clients.manager, reg.DT1 as string, w.userIds.cashier, pins.cashier)).data).toMatchObject({ ok: true });
+  });
+});
+
 describe('reviewing a sale rung under a PIN switch', () => {
   it('the manager signed in at the till does not clear its flag (the sale names the cashier); the owner does', async () => {
     const switched = await switchTill(w.clients.manager, reg.DT1 as string, w.userIds.cashier, pins.cashier);

@@ -564,7 +564,7 @@ export function Till(props: TillProps) {
           )}
           {panel === 'shift' && (
             <ShiftPanel supabase={supabase} shift={shift} storeId={store.id} storeName={store.name} registerName={register.name}
-              currency={store.currency} role={role} waiting={waiting} online={online} enqueue={enqueue}
+              currency={store.currency} role={role} tillCashier={tillCashier} waiting={waiting} online={online} enqueue={enqueue}
               onClose={props.onClose} onDone={() => setPanel(null)} />
           )}
           {receipt ? (
