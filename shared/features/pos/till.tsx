@@ -533,7 +533,7 @@ export function Till(props: TillProps) {
               onApproved={(id, percent) => { setCart((c) => ({ ...c, approval: { id, percent, at: Date.now() } })); setPanel(null); setNotice('Discount approved'); }} />
           )}
           {panel === 'switch' && (
-            <SwitchCashierPanel supabase={supabase} db={db} registerId={register.id} online={online} onCancel={() => setPanel(null)}
+            <SwitchCashierPanel supabase={supabase} db={db} storeId={store.id} registerId={register.id} online={online} onCancel={() => setPanel(null)}
               onSwitched={(who) => {
                 setTillCashier(who);
                 setPanel(null);
