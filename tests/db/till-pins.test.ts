@@ -394,6 +394,65 @@ describe('reviewing a sale rung under a PIN switch', () => {
   });
 });
 
+// ADR 0350 (issue 26): a till PIN does not get round the business's "managers need two-factor" setting.
+describe('PINs when the business requires two-factor of managers', () => {
+  const requireTwoFactor = (on: boolean) =>
+    w.rows('update public.businesses set managers_need_two_factor = $2 where id = $1', [w.businessA, on]);
+  const approve = () => w.clients.cashier.rpc('approve_with_pin', { _store_id: downtown, _user_id: w.userIds.manager,
+    _pin: pins.manager, _max_discount_percent: 0, _purpose: 'refund' });
+  const approvalsBy = async (who: string) => (await w.rows('select id from public.pos_approvals where approved_by = $1', [who])).length;
+  const failures = async () => (await w.rows<{ failed_attempts: number }>(
+    'select failed_attempts from private.staff_pins where user_id = $1', [w.userIds.manager]))[0]?.failed_attempts;
+
+  it('a manager without a verified factor neither approves nor switches in by PIN; with one, they do; owners are not covered', async () => {
+    // A switch to the manager made while the setting was off, used after it is turned on.
+    const earlier = await switchTill(w.clients.cashier, reg.DT2 as string, w.userIds.manager, pins.manager);
+    const earlierSwitch = (earlier.data as { ok: boolean; switch_id: string });
+    expect(earlierSwitch.ok).toBe(true);
+    const approvalsBefore = await approvalsBy(w.userIds.manager);
+    await requireTwoFactor(true);
+    try {
+      const before = await failures();
+      const refused = await approve();
+      expect(refused.error?.code).toBe('42501');
+      expect(refused.status).toBe(403);
+      expect(refused.error?.message).toMatch(/requires two-factor sign-in for managers and this manager has not set it up: they set up/);
+      // Refused before the PIN is checked: a wrong PIN is refused the same way and counts nothing.
+      const wrong = await w.clients.cashier.rpc('approve_with_pin', { _store_id: downtown, _user_id: w.userIds.manager,
+        _pin: '9035', _max_discount_percent: 0, _purpose: 'refund' });
+      expect(wrong.error?.code).toBe('42501');
+      expect(await failures()).toBe(before);
+      expect(await approvalsBy(w.userIds.manager)).toBe(approvalsBefore);
+
+      const switched = await switchTill(w.clients.cashier, reg.DT2 as string, w.userIds.manager, pins.manager);
+      expect(switched.error?.code).toBe('42501');
+      // The earlier switch no longer carries the manager: refused online...
+      const sale = await w.clients.cashier.rpc('post_sale', { _payload: teeSale(reg.DT2 as string, cashierShift,
+        { till_switch: { id: earlierSwitch.switch_id, user_id: w.userIds.manager } }) });
+      expect(sale.error?.code).toBe('42501');
+      // ...and flagged under the signed-in cashier when it was made offline.
+      const offline = await w.clients.cashier.rpc('post_sale', { _payload: teeSale(reg.DT2 as string, cashierShift,
+        { offline: true, till_switch: { id: earlierSwitch.switch_id, user_id: w.userIds.manager } }) });
+      expect(offline.error).toBeNull();
+      expect(offline.data).toMatchObject({ cashier_id: w.userIds.cashier, review_reasons: ['till_switch_unverified'] });
+
+      // The owner is not a manager: the setting does not cover their PIN.
+      const byOwner = await w.clients.cashier.rpc('approve_with_pin', { _store_id: downtown, _user_id: w.userIds.owner,
+        _pin: pins.owner, _max_discount_percent: 0, _purpose: 'refund' });
+      expect(byOwner.data).toMatchObject({ ok: true });
+
+      // With a verified authenticator the manager's PIN works again.
+      await w.rows(`insert into auth.mfa_factors (id, user_id, friendly_name, factor_type, status, created_at, updated_at)
+        values (gen_random_uuid(), $1, 'Phone', 'totp', 'verified', now(), now())`, [w.userIds.manager]);
+      expect((await approve()).data).toMatchObject({ ok: true });
+      expect((await switchTill(w.clients.cashier, reg.DT2 as string, w.userIds.manager, pins.manager)).data).toMatchObject({ ok: true });
+    } finally {
+      await requireTwoFactor(false);
+      await w.rows(`delete from auth.mfa_factors where user_id = $1`, [w.userIds.manager]);
+    }
+  });
+});
+
 describe('offline proofs and PINs are for cashiers', () => {
   it('a right offline proof for a manager does not verify: the sale stays under the signed-in cashier, flagged', async () => {
     // What a register that kept (or cracked) a manager's verifier could send: the proof of the manager's real PIN.
