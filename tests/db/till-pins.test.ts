@@ -6,8 +6,11 @@
 import { randomUUID } from 'node:crypto';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendSale } from '../../shared/features/pos/pos-api';
 import { checkOfflinePin, verifierSetSchema } from '../../shared/features/pos/till-pins/offline-verifier';
+import type { StorewiseClient } from '../../shared/lib/supabase-client';
 import { downtown, startCatalogWorld, type CatalogWorld } from './support/catalog-world';
+import { seedUsers } from './support/seed-ids';
 
 let w: CatalogWorld;
 const reg: Record<string, string> = {};
@@ -219,7 +222,9 @@ describe('switching offline', () => {
     expect(issued.error).toBeNull();
     const set = verifierSetSchema.parse(issued.data);
     // Cashiers only: a manager's or owner's verifier, cracked offline by anyone of the store, would give a PIN that approves.
-    expect(set.staff.map((s) => s.user_id)).toEqual([w.userIds.cashier]);
+    // (The seed's demo cashier of Fresh Corner Market, with a PIN and all stores, is one of them.)
+    expect(set.staff.map((s) => s.user_id).sort()).toEqual([w.userIds.cashier, seedUsers.cashier1.id].sort());
+    expect(set.staff.map((s) => s.role)).toEqual(['cashier', 'cashier']);
     expect(JSON.stringify(set)).not.toContain('pin_hash');
     const [stored] = await w.rows<{ pin_hash: string }>('select pin_hash from private.staff_pins where user_id = $1', [w.userIds.cashier]);
     expect(JSON.stringify(set)).not.toContain(stored?.pin_hash);
@@ -371,6 +376,30 @@ describe('cash in and out at a switched till', () => {
     expect(await w.rows('select failed_attempts from private.staff_pins where user_id = $1', [w.userIds.cashier]))
       .toEqual([{ failed_attempts: 1 }]);
     expect((await switchTill(w.clients.manager, reg.DT1 as string, w.userIds.cashier, pins.cashier)).data).toMatchObject({ ok: true });
+  });
+
+  it('the register\'s outbox sends the switch with a cash entry; a queued one the server cannot verify is flagged, not lost', async () => {
+    const switched = await switchTill(w.clients.manager, reg.DT1 as string, w.userIds.cashier, pins.cashier);
+    const sw = switched.data as { switch_id: string };
+    const entry = (payload: Record<string, unknown>, attempts = 0) => {
+      const id = randomUUID();
+      return { id, seq: 1, kind: 'cash' as const, createdAt: new Date().toISOString(), attempts,
+        payload: { id, shift_id: managerShift, kind: 'out', amount: 250, reason: 'Stamps', at: new Date().toISOString(), ...payload } };
+    };
+    const manager = w.clients.manager as unknown as StorewiseClient;
+    const online = entry({ offline: false, till_switch: { id: sw.switch_id, user_id: w.userIds.cashier } });
+    expect((await sendSale(manager, online)).status).toBe('done');
+    expect(await movement(online.id)).toEqual([{ actor_id: w.userIds.cashier, till_switch_id: sw.switch_id, review_reasons: [] }]);
+    // A switch the server never recorded: refused when sent online at once, kept and flagged once it was queued offline.
+    const unknown = { id: randomUUID(), user_id: w.userIds.cashier };
+    const atOnce = entry({ offline: false, till_switch: unknown });
+    expect((await sendSale(manager, atOnce)).status).toBe('rejected');
+    expect(await movement(atOnce.id)).toEqual([]);
+    for (const queued of [entry({ offline: true, till_switch: unknown }), entry({ offline: false, till_switch: unknown }, 2)]) {
+      expect((await sendSale(manager, queued)).status).toBe('done');
+      expect(await movement(queued.id)).toEqual([{ actor_id: w.userIds.manager, till_switch_id: null,
+        review_reasons: ['till_switch_unverified'] }]);
+    }
   });
 });
 
