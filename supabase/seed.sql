@@ -7,15 +7,19 @@
 -- demo-account: owner1@storewise.local | storewise-owner | owner | Olivia Grocer, Fresh Corner Market: Growth plan, billing, payment methods, sessions, tickets
 -- demo-account: owner2@storewise.local | storewise-owner | owner | Marco Tailor, Thread & Needle: Starter plan on trial, auto-renew off
 -- demo-account: owner3@storewise.local | storewise-owner | owner | Priya Pharmacist, CarePlus Pharmacy: no plan and no history (empty states)
+-- demo-account: manager1@storewise.local | storewise-manager | manager | Dana Manager, manager at Fresh Corner Market: till PIN 4739 (switch the till, approve discounts and refunds)
+-- demo-account: cashier1@storewise.local | storewise-cashier | cashier | Carlos Cashier, cashier at Fresh Corner Market: till PIN 5162 (switch the till to him at the register)
 --
 -- Fixed user ids (tests refer to them):
 --   admin  11111111-1111-4111-8111-111111111111
 --   owner1 22222222-2222-4222-8222-222222222222
 --   owner2 33333333-3333-4333-8333-333333333333
 --   owner3 44444444-4444-4444-8444-444444444444
+--   manager1 55555555-5555-4555-8555-555555555555 (Fresh Corner Market's manager)
+--   cashier1 66666666-6666-4666-8666-666666666666 (Fresh Corner Market's cashier)
 --
 -- Expected admin figures right after seeding (tests assert them):
---   profiles count                 4
+--   profiles count                 6        (the admin, three owners, owner1's manager and cashier)
 --   plans with auto_renew true     1        (owner1; owner2 has auto_renew off, owner3 has no plan)
 --   total billing amount           529.71   (owner1 399.84 over 6 rows + owner2 129.87 over 3 rows)
 --   open support tickets           2        (owner1 1 of 3, owner2 1 of 1)
@@ -597,3 +601,60 @@ begin
 end;
 $$;
 -- End of the back-office section.
+
+-- ---------------------------------------------------------------------------------------------------
+-- Staff at owner1's Fresh Corner Market for the shared till (issue 25, ADR 0300, 0350): a manager and a cashier who
+-- sign in with the demo passwords in the header and switch the till to themselves with their PINs (manager 4739,
+-- cashier 5162; PINs such as 1234 are refused by the PIN rules). They joined as invited members do (no business of
+-- their own), and owner1 set their PINs through set_staff_pin, as the Team page does.
+insert into auth.users (
+  instance_id, id, aud, role, email, encrypted_password, email_confirmed_at, last_sign_in_at,
+  raw_app_meta_data, raw_user_meta_data, created_at, updated_at,
+  confirmation_token, recovery_token, email_change_token_new, email_change, email_change_token_current,
+  phone_change, phone_change_token, reauthentication_token
+)
+select
+  '00000000-0000-0000-0000-000000000000'::uuid, u.id, 'authenticated', 'authenticated', u.email,
+  extensions.crypt(u.password, extensions.gen_salt('bf', 10)), u.created_at, null,
+  '{"provider":"email","providers":["email"]}'::jsonb,
+  jsonb_build_object('full_name', u.full_name, 'invited', true), u.created_at, u.created_at,
+  '', '', '', '', '', '', '', ''
+from (values
+  ('55555555-5555-4555-8555-555555555555'::uuid, 'manager1@storewise.local', 'storewise-manager', 'Dana Manager',
+   now() - interval '90 days'),
+  ('66666666-6666-4666-8666-666666666666'::uuid, 'cashier1@storewise.local', 'storewise-cashier', 'Carlos Cashier',
+   now() - interval '60 days')
+) as u (id, email, password, full_name, created_at);
+
+insert into auth.identities (id, provider_id, user_id, identity_data, provider, last_sign_in_at, created_at, updated_at)
+select u.id, u.id::text, u.id,
+       jsonb_build_object('sub', u.id::text, 'email', u.email, 'email_verified', true, 'phone_verified', false),
+       'email', null, u.created_at, u.created_at
+from auth.users u
+where u.id in ('55555555-5555-4555-8555-555555555555', '66666666-6666-4666-8666-666666666666');
+
+update public.profiles p set created_at = u.created_at
+from auth.users u
+where u.id = p.id and u.id in ('55555555-5555-4555-8555-555555555555', '66666666-6666-4666-8666-666666666666');
+
+insert into public.business_members (business_id, user_id, role, all_stores, created_at)
+select m.business_id, s.user_id, s.role::public.member_role, true, s.joined
+  from public.business_members m
+  cross join (values ('55555555-5555-4555-8555-555555555555'::uuid, 'manager', now() - interval '90 days'),
+                     ('66666666-6666-4666-8666-666666666666'::uuid, 'cashier', now() - interval '60 days'))
+       as s (user_id, role, joined)
+ where m.user_id = '22222222-2222-4222-8222-222222222222' and m.role = 'owner';
+
+do $$
+declare
+  v_business uuid := (select m.business_id from public.business_members m
+                       where m.user_id = '22222222-2222-4222-8222-222222222222' and m.role = 'owner');
+begin
+  perform set_config('request.jwt.claims',
+    '{"sub":"22222222-2222-4222-8222-222222222222","role":"authenticated"}', true);
+  perform public.set_staff_pin(v_business, '55555555-5555-4555-8555-555555555555', '4739');
+  perform public.set_staff_pin(v_business, '66666666-6666-4666-8666-666666666666', '5162');
+  perform set_config('request.jwt.claims', '', true);
+end;
+$$;
+-- End of the staff section.

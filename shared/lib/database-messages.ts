@@ -72,6 +72,9 @@ export const MESSAGE_RULES: Rule[] = [
   { match: /^this (lot belongs to another item|product is not tracked by lot|item is not tracked by lot)$/i,
     say: (m) => `This ${m[1]}. Check the item and the lot you chose, and try again.` },
   { match: /^this product needs an expiry date for every lot$/i, say: () => 'This product needs an expiry date for every lot. Enter the lot\'s expiry date.' },
+  // ADR 0350: a manager's PIN at the till while the business requires two-factor of managers and they have none.
+  { match: /^permission denied: this business requires two-factor sign-in for managers and this manager has not set it up/i,
+    say: () => 'This business requires managers to use two-factor sign-in, and this manager has not set it up. They set it up in their profile first; until then the owner or another manager approves.' },
   { match: /^receipt not found \((.+)\)$/i, say: (m) => `This receipt was not found: ${m[1]}.` },
   { match: /^the (.+) is not a date and time$/i, say: (m) => `The ${m[1]} is not a date and time: enter one such as 2026-12-01 09:30.` },
   { match: /^(.+) is not a date and time$/i, say: (m) => `${capital(m[1] ?? '')} is not a date and time: enter one such as 2026-12-01 09:30.` },

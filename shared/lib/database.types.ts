@@ -462,8 +462,10 @@ export type Database = {
           id: string;
           kind: string;
           reason: string;
+          review_reasons: string[];
           shift_id: string;
           store_id: string;
+          till_switch_id: string | null;
         };
         ComputedFields: never;
         Insert: {
@@ -474,8 +476,10 @@ export type Database = {
           id?: string;
           kind: string;
           reason: string;
+          review_reasons?: string[];
           shift_id: string;
           store_id: string;
+          till_switch_id?: string | null;
         };
         Update: {
           actor_id?: string | null;
@@ -485,8 +489,10 @@ export type Database = {
           id?: string;
           kind?: string;
           reason?: string;
+          review_reasons?: string[];
           shift_id?: string;
           store_id?: string;
+          till_switch_id?: string | null;
         };
         Relationships: [
           {
@@ -502,6 +508,13 @@ export type Database = {
             isOneToOne: false;
             referencedRelation: "stores";
             referencedColumns: ["id", "business_id"];
+          },
+          {
+            foreignKeyName: "cash_movements_till_switch_id_fkey";
+            columns: ["till_switch_id"];
+            isOneToOne: false;
+            referencedRelation: "till_switches";
+            referencedColumns: ["id"];
           },
         ];
       };
@@ -3993,8 +4006,10 @@ export type Database = {
               _at: string;
               _id: string;
               _kind: string;
+              _offline?: boolean;
               _reason: string;
               _shift_id: string;
+              _till_switch?: Json;
             };
             Returns: string;
           }

@@ -49,29 +49,6 @@ comment on column public.shifts.close_recorded_at is 'When the server recorded t
 grant select on table public.shifts to authenticated;
 grant select on table public.shifts to service_role;
 
-create table public.cash_movements (
-  id uuid default gen_random_uuid() not null,
-  business_id uuid not null,
-  store_id uuid not null,
-  shift_id uuid not null,
-  kind text not null,
-  amount bigint not null,
-  reason text not null,
-  actor_id uuid,
-  at timestamp with time zone default now() not null,
-  constraint cash_movements_pkey primary key (id),
-  constraint cash_movements_amount_check check ((amount > 0)),
-  constraint cash_movements_kind_check check ((kind = any (array['in'::text, 'out'::text]))),
-  constraint cash_movements_reason_check check (((char_length(btrim(reason)) >= 1) and (char_length(btrim(reason)) <= 200))),
-  constraint cash_movements_actor_id_fkey foreign key (actor_id) references auth.users(id) on delete set null,
-  constraint cash_movements_shift_id_business_id_fkey foreign key (shift_id, business_id) references public.shifts(id, business_id) on delete cascade,
-  constraint cash_movements_store_id_business_id_fkey foreign key (store_id, business_id) references public.stores(id, business_id) on delete cascade
-);
-alter table public.cash_movements enable row level security;
-comment on table public.cash_movements is 'Cash put into or taken out of a drawer with a reason. Owners and managers read those of their stores, a cashier those of their own shifts; written only by cash_in_out.';
-grant select on table public.cash_movements to authenticated;
-grant select on table public.cash_movements to service_role;
-
 create table public.customers (
   id uuid default gen_random_uuid() not null,
   business_id uuid not null,
@@ -165,6 +142,34 @@ alter table public.till_switches enable row level security;
 comment on table public.till_switches is 'Who was switched in at a register by PIN, under which signed-in session; written only by switch_till and post_sale (ADR 0300).';
 grant select on table public.till_switches to authenticated;
 grant select on table public.till_switches to service_role;
+
+create table public.cash_movements (
+  id uuid default gen_random_uuid() not null,
+  business_id uuid not null,
+  store_id uuid not null,
+  shift_id uuid not null,
+  kind text not null,
+  amount bigint not null,
+  reason text not null,
+  actor_id uuid,
+  at timestamp with time zone default now() not null,
+  till_switch_id uuid,
+  review_reasons text[] default '{}'::text[] not null,
+  constraint cash_movements_pkey primary key (id),
+  constraint cash_movements_amount_check check ((amount > 0)),
+  constraint cash_movements_kind_check check ((kind = any (array['in'::text, 'out'::text]))),
+  constraint cash_movements_reason_check check (((char_length(btrim(reason)) >= 1) and (char_length(btrim(reason)) <= 200))),
+  constraint cash_movements_actor_id_fkey foreign key (actor_id) references auth.users(id) on delete set null,
+  constraint cash_movements_shift_id_business_id_fkey foreign key (shift_id, business_id) references public.shifts(id, business_id) on delete cascade,
+  constraint cash_movements_store_id_business_id_fkey foreign key (store_id, business_id) references public.stores(id, business_id) on delete cascade,
+  constraint cash_movements_till_switch_id_fkey foreign key (till_switch_id) references public.till_switches(id)
+);
+alter table public.cash_movements enable row level security;
+comment on table public.cash_movements is 'Cash put into or taken out of a drawer with a reason. Owners and managers read those of their stores, a cashier those of their own shifts; written only by cash_in_out.';
+comment on column public.cash_movements.till_switch_id is 'The PIN switch under which the cash moved (actor_id is then the switched-in person); null when moved by the signed-in person.';
+comment on column public.cash_movements.review_reasons is 'Why a manager should look at this movement (till_switch_unverified: its offline PIN switch failed verification, so it stays under the signed-in person); empty when none.';
+grant select on table public.cash_movements to authenticated;
+grant select on table public.cash_movements to service_role;
 
 create table public.sales (
   id uuid not null,
@@ -512,6 +517,8 @@ create index register_sync_states_store_business_idx on public.register_sync_sta
 create index register_sync_states_business_idx on public.register_sync_states (business_id);
 
 create index refunds_till_switch_idx on public.refunds (till_switch_id);
+
+create index cash_movements_till_switch_idx on public.cash_movements (till_switch_id);
 
 create index sale_line_lots_lot_idx on public.sale_line_lots (lot_id);
 
@@ -1329,85 +1336,6 @@ $$;
 revoke all on function public.x_report(uuid) from public;
 grant execute on function public.x_report(uuid) to authenticated;
 
-create or replace function public.cash_in_out(_shift_id uuid, _kind text, _amount bigint, _reason text)
-returns uuid
-language sql
-security definer
-set search_path = ''
-as $$
-  select public.cash_in_out(gen_random_uuid(), _shift_id, _kind, _amount, _reason, null::timestamptz);
-$$;
-revoke all on function public.cash_in_out(uuid,text,bigint,text) from public;
-grant execute on function public.cash_in_out(uuid,text,bigint,text) to authenticated;
-
--- ---------------------------------------------------------------------------------------------------
--- Cash in and out (20261124140000_pos_offline_events): a cashier only in their own shift (close_shift's rule).
-create or replace function public.cash_in_out(_id uuid, _shift_id uuid, _kind text, _amount bigint, _reason text,
-                                              _at timestamptz)
-returns uuid
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_shift public.shifts;
-  v_done public.cash_movements;
-  v_role text;
-  v_at timestamptz;
-  v_id uuid;
-begin
-  if _id is null then
-    raise exception 'a cash movement needs an id' using errcode = '22023';
-  end if;
-  select s.* into v_shift from public.shifts s where s.id = _shift_id;
-  if v_shift.id is null then
-    raise exception 'no such shift' using errcode = '42501';
-  end if;
-  select a.o_role into v_role from private.pos_store_access(v_shift.store_id, array['owner', 'manager', 'cashier']) a;
-  if v_role = 'cashier' and v_shift.cashier_id is distinct from (select auth.uid()) then
-    raise exception 'permission denied: only the cashier who opened it or a manager moves cash in this shift'
-      using errcode = '42501';
-  end if;
-  select m.* into v_done from public.cash_movements m where m.id = _id;
-  if v_done.id is not null then
-    if v_done.shift_id is distinct from _shift_id then
-      raise exception 'permission denied for this cash movement id' using errcode = '42501';
-    end if;
-    return v_done.id;
-  end if;
-  if v_shift.closed_at is not null then
-    raise exception 'this shift is closed' using errcode = '22023';
-  elsif _kind is null or _kind not in ('in', 'out') then
-    raise exception 'cash goes in or out' using errcode = '22023';
-  elsif _amount is null or _amount <= 0 or _amount > 100000000000 then
-    raise exception 'enter an amount above zero' using errcode = '22023';
-  elsif char_length(btrim(coalesce(_reason, ''))) not between 1 and 200 then
-    raise exception 'give a reason (1 to 200 characters)' using errcode = '22023';
-  elsif _at is not null and not isfinite(_at) then
-    raise exception 'the time is not a date and time' using errcode = '22023';
-  end if;
-  v_at := private.pos_event_time(coalesce(_at, now()), v_shift.opened_at);
-  insert into public.cash_movements (id, business_id, store_id, shift_id, kind, amount, reason, actor_id, at)
-  values (_id, v_shift.business_id, v_shift.store_id, v_shift.id, _kind, _amount, btrim(_reason), (select auth.uid()), v_at)
-  on conflict (id) do nothing
-  returning id into v_id;
-  if v_id is null then
-    select m.* into v_done from public.cash_movements m where m.id = _id;
-    if v_done.shift_id is distinct from _shift_id then
-      raise exception 'permission denied for this cash movement id' using errcode = '42501';
-    end if;
-    return v_done.id;
-  end if;
-  perform private.log_activity(v_shift.business_id, v_shift.store_id, 'cash.' || _kind, 'shift', v_shift.id, null,
-    jsonb_build_object('amount', _amount, 'reason', btrim(_reason), 'movement_id', _id, 'at', v_at)
-    || case when _at is distinct from v_at then jsonb_build_object('register_at', _at) else '{}'::jsonb end);
-  return v_id;
-end;
-$$;
-comment on function public.cash_in_out(uuid,uuid,text,bigint,text,timestamp with time zone) is 'Cash in or out of an open shift with the register''s id and time for it; idempotent by that id (ADR 0155).';
-revoke all on function public.cash_in_out(uuid,uuid,text,bigint,text,timestamp with time zone) from public;
-grant execute on function public.cash_in_out(uuid,uuid,text,bigint,text,timestamp with time zone) to authenticated;
-
 -- ---------------------------------------------------------------------------------------------------
 -- A manager settles a refused outbox entry (20261125130000_pos_offline_shift_open): the entry's author, when named,
 -- is a member of the business or a former member with entries in its trail (any uuid was recorded before).
@@ -2121,49 +2049,6 @@ comment on function public.till_staff(uuid) is 'Staff of a store who have a till
 revoke all on function public.till_staff(uuid) from public;
 grant execute on function public.till_staff(uuid) to authenticated;
 
--- Switch a register to a person of its store by their PIN. Returns {ok, switch_id, user_id, full_name, role} or
--- {ok: false, reason: wrong_pin|locked|no_pin, attempts_left, locked_until}: a wrong PIN returns rather than raises
--- so its count is kept.
-create or replace function public.switch_till(_register_id uuid, _user_id uuid, _pin text)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_register public.registers;
-  v_business uuid;
-  v_role text;
-  v_check jsonb;
-  v_id uuid := gen_random_uuid();
-begin
-  select r.* into v_register from public.registers r where r.id = _register_id and r.archived_at is null;
-  if v_register.id is null then
-    raise exception 'no such register' using errcode = '42501';
-  end if;
-  v_business := private.assert_store_role(v_register.store_id, array['owner', 'manager', 'cashier']);
-  v_role := private.store_member_role(v_register.store_id, _user_id);
-  if v_role is null then
-    raise exception 'permission denied: this person does not work at this store' using errcode = '42501';
-  elsif _pin is null or _pin !~ '^[0-9]{4,6}$' then
-    raise exception 'a PIN is 4 to 6 digits' using errcode = '22023';
-  end if;
-  v_check := private.check_pin(v_business, _user_id, _pin);
-  if not (v_check ->> 'ok')::boolean then
-    return v_check;
-  end if;
-  insert into public.till_switches (id, business_id, store_id, register_id, user_id, signed_in_user_id, method, verified)
-  values (v_id, v_business, v_register.store_id, _register_id, _user_id, (select auth.uid()), 'online', true);
-  perform private.log_activity(v_business, v_register.store_id, 'till.switched', 'till_switch', v_id, null,
-    jsonb_build_object('user_id', _user_id, 'register_id', _register_id, 'method', 'online'));
-  return jsonb_build_object('ok', true, 'switch_id', v_id, 'user_id', _user_id, 'role', v_role,
-    'full_name', (select coalesce(nullif(btrim(p.full_name), ''), 'Staff member') from public.profiles p where p.id = _user_id));
-end;
-$$;
-comment on function public.switch_till(uuid,uuid,text) is 'Switches a register to a staff member of its store by their PIN (lockout after 5 wrong tries); audited.';
-revoke all on function public.switch_till(uuid,uuid,text) from public;
-grant execute on function public.switch_till(uuid,uuid,text) to authenticated;
-
 -- The register's pictures: each unarchived variant of the business whose product has one, with the main picture's
 -- previews (else the first in order), in variant id order so the caller can page with range(). Security invoker:
 -- a member of the business reads them, nobody else.
@@ -2300,90 +2185,6 @@ $$;
 comment on function public.till_pin_verifiers(uuid) is 'The offline PIN verifiers of a register''s store cashiers (bcrypt, own salts), for switching without a network; never a manager''s or owner''s, whose PINs approve; audited.';
 revoke all on function public.till_pin_verifiers(uuid) from public;
 grant execute on function public.till_pin_verifiers(uuid) to authenticated;
-
-create or replace function private.sale_till_cashier(_switch jsonb, _business_id uuid, _register public.registers,
-                                                     _offline boolean, out o_user_id uuid, out o_role text,
-                                                     out o_switch_id uuid, out o_reasons text[])
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_uuid constant text := '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
-  v_row public.till_switches;
-  v_claimed uuid;
-  v_role text;
-  v_ok boolean := false;
-  v_at timestamptz;
-  v_proofed boolean := false;
-begin
-  o_user_id := (select auth.uid());
-  o_reasons := '{}';
-  if _switch is null or jsonb_typeof(_switch) = 'null' then
-    return;
-  end if;
-  if jsonb_typeof(_switch) <> 'object' or coalesce(_switch ->> 'id', '') !~* v_uuid
-     or coalesce(_switch ->> 'user_id', '') !~* v_uuid then
-    raise exception 'till_switch needs its id and the person''s user_id' using errcode = '22023';
-  end if;
-  v_claimed := (_switch ->> 'user_id')::uuid;
-  select t.* into v_row from public.till_switches t where t.id = (_switch ->> 'id')::uuid;
-  if v_row.id is not null then
-    if v_row.business_id <> _business_id or v_row.store_id <> _register.store_id
-       or v_row.signed_in_user_id is distinct from (select auth.uid()) or v_row.user_id is distinct from v_claimed then
-      raise exception 'permission denied: this till switch belongs to another register session' using errcode = '42501';
-    end if;
-    v_role := private.store_member_role(_register.store_id, v_claimed);
-    v_ok := v_row.verified and v_role is not null;
-  elsif jsonb_typeof(_switch -> 'proof') = 'string' and length(_switch ->> 'proof') <= 100 then
-    v_proofed := true;
-    v_role := private.store_member_role(_register.store_id, v_claimed);
-    if v_role is not null then
-      -- Checked (a wrong proof counts toward the lockout) but verified for a cashier only: registers hold cashiers'
-      -- verifiers only, so a proof for a manager or owner was never made by a register from its verifier set.
-      v_ok := (private.check_pin(_business_id, v_claimed, null, _switch ->> 'proof') ->> 'ok')::boolean
-              and v_role = 'cashier';
-    end if;
-    begin
-      v_at := least((_switch ->> 'at')::timestamptz, now());
-    exception when others then
-      v_at := now();
-    end;
-    insert into public.till_switches (id, business_id, store_id, register_id, user_id, signed_in_user_id, method,
-                                      verified, switched_at)
-    values ((_switch ->> 'id')::uuid, _business_id, _register.store_id, _register.id,
-            case when v_role is null then null else v_claimed end, (select auth.uid()), 'offline', v_ok,
-            coalesce(v_at, now()))
-    on conflict (id) do nothing;
-    if not found then
-      -- A concurrent copy of the same switch was recorded first: its verdict.
-      select t.* into v_row from public.till_switches t where t.id = (_switch ->> 'id')::uuid;
-      if v_row.business_id <> _business_id or v_row.signed_in_user_id is distinct from (select auth.uid()) then
-        raise exception 'permission denied: this till switch belongs to another register session' using errcode = '42501';
-      end if;
-      v_ok := v_row.verified and v_row.user_id = v_claimed;
-    end if;
-    perform private.log_activity(_business_id, _register.store_id, 'till.switched', 'till_switch',
-      (_switch ->> 'id')::uuid, null,
-      jsonb_build_object('user_id', v_claimed, 'register_id', _register.id, 'method', 'offline', 'verified', v_ok));
-  elsif not _offline then
-    raise exception 'permission denied: this till switch is unknown: switch to the person again' using errcode = '42501';
-  end if;
-  o_switch_id := (_switch ->> 'id')::uuid;
-  if v_ok then
-    o_user_id := v_claimed;
-    o_role := v_role;
-  elsif not _offline and not v_proofed then
-    raise exception 'permission denied: this till switch is no longer valid: switch to the person again' using errcode = '42501';
-  else
-    o_reasons := array['till_switch_unverified'];
-    if not exists (select 1 from public.till_switches t where t.id = o_switch_id) then
-      o_switch_id := null;
-    end if;
-  end if;
-end;
-$$;
-revoke all on function private.sale_till_cashier(jsonb,uuid,public.registers,boolean) from public;
 
 -- A member's role changes from cashier to manager or owner: their PIN (whose offline verifier registers held) goes.
 create or replace function private.staff_pin_forget_on_promotion()
@@ -2640,6 +2441,243 @@ $$;
 revoke all on function public.post_refund(jsonb) from public;
 grant execute on function public.post_refund(jsonb) to authenticated;
 
+create or replace function public.cash_in_out(_shift_id uuid, _kind text, _amount bigint, _reason text)
+returns uuid
+language sql
+security definer
+set search_path = ''
+as $$
+  select public.cash_in_out(gen_random_uuid(), _shift_id, _kind, _amount, _reason, null::timestamptz);
+$$;
+revoke all on function public.cash_in_out(uuid,text,bigint,text) from public;
+grant execute on function public.cash_in_out(uuid,text,bigint,text) to authenticated;
+
+-- ---------------------------------------------------------------------------------------------------
+-- Cash in and out (20261124140000_pos_offline_events): a cashier only in their own shift (close_shift's rule).
+create or replace function public.cash_in_out(_id uuid, _shift_id uuid, _kind text, _amount bigint, _reason text,
+                                              _at timestamptz, _till_switch jsonb default null,
+                                              _offline boolean default false)
+returns uuid
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_shift public.shifts;
+  v_done public.cash_movements;
+  v_role text;
+  v_at timestamptz;
+  v_id uuid;
+  v_register public.registers;
+  v_till record;
+begin
+  if _id is null then
+    raise exception 'a cash movement needs an id' using errcode = '22023';
+  end if;
+  select s.* into v_shift from public.shifts s where s.id = _shift_id;
+  if v_shift.id is null then
+    raise exception 'no such shift' using errcode = '42501';
+  end if;
+  select a.o_role into v_role from private.pos_store_access(v_shift.store_id, array['owner', 'manager', 'cashier']) a;
+  if v_role = 'cashier' and v_shift.cashier_id is distinct from (select auth.uid()) then
+    raise exception 'permission denied: only the cashier who opened it or a manager moves cash in this shift'
+      using errcode = '42501';
+  end if;
+  select m.* into v_done from public.cash_movements m where m.id = _id;
+  if v_done.id is not null then
+    if v_done.shift_id is distinct from _shift_id then
+      raise exception 'permission denied for this cash movement id' using errcode = '42501';
+    end if;
+    return v_done.id;
+  end if;
+  if v_shift.closed_at is not null then
+    raise exception 'this shift is closed' using errcode = '22023';
+  elsif _kind is null or _kind not in ('in', 'out') then
+    raise exception 'cash goes in or out' using errcode = '22023';
+  elsif _amount is null or _amount <= 0 or _amount > 100000000000 then
+    raise exception 'enter an amount above zero' using errcode = '22023';
+  elsif char_length(btrim(coalesce(_reason, ''))) not between 1 and 200 then
+    raise exception 'give a reason (1 to 200 characters)' using errcode = '22023';
+  elsif _at is not null and not isfinite(_at) then
+    raise exception 'the time is not a date and time' using errcode = '22023';
+  end if;
+  v_at := private.pos_event_time(coalesce(_at, now()), v_shift.opened_at);
+  -- The person PIN-switched in at the till (ADR 0300) moves the cash: named on the row. Checked before the write so a
+  -- refused switch (online, unknown or no longer valid) writes nothing; an offline proof that fails flags the row.
+  select r.* into v_register from public.registers r where r.id = v_shift.register_id;
+  select * into v_till
+    from private.sale_till_cashier(_till_switch, v_shift.business_id, v_register, coalesce(_offline, false));
+  insert into public.cash_movements (id, business_id, store_id, shift_id, kind, amount, reason, actor_id, at,
+                                     till_switch_id, review_reasons)
+  values (_id, v_shift.business_id, v_shift.store_id, v_shift.id, _kind, _amount, btrim(_reason), v_till.o_user_id, v_at,
+          v_till.o_switch_id, v_till.o_reasons)
+  on conflict (id) do nothing
+  returning id into v_id;
+  if v_id is null then
+    select m.* into v_done from public.cash_movements m where m.id = _id;
+    if v_done.shift_id is distinct from _shift_id then
+      raise exception 'permission denied for this cash movement id' using errcode = '42501';
+    end if;
+    return v_done.id;
+  end if;
+  perform private.log_activity(v_shift.business_id, v_shift.store_id, 'cash.' || _kind, 'shift', v_shift.id, null,
+    jsonb_build_object('amount', _amount, 'reason', btrim(_reason), 'movement_id', _id, 'at', v_at)
+    || case when _at is distinct from v_at then jsonb_build_object('register_at', _at) else '{}'::jsonb end
+    || case when _till_switch is null or jsonb_typeof(_till_switch) = 'null' then '{}'::jsonb
+            else jsonb_build_object('cashier_id', v_till.o_user_id, 'till_switch_id', v_till.o_switch_id,
+                                    'review_reasons', to_jsonb(v_till.o_reasons)) end);
+  return v_id;
+end;
+$$;
+comment on function public.cash_in_out(uuid,uuid,text,bigint,text,timestamp with time zone,jsonb,boolean) is 'Cash in or out of an open shift with the register''s id and time for it; idempotent by that id (ADR 0155). The register''s till_switch names the person switched in by PIN (ADR 0300, 0350); _offline: the entry was made offline, so a switch that cannot be verified flags it rather than refusing it.';
+revoke all on function public.cash_in_out(uuid,uuid,text,bigint,text,timestamp with time zone,jsonb,boolean) from public;
+grant execute on function public.cash_in_out(uuid,uuid,text,bigint,text,timestamp with time zone,jsonb,boolean) to authenticated;
+
+-- True when a PIN of this person must not act: the business requires two-factor of managers, the person is a manager
+-- there and has no verified authenticator (the PIN is typed into someone else's session, so the session's aal says
+-- nothing about them; having set up the factor is what the owner asked of managers).
+create or replace function private.pin_lacks_two_factor(_business_id uuid, _user_id uuid, _role text)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select coalesce(_role = 'manager', false)
+     and exists (select 1 from public.businesses b where b.id = _business_id and b.managers_need_two_factor)
+     and not private.has_verified_factor(_user_id)
+$$;
+comment on function private.pin_lacks_two_factor(uuid,uuid,text) is 'Whether a till PIN of this person is refused because the business requires two-factor of managers and this manager has no verified factor (ADR 0350).';
+revoke all on function private.pin_lacks_two_factor(uuid,uuid,text) from public;
+
+create or replace function public.switch_till(_register_id uuid, _user_id uuid, _pin text)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_register public.registers;
+  v_business uuid;
+  v_role text;
+  v_check jsonb;
+  v_id uuid := gen_random_uuid();
+begin
+  select r.* into v_register from public.registers r where r.id = _register_id and r.archived_at is null;
+  if v_register.id is null then
+    raise exception 'no such register' using errcode = '42501';
+  end if;
+  v_business := private.assert_store_role(v_register.store_id, array['owner', 'manager', 'cashier']);
+  v_role := private.store_member_role(v_register.store_id, _user_id);
+  if v_role is null then
+    raise exception 'permission denied: this person does not work at this store' using errcode = '42501';
+  elsif _pin is null or _pin !~ '^[0-9]{4,6}$' then
+    raise exception 'a PIN is 4 to 6 digits' using errcode = '22023';
+  elsif private.pin_lacks_two_factor(v_business, _user_id, v_role) then
+    -- A manager switched in sells and refunds with a manager's powers: the business's two-factor rule holds (ADR 0350).
+    raise exception 'permission denied: this business requires two-factor sign-in for managers and this manager has not set it up: they set up two-factor sign-in in their profile before their PIN approves or switches the till' using errcode = '42501';
+  end if;
+  v_check := private.check_pin(v_business, _user_id, _pin);
+  if not (v_check ->> 'ok')::boolean then
+    return v_check;
+  end if;
+  insert into public.till_switches (id, business_id, store_id, register_id, user_id, signed_in_user_id, method, verified)
+  values (v_id, v_business, v_register.store_id, _register_id, _user_id, (select auth.uid()), 'online', true);
+  perform private.log_activity(v_business, v_register.store_id, 'till.switched', 'till_switch', v_id, null,
+    jsonb_build_object('user_id', _user_id, 'register_id', _register_id, 'method', 'online'));
+  return jsonb_build_object('ok', true, 'switch_id', v_id, 'user_id', _user_id, 'role', v_role,
+    'full_name', (select coalesce(nullif(btrim(p.full_name), ''), 'Staff member') from public.profiles p where p.id = _user_id));
+end;
+$$;
+comment on function public.switch_till(uuid,uuid,text) is 'Switches a register to a staff member of its store by their PIN (lockout after 5 wrong tries); audited.';
+revoke all on function public.switch_till(uuid,uuid,text) from public;
+grant execute on function public.switch_till(uuid,uuid,text) to authenticated;
+
+create or replace function private.sale_till_cashier(_switch jsonb, _business_id uuid, _register public.registers,
+                                                     _offline boolean, out o_user_id uuid, out o_role text,
+                                                     out o_switch_id uuid, out o_reasons text[])
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_uuid constant text := '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
+  v_row public.till_switches;
+  v_claimed uuid;
+  v_role text;
+  v_ok boolean := false;
+  v_at timestamptz;
+  v_proofed boolean := false;
+begin
+  o_user_id := (select auth.uid());
+  o_reasons := '{}';
+  if _switch is null or jsonb_typeof(_switch) = 'null' then
+    return;
+  end if;
+  if jsonb_typeof(_switch) <> 'object' or coalesce(_switch ->> 'id', '') !~* v_uuid
+     or coalesce(_switch ->> 'user_id', '') !~* v_uuid then
+    raise exception 'till_switch needs its id and the person''s user_id' using errcode = '22023';
+  end if;
+  v_claimed := (_switch ->> 'user_id')::uuid;
+  select t.* into v_row from public.till_switches t where t.id = (_switch ->> 'id')::uuid;
+  if v_row.id is not null then
+    if v_row.business_id <> _business_id or v_row.store_id <> _register.store_id
+       or v_row.signed_in_user_id is distinct from (select auth.uid()) or v_row.user_id is distinct from v_claimed then
+      raise exception 'permission denied: this till switch belongs to another register session' using errcode = '42501';
+    end if;
+    v_role := private.store_member_role(_register.store_id, v_claimed);
+    -- A switch made before the business required two-factor of managers no longer carries a manager without it.
+    v_ok := v_row.verified and v_role is not null and not private.pin_lacks_two_factor(_business_id, v_claimed, v_role);
+  elsif jsonb_typeof(_switch -> 'proof') = 'string' and length(_switch ->> 'proof') <= 100 then
+    v_proofed := true;
+    v_role := private.store_member_role(_register.store_id, v_claimed);
+    if v_role is not null then
+      -- Checked (a wrong proof counts toward the lockout) but verified for a cashier only: registers hold cashiers'
+      -- verifiers only, so a proof for a manager or owner was never made by a register from its verifier set.
+      v_ok := (private.check_pin(_business_id, v_claimed, null, _switch ->> 'proof') ->> 'ok')::boolean
+              and v_role = 'cashier';
+    end if;
+    begin
+      v_at := least((_switch ->> 'at')::timestamptz, now());
+    exception when others then
+      v_at := now();
+    end;
+    insert into public.till_switches (id, business_id, store_id, register_id, user_id, signed_in_user_id, method,
+                                      verified, switched_at)
+    values ((_switch ->> 'id')::uuid, _business_id, _register.store_id, _register.id,
+            case when v_role is null then null else v_claimed end, (select auth.uid()), 'offline', v_ok,
+            coalesce(v_at, now()))
+    on conflict (id) do nothing;
+    if not found then
+      -- A concurrent copy of the same switch was recorded first: its verdict.
+      select t.* into v_row from public.till_switches t where t.id = (_switch ->> 'id')::uuid;
+      if v_row.business_id <> _business_id or v_row.signed_in_user_id is distinct from (select auth.uid()) then
+        raise exception 'permission denied: this till switch belongs to another register session' using errcode = '42501';
+      end if;
+      v_ok := v_row.verified and v_row.user_id = v_claimed;
+    end if;
+    perform private.log_activity(_business_id, _register.store_id, 'till.switched', 'till_switch',
+      (_switch ->> 'id')::uuid, null,
+      jsonb_build_object('user_id', v_claimed, 'register_id', _register.id, 'method', 'offline', 'verified', v_ok));
+  elsif not _offline then
+    raise exception 'permission denied: this till switch is unknown: switch to the person again' using errcode = '42501';
+  end if;
+  o_switch_id := (_switch ->> 'id')::uuid;
+  if v_ok then
+    o_user_id := v_claimed;
+    o_role := v_role;
+  elsif not _offline and not v_proofed then
+    raise exception 'permission denied: this till switch is no longer valid: switch to the person again' using errcode = '42501';
+  else
+    o_reasons := array['till_switch_unverified'];
+    if not exists (select 1 from public.till_switches t where t.id = o_switch_id) then
+      o_switch_id := null;
+    end if;
+  end if;
+end;
+$$;
+revoke all on function private.sale_till_cashier(jsonb,uuid,public.registers,boolean) from public;
+
 -- The lots of a sale's priced lines (private.sale_lines_priced kept a lot the register named when it is the
 -- item's; other lots it chose are replaced here): each lot-tracked line gets `lots` [{lot_id, lot_number,
 -- expires_on, qty, expired}] and its lot_id is the first of them. Expiry is judged on the sale's day in the
@@ -2788,50 +2826,6 @@ $$;
 comment on function public.approve_discount(uuid,numeric,text) is 'An owner or manager signed in at the register approves one discount (up to a percent), refund or sale of an expired lot; audited.';
 revoke all on function public.approve_discount(uuid,numeric,text) from public;
 grant execute on function public.approve_discount(uuid,numeric,text) to authenticated;
-
--- approve_with_pin as in 20261202120000_till_pins, also approving the sale of an expired lot (no percent).
-create or replace function public.approve_with_pin(_store_id uuid, _user_id uuid, _pin text,
-                                                   _max_discount_percent numeric default 100, _purpose text default 'discount')
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_business uuid := private.assert_store_role(_store_id, array['owner', 'manager', 'cashier']);
-  v_role text := private.store_member_role(_store_id, _user_id);
-  v_limit numeric := private.discount_limit_percent(v_role);
-  v_check jsonb;
-  v_id uuid;
-begin
-  if v_role is null or v_role not in ('owner', 'manager') then
-    raise exception 'permission denied: only an owner or manager of this store approves' using errcode = '42501';
-  elsif _purpose is null or _purpose not in ('discount', 'refund', 'expired_lot') then
-    raise exception 'approve a discount, a refund or the sale of an expired lot' using errcode = '22023';
-  elsif _purpose <> 'expired_lot' and
-        (_max_discount_percent is null or _max_discount_percent < 0 or _max_discount_percent > v_limit) then
-    raise exception 'this manager may approve discounts up to % percent', v_limit using errcode = '22023';
-  elsif _pin is null or _pin !~ '^[0-9]{4,6}$' then
-    raise exception 'a PIN is 4 to 6 digits' using errcode = '22023';
-  end if;
-  v_check := private.check_pin(v_business, _user_id, _pin);
-  if not (v_check ->> 'ok')::boolean then
-    return v_check;
-  end if;
-  insert into public.pos_approvals (business_id, store_id, purpose, max_discount_percent, approved_by)
-  values (v_business, _store_id, _purpose, case when _purpose <> 'expired_lot' then _max_discount_percent end, _user_id)
-  returning id into v_id;
-  perform private.log_activity(v_business, _store_id, 'approval.granted', 'approval', v_id, null,
-    jsonb_build_object('purpose', _purpose,
-                       'max_discount_percent', case when _purpose <> 'expired_lot' then _max_discount_percent end,
-                       'approved_by', _user_id,
-                       'method', 'pin'));
-  return jsonb_build_object('ok', true, 'approval_id', v_id);
-end;
-$$;
-comment on function public.approve_with_pin(uuid,uuid,text,numeric,text) is 'A manager or owner of the store approves one discount, refund or sale of an expired lot with their till PIN (lockout after 5 wrong tries); audited.';
-revoke all on function public.approve_with_pin(uuid,uuid,text,numeric,text) from public;
-grant execute on function public.approve_with_pin(uuid,uuid,text,numeric,text) to authenticated;
 
 -- sale_stock_movements as in 20261124100000_pos_speed (actor fields of log_activity), moving each lot of a
 -- line split over lots.
@@ -3067,6 +3061,53 @@ begin
 end;
 $$;
 revoke all on function private.post_sale_core(jsonb) from public;
+
+create or replace function public.approve_with_pin(_store_id uuid, _user_id uuid, _pin text,
+                                                   _max_discount_percent numeric default 100, _purpose text default 'discount')
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_business uuid := private.assert_store_role(_store_id, array['owner', 'manager', 'cashier']);
+  v_role text := private.store_member_role(_store_id, _user_id);
+  v_limit numeric := private.discount_limit_percent(v_role);
+  v_check jsonb;
+  v_id uuid;
+begin
+  if v_role is null or v_role not in ('owner', 'manager') then
+    raise exception 'permission denied: only an owner or manager of this store approves' using errcode = '42501';
+  elsif _purpose is null or _purpose not in ('discount', 'refund', 'expired_lot') then
+    raise exception 'approve a discount, a refund or the sale of an expired lot' using errcode = '22023';
+  elsif _purpose <> 'expired_lot' and
+        (_max_discount_percent is null or _max_discount_percent < 0 or _max_discount_percent > v_limit) then
+    raise exception 'this manager may approve discounts up to % percent', v_limit using errcode = '22023';
+  elsif _pin is null or _pin !~ '^[0-9]{4,6}$' then
+    raise exception 'a PIN is 4 to 6 digits' using errcode = '22023';
+  end if;
+  -- The business's two-factor rule for managers holds at the till too (ADR 0350): refused before the PIN is checked.
+  if private.pin_lacks_two_factor(v_business, _user_id, v_role) then
+    raise exception 'permission denied: this business requires two-factor sign-in for managers and this manager has not set it up: they set up two-factor sign-in in their profile before their PIN approves or switches the till' using errcode = '42501';
+  end if;
+  v_check := private.check_pin(v_business, _user_id, _pin);
+  if not (v_check ->> 'ok')::boolean then
+    return v_check;
+  end if;
+  insert into public.pos_approvals (business_id, store_id, purpose, max_discount_percent, approved_by)
+  values (v_business, _store_id, _purpose, case when _purpose <> 'expired_lot' then _max_discount_percent end, _user_id)
+  returning id into v_id;
+  perform private.log_activity(v_business, _store_id, 'approval.granted', 'approval', v_id, null,
+    jsonb_build_object('purpose', _purpose,
+                       'max_discount_percent', case when _purpose <> 'expired_lot' then _max_discount_percent end,
+                       'approved_by', _user_id,
+                       'method', 'pin'));
+  return jsonb_build_object('ok', true, 'approval_id', v_id);
+end;
+$$;
+comment on function public.approve_with_pin(uuid,uuid,text,numeric,text) is 'A manager or owner of the store approves one discount, refund or sale of an expired lot with their till PIN (lockout after 5 wrong tries); audited.';
+revoke all on function public.approve_with_pin(uuid,uuid,text,numeric,text) from public;
+grant execute on function public.approve_with_pin(uuid,uuid,text,numeric,text) to authenticated;
 
 -- ==== Triggers ============================================================================================
 

@@ -40,12 +40,14 @@ afterAll(async () => {
 });
 
 describe('supabase/seed.sql', () => {
-  it('lists the four demo accounts in its header', () => {
+  it('lists the six demo accounts in its header', () => {
     expect(demoAccounts().map(({ email, password, role }) => ({ email, password, role }))).toEqual([
       { email: seedUsers.admin.email, password: seedUsers.admin.password, role: 'admin' },
       { email: seedUsers.owner1.email, password: seedUsers.owner1.password, role: 'owner' },
       { email: seedUsers.owner2.email, password: seedUsers.owner2.password, role: 'owner' },
       { email: seedUsers.owner3.email, password: seedUsers.owner3.password, role: 'owner' },
+      { email: seedUsers.manager1.email, password: seedUsers.manager1.password, role: 'manager' },
+      { email: seedUsers.cashier1.email, password: seedUsers.cashier1.password, role: 'cashier' },
     ]);
     for (const account of demoAccounts()) expect(account.description.length).toBeGreaterThan(10);
   });
@@ -73,7 +75,7 @@ describe('supabase/seed.sql', () => {
               (select count(*)::int from public.support_tickets where status = 'open') as open_tickets,
               (select count(*)::int from public.payment_methods) as payment_methods`,
     );
-    expect(rows[0]).toEqual({ profiles: 4, auto_renew_plans: 1, revenue: '529.71', open_tickets: 2, payment_methods: 3 });
+    expect(rows[0]).toEqual({ profiles: 6, auto_renew_plans: 1, revenue: '529.71', open_tickets: 2, payment_methods: 3 });
   });
 
   it('gives owner1 and owner2 the promised plans and history, owner3 nothing', async () => {
@@ -135,6 +137,31 @@ describe('supabase/seed.sql', () => {
         'select total_profiles::int, active_users::int, total_revenue::text, open_tickets::int from public.admin_overview()',
       )).rows,
     );
-    expect(overview).toEqual([{ total_profiles: 4, active_users: 1, total_revenue: '529.71', open_tickets: 2 }]);
+    expect(overview).toEqual([{ total_profiles: 6, active_users: 1, total_revenue: '529.71', open_tickets: 2 }]);
+  });
+
+  it('gives Fresh Corner Market a manager and a cashier with the till PINs the README lists, and no business of their own', async () => {
+    const { rows } = await db.query<Record<string, unknown>>(
+      `select u.email, m.role::text as role, m.all_stores,
+              p.pin_hash = extensions.crypt(
+                case u.id when $2::uuid then $4 else $5 end, p.pin_hash) as pin_ok,
+              private.pin_problem(case u.id when $2::uuid then $4 else $5 end) as pin_problem,
+              (select count(*)::int from public.business_members o where o.user_id = u.id) as memberships
+         from auth.users u
+         join public.business_members m on m.user_id = u.id
+         join public.business_members owner on owner.business_id = m.business_id and owner.user_id = $1 and owner.role = 'owner'
+         join private.staff_pins p on p.business_id = m.business_id and p.user_id = u.id
+        where u.id in ($2, $3) order by u.email`,
+      [seedUsers.owner1.id, seedUsers.manager1.id, seedUsers.cashier1.id, seedUsers.manager1.pin, seedUsers.cashier1.pin],
+    );
+    expect(rows).toEqual([
+      { email: seedUsers.cashier1.email, role: 'cashier', all_stores: true, pin_ok: true, pin_problem: null, memberships: 1 },
+      { email: seedUsers.manager1.email, role: 'manager', all_stores: true, pin_ok: true, pin_problem: null, memberships: 1 },
+    ]);
+    const readme = readFileSync('README.md', 'utf8');
+    for (const who of [seedUsers.manager1, seedUsers.cashier1]) {
+      expect(readme).toContain(`| ${who.email} | ${who.password} |`);
+      expect(readme).toContain(`till PIN **${who.pin}**`);
+    }
   });
 });

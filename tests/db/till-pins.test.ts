@@ -6,8 +6,11 @@
 import { randomUUID } from 'node:crypto';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendSale } from '../../shared/features/pos/pos-api';
 import { checkOfflinePin, verifierSetSchema } from '../../shared/features/pos/till-pins/offline-verifier';
+import type { StorewiseClient } from '../../shared/lib/supabase-client';
 import { downtown, startCatalogWorld, type CatalogWorld } from './support/catalog-world';
+import { seedUsers } from './support/seed-ids';
 
 let w: CatalogWorld;
 const reg: Record<string, string> = {};
@@ -219,7 +222,9 @@ describe('switching offline', () => {
     expect(issued.error).toBeNull();
     const set = verifierSetSchema.parse(issued.data);
     // Cashiers only: a manager's or owner's verifier, cracked offline by anyone of the store, would give a PIN that approves.
-    expect(set.staff.map((s) => s.user_id)).toEqual([w.userIds.cashier]);
+    // (The seed's demo cashier of Fresh Corner Market, with a PIN and all stores, is one of them.)
+    expect(set.staff.map((s) => s.user_id).sort()).toEqual([w.userIds.cashier, seedUsers.cashier1.id].sort());
+    expect(set.staff.map((s) => s.role)).toEqual(['cashier', 'cashier']);
     expect(JSON.stringify(set)).not.toContain('pin_hash');
     const [stored] = await w.rows<{ pin_hash: string }>('select pin_hash from private.staff_pins where user_id = $1', [w.userIds.cashier]);
     expect(JSON.stringify(set)).not.toContain(stored?.pin_hash);
@@ -310,6 +315,94 @@ describe('refunds at a switched till', () => {
   });
 });
 
+// Before the role changes below (the cashier must still be a cashier for the offline proof).
+describe('cash in and out at a switched till', () => {
+  const cash = (extra: Record<string, unknown>) => w.clients.manager.rpc('cash_in_out', { _id: randomUUID(),
+    _shift_id: managerShift, _kind: 'out', _amount: 500, _reason: 'Window cleaner', _at: new Date().toISOString(), ...extra });
+  const movement = (id: string) => w.rows<{ actor_id: string; till_switch_id: string | null; review_reasons: string[] }>(
+    'select actor_id, till_switch_id, review_reasons from public.cash_movements where id = $1', [id]);
+
+  it('a paid-out under the manager\'s session names the cashier switched in, on the row and in the trail', async () => {
+    const switched = await switchTill(w.clients.manager, reg.DT1 as string, w.userIds.cashier, pins.cashier);
+    const sw = switched.data as { ok: boolean; switch_id: string };
+    expect(sw.ok).toBe(true);
+    const out = await cash({ _till_switch: { id: sw.switch_id, user_id: w.userIds.cashier } });
+    expect(out.error).toBeNull();
+    const id = out.data as string;
+    expect(await movement(id)).toEqual([{ actor_id: w.userIds.cashier, till_switch_id: sw.switch_id, review_reasons: [] }]);
+    const [logged] = await w.rows<{ actor_id: string; after: Record<string, unknown> }>(
+      `select actor_id, after from public.activity where kind = 'cash.out' and after ->> 'movement_id' = $1`, [id]);
+    expect(logged?.actor_id).toBe(w.userIds.manager);
+    expect(logged?.after).toMatchObject({ cashier_id: w.userIds.cashier, till_switch_id: sw.switch_id, amount: 500 });
+    // Without a switch it is the signed-in manager's, as before.
+    const own = await cash({});
+    expect(await movement(own.data as string)).toEqual([{ actor_id: w.userIds.manager, till_switch_id: null, review_reasons: [] }]);
+  });
+
+  it('online, an unknown switch is refused and writes nothing; a switch claimed for someone else is refused', async () => {
+    const id = randomUUID();
+    const unknown = await cash({ _id: id, _till_switch: { id: randomUUID(), user_id: w.userIds.cashier } });
+    expect(unknown.error?.code).toBe('42501');
+    expect(await movement(id)).toEqual([]);
+    const switched = await switchTill(w.clients.manager, reg.DT1 as string, w.userIds.cashier, pins.cashier);
+    const sw = switched.data as { switch_id: string };
+    const claimed = await cash({ _till_switch: { id: sw.switch_id, user_id: w.userIds.owner } });
+    expect(claimed.error?.code).toBe('42501');
+    const malformed = await cash({ _till_switch: { id: 'not-a-uuid' } });
+    expect(malformed.error?.code).toBe('22023');
+  });
+
+  it('offline: a right proof names the cashier; a wrong proof keeps the movement under the signed-in person, flagged', async () => {
+    const set = verifierSetSchema.parse((await w.clients.manager.rpc('till_pin_verifiers', { _register_id: reg.DT1 })).data);
+    const right = await checkOfflinePin(set, {}, w.userIds.cashier, pins.cashier, Date.now());
+    if (!right.result.ok) throw new Error('the right PIN was refused offline');
+    const at = new Date().toISOString();
+    const goodSwitch = randomUUID();
+    const good = await cash({ _offline: true, _till_switch: { id: goodSwitch, user_id: w.userIds.cashier, proof: right.result.proof, at } });
+    expect(good.error).toBeNull();
+    expect(await movement(good.data as string)).toEqual([{ actor_id: w.userIds.cashier, till_switch_id: goodSwitch, review_reasons: [] }]);
+    const badSwitch = randomUUID();
+    const bad = await cash({ _offline: true, _kind: 'in', _till_switch: { id: badSwitch, user_id: w.userIds.cashier,
+      proof: await checkOfflinePinProofFor(set, w.userIds.cashier, '2795'), at } });
+    expect(bad.error).toBeNull();
+    expect(await movement(bad.data as string)).toEqual([{ actor_id: w.userIds.manager, till_switch_id: badSwitch,
+      review_reasons: ['till_switch_unverified'] }]);
+    expect(await w.rows('select verified, user_id from public.till_switches where id = $1', [badSwitch]))
+      .toEqual([{ verified: false, user_id: w.userIds.cashier }]);
+    const [logged] = await w.rows<{ after: Record<string, unknown> }>(
+      `select after from public.activity where kind = 'cash.in' and after ->> 'movement_id' = $1`, [bad.data as string]);
+    expect(logged?.after).toMatchObject({ cashier_id: w.userIds.manager, review_reasons: ['till_switch_unverified'] });
+    // The wrong proof counted toward the cashier's lockout; a right PIN clears it again for the tests after.
+    expect(await w.rows('select failed_attempts from private.staff_pins where user_id = $1', [w.userIds.cashier]))
+      .toEqual([{ failed_attempts: 1 }]);
+    expect((await switchTill(w.clients.manager, reg.DT1 as string, w.userIds.cashier, pins.cashier)).data).toMatchObject({ ok: true });
+  });
+
+  it('the register\'s outbox sends the switch with a cash entry; a queued one the server cannot verify is flagged, not lost', async () => {
+    const switched = await switchTill(w.clients.manager, reg.DT1 as string, w.userIds.cashier, pins.cashier);
+    const sw = switched.data as { switch_id: string };
+    const entry = (payload: Record<string, unknown>, attempts = 0) => {
+      const id = randomUUID();
+      return { id, seq: 1, kind: 'cash' as const, createdAt: new Date().toISOString(), attempts,
+        payload: { id, shift_id: managerShift, kind: 'out', amount: 250, reason: 'Stamps', at: new Date().toISOString(), ...payload } };
+    };
+    const manager = w.clients.manager as unknown as StorewiseClient;
+    const online = entry({ offline: false, till_switch: { id: sw.switch_id, user_id: w.userIds.cashier } });
+    expect((await sendSale(manager, online)).status).toBe('done');
+    expect(await movement(online.id)).toEqual([{ actor_id: w.userIds.cashier, till_switch_id: sw.switch_id, review_reasons: [] }]);
+    // A switch the server never recorded: refused when sent online at once, kept and flagged once it was queued offline.
+    const unknown = { id: randomUUID(), user_id: w.userIds.cashier };
+    const atOnce = entry({ offline: false, till_switch: unknown });
+    expect((await sendSale(manager, atOnce)).status).toBe('rejected');
+    expect(await movement(atOnce.id)).toEqual([]);
+    for (const queued of [entry({ offline: true, till_switch: unknown }), entry({ offline: false, till_switch: unknown }, 2)]) {
+      expect((await sendSale(manager, queued)).status).toBe('done');
+      expect(await movement(queued.id)).toEqual([{ actor_id: w.userIds.manager, till_switch_id: null,
+        review_reasons: ['till_switch_unverified'] }]);
+    }
+  });
+});
+
 describe('reviewing a sale rung under a PIN switch', () => {
   it('the manager signed in at the till does not clear its flag (the sale names the cashier); the owner does', async () => {
     const switched = await switchTill(w.clients.manager, reg.DT1 as string, w.userIds.cashier, pins.cashier);
@@ -327,6 +420,65 @@ describe('reviewing a sale rung under a PIN switch', () => {
     expect(await w.rows('select 1 from public.sale_reviews where sale_id = $1', [sale.id])).toEqual([]);
     const byOwner = await w.clients.owner.rpc('review_sale', { _sale_id: sale.id, _note: 'Checked the drawer' });
     expect(byOwner.error).toBeNull();
+  });
+});
+
+// ADR 0350 (issue 26): a till PIN does not get round the business's "managers need two-factor" setting.
+describe('PINs when the business requires two-factor of managers', () => {
+  const requireTwoFactor = (on: boolean) =>
+    w.rows('update public.businesses set managers_need_two_factor = $2 where id = $1', [w.businessA, on]);
+  const approve = () => w.clients.cashier.rpc('approve_with_pin', { _store_id: downtown, _user_id: w.userIds.manager,
+    _pin: pins.manager, _max_discount_percent: 0, _purpose: 'refund' });
+  const approvalsBy = async (who: string) => (await w.rows('select id from public.pos_approvals where approved_by = $1', [who])).length;
+  const failures = async () => (await w.rows<{ failed_attempts: number }>(
+    'select failed_attempts from private.staff_pins where user_id = $1', [w.userIds.manager]))[0]?.failed_attempts;
+
+  it('a manager without a verified factor neither approves nor switches in by PIN; with one, they do; owners are not covered', async () => {
+    // A switch to the manager made while the setting was off, used after it is turned on.
+    const earlier = await switchTill(w.clients.cashier, reg.DT2 as string, w.userIds.manager, pins.manager);
+    const earlierSwitch = (earlier.data as { ok: boolean; switch_id: string });
+    expect(earlierSwitch.ok).toBe(true);
+    const approvalsBefore = await approvalsBy(w.userIds.manager);
+    await requireTwoFactor(true);
+    try {
+      const before = await failures();
+      const refused = await approve();
+      expect(refused.error?.code).toBe('42501');
+      expect(refused.status).toBe(403);
+      expect(refused.error?.message).toMatch(/requires two-factor sign-in for managers and this manager has not set it up: they set up/);
+      // Refused before the PIN is checked: a wrong PIN is refused the same way and counts nothing.
+      const wrong = await w.clients.cashier.rpc('approve_with_pin', { _store_id: downtown, _user_id: w.userIds.manager,
+        _pin: '9035', _max_discount_percent: 0, _purpose: 'refund' });
+      expect(wrong.error?.code).toBe('42501');
+      expect(await failures()).toBe(before);
+      expect(await approvalsBy(w.userIds.manager)).toBe(approvalsBefore);
+
+      const switched = await switchTill(w.clients.cashier, reg.DT2 as string, w.userIds.manager, pins.manager);
+      expect(switched.error?.code).toBe('42501');
+      // The earlier switch no longer carries the manager: refused online...
+      const sale = await w.clients.cashier.rpc('post_sale', { _payload: teeSale(reg.DT2 as string, cashierShift,
+        { till_switch: { id: earlierSwitch.switch_id, user_id: w.userIds.manager } }) });
+      expect(sale.error?.code).toBe('42501');
+      // ...and flagged under the signed-in cashier when it was made offline.
+      const offline = await w.clients.cashier.rpc('post_sale', { _payload: teeSale(reg.DT2 as string, cashierShift,
+        { offline: true, till_switch: { id: earlierSwitch.switch_id, user_id: w.userIds.manager } }) });
+      expect(offline.error).toBeNull();
+      expect(offline.data).toMatchObject({ cashier_id: w.userIds.cashier, review_reasons: ['till_switch_unverified'] });
+
+      // The owner is not a manager: the setting does not cover their PIN.
+      const byOwner = await w.clients.cashier.rpc('approve_with_pin', { _store_id: downtown, _user_id: w.userIds.owner,
+        _pin: pins.owner, _max_discount_percent: 0, _purpose: 'refund' });
+      expect(byOwner.data).toMatchObject({ ok: true });
+
+      // With a verified authenticator the manager's PIN works again.
+      await w.rows(`insert into auth.mfa_factors (id, user_id, friendly_name, factor_type, status, created_at, updated_at)
+        values (gen_random_uuid(), $1, 'Phone', 'totp', 'verified', now(), now())`, [w.userIds.manager]);
+      expect((await approve()).data).toMatchObject({ ok: true });
+      expect((await switchTill(w.clients.cashier, reg.DT2 as string, w.userIds.manager, pins.manager)).data).toMatchObject({ ok: true });
+    } finally {
+      await requireTwoFactor(false);
+      await w.rows(`delete from auth.mfa_factors where user_id = $1`, [w.userIds.manager]);
+    }
   });
 });
 

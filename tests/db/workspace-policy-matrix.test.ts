@@ -299,8 +299,11 @@ describe('team functions', () => {
     const { data, error } = await clients.manager.rpc('business_team', { _business_id: businessA });
     expect(error).toBeNull();
     const team = data as { email: string; role: string; store_ids: string[] }[];
-    expect(team.map((m) => m.role)).toEqual(['owner', 'cashier', 'manager']);
-    expect(team.find((m) => m.role === 'cashier')).toMatchObject({ email: 'cashier@matrix.storewise.test',
+    // The seed's demo staff of Fresh Corner Market are on the team too (supabase/seed.sql, ADR 0350).
+    const demoStaff = [seedUsers.manager1.email, seedUsers.cashier1.email];
+    expect(team.filter((m) => demoStaff.includes(m.email)).map((m) => m.role).sort()).toEqual(['cashier', 'manager']);
+    expect(team.filter((m) => !demoStaff.includes(m.email)).map((m) => m.role)).toEqual(['owner', 'cashier', 'manager']);
+    expect(team.find((m) => m.role === 'cashier' && !demoStaff.includes(m.email))).toMatchObject({ email: 'cashier@matrix.storewise.test',
       store_ids: [downtown] });
     expectRefused(await clients.cashier.rpc('business_team', { _business_id: businessA }));
   });
@@ -465,7 +468,7 @@ describe('suspension', () => {
     const { data, error } = await clients.admin.rpc('admin_list_businesses', { _search: 'fresh corner', _limit: 10 });
     expect(error).toBeNull();
     expect(data).toEqual([expect.objectContaining({ id: businessA, owner_email: seedUsers.owner1.email,
-      plan: 'Growth', stores: 3, members: 4, total_count: 1 })]);
+      plan: 'Growth', stores: 3, members: 6, total_count: 1 })]); // 4 of this world's and the seed's demo manager and cashier
     expectRefused(await clients.owner.rpc('admin_list_businesses', {}));
     expectRefused(await clients.anon.rpc('admin_list_businesses', {}));
   });

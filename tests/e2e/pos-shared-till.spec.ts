@@ -40,6 +40,13 @@ test('cashier A sells, cashier B switches in by PIN and sells, a manager approve
   await expect.poll(async () => (await shop.sales()).length).toBe(1);
   await page.getByRole('button', { name: 'New sale' }).click();
 
+  // Online the list offers every PIN holder of the store, the manager included, and says who can switch in offline.
+  await page.keyboard.press('Alt+KeyU');
+  const list = page.getByRole('form', { name: 'Switch cashier' });
+  await expect(list.getByRole('option', { name: 'Test Manager (manager)' })).toHaveCount(1);
+  await expect(page.getByTestId('switch-offline-rule')).toHaveText(/^Only cashiers can switch in while offline/);
+  await list.getByRole('button', { name: 'Cancel' }).click();
+
   // B switches in: a wrong PIN is refused and counted, the right one switches.
   await switchTo(page, 'Second Cashier (cashier)', '1357');
   await expect(page.getByRole('form', { name: 'Switch cashier' }).getByRole('alert')).toHaveText(/Wrong PIN: 4 tries left/);
@@ -102,6 +109,8 @@ test('offline, cashier B switches in by PIN with the register\'s verifier and se
 
   await switchTo(page, 'Second Cashier (cashier)', '9035');
   await expect(page.getByRole('form', { name: 'Switch cashier' }).getByRole('alert')).toHaveText(/Wrong PIN: 4 tries left/);
+  // Offline the register can verify cashiers only: the manager is not offered.
+  await expect(page.getByRole('form', { name: 'Switch cashier' }).getByRole('option', { name: /manager/ })).toHaveCount(0);
   await page.getByRole('form', { name: 'Switch cashier' }).getByLabel('PIN').fill(b.pin);
   await page.getByRole('form', { name: 'Switch cashier' }).getByRole('button', { name: 'Switch' }).click();
   await expect(page.getByTestId('till-cashier')).toHaveText('Selling: Second Cashier (cashier)');
@@ -110,10 +119,25 @@ test('offline, cashier B switches in by PIN with the register\'s verifier and se
   await expect(page.getByTestId('receipt-change')).toHaveText('$7.50');
   await expect(page.getByTestId('pos-waiting')).toHaveText('1 waiting');
   expect(await shop.sales()).toEqual([]);
+  // B pays the window cleaner from the drawer: the cash out names B too (ADR 0350).
+  await page.getByRole('button', { name: 'New sale' }).click();
+  await page.keyboard.press('Alt+KeyS');
+  const shift = page.getByRole('group', { name: 'Shift' });
+  await shift.getByRole('combobox', { name: 'Cash in or out' }).selectOption('out');
+  await shift.getByRole('textbox', { name: 'Cash amount' }).fill('5');
+  await shift.getByRole('textbox', { name: 'Cash reason' }).fill('Window cleaner');
+  await shift.getByRole('button', { name: 'Record cash' }).click();
+  await expect(shift.getByText('Cash out $5.00 saved on this register: it syncs when back online')).toBeVisible();
 
   await page.unroute('**/rest/v1/**');
   await page.context().setOffline(false);
   await expect.poll(async () => (await shop.sales()).length, { timeout: 60_000 }).toBe(1);
+  const admin0 = await adminClient();
+  const cashRows = async () => (await admin0.from('cash_movements').select('actor_id, till_switch_id, review_reasons, amount')
+    .eq('store_id', shop.store)).data ?? [];
+  await expect.poll(async () => (await cashRows()).length, { timeout: 60_000 }).toBe(1);
+  const [moved] = await cashRows();
+  expect(moved).toMatchObject({ actor_id: b.id, amount: 500, review_reasons: [] });
   const [sale] = await shop.sales();
   // Verified: named B and not flagged for the switch (the shop keeps no stock, so only negative stock is flagged).
   expect(sale).toMatchObject({ cashier_id: b.id });
@@ -122,6 +146,7 @@ test('offline, cashier B switches in by PIN with the register\'s verifier and se
   const { data: sw } = await admin.from('till_switches').select('user_id, signed_in_user_id, method, verified')
     .eq('id', String(sale?.till_switch_id)).single();
   expect(sw).toEqual({ user_id: b.id, signed_in_user_id: shop.cashier.id, method: 'offline', verified: true });
+  expect(moved?.till_switch_id).toBe(sale?.till_switch_id);
 });
 
 test('a cashier chooses their own till PIN on their profile; an easy one is refused, and the new one is the one that switches', async ({ page }) => {

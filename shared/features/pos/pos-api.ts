@@ -92,7 +92,10 @@ function callEntry(supabase: StorewiseClient, entry: OutboxEntry) {
     case 'customer':
       return supabase.rpc('create_customer', { _id: p.id, _business_id: p.business_id, _name: p.name, _phone: p.phone, _email: p.email } as never);
     case 'cash':
-      return supabase.rpc('cash_in_out', { _id: p.id, _shift_id: p.shift_id, _kind: p.kind, _amount: p.amount, _reason: p.reason, _at: p.at } as never);
+      // The person switched in by PIN moves the cash (ADR 0350); queued or retried, it was made offline, so a switch
+      // the server cannot verify flags the movement instead of refusing it.
+      return supabase.rpc('cash_in_out', { _id: p.id, _shift_id: p.shift_id, _kind: p.kind, _amount: p.amount, _reason: p.reason, _at: p.at,
+        _till_switch: p.till_switch ?? null, _offline: p.offline === true || entry.attempts > 0 } as never);
     case 'close':
       return supabase.rpc('close_shift', { _shift_id: p.shift_id, _counted: p.counted, _close_id: p.id, _closed_at: p.closed_at } as never);
     case 'open':

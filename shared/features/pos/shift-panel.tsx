@@ -7,6 +7,7 @@ import { countedObject, countedTotal, denominationsFor } from './denominations';
 import { sendSale, shiftHistory, xReport, type PosShift, type ShiftFigures, type ShiftRow } from './pos-api';
 import { PrintReportButton } from './printing/print-report';
 import { printSlip, shiftReportSlip } from './printing/print-slip';
+import { tillSwitchPayload, type TillCashier } from './till-pins/switch-cashier-panel';
 
 /** The figures of an X (open shift) or Z (closed) report. */
 export function ShiftReport({ figures, currency, kind, storeName = null, registerName = null }: {
@@ -53,8 +54,8 @@ export function ShiftReport({ figures, currency, kind, storeName = null, registe
  * denomination (expected vs counted and the difference are recorded by close_shift, which returns the Z report),
  * and for owners and managers the store's shift history.
  */
-export function ShiftPanel({ supabase, shift, storeId, storeName = null, registerName = null, currency, role, waiting, online, enqueue,
-  onClose, onDone }: {
+export function ShiftPanel({ supabase, shift, storeId, storeName = null, registerName = null, currency, role, tillCashier = null,
+  waiting, online, enqueue, onClose, onDone }: {
   supabase: StorewiseClient;
   shift: PosShift;
   storeId: string;
@@ -63,6 +64,8 @@ export function ShiftPanel({ supabase, shift, storeId, storeName = null, registe
   registerName?: string | null;
   currency: string;
   role: string;
+  /** The person switched in by PIN (ADR 0300): cash in and out names them, as sales and refunds do. */
+  tillCashier?: TillCashier | null;
   waiting: number;
   online: boolean;
   /** Queues cash in or out when it cannot be recorded now (offline): it syncs in order with the sales (ADR 0155). */
@@ -104,7 +107,8 @@ export function ShiftPanel({ supabase, shift, storeId, storeName = null, registe
     if (!reason.trim()) throw new Error('Give a reason');
     // The movement's id and time are the register's: online it is recorded at once, otherwise (or when the
     // answer was lost) the same id is queued and the server writes it once.
-    const payload = { id: crypto.randomUUID(), shift_id: shift.id, kind, amount: minor, reason: reason.trim(), at: new Date().toISOString() };
+    const payload = { id: crypto.randomUUID(), shift_id: shift.id, kind, amount: minor, reason: reason.trim(), at: new Date().toISOString(),
+      offline: !online, ...tillSwitchPayload(tillCashier) };
     const sent = online
       ? await sendSale(supabase, { id: payload.id, seq: 0, kind: 'cash', payload, createdAt: payload.at, attempts: 0 })
       : null;

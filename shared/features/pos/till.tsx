@@ -545,7 +545,7 @@ export function Till(props: TillProps) {
               onApproved={(id) => { setCart((c) => ({ ...c, lotApproval: { id, at: Date.now() } })); setPanel(null); setNotice('Expired lot approved'); }} />
           )}
           {panel === 'switch' && (
-            <SwitchCashierPanel supabase={supabase} db={db} registerId={register.id} online={online} onCancel={() => setPanel(null)}
+            <SwitchCashierPanel supabase={supabase} db={db} storeId={store.id} registerId={register.id} online={online} onCancel={() => setPanel(null)}
               onSwitched={(who) => {
                 setTillCashier(who);
                 setPanel(null);
@@ -576,7 +576,7 @@ export function Till(props: TillProps) {
           )}
           {panel === 'shift' && (
             <ShiftPanel supabase={supabase} shift={shift} storeId={store.id} storeName={store.name} registerName={register.name}
-              currency={store.currency} role={role} waiting={waiting} online={online} enqueue={enqueue}
+              currency={store.currency} role={role} tillCashier={tillCashier} waiting={waiting} online={online} enqueue={enqueue}
               onClose={props.onClose} onDone={() => setPanel(null)} />
           )}
           {receipt ? (

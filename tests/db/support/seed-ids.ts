@@ -4,4 +4,7 @@ export const seedUsers = {
   owner1: { id: '22222222-2222-4222-8222-222222222222', email: 'owner1@storewise.local', password: 'storewise-owner' },
   owner2: { id: '33333333-3333-4333-8333-333333333333', email: 'owner2@storewise.local', password: 'storewise-owner' },
   owner3: { id: '44444444-4444-4444-8444-444444444444', email: 'owner3@storewise.local', password: 'storewise-owner' },
+  /** owner1's staff at Fresh Corner Market, with till PINs (the shared till, ADR 0350). */
+  manager1: { id: '55555555-5555-4555-8555-555555555555', email: 'manager1@storewise.local', password: 'storewise-manager', pin: '4739' },
+  cashier1: { id: '66666666-6666-4666-8666-666666666666', email: 'cashier1@storewise.local', password: 'storewise-cashier', pin: '5162' },
 } as const;
