@@ -2384,6 +2384,7 @@ export type Database = {
         Row: {
           business_id: string;
           id: string;
+          purchase_order_id: string | null;
           received_at: string;
           received_by: string | null;
           sale_line_id: string | null;
@@ -2396,6 +2397,7 @@ export type Database = {
         Insert: {
           business_id: string;
           id?: string;
+          purchase_order_id?: string | null;
           received_at?: string;
           received_by?: string | null;
           sale_line_id?: string | null;
@@ -2407,6 +2409,7 @@ export type Database = {
         Update: {
           business_id?: string;
           id?: string;
+          purchase_order_id?: string | null;
           received_at?: string;
           received_by?: string | null;
           sale_line_id?: string | null;
@@ -2422,6 +2425,13 @@ export type Database = {
             isOneToOne: false;
             referencedRelation: "businesses";
             referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "serial_numbers_purchase_order_id_business_id_fkey";
+            columns: ["purchase_order_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "purchase_orders";
+            referencedColumns: ["id", "business_id"];
           },
           {
             foreignKeyName: "serial_numbers_sale_line_id_fkey";
@@ -4403,7 +4413,12 @@ export type Database = {
         Returns: string;
       };
       receive_serials: {
-        Args: { _serials: string[]; _store_id: string; _variant_id: string };
+        Args: {
+          _purchase_order_id?: string;
+          _serials: string[];
+          _store_id: string;
+          _variant_id: string;
+        };
         Returns: number;
       };
       receive_stock: {
@@ -4743,6 +4758,7 @@ export type Database = {
         Args: { _invitation_id: string };
         Returns: undefined;
       };
+      sale_receipt: { Args: { _sale_id: string }; Returns: Json };
       search_catalog: {
         Args: {
           _business_id: string;
