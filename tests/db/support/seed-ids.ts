@@ -4,4 +4,6 @@ export const seedUsers = {
   owner1: { id: '22222222-2222-4222-8222-222222222222', email: 'owner1@storewise.local', password: 'storewise-owner' },
   owner2: { id: '33333333-3333-4333-8333-333333333333', email: 'owner2@storewise.local', password: 'storewise-owner' },
   owner3: { id: '44444444-4444-4444-8444-444444444444', email: 'owner3@storewise.local', password: 'storewise-owner' },
+  /** Volt & Wire Electronics: the Electronics demo (serials pack), in its own block of seed.sql. */
+  owner4: { id: '55555555-5555-4555-8555-555555555555', email: 'owner4@storewise.local', password: 'storewise-owner' },
 } as const;
