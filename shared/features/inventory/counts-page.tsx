@@ -130,6 +130,8 @@ export function CountsPage({ ctx }: { ctx: StoreContext }) {
           </Alert.Content>
         </Alert.Root>
       )}
+      {/* One field above both states, so its note stays when the first scan starts the sheet. */}
+      {!reviewing && scanField}
       {!sheet && (
         <Stack gap="3">
           <Text>Count the whole store, or pick the items to count.</Text>
@@ -137,7 +139,6 @@ export function CountsPage({ ctx }: { ctx: StoreContext }) {
             <Button onClick={() => void load()} loading={loading}>Count the whole store</Button>
           </HStack>
           <VariantPicker businessId={ctx.businessId} label="Add an item to count" onPick={(hit) => void load([hit.variant_id])} />
-          {scanField}
           <QuantityGrid businessId={ctx.businessId} action="Count these" onAdd={countGrid} />
         </Stack>
       )}
@@ -152,7 +153,6 @@ export function CountsPage({ ctx }: { ctx: StoreContext }) {
             }}>Discard</Button>
           </HStack>
           <VariantPicker businessId={ctx.businessId} label="Add an item to count" onPick={(hit) => void load([hit.variant_id])} />
-          {scanField}
           <QuantityGrid businessId={ctx.businessId} action="Count these" onAdd={countGrid} />
           <FoundLotForm businessId={ctx.businessId} onAdd={(row) => {
             if (sheet.some((s) => s.variant_id === row.variant_id && s.lot_number === row.lot_number)) {
