@@ -9,6 +9,7 @@
 -- demo-account: owner3@storewise.local | storewise-owner | owner | Priya Pharmacist, CarePlus Pharmacy: no plan and no history (empty states)
 -- demo-account: manager1@storewise.local | storewise-manager | manager | Dana Manager, manager at Fresh Corner Market: till PIN 4739 (switch the till, approve discounts and refunds)
 -- demo-account: cashier1@storewise.local | storewise-cashier | cashier | Carlos Cashier, cashier at Fresh Corner Market: till PIN 5162 (switch the till to him at the register)
+-- demo-account: owner4@storewise.local | storewise-owner | owner | Eli Gadget, Volt & Wire Electronics: phones sold by IMEI with warranty, one returned (Inventory > Serial lookup)
 --
 -- Fixed user ids (tests refer to them):
 --   admin  11111111-1111-4111-8111-111111111111
@@ -17,9 +18,10 @@
 --   owner3 44444444-4444-4444-8444-444444444444
 --   manager1 55555555-5555-4555-8555-555555555555 (Fresh Corner Market's manager)
 --   cashier1 66666666-6666-4666-8666-666666666666 (Fresh Corner Market's cashier)
+--   owner4 77777777-7777-4777-8777-777777777777 (the Electronics demo, its own block at the end)
 --
 -- Expected admin figures right after seeding (tests assert them):
---   profiles count                 6        (the admin, three owners, owner1's manager and cashier)
+--   profiles count                 7        (the admin, four owners, owner1's manager and cashier; owner4 has no plan, billing, tickets or sessions)
 --   plans with auto_renew true     1        (owner1; owner2 has auto_renew off, owner3 has no plan)
 --   total billing amount           529.71   (owner1 399.84 over 6 rows + owner2 129.87 over 3 rows)
 --   open support tickets           2        (owner1 1 of 3, owner2 1 of 1)
@@ -658,3 +660,160 @@ begin
 end;
 $$;
 -- End of the staff section.
+
+-- ---------------------------------------------------------------------------------------------------
+-- ==== Electronics demo (issue 29, the serials pack; ADR 0365) ====
+-- owner4's Volt & Wire Electronics, one store in its own block so the other demo blocks merge around it: phones
+-- tracked by IMEI (15 digits, Luhn check digit verified below) and earbuds by serial, with warranty months;
+-- accessories without serials. A purchase order received 6 days ago names each unit (receive_serials on the
+-- order); two closed shifts (5 and 2 days ago) sell four units and an accessory or two, and one phone comes back
+-- (restocked: in stock again, and the serial lookup shows the sale and the return). Written through the audited
+-- functions as owner4 (request.jwt.claims), offline-style with the times the register would send.
+insert into auth.users (
+  instance_id, id, aud, role, email, encrypted_password, email_confirmed_at, last_sign_in_at,
+  raw_app_meta_data, raw_user_meta_data, created_at, updated_at,
+  confirmation_token, recovery_token, email_change_token_new, email_change, email_change_token_current,
+  phone_change, phone_change_token, reauthentication_token
+)
+values (
+  '00000000-0000-0000-0000-000000000000'::uuid, '77777777-7777-4777-8777-777777777777'::uuid, 'authenticated',
+  'authenticated', 'owner4@storewise.local', extensions.crypt('storewise-owner', extensions.gen_salt('bf', 10)),
+  now() - interval '75 days', null,
+  '{"provider":"email","providers":["email"]}'::jsonb,
+  jsonb_build_object('full_name', 'Eli Gadget', 'business_name', 'Volt & Wire Electronics', 'business_type', 'Electronics',
+                     'phone', '+1 555 010 0104', 'business_email', 'shop@voltandwire.example'),
+  now() - interval '75 days', now() - interval '75 days', '', '', '', '', '', '', '', ''
+);
+insert into auth.identities (id, provider_id, user_id, identity_data, provider, last_sign_in_at, created_at, updated_at)
+select u.id, u.id::text, u.id,
+       jsonb_build_object('sub', u.id::text, 'email', u.email, 'email_verified', true, 'phone_verified', false),
+       'email', null, u.created_at, u.created_at
+  from auth.users u where u.id = '77777777-7777-4777-8777-777777777777';
+update public.profiles p set created_at = now() - interval '75 days' where p.id = '77777777-7777-4777-8777-777777777777';
+
+do $$
+declare
+  v_owner uuid := '77777777-7777-4777-8777-777777777777';
+  v_business uuid := (select b.id from public.businesses b where b.owner_id = '77777777-7777-4777-8777-777777777777');
+  v_store uuid := '5a000000-0000-4000-8000-000000000040';
+  v_register uuid;
+  v_supplier uuid;
+  v_po uuid;
+  v_shift uuid;
+  v_day timestamptz;
+  v_sale jsonb;
+  v_returned jsonb;
+  v_imeis text[] := array['354672110200019', '354672110200027', '354672110200035', '354672110200043',
+                          '354673110300015', '354673110300023', '354673110300031',
+                          '358124100400015', '358124100400023', '358124100400031'];
+begin
+  if exists (select 1 from unnest(v_imeis) i where not private.imei_is_valid(i)) then
+    raise exception 'the Electronics demo has an IMEI whose Luhn check digit is wrong';
+  end if;
+
+  insert into public.stores (id, business_id, name, address, phone, time_zone, currency, tax_inclusive, default_tax_rate,
+                             receipt_header, receipt_footer, created_at)
+  values (v_store, v_business, 'Volt & Wire Main Street', '88 Main Street, Springfield', '+1 555 010 0204',
+          'America/New_York', 'USD', true, 8.875, 'Volt & Wire Electronics',
+          'Keep this receipt: it is your warranty. Returns within 14 days.', now() - interval '70 days');
+  insert into public.registers (business_id, store_id, name, receipt_prefix, created_at)
+  values (v_business, v_store, 'Counter', 'VW1', now() - interval '70 days')
+  returning id into v_register;
+
+  insert into public.categories (business_id, name) values (v_business, 'Phones'), (v_business, 'Audio'), (v_business, 'Accessories');
+  insert into public.products (business_id, name, category_id, brand, serial_tracking, warranty_months, created_at)
+  select v_business, p.name, c.id, p.brand, p.tracking, p.months, now() - interval '70 days'
+    from (values ('Nova X 128 GB', 'Phones', 'Nova', 'imei', 24), ('Nova X Pro 256 GB', 'Phones', 'Nova', 'imei', 24),
+                 ('Pixelon 8a', 'Phones', 'Pixelon', 'imei', 12), ('AirTune Earbuds', 'Audio', 'AirTune', 'serial', 12),
+                 ('USB-C Cable 1 m', 'Accessories', 'Volt', null, null), ('Fast Charger 30 W', 'Accessories', 'Volt', null, null),
+                 ('Screen Protector', 'Accessories', 'Volt', null, null))
+         as p (name, category, brand, tracking, months)
+    join public.categories c on c.business_id = v_business and c.name = p.category;
+  insert into public.variants (business_id, product_id, sku, price, created_at)
+  select v_business, p.id, x.sku, x.price, p.created_at
+    from (values ('Nova X 128 GB', 'NOVA-X-128', 69900), ('Nova X Pro 256 GB', 'NOVA-XP-256', 99900),
+                 ('Pixelon 8a', 'PIX-8A', 49900), ('AirTune Earbuds', 'AIRTUNE', 12900),
+                 ('USB-C Cable 1 m', 'CBL-USBC-1M', 1900), ('Fast Charger 30 W', 'CHG-30W', 2900),
+                 ('Screen Protector', 'SCR-PROT', 1500))
+         as x (name, sku, price)
+    join public.products p on p.business_id = v_business and p.name = x.name;
+  insert into public.variant_costs (variant_id, business_id, cost)
+  select v.id, v_business, round(v.price * 0.7) from public.variants v where v.business_id = v_business;
+  -- EAN-13 under the GS1 example prefix 0614141, so a DataMatrix (01)00614141... finds the item.
+  insert into public.barcodes (business_id, variant_id, code, kind)
+  select v_business, x.id, x.body || private.gtin_check_digit(x.body)::text, 'ean13'
+    from (select v.id, '0614141' || lpad((row_number() over (order by v.sku))::text, 5, '0') as body
+            from public.variants v where v.business_id = v_business) x;
+
+  insert into public.suppliers (business_id, name, contact_name, email, phone)
+  values (v_business, 'Pacific Devices', 'Rosa Chen', 'orders@pacificdevices.example', '+1 555 010 0301')
+  returning id into v_supplier;
+
+  perform set_config('request.jwt.claims', '{"sub":"77777777-7777-4777-8777-777777777777","role":"authenticated"}', true);
+
+  -- The opening order: phones and earbuds by the unit, accessories by the box; ordered, received 6 days ago (a stock entry is dated within the last 7 days).
+  v_po := public.create_purchase_order(v_store, v_supplier, (
+    select jsonb_agg(jsonb_build_object('variant_id', v.id, 'qty', q.qty, 'unit_cost', round(v.price * 0.7)))
+      from (values ('NOVA-X-128', 4), ('NOVA-XP-256', 3), ('PIX-8A', 3), ('AIRTUNE', 4), ('CBL-USBC-1M', 40),
+                   ('CHG-30W', 25), ('SCR-PROT', 30)) as q (sku, qty)
+      join public.variants v on v.business_id = v_business and v.sku = q.sku), 'Opening stock', null);
+  update public.purchase_orders set status = 'ordered' where id = v_po;
+  perform public.receive_purchase_order(v_po, (
+    select jsonb_agg(jsonb_build_object('line_id', l.id, 'qty', l.qty_ordered))
+      from public.purchase_order_lines l where l.purchase_order_id = v_po), now() - interval '6 days');
+  perform public.receive_serials(v_store, v.id, s.serials, v_po)
+     from (values ('NOVA-X-128', v_imeis[1:4]), ('NOVA-XP-256', v_imeis[5:7]), ('PIX-8A', v_imeis[8:10]),
+                  ('AIRTUNE', array['AT-2611-0001', 'AT-2611-0002', 'AT-2611-0003', 'AT-2611-0004'])) as s (sku, serials)
+     join public.variants v on v.business_id = v_business and v.sku = s.sku;
+  update public.serial_numbers n set received_at = now() - interval '6 days' where n.business_id = v_business;
+
+  insert into public.customers (business_id, name, phone, email)
+  values (v_business, 'Sam Rivera', '+1 555 010 1101', 'sam.rivera@example.com'),
+         (v_business, 'Grace Okafor', '+1 555 010 1102', null),
+         (v_business, 'Ken Ito', null, 'ken.ito@example.com'),
+         (v_business, 'Ana Silva', '+1 555 010 1104', null);
+
+  -- Two days of trading, each a shift of eight hours with the sales the register sent (times as it recorded them).
+  for v_day in select now() - d * interval '1 day' from unnest(array[5, 2]) d loop
+    v_shift := gen_random_uuid();
+    perform public.open_shift(v_shift, v_register, 0, v_day, true);
+    for v_sale in
+      select jsonb_build_object('id', gen_random_uuid(), 'register_id', v_register, 'shift_id', v_shift, 'offline', true,
+               'occurred_at', v_day + x.at,
+               'customer_id', (select c.id from public.customers c where c.business_id = v_business and c.name = x.customer),
+               'lines', (select jsonb_agg(jsonb_build_object('variant_id', v.id, 'qty', 1)
+                                          || case when l.e ? 'serial' then jsonb_build_object('serial', l.e ->> 'serial') else '{}'::jsonb end
+                                          order by l.n)
+                           from jsonb_array_elements(x.lines) with ordinality as l (e, n)
+                           join public.variants v on v.business_id = v_business and v.sku = l.e ->> 'sku'),
+               'tenders', jsonb_build_array(jsonb_build_object('kind', 'card', 'amount',
+                  (select sum(v.price) from jsonb_to_recordset(x.lines) as l (sku text)
+                     join public.variants v on v.business_id = v_business and v.sku = l.sku))))
+        from (values
+          (5, interval '1 hour', 'Sam Rivera', jsonb_build_array(jsonb_build_object('sku', 'NOVA-X-128', 'serial', v_imeis[1]),
+                                                                 jsonb_build_object('sku', 'CBL-USBC-1M'))),
+          (5, interval '3 hours', 'Grace Okafor', jsonb_build_array(jsonb_build_object('sku', 'PIX-8A', 'serial', v_imeis[8]),
+                                                                    jsonb_build_object('sku', 'CHG-30W'))),
+          (5, interval '6 hours', 'Ken Ito', jsonb_build_array(jsonb_build_object('sku', 'NOVA-X-128', 'serial', v_imeis[2]))),
+          (2, interval '2 hours', 'Ana Silva', jsonb_build_array(jsonb_build_object('sku', 'NOVA-XP-256', 'serial', v_imeis[5]),
+                                                                 jsonb_build_object('sku', 'SCR-PROT'))),
+          (2, interval '4 hours', null, jsonb_build_array(jsonb_build_object('sku', 'AIRTUNE', 'serial', 'AT-2611-0001'))))
+        as x (days_ago, at, customer, lines)
+       where v_day = now() - x.days_ago * interval '1 day'
+    loop
+      perform public.post_sale(v_sale);
+    end loop;
+    -- Ken Ito brings his Nova X back unopened within the 14 days: refunded, back on the shelf.
+    if v_day = now() - interval '2 days' then
+      select jsonb_build_object('sale_id', ss.sale_id, 'line_id', ss.sale_line_id) into v_returned
+        from public.sale_line_serials ss where ss.business_id = v_business and ss.serial = v_imeis[2];
+      perform public.post_refund(jsonb_build_object('id', gen_random_uuid(), 'sale_id', v_returned ->> 'sale_id',
+        'shift_id', v_shift, 'offline', true, 'occurred_at', v_day + interval '5 hours', 'reason', 'Returned unopened',
+        'lines', jsonb_build_array(jsonb_build_object('sale_line_id', v_returned ->> 'line_id', 'qty', 1, 'disposition', 'restock'))));
+    end if;
+    perform public.close_shift(v_shift, '{}'::jsonb, gen_random_uuid(), v_day + interval '8 hours');
+  end loop;
+  perform set_config('request.jwt.claims', '', true);
+end;
+$$;
+-- End of the Electronics demo.

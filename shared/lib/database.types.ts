@@ -2520,6 +2520,7 @@ export type Database = {
         Row: {
           business_id: string;
           id: string;
+          purchase_order_id: string | null;
           received_at: string;
           received_by: string | null;
           sale_line_id: string | null;
@@ -2532,6 +2533,7 @@ export type Database = {
         Insert: {
           business_id: string;
           id?: string;
+          purchase_order_id?: string | null;
           received_at?: string;
           received_by?: string | null;
           sale_line_id?: string | null;
@@ -2543,6 +2545,7 @@ export type Database = {
         Update: {
           business_id?: string;
           id?: string;
+          purchase_order_id?: string | null;
           received_at?: string;
           received_by?: string | null;
           sale_line_id?: string | null;
@@ -2558,6 +2561,13 @@ export type Database = {
             isOneToOne: false;
             referencedRelation: "businesses";
             referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "serial_numbers_purchase_order_id_business_id_fkey";
+            columns: ["purchase_order_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "purchase_orders";
+            referencedColumns: ["id", "business_id"];
           },
           {
             foreignKeyName: "serial_numbers_sale_line_id_fkey";
@@ -4556,7 +4566,12 @@ export type Database = {
         Returns: string;
       };
       receive_serials: {
-        Args: { _serials: string[]; _store_id: string; _variant_id: string };
+        Args: {
+          _purchase_order_id?: string;
+          _serials: string[];
+          _store_id: string;
+          _variant_id: string;
+        };
         Returns: number;
       };
       receive_stock: {
@@ -4896,6 +4911,7 @@ export type Database = {
         Args: { _invitation_id: string };
         Returns: undefined;
       };
+      sale_receipt: { Args: { _sale_id: string }; Returns: Json };
       search_catalog: {
         Args: {
           _business_id: string;

@@ -135,18 +135,21 @@ create table public.serial_numbers (
   sale_line_id uuid,
   received_at timestamp with time zone default now() not null,
   received_by uuid,
+  purchase_order_id uuid,
   constraint serial_numbers_pkey primary key (id),
   constraint serial_numbers_business_id_variant_id_serial_key unique (business_id, variant_id, serial),
   constraint serial_numbers_serial_check check ((serial ~ '^[A-Za-z0-9./-]{1,64}$'::text)),
   constraint serial_numbers_sold_has_line check (((status = 'sold'::text) = (sale_line_id is not null))),
   constraint serial_numbers_status_check check ((status = any (array['in_stock'::text, 'sold'::text, 'damaged'::text]))),
   constraint serial_numbers_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade,
+  constraint serial_numbers_purchase_order_id_business_id_fkey foreign key (purchase_order_id, business_id) references public.purchase_orders(id, business_id),
   constraint serial_numbers_received_by_fkey foreign key (received_by) references auth.users(id) on delete set null,
   constraint serial_numbers_store_id_business_id_fkey foreign key (store_id, business_id) references public.stores(id, business_id) on delete cascade,
   constraint serial_numbers_variant_id_business_id_fkey foreign key (variant_id, business_id) references public.variants(id, business_id) on delete cascade
 );
 alter table public.serial_numbers enable row level security;
 comment on table public.serial_numbers is 'Units of serial-tracked products: received (receive_serials), sold once (post_sale), back in stock after a restocked refund. Members of the business read; written only by those functions.';
+comment on column public.serial_numbers.purchase_order_id is 'The purchase order the unit was received on (null: named outside an order, e.g. opening stock).';
 grant delete, insert, select, update on table public.serial_numbers to service_role;
 grant select on table public.serial_numbers to authenticated;
 
@@ -368,6 +371,8 @@ create index lots_recall_idx on public.lots (recall_id, business_id);
 create index recall_lots_lot_idx on public.recall_lots (lot_id);
 
 create index recall_lots_recall_business_idx on public.recall_lots (recall_id, business_id);
+
+create index serial_numbers_purchase_order_idx on public.serial_numbers (purchase_order_id, business_id);
 
 -- ==== Functions ===========================================================================================
 
@@ -1392,100 +1397,6 @@ as $$
 $$;
 revoke all on function private.serial_problem(text,text) from public;
 
--- Owners and managers register the serials of units received at a store (a purchase order's receipt moves the
--- stock; this names the units). All or nothing: a serial already known for the item refuses the batch (23505).
-create or replace function public.receive_serials(_store_id uuid, _variant_id uuid, _serials text[])
-returns integer
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_business uuid;
-  v_tracking text;
-  v_serial text;
-  v_problem text;
-  v_known text[];
-begin
-  select a.o_business_id into v_business from private.pos_store_access(_store_id, array['owner', 'manager']) a;
-  select p.serial_tracking into v_tracking
-    from public.variants v join public.products p on p.id = v.product_id
-   where v.id = _variant_id and v.business_id = v_business;
-  if v_tracking is null then
-    raise exception 'this item is not tracked by serial number: turn serial tracking on for its product first' using errcode = '22023';
-  end if;
-  if coalesce(cardinality(_serials), 0) = 0 or cardinality(_serials) > 500 then
-    raise exception 'receive between 1 and 500 serial numbers at a time' using errcode = '22023';
-  end if;
-  foreach v_serial in array _serials loop
-    v_problem := private.serial_problem(v_tracking, v_serial);
-    if v_problem is not null then
-      raise exception '%: %', left(coalesce(v_serial, ''), 64), v_problem using errcode = '22023';
-    end if;
-  end loop;
-  if (select count(distinct btrim(s)) from unnest(_serials) s) <> cardinality(_serials) then
-    raise exception 'a serial number is listed twice' using errcode = '22023';
-  end if;
-  select array_agg(n.serial order by n.serial) into v_known from public.serial_numbers n
-   where n.business_id = v_business and n.variant_id = _variant_id and n.serial = any (select btrim(s) from unnest(_serials) s);
-  if v_known is not null then
-    raise exception 'already received: %', array_to_string(v_known[1:10], ', ') using errcode = '23505';
-  end if;
-  insert into public.serial_numbers (business_id, variant_id, serial, store_id, received_by)
-  select v_business, _variant_id, btrim(s), _store_id, (select auth.uid()) from unnest(_serials) s;
-  perform private.log_activity(v_business, _store_id, 'serial.received', 'variant', _variant_id, null,
-    jsonb_build_object('count', cardinality(_serials), 'first', btrim(_serials[1])));
-  return cardinality(_serials);
-end;
-$$;
-revoke all on function public.receive_serials(uuid,uuid,text[]) from public;
-grant execute on function public.receive_serials(uuid,uuid,text[]) to authenticated;
-
--- A serial across the business: its unit(s), each sale and refund of it, and the warranty end of the last sale.
--- Owners and managers of the business; the customer's name where the sale has one.
-create or replace function public.find_serial(_business_id uuid, _serial text)
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
-begin
-  perform private.assert_role(_business_id, array['owner', 'manager']);
-  if coalesce(btrim(_serial), '') = '' or char_length(_serial) > 64 then
-    raise exception 'enter a serial number (up to 64 characters)' using errcode = '22023';
-  end if;
-  return coalesce((
-    select jsonb_agg(jsonb_build_object(
-      'serial', x.serial, 'variant_id', x.variant_id, 'product', x.product, 'status', x.status,
-      'received_at', x.received_at, 'warranty_months', x.warranty_months,
-      'sales', x.sales,
-      'warranty_ends_on', case when x.warranty_months is not null and x.last_sold is not null
-                               then (x.last_sold + make_interval(months => x.warranty_months))::date end)
-      order by x.serial)
-    from (
-      select n.serial, n.variant_id, n.status, n.received_at, p.name as product, p.warranty_months,
-             (select max(s.occurred_at) from public.sale_line_serials ss join public.sales s on s.id = ss.sale_id
-               where ss.serial_id = n.id and not ss.duplicate) as last_sold,
-             coalesce((select jsonb_agg(jsonb_build_object(
-                        'sale_id', s.id, 'receipt_number', s.receipt_number, 'occurred_at', s.occurred_at,
-                        'store_id', s.store_id, 'customer', c.name, 'duplicate', ss.duplicate,
-                        'refunds', coalesce((select jsonb_agg(jsonb_build_object('refund_id', rl.refund_id, 'qty', rl.qty,
-                                                                                'disposition', rl.disposition))
-                                               from public.refund_lines rl where rl.sale_line_id = ss.sale_line_id), '[]'))
-                        order by s.occurred_at)
-                        from public.sale_line_serials ss join public.sales s on s.id = ss.sale_id
-                        left join public.customers c on c.id = s.customer_id
-                       where ss.serial_id = n.id), '[]') as sales
-        from public.serial_numbers n
-        join public.variants v on v.id = n.variant_id
-        join public.products p on p.id = v.product_id
-       where n.business_id = _business_id and n.serial = btrim(_serial)) x), '[]');
-end;
-$$;
-revoke all on function public.find_serial(uuid,text) from public;
-grant execute on function public.find_serial(uuid,text) to authenticated;
-
 -- The lots a quantity of a lot-tracked item takes in a store on a day: lots with stock here, neither expired
 -- (expires_on before _on) nor quarantined, earliest expiry first (no expiry last, then oldest lot); the rows are
 -- locked FOR SHARE so a recall committing meanwhile is waited for and seen. What those lots lack goes on the last
@@ -1911,6 +1822,161 @@ $$;
 comment on function public.lot_list(uuid,text,integer) is 'Members (row level security): the business''s lots with expiry, recall state and the stock in the stores they may use, soonest expiry first, recalled last.';
 revoke all on function public.lot_list(uuid,text,integer) from public;
 grant execute on function public.lot_list(uuid,text,integer) to authenticated;
+
+create or replace function public.receive_serials(_store_id uuid, _variant_id uuid, _serials text[],
+                                                  _purchase_order_id uuid default null)
+returns integer
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_business uuid;
+  v_tracking text;
+  v_serial text;
+  v_problem text;
+  v_known text[];
+begin
+  select a.o_business_id into v_business from private.pos_store_access(_store_id, array['owner', 'manager']) a;
+  select p.serial_tracking into v_tracking
+    from public.variants v join public.products p on p.id = v.product_id
+   where v.id = _variant_id and v.business_id = v_business;
+  if v_tracking is null then
+    raise exception 'this item is not tracked by serial number: turn serial tracking on for its product first' using errcode = '22023';
+  end if;
+  if _purchase_order_id is not null and not exists (
+       select 1 from public.purchase_orders o join public.purchase_order_lines l on l.purchase_order_id = o.id
+        where o.id = _purchase_order_id and o.business_id = v_business and o.store_id = _store_id
+          and l.variant_id = _variant_id) then
+    raise exception 'the purchase order is not one of this store with this item' using errcode = '22023';
+  end if;
+  if coalesce(cardinality(_serials), 0) = 0 or cardinality(_serials) > 500 then
+    raise exception 'receive between 1 and 500 serial numbers at a time' using errcode = '22023';
+  end if;
+  foreach v_serial in array _serials loop
+    v_problem := private.serial_problem(v_tracking, v_serial);
+    if v_problem is not null then
+      raise exception '%: %', left(coalesce(v_serial, ''), 64), v_problem using errcode = '22023';
+    end if;
+  end loop;
+  if (select count(distinct btrim(s)) from unnest(_serials) s) <> cardinality(_serials) then
+    raise exception 'a serial number is listed twice' using errcode = '22023';
+  end if;
+  select array_agg(n.serial order by n.serial) into v_known from public.serial_numbers n
+   where n.business_id = v_business and n.variant_id = _variant_id and n.serial = any (select btrim(s) from unnest(_serials) s);
+  if v_known is not null then
+    raise exception 'already received: %', array_to_string(v_known[1:10], ', ') using errcode = '23505';
+  end if;
+  insert into public.serial_numbers (business_id, variant_id, serial, store_id, received_by, purchase_order_id)
+  select v_business, _variant_id, btrim(s), _store_id, (select auth.uid()), _purchase_order_id from unnest(_serials) s;
+  perform private.log_activity(v_business, _store_id, 'serial.received', 'variant', _variant_id, null,
+    jsonb_build_object('count', cardinality(_serials), 'first', btrim(_serials[1]), 'purchase_order_id', _purchase_order_id));
+  return cardinality(_serials);
+end;
+$$;
+comment on function public.receive_serials(uuid,uuid,text[],uuid) is 'Owners and managers of the store name the units received (all or nothing; 23505 for a known serial), optionally on a purchase order of the store with a line for the item.';
+revoke all on function public.receive_serials(uuid,uuid,text[],uuid) from public;
+grant execute on function public.receive_serials(uuid,uuid,text[],uuid) to authenticated;
+
+-- A serial across the business: each unit of that serial (or a sale of it that was never received), where it was
+-- received, each sale and return, and the warranty. Details (customer, order, supplier, sale id) only for owners and
+-- managers in the stores they may use; cashiers see the rest for warranty claims at the counter.
+create or replace function public.find_serial(_business_id uuid, _serial text)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_role text;
+  v_full boolean;
+  v_stores uuid[];
+  v_serial text := btrim(coalesce(_serial, ''));
+begin
+  v_role := private.assert_role(_business_id, array['owner', 'manager', 'cashier']);
+  if v_serial = '' or char_length(v_serial) > 64 then
+    raise exception 'enter a serial number (up to 64 characters)' using errcode = '22023';
+  end if;
+  v_full := v_role <> 'cashier' and _business_id in (select private.my_full_access_business_ids());
+  v_stores := case when v_role = 'cashier' then '{}'::uuid[]
+                   else array(select private.my_listed_store_ids()) end;
+  return coalesce((
+    with units as (
+      select n.id, n.serial, n.variant_id, n.status, n.store_id, n.received_at, n.purchase_order_id, n.sale_line_id
+        from public.serial_numbers n
+       where n.business_id = _business_id and n.serial = v_serial
+      union all
+      -- Sold offline but never received (flagged serial_unknown): still found, as not received.
+      select distinct null::uuid, ss.serial, l.variant_id, 'not_received', null::uuid, null::timestamptz, null::uuid, null::uuid
+        from public.sale_line_serials ss join public.sale_lines l on l.id = ss.sale_line_id
+       where ss.business_id = _business_id and ss.serial = v_serial and ss.serial_id is null
+    ),
+    sold as (
+      select u.id as unit_id, u.variant_id as unit_variant, s.id as sale_id, s.receipt_number, s.occurred_at, s.store_id,
+             st.name as store, st.time_zone, c.name as customer, ss.duplicate, ss.sale_line_id,
+             (v_full or s.store_id = any (v_stores)) as open
+        from units u
+        join public.sale_line_serials ss on ss.business_id = _business_id
+         and ((u.id is not null and ss.serial_id = u.id) or (u.id is null and ss.serial_id is null and ss.serial = v_serial))
+        join public.sale_lines l on l.id = ss.sale_line_id and l.variant_id = u.variant_id
+        join public.sales s on s.id = ss.sale_id
+        join public.stores st on st.id = s.store_id
+        left join public.customers c on c.id = s.customer_id
+    )
+    select jsonb_agg(jsonb_build_object(
+      'serial', u.serial, 'variant_id', u.variant_id, 'product', p.name, 'sku', v.sku, 'tracking', p.serial_tracking,
+      'status', u.status, 'store', rs.name,
+      'received', case when u.id is not null then jsonb_build_object(
+          'at', u.received_at, 'store_id', u.store_id, 'store', rs.name,
+          'purchase_order_id', case when v_full or u.store_id = any (v_stores) then u.purchase_order_id end,
+          'supplier', case when v_full or u.store_id = any (v_stores) then sup.name end) end,
+      'sales', coalesce((
+        select jsonb_agg(jsonb_build_object(
+                 'occurred_at', x.occurred_at, 'sold_on', (x.occurred_at at time zone x.time_zone)::date,
+                 'store_id', x.store_id, 'store', x.store, 'receipt_number', x.receipt_number, 'duplicate', x.duplicate,
+                 'sale_id', case when x.open then x.sale_id end,
+                 'customer', case when x.open then x.customer end,
+                 'refunds', coalesce((
+                   select jsonb_agg(jsonb_build_object(
+                            'refund_id', case when x.open then f.id end, 'occurred_at', f.occurred_at, 'returned_on', (f.occurred_at at time zone fs.time_zone)::date,
+                            'store', fs.name, 'qty', rl.qty, 'disposition', rl.disposition)
+                          order by f.occurred_at)
+                     from public.refund_lines rl
+                     join public.refunds f on f.id = rl.refund_id
+                     join public.stores fs on fs.id = f.store_id
+                    where rl.sale_line_id = x.sale_line_id and rl.business_id = _business_id), '[]'))
+               order by x.occurred_at)
+          from sold x where x.unit_id is not distinct from u.id and x.unit_variant = u.variant_id), '[]'),
+      'warranty_months', p.warranty_months,
+      'warranty_ends_on', w.ends_on,
+      'warranty', case when p.warranty_months is null then 'none'
+                       when u.status not in ('sold', 'not_received') or w.ends_on is null then 'not_sold'
+                       when w.today <= w.ends_on then 'in_warranty'
+                       else 'expired' end,
+      'details', v_full or u.store_id = any (v_stores))
+      order by p.name, u.serial, u.received_at)
+      from units u
+      join public.variants v on v.id = u.variant_id and v.business_id = _business_id
+      join public.products p on p.id = v.product_id
+      left join public.stores rs on rs.id = u.store_id
+      left join public.purchase_orders po on po.id = u.purchase_order_id
+      left join public.suppliers sup on sup.id = po.supplier_id
+      -- The warranty runs from the sale that holds the unit now (a returned and resold unit: the resale), on the
+      -- selling store's calendar, and is judged against that store's today. A unit sold but never received (its
+      -- offline sales are flagged serial_unknown): its latest sale.
+      left join lateral (
+        select ((x.occurred_at at time zone x.time_zone)::date + make_interval(months => p.warranty_months))::date as ends_on,
+               (now() at time zone x.time_zone)::date as today
+          from sold x
+         where x.unit_variant = u.variant_id and x.unit_id is not distinct from u.id
+           and (u.id is null or x.sale_line_id = u.sale_line_id)
+         order by x.occurred_at desc limit 1) w on p.warranty_months is not null), '[]');
+end;
+$$;
+comment on function public.find_serial(uuid,text) is 'A serial across the business: received (store, order), sold (store, receipt, date), returned, and the warranty end with in warranty / expired. Owners, managers and cashiers; customer, order, supplier and sale id only for owners and managers in stores they may use.';
+revoke all on function public.find_serial(uuid,text) from public;
+grant execute on function public.find_serial(uuid,text) to authenticated;
 
 -- ==== Triggers ============================================================================================
 

@@ -40,7 +40,7 @@ afterAll(async () => {
 });
 
 describe('supabase/seed.sql', () => {
-  it('lists the six demo accounts in its header', () => {
+  it('lists the seven demo accounts in its header', () => {
     expect(demoAccounts().map(({ email, password, role }) => ({ email, password, role }))).toEqual([
       { email: seedUsers.admin.email, password: seedUsers.admin.password, role: 'admin' },
       { email: seedUsers.owner1.email, password: seedUsers.owner1.password, role: 'owner' },
@@ -48,6 +48,7 @@ describe('supabase/seed.sql', () => {
       { email: seedUsers.owner3.email, password: seedUsers.owner3.password, role: 'owner' },
       { email: seedUsers.manager1.email, password: seedUsers.manager1.password, role: 'manager' },
       { email: seedUsers.cashier1.email, password: seedUsers.cashier1.password, role: 'cashier' },
+      { email: seedUsers.owner4.email, password: seedUsers.owner4.password, role: 'owner' },
     ]);
     for (const account of demoAccounts()) expect(account.description.length).toBeGreaterThan(10);
   });
@@ -75,10 +76,10 @@ describe('supabase/seed.sql', () => {
               (select count(*)::int from public.support_tickets where status = 'open') as open_tickets,
               (select count(*)::int from public.payment_methods) as payment_methods`,
     );
-    expect(rows[0]).toEqual({ profiles: 6, auto_renew_plans: 1, revenue: '529.71', open_tickets: 2, payment_methods: 3 });
+    expect(rows[0]).toEqual({ profiles: 7, auto_renew_plans: 1, revenue: '529.71', open_tickets: 2, payment_methods: 3 });
   });
 
-  it('gives owner1 and owner2 the promised plans and history, owner3 nothing', async () => {
+  it('gives owner1 and owner2 the promised plans and history, owner3 and owner4 nothing', async () => {
     const { rows } = await db.query<Record<string, unknown>>(
       `select u.email,
               (select to_jsonb(x) from (select plan_name, price::text as price, billing_cycle, status, auto_renew
@@ -101,6 +102,8 @@ describe('supabase/seed.sql', () => {
         plan: { plan_name: 'Starter', price: '9.99', billing_cycle: 'annual', status: 'trialing', auto_renew: false },
         sessions: 'Safari on iOS*' },
       { email: 'owner3@storewise.local', billing: 0, invoices: 0, cards: null, tickets: 0, logins: 0, plan: null,
+        sessions: null },
+      { email: 'owner4@storewise.local', billing: 0, invoices: 0, cards: null, tickets: 0, logins: 0, plan: null,
         sessions: null },
     ]);
   });
@@ -137,7 +140,7 @@ describe('supabase/seed.sql', () => {
         'select total_profiles::int, active_users::int, total_revenue::text, open_tickets::int from public.admin_overview()',
       )).rows,
     );
-    expect(overview).toEqual([{ total_profiles: 6, active_users: 1, total_revenue: '529.71', open_tickets: 2 }]);
+    expect(overview).toEqual([{ total_profiles: 7, active_users: 1, total_revenue: '529.71', open_tickets: 2 }]);
   });
 
   it('gives Fresh Corner Market a manager and a cashier with the till PINs the README lists, and no business of their own', async () => {
@@ -163,5 +166,32 @@ describe('supabase/seed.sql', () => {
       expect(readme).toContain(`| ${who.email} | ${who.password} |`);
       expect(readme).toContain(`till PIN **${who.pin}**`);
     }
+  });
+
+  it('gives owner4 an Electronics shop: IMEIs with their Luhn digit received on an order, four sold, one returned', async () => {
+    const { rows } = await db.query<Record<string, unknown>>(
+      `select b.packs,
+              (select count(*)::int from public.serial_numbers n where n.business_id = b.id) as units,
+              (select count(*)::int from public.serial_numbers n join public.variants v on v.id = n.variant_id
+                 join public.products p on p.id = v.product_id
+                where n.business_id = b.id and p.serial_tracking = 'imei' and not private.imei_is_valid(n.serial)) as bad_imeis,
+              (select count(*)::int from public.serial_numbers n where n.business_id = b.id and n.purchase_order_id is null) as without_order,
+              (select count(*)::int from public.serial_numbers n where n.business_id = b.id and n.status = 'sold') as sold,
+              (select count(*)::int from public.refund_lines rl join public.sale_line_serials ss on ss.sale_line_id = rl.sale_line_id
+                where ss.business_id = b.id and rl.disposition = 'restock') as returned,
+              (select count(*)::int from public.sales s where s.business_id = b.id) as sales,
+              (select count(*)::int from public.sales s where s.business_id = b.id and s.flagged_for_review) as flagged,
+              (select count(*)::int from public.refunds f where f.business_id = b.id and f.flagged_for_review) as flagged_refunds,
+              (select count(*)::int from public.products p where p.business_id = b.id and p.warranty_months is not null) as with_warranty
+         from public.businesses b where b.owner_id = $1`, [seedUsers.owner4.id]);
+    expect(rows).toEqual([{ packs: ['serials'], units: 14, bad_imeis: 0, without_order: 0, sold: 4, returned: 1, sales: 5,
+      flagged: 0, flagged_refunds: 0, with_warranty: 4 }]);
+    // The returned phone is back in stock and its lookup shows the sale, the return and no warranty running.
+    const found = await db.asRequest(
+      { role: 'authenticated', claims: { role: 'authenticated', sub: seedUsers.owner4.id }, readOnly: true },
+      async (tx) => (await tx.query<{ units: { status: string; warranty: string; sales: { refunds: unknown[] }[] }[] }>(
+        `select public.find_serial(b.id, '354672110200027') as units from public.businesses b where b.owner_id = $1`,
+        [seedUsers.owner4.id])).rows[0]?.units);
+    expect(found?.map((u) => [u.status, u.warranty, u.sales.length, u.sales[0]?.refunds.length])).toEqual([['in_stock', 'not_sold', 1, 1]]);
   });
 });

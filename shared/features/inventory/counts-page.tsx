@@ -3,12 +3,15 @@ import { Alert, Badge, Button, HStack, Input, Stack, Table, Text } from '@chakra
 import { LoadingText } from '../../components/loading-text';
 import { notify } from '../../components/toaster';
 import { useSupabase } from '../../lib/platform-context';
-import { countLines, countPayload, sheetKey, type CountRow } from './count-logic';
+import { countLines, countPayload, foundLotRow, sheetKey, type CountRow } from './count-logic';
+import { findScannedItem } from './datamatrix-scan';
 import { FoundLotForm } from './found-lot-form';
 import { failure } from './inventory-api';
+import { parseQty } from './inventory-schemas';
 import type { StoreContext } from './store-context';
 import { fetchSheet, postCount, type CountResult } from './transfers-api';
 import { QuantityGrid, type GridPick } from './quantity-grid';
+import { ScanField } from './scan-field';
 import { VariantPicker } from './variant-picker';
 
 const itemLabel = (r: CountRow) =>
@@ -67,6 +70,37 @@ export function CountsPage({ ctx }: { ctx: StoreContext }) {
     }
   };
 
+  // A scan counts one unit of its item on the line of the lot it carries (a GS1 DataMatrix's (10)); the item joins
+  // the sheet when it is not on it, and a lot the store holds nothing of becomes a found lot with the scanned expiry.
+  const scan = async (text: string): Promise<string> => {
+    const found = await findScannedItem(supabase, ctx.businessId, text);
+    if (!found.ok) return found.error;
+    const { item, lot, expiry } = found;
+    if (item.hasLots && !lot) return `${item.label}: the code carries no lot (10); count it on its lot's line`;
+    let current = sheet ?? [];
+    if (!current.some((r) => r.variant_id === item.id)) {
+      const rows = await fetchSheet(supabase, ctx.store.id, [item.id]);
+      current = [...current, ...rows.filter((r) => !current.some((s) => sheetKey(s) === sheetKey(r)))];
+    }
+    let row = current.find((r) => r.variant_id === item.id && (!item.hasLots || r.lot_number === lot));
+    if (!row) {
+      if (!item.hasLots || !lot) return `${item.label}: not on this store's count sheet`;
+      row = foundLotRow({ variant_id: item.id, product_name: item.label, sku: item.sku, option1: '', option2: '', option3: '',
+        unit: item.unit }, lot, expiry ?? '');
+      current = [...current, row];
+    }
+    const key = sheetKey(row);
+    const counted = (parseQty(entries[key] ?? '', item.unit) ?? 0) + 1;
+    setSheet(current);
+    setEntries({ ...entries, [key]: String(counted) });
+    setPosted(null);
+    return `${item.label}${item.hasLots ? `, lot ${lot ?? ''}` : ''}: ${counted} counted`;
+  };
+  const scanField = (
+    <ScanField label="Scan to count" placeholder="Scan a DataMatrix or barcode: one unit, on its lot's line" onScan={scan}
+      testId="count-scan-note" />
+  );
+
   const post = async () => {
     setPosting(true);
     try {
@@ -96,6 +130,8 @@ export function CountsPage({ ctx }: { ctx: StoreContext }) {
           </Alert.Content>
         </Alert.Root>
       )}
+      {/* One field above both states, so its note stays when the first scan starts the sheet. */}
+      {!reviewing && scanField}
       {!sheet && (
         <Stack gap="3">
           <Text>Count the whole store, or pick the items to count.</Text>

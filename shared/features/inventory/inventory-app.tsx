@@ -3,6 +3,7 @@ import { Box, Button, Heading, HStack, Link, NativeSelect, Stack, Text } from '@
 import { Link as RouterLink, NavLink, Route, Routes } from 'react-router-dom';
 import { LoadingText } from '../../components/loading-text';
 import { useSupabase } from '../../lib/platform-context';
+import { useBusinessPacks } from '../../lib/use-business-packs';
 import { CountsPage } from './counts-page';
 import { ExpiringPage } from './expiring-page';
 import { fetchStockStores, type StockStore } from './inventory-api';
@@ -12,14 +13,19 @@ import { PurchaseOrderPage } from './purchase-order-page';
 import { PurchaseOrdersPage } from './purchase-orders-page';
 import { RecallReportPage } from './recall-report-page';
 import { ReorderPage } from './reorder-page';
+import { SaleReceiptPage } from './sale-receipt-page';
+import { SerialLookupPage } from './serial-lookup-page';
 import { StockPage } from './stock-page';
 import { SuppliersPage } from './suppliers-page';
 import { TransfersPage } from './transfers-page';
 
 const STORE_KEY = 'storewise.inventory.store';
 
-/** Tabs by role: cashiers see stock and expiring lots only (no costs, no orders); the database enforces it too. */
-const TABS = [
+/**
+ * Tabs by role: cashiers see stock, expiring lots and the serial lookup only (no costs, no orders); the database
+ * enforces it too. A tab with a pack shows when the business has that pack on (docs/adr/0250).
+ */
+const TABS: { label: string; to: string; end: boolean; manage: boolean; pack?: string }[] = [
   { label: 'Stock', to: '/dashboard/inventory', end: true, manage: false },
   { label: 'Purchase orders', to: '/dashboard/inventory/purchase-orders', end: false, manage: true },
   { label: 'Suppliers', to: '/dashboard/inventory/suppliers', end: false, manage: true },
@@ -28,6 +34,7 @@ const TABS = [
   { label: 'Reorder', to: '/dashboard/inventory/reorder', end: false, manage: true },
   { label: 'Expiring', to: '/dashboard/inventory/expiring', end: false, manage: false },
   { label: 'Lots and recalls', to: '/dashboard/inventory/lots', end: false, manage: true },
+  { label: 'Serial lookup', to: '/dashboard/inventory/serials', end: false, manage: false, pack: 'serials' },
 ];
 
 /** The Inventory area (/dashboard/inventory/*): one store chosen at the top applies to every tab. */
@@ -54,6 +61,7 @@ export function InventoryApp() {
   }, [supabase]);
 
   const store = stores?.stores.find((s) => s.id === storeId);
+  const packs = useBusinessPacks(store?.business_id);
   const role = store ? stores?.roles[store.business_id] ?? 'cashier' : 'cashier';
   const ctx: StoreContext | null = store && stores ? {
     store, role, canManage: role === 'owner' || role === 'manager', businessId: store.business_id,
@@ -89,7 +97,7 @@ export function InventoryApp() {
             <NativeSelect.Indicator />
           </NativeSelect.Root>
           <HStack as="nav" aria-label="Inventory" gap="1" wrap="wrap" borderBottomWidth="1px" className="no-print">
-            {TABS.filter((tab) => ctx.canManage || !tab.manage).map((tab) => (
+            {TABS.filter((tab) => (ctx.canManage || !tab.manage) && (!tab.pack || packs?.includes(tab.pack))).map((tab) => (
               <Link key={tab.to} asChild px="3" py="2" fontWeight="medium" color="fg.muted" textDecoration="none"
                 _currentPage={{ color: 'blue.fg', borderBottomWidth: '2px', borderColor: 'blue.solid' }}>
                 <NavLink to={tab.to} end={tab.end}>{tab.label}</NavLink>
@@ -99,6 +107,9 @@ export function InventoryApp() {
           <Routes>
             <Route index element={<StockPage key={ctx.store.id} ctx={ctx} />} />
             <Route path="expiring" element={<ExpiringPage key={ctx.store.id} ctx={ctx} />} />
+            {/* Reachable whatever the packs: a serial sold before the pack was switched off can still be found. */}
+            <Route path="serials" element={<SerialLookupPage key={ctx.businessId} ctx={ctx} />} />
+            <Route path="receipts/:saleId" element={<SaleReceiptPage />} />
             {ctx.canManage && (
               <>
                 <Route path="purchase-orders" element={<PurchaseOrdersPage key={ctx.store.id} ctx={ctx} />} />

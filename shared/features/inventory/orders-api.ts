@@ -143,7 +143,8 @@ export async function receiveOrder(supabase: StorewiseClient, id: string, storeI
   }));
   const status = unwrap(await supabase.rpc('receive_purchase_order', { _purchase_order_id: id, _lines: lines })) as string;
   for (const l of arrived.filter((x) => x.serialTracking)) {
-    const { error } = await supabase.rpc('receive_serials', { _store_id: storeId, _variant_id: l.variantId, _serials: serialList(l.serials) });
+    const { error } = await supabase.rpc('receive_serials', { _store_id: storeId, _variant_id: l.variantId, _serials: serialList(l.serials),
+      _purchase_order_id: id });
     if (error) throw new Error(`The goods were received, but the serials of ${l.label} were not recorded: ${error.message}`);
   }
   return status;

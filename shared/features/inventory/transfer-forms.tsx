@@ -3,19 +3,25 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useFieldArray, useForm, useWatch } from 'react-hook-form';
 import { LuX } from 'react-icons/lu';
 import { FormField } from '../../components/form-field';
+import type { ScannedItem } from './datamatrix-scan';
 import type { StockStore } from './inventory-api';
-import { missingOf, receiveTransferSchema, sendTransferSchema, type ReceiveTransferValues, type SendTransferValues } from './inventory-schemas';
+import { missingOf, parseQty, receiveTransferSchema, sendTransferSchema, type ReceiveTransferValues, type SendTransferValues } from './inventory-schemas';
 import { hitLabel, type CatalogHit } from './orders-api';
 import type { SheetRow } from './transfers-api';
 import { QuantityGrid, type GridPick } from './quantity-grid';
+import { ScanField } from './scan-field';
 import { VariantPicker } from './variant-picker';
 
-/** Sending stock to another store: the destination and the items (lot-tracked ones per lot, first expiring first). */
-export function SendTransferForm({ businessId, stores, loadStock, onSubmit, onCancel }: {
+/**
+ * Sending stock to another store: the destination and the items (lot-tracked ones per lot, first expiring first).
+ * A scan (a GS1 DataMatrix or a plain barcode) adds one unit of its item, on the line of the lot it carries.
+ */
+export function SendTransferForm({ businessId, stores, loadStock, findScanned, onSubmit, onCancel }: {
   businessId: string; stores: StockStore[]; loadStock: (variantId: string) => Promise<SheetRow[]>;
+  findScanned: (text: string) => Promise<ScannedItem>;
   onSubmit: (values: SendTransferValues) => Promise<void>; onCancel: () => void;
 }) {
-  const { register, handleSubmit, control, formState } = useForm<SendTransferValues>({
+  const { register, handleSubmit, control, formState, getValues, setValue } = useForm<SendTransferValues>({
     resolver: zodResolver(sendTransferSchema), defaultValues: { toStoreId: '', note: '', lines: [] },
   });
   const lines = useFieldArray({ control, name: 'lines' });
@@ -47,6 +53,24 @@ export function SendTransferForm({ businessId, stores, loadStock, onSubmit, onCa
         available: held.reduce((sum, r) => sum + Number(r.on_hand), 0) });
     }
   };
+  // One unit of the scanned item on its lot's line (the line is added when missing). A lot the store does not hold
+  // cannot be sent from it, so the scan says so rather than adding a line the database would refuse.
+  const scan = async (text: string): Promise<string> => {
+    const found = await findScanned(text);
+    if (!found.ok) return found.error;
+    const { item, lot } = found;
+    if (item.hasLots && !lot) return `${item.label}: the code carries no lot (10); add the item and type the quantity per lot`;
+    const held = await loadStock(item.id);
+    const row = item.hasLots ? held.find((r) => r.lot_number === lot && Number(r.on_hand) > 0) : held[0];
+    if (item.hasLots && !row) return `${item.label}: lot ${lot ?? ''} is not in stock in this store`;
+    const lotId = row?.lot_id ?? '';
+    const name = `${item.label} (${item.sku})${lot && item.hasLots ? `, lot ${lot}` : ''}`;
+    const i = getValues('lines').findIndex((l) => l.variantId === item.id && (l.lotId || '') === lotId);
+    const qty = (i >= 0 ? parseQty(getValues(`lines.${i}.qty`), item.unit) ?? 0 : 0) + 1;
+    if (i >= 0) setValue(`lines.${i}.qty`, String(qty), { shouldValidate: formState.isSubmitted });
+    else lines.append({ variantId: item.id, unit: item.unit, qty: '1', lotId, available: Number(row?.on_hand ?? 0), label: name });
+    return `${name}: ${qty} to send`;
+  };
   return (
     <form onSubmit={handleSubmit(onSubmit)} noValidate aria-label="Send stock">
       <Stack gap="3" borderWidth="1px" rounded="md" p="4">
@@ -63,6 +87,8 @@ export function SendTransferForm({ businessId, stores, loadStock, onSubmit, onCa
           <FormField label="Note" error={errors.note?.message}><Input {...register('note')} /></FormField>
         </HStack>
         <VariantPicker businessId={businessId} label="Add an item to send" onPick={(hit) => void pick(hit)} />
+        <ScanField label="Scan to send" placeholder="Scan a DataMatrix or barcode: one unit, on its lot's line" onScan={scan}
+          testId="transfer-scan-note" />
         <QuantityGrid businessId={businessId} action="Add to the transfer" onAdd={pickGrid} />
         {lines.fields.length > 0 && (
           <Table.ScrollArea>

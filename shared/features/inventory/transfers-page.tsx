@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Badge, Box, Button, HStack, Stack, Text } from '@chakra-ui/react';
 import { notify } from '../../components/toaster';
 import { useSupabase } from '../../lib/platform-context';
+import { findScannedItem } from './datamatrix-scan';
 import { failure } from './inventory-api';
 import type { StoreContext } from './store-context';
 import { ReceiveTransferForm, SendTransferForm } from './transfer-forms';
@@ -28,6 +29,7 @@ export function TransfersPage({ ctx }: { ctx: StoreContext }) {
       {sending && (
         <SendTransferForm businessId={ctx.businessId} stores={others} onCancel={() => setSending(false)}
           loadStock={(variantId) => fetchSheet(supabase, ctx.store.id, [variantId])}
+          findScanned={(text) => findScannedItem(supabase, ctx.businessId, text)}
           onSubmit={async (values) => {
             try {
               await sendTransfer(supabase, ctx.store.id, values);

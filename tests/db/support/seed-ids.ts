@@ -7,4 +7,6 @@ export const seedUsers = {
   /** owner1's staff at Fresh Corner Market, with till PINs (the shared till, ADR 0350). */
   manager1: { id: '55555555-5555-4555-8555-555555555555', email: 'manager1@storewise.local', password: 'storewise-manager', pin: '4739' },
   cashier1: { id: '66666666-6666-4666-8666-666666666666', email: 'cashier1@storewise.local', password: 'storewise-cashier', pin: '5162' },
+  /** Volt & Wire Electronics: the Electronics demo (serials pack), in its own block of seed.sql. */
+  owner4: { id: '77777777-7777-4777-8777-777777777777', email: 'owner4@storewise.local', password: 'storewise-owner' },
 } as const;
