@@ -4170,6 +4170,13 @@ export type Database = {
           row_index: number;
         }[];
       };
+      import_customers: {
+        Args: { _business_id: string; _first_row?: number; _rows: Json };
+        Returns: {
+          message: string;
+          row_index: number;
+        }[];
+      };
       invitation_email_facts: {
         Args: { _email: string; _token: string };
         Returns: {
@@ -4390,6 +4397,10 @@ export type Database = {
       post_sale: { Args: { _payload: Json }; Returns: Json };
       post_sales: { Args: { _payloads: Json }; Returns: Json };
       preview_catalog_import: {
+        Args: { _business_id: string; _first_row?: number; _rows: Json };
+        Returns: Json;
+      };
+      preview_customer_import: {
         Args: { _business_id: string; _first_row?: number; _rows: Json };
         Returns: Json;
       };

@@ -1,6 +1,7 @@
 import Papa from 'papaparse';
 import { currencyDigits, minorToPlain, parseMinorAmount, type Currency } from '../../lib/money';
-import { CATALOG_COLUMNS, COLUMN_KEYS, MONEY_COLUMNS, type CsvRow } from './catalog-columns';
+import { parseCsvFile } from '../../lib/csv-file';
+import { CATALOG_COLUMNS, MONEY_COLUMNS, type CsvRow } from './catalog-columns';
 import type { RowError } from './catalog-import';
 
 
@@ -13,33 +14,16 @@ export interface ParsedCsv {
 const MAX_ROWS = 20_000;
 
 /**
- * Decodes the file as UTF-8 (refusing a broken encoding rather than importing mojibake) and parses it with
- * papaparse; cells are kept as text (prices as the person wrote them: toDatabaseRows turns them into minor units).
+ * The catalog file through the shared CSV reader (shared/lib/csv-file.ts): UTF-8 only, the columns of
+ * catalog-columns.ts; cells are kept as text (prices as the person wrote them: toDatabaseRows turns them into minor
+ * units).
  */
 export function parseCatalogCsv(bytes: ArrayBuffer): ParsedCsv {
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return { rows: [], errors: ['The file is not UTF-8 text: save it from your spreadsheet as "CSV UTF-8" and try again.'] };
-  }
-  const parsed = Papa.parse<Record<string, string>>(text.replace(/^\uFEFF/, ''), {
-    header: true, skipEmptyLines: 'greedy', transformHeader: (h) => h.trim().toLowerCase(),
+  return parseCsvFile(bytes, {
+    columns: CATALOG_COLUMNS.map((c) => c.key),
+    required: CATALOG_COLUMNS.filter((c) => 'required' in c && c.required).map((c) => c.key),
+    maxRows: MAX_ROWS,
   });
-  const errors: string[] = [];
-  const headers = parsed.meta.fields ?? [];
-  const unknown = headers.filter((h) => !COLUMN_KEYS.includes(h));
-  if (unknown.length > 0) errors.push(`Unknown column${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. Use: ${COLUMN_KEYS.join(', ')}.`);
-  for (const column of CATALOG_COLUMNS.filter((c) => 'required' in c && c.required)) {
-    if (!headers.includes(column.key)) errors.push(`The column "${column.key}" is missing.`);
-  }
-  for (const e of parsed.errors.slice(0, 20)) errors.push(`Row ${(e.row ?? 0) + 1}: ${e.message}`);
-  if (parsed.data.length === 0) errors.push('The file has no rows.');
-  if (parsed.data.length > MAX_ROWS) errors.push(`Import at most ${MAX_ROWS.toLocaleString('en-US')} rows at once.`);
-  const rows = parsed.data.map((row) =>
-    Object.fromEntries(Object.entries(row).filter(([k]) => COLUMN_KEYS.includes(k))
-      .map(([k, v]) => [k, (v ?? '').trim()])) as CsvRow);
-  return { rows: errors.length > 0 ? [] : rows, errors };
 }
 
 /**
