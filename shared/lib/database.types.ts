@@ -3884,6 +3884,17 @@ export type Database = {
             };
             Returns: string;
           };
+      catalog_import_images: {
+        Args: { _business_id: string; _rows: Json };
+        Returns: {
+          image_id: string;
+          is_main: boolean;
+          main_path: string;
+          message: string;
+          product_id: string;
+          row_index: number;
+        }[];
+      };
       choose_plan: {
         Args: { _plan_name: string };
         Returns: {

@@ -1,6 +1,7 @@
 import Papa from 'papaparse';
 import { currencyDigits, minorToPlain, parseMinorAmount, type Currency } from '../../lib/money';
 import { parseCsvFile } from '../../lib/csv-file';
+import { productImagePath, type ImageUrlContext } from '../../lib/product-images/image-url';
 import { CATALOG_COLUMNS, MONEY_COLUMNS, type CsvRow } from './catalog-columns';
 import type { RowError } from './catalog-import';
 
@@ -27,14 +28,24 @@ export function parseCatalogCsv(bytes: ArrayBuffer): ParsedCsv {
 }
 
 /**
- * The rows as the database takes them: money columns ("2.50" in the catalog's currency) become whole minor units
+ * The rows as the database takes them (an image_url as the picture's name in the bucket, see above): money columns ("2.50" in the catalog's currency) become whole minor units
  * ("250"; JPY "250" stays 250 yen, KWD "2.500" is 2500 fils). A cell that is not an amount of this currency is named
  * with its row and left as written (the database then refuses the row as well; the panel shows this message).
  */
-export function toDatabaseRows(rows: CsvRow[], currency: Currency): { rows: CsvRow[]; problems: RowError[] } {
+export function toDatabaseRows(rows: CsvRow[], currency: Currency, images?: ImageUrlContext): { rows: CsvRow[]; problems: RowError[] } {
   const problems: RowError[] = [];
   const converted = rows.map((row, i) => {
     const out: CsvRow = { ...row };
+    // A picture's address becomes the object's name in product-images (ADR 0371); another host, bucket or
+    // business's folder is the row's message.
+    if (row.image_url) {
+      const image = images ? productImagePath(row.image_url, images) : { ok: false as const, message: 'the image_url cannot be read here' };
+      if (image.ok) out.image_url = image.path;
+      else {
+        delete out.image_url;
+        problems.push({ row_index: i + 1, message: image.message });
+      }
+    }
     for (const key of MONEY_COLUMNS) {
       const text = row[key];
       if (text === undefined || text === '') continue;
