@@ -74,7 +74,8 @@ export function ImportPanel({ business, currency, onImported }: {
     setChecked(null);
     const importId = crypto.randomUUID();
     try {
-      const converted = toDatabaseRows(rows.rows, currency, { supabaseUrl: supabaseUrlOf(supabase), businessId: business.id });
+      const converted = toDatabaseRows(rows.rows, currency,
+        rows.rows.some((r) => r.image_url) ? { supabaseUrl: supabaseUrlOf(supabase), businessId: business.id } : undefined);
       const work: Rows = { rows: converted.rows, numbers: rows.numbers };
       // One after the other: two heavy calls at once from one account are refused as busy (429).
       const catalogProblems = await checkCatalogFile(supabase, target(importId), work.rows);
