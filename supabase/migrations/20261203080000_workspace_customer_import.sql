@@ -54,7 +54,10 @@ as $$
         format('"%s" is not an email address', left(k.email, 60))
       when k.phone is not null and char_length(k.phone) not between 10 and 20 then
         'the phone number must be 10 to 20 characters'
-      when k.first_email_row < k.n and k.exact_id is null then format('this email is also on row %s', k.first_email_row)
+      -- Rows sharing an email no customer has create one customer each (the export writes shared emails so); rows
+      -- sharing a customer's email may not both change it.
+      when k.first_email_row < k.n and k.exact_id is null and k.ids is not null then
+        format('this email is also on row %s', k.first_email_row)
       when cardinality(k.ids) > 1 and k.exact_id is null then
         format('%s customers have this email: edit them on the Customers page, or leave the row out', cardinality(k.ids))
     end as message

@@ -73,20 +73,29 @@ describe('customer import', () => {
       { name: 'Dee Import', email: 'dee@import.test', phone: '' },
       { name: 'Ada Lovelace', email: 'ada@import.test', phone: '5550100777' },
       { name: 'Eve Import', email: 'not-an-email', phone: '' },
-      { name: 'Dee Again', email: 'DEE@import.test', phone: '' },
+      { name: 'Ada Again', email: 'ADA@import.test', phone: '' },
       { name: 'F', email: '', phone: '123' },
     ];
     const refused = await write('owner', file);
     expect(refused.error).toBeNull();
     expect(refused.data).toEqual([
       { row_index: 3, message: '"not-an-email" is not an email address' },
-      { row_index: 4, message: 'this email is also on row 1' },
+      { row_index: 4, message: 'this email is also on row 2' },
       { row_index: 5, message: 'the name must be 2 to 100 characters' },
     ]);
     expect(await count(w.businessA)).toBe(before);
     expect(await customers(w.businessA, 'ada@import.test')).toMatchObject([{ phone: '5550100009' }]);
     // The preview names the same rows.
     expect((await preview('owner', file)).data).toMatchObject({ problems: [{ row_index: 3 }, { row_index: 4 }, { row_index: 5 }] });
+  });
+
+  it('creates one customer per row for an email no customer has yet, as the export writes shared emails', async () => {
+    const file: Row[] = [{ name: 'Pat Shared', email: 'family@import.test' }, { name: 'Sam Shared', email: 'family@import.test' }];
+    expect((await preview('owner', file)).data).toMatchObject({ problems: [], rows: [{ action: 'new' }, { action: 'new' }] });
+    expect((await write('owner', file)).data).toEqual([]);
+    expect((await customers(w.businessA, 'family@import.test')).map((c) => c.name).sort()).toEqual(['Pat Shared', 'Sam Shared']);
+    // Imported again, each row is its own customer, unchanged.
+    expect((await preview('owner', file)).data).toMatchObject({ problems: [], rows: [{ action: 'same' }, { action: 'same' }] });
   });
 
   it('refuses an email two customers share, rather than guessing which one to update', async () => {
