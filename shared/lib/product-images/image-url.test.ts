@@ -1,11 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { createNodeSupabaseClient } from '../../../tests/helpers/node-supabase-client';
+import { createClient, type SupabaseClientOptions } from '@supabase/supabase-js';
 import { productImagePath } from './image-url';
 
 const business = '11111111-2222-4333-8444-555555555555';
 const other = '99999999-2222-4333-8444-555555555555';
 const context = { supabaseUrl: 'https://abc.supabase.co', businessId: business };
 const ok = (path: string) => ({ ok: true, path });
+
+// supabase-js builds a realtime client eagerly and Node 20 has no WebSocket: a transport that is never used.
+type Transport = NonNullable<NonNullable<SupabaseClientOptions<'public'>['realtime']>['transport']>;
+const noSocket = function noSocket() {
+  throw new Error('no realtime in this test');
+} as unknown as Transport;
 
 describe('productImagePath', () => {
   it('reads the public URL, the authenticated URL and the path form of a picture in the business\'s folder', () => {
@@ -20,7 +26,7 @@ describe('productImagePath', () => {
   });
 
   it('reads back the public URL storage-js builds (what the catalog\'s export writes)', () => {
-    const { storage } = createNodeSupabaseClient(context.supabaseUrl, 'anon-key');
+    const { storage } = createClient(context.supabaseUrl, 'anon-key', { realtime: { transport: noSocket }, auth: { persistSession: false } });
     for (const path of [`${business}/p1/pic one é.png`, `${business}/p1/7f3c.s.webp`]) {
       const url = storage.from('product-images').getPublicUrl(path).data.publicUrl;
       expect(url).toMatch(/^https:\/\/abc\.supabase\.co\/storage\/v1\/object\/public\/product-images\//);
