@@ -21,6 +21,7 @@ export function CustomersImportPanel({ businessId, onImported }: { businessId: s
   const [preview, setPreview] = useState<CustomerPreview | null>(null);
   const [problems, setProblems] = useState<RowError[]>([]);
   const [busy, setBusy] = useState<'exporting' | 'checking' | 'importing' | null>(null);
+  const [inputKey, setInputKey] = useState(0);
 
   const choose = async (file: File | undefined) => {
     setPreview(null);
@@ -55,14 +56,17 @@ export function CustomersImportPanel({ businessId, onImported }: { businessId: s
   });
 
   const importRows = () => run('importing', async () => {
+    const done = preview ? summarizeCustomerPreview(preview) : null;
     const refused = await importCustomerFile(supabase, businessId, rows);
     setPreview(null);
     if (refused.length > 0) {
       setProblems(refused);
       return;
     }
-    notify.success('Customers imported', `${rows.length} row${rows.length === 1 ? '' : 's'} checked`);
+    notify.success('Customers imported', done ? `${done.added} added, ${done.updated} updated` : undefined);
     setRows([]);
+    // A new input: the imported file's name is not left showing.
+    setInputKey((key) => key + 1);
     onImported();
   });
 
@@ -78,7 +82,7 @@ export function CustomersImportPanel({ businessId, onImported }: { businessId: s
         <Button size="sm" variant="ghost" loading={busy === 'exporting'} disabled={busy !== null} onClick={() => void exportFile()}>
           Export CSV
         </Button>
-        <input type="file" accept=".csv,text/csv" aria-label="Customer CSV file" onChange={(e) => void choose(e.target.files?.[0])} />
+        <input key={inputKey} type="file" accept=".csv,text/csv" aria-label="Customer CSV file" onChange={(e) => void choose(e.target.files?.[0])} />
         <Button size="sm" variant="outline" disabled={rows.length === 0 || busy !== null} loading={busy === 'checking'}
           onClick={() => void check()}>Check ({rows.length} rows)</Button>
         <Button size="sm" disabled={!summary || summary.added + summary.updated === 0 || busy !== null} loading={busy === 'importing'}
