@@ -105,7 +105,7 @@ export const functionRules: [RegExp, Area][] = [
   [/^(is_admin|assert_admin|handle_new_user|device_label|location_label|on_auth_session_\w+)$/, 'auth'],
   [/^(assert_aal2|assert_aal2_if_enrolled|has_verified_factor|admin_without_second_factor|mfa_\w+|account_deletion_check|erase_member_personal_data|export_my_personal_data|owns_live_business)$/, 'auth'],
   [/^admin_(reply|set_ticket|list_tickets|list_admins)$/, 'support'],
-  [/^(retention_years|request_business_deletion|cancel_business_deletion|business_deletion_\w+|business_deletions_due|business_erasure_step|business_erasure_uploads|business_exports?_\w+|begin_business_export|purge_expired_retention|schedule_retention_purge|erase_customers?|export_customer|redact_person_fields)$/, 'workspace'],
+  [/^(retention_years|request_business_deletion|cancel_business_deletion|business_deletion_\w+|business_deletions_due|business_erasure_step|business_erasure_uploads|business_exports?_\w+|begin_business_export|purge_expired_retention|schedule_retention_purge|erase_customers?|export_customer|redact_person_fields|customer_import_\w+|preview_customer_import|import_customers)$/, 'workspace'],
   [/^(admin_\w+|refresh_admin_totals|bump_admin_totals|admin_totals_\w+)$/, 'admin'],
   [/^(choose_plan|plan_\w+|my_plan|my_plan_usage|my_trial_notice|record_plan_event|notify_plan_changed|assert_plan_allows|billing_\w+|my_billing|business_entitlement|record_business_trial|assert_items_allow|variants_plan_limit)$/, 'billing'],
   [/^(support_\w+|ticket_\w+|customer_reply|checked_reply_body|checked_ticket_status|apply_ticket_status|tell_ticket_owner|log_ticket|\w+_support_\w+)$/, 'support'],

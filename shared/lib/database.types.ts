@@ -4032,6 +4032,17 @@ export type Database = {
             };
             Returns: string;
           };
+      catalog_import_images: {
+        Args: { _business_id: string; _rows: Json };
+        Returns: {
+          image_id: string;
+          is_main: boolean;
+          main_path: string;
+          message: string;
+          product_id: string;
+          row_index: number;
+        }[];
+      };
       choose_plan: {
         Args: { _plan_name: string };
         Returns: {
@@ -4318,6 +4329,13 @@ export type Database = {
           row_index: number;
         }[];
       };
+      import_customers: {
+        Args: { _business_id: string; _first_row?: number; _rows: Json };
+        Returns: {
+          message: string;
+          row_index: number;
+        }[];
+      };
       invitation_email_facts: {
         Args: { _email: string; _token: string };
         Returns: {
@@ -4552,6 +4570,10 @@ export type Database = {
       post_sale: { Args: { _payload: Json }; Returns: Json };
       post_sales: { Args: { _payloads: Json }; Returns: Json };
       preview_catalog_import: {
+        Args: { _business_id: string; _first_row?: number; _rows: Json };
+        Returns: Json;
+      };
+      preview_customer_import: {
         Args: { _business_id: string; _first_row?: number; _rows: Json };
         Returns: Json;
       };

@@ -179,7 +179,7 @@ test('an owner creates a product, orders and receives it, transfers, counts, and
   const download = till.waitForEvent('download');
   await till.getByRole('button', { name: 'Export CSV' }).click();
   const header = readFileSync((await (await download).path())!, 'utf8').split('\r\n')[0];
-  expect(header).toBe('product_name,unit,category,brand,option_name,option_value,sku,price,barcode');
+  expect(header).toBe('product_name,unit,category,brand,option_name,option_value,sku,price,barcode,image_url');
   await context.close();
 });
 

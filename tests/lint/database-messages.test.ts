@@ -44,6 +44,8 @@ const API_ONLY = [
   'a ready export names its file', 'limit must be between 1 and 5000', 'no export being built with this id', 'not a table of the export',
   'state must be building, ready or failed, with the rows done', 'the export is %', 'the export\'s CSV files are products, stock, sales and customers',
   'after is the key of the previous page\'s last row',
+  // The CSV imports' row shapes (ADR 0370, 0371): the browser builds them from the parsed file.
+  'each row is an object of the file\'s columns', 'each row names its row_index and the picture\'s path',
   // The till and the register's reports (ADR 0300, 0330): ids and counts the register sends, people chosen from the store's list.
   'till_switch needs its id and the person\'s user_id', 'waiting must be between 0 and 1000000', 'this person is not a member of this business',
   // Buttons cashiers are not shown; every Storewise account signs up with an email address.

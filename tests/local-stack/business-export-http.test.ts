@@ -15,6 +15,8 @@ import { parseCatalogCsv, toDatabaseRows } from '../../shared/features/catalog/c
 import { fetchCatalogCurrency } from '../../shared/features/catalog/catalog-api';
 import { parseMinorAmount } from '../../shared/lib/money';
 import { checkCatalogFile, writeCatalogFile } from '../../shared/features/catalog/catalog-import';
+import { parseCustomerCsv } from '../../shared/features/workspace/customers-csv';
+import { importCustomerFile, previewCustomerFile, summarizeCustomerPreview } from '../../shared/features/workspace/customers-import';
 import type { StorewiseClient } from '../../shared/lib/supabase-client';
 import { invoke, signedIn } from '../helpers/billing';
 import { createTestClient, startStack, type StackHandle } from '../helpers/stack';
@@ -187,6 +189,17 @@ describe('the owner exports the business', () => {
     expect(Number(before?.variants)).toBeGreaterThan(0);
     expect(Number(before?.stock)).toBeGreaterThan(0);
     expect(await totals(target, false)).toEqual(before);
+
+    // customers.csv with the customer import (ADR 0370): as many customers, and imported again nothing changes.
+    const people = parseCustomerCsv(new TextEncoder().encode(files.get('csv/customers.csv')).buffer as ArrayBuffer);
+    expect(people.errors).toEqual([]);
+    expect(people.rows.length).toBeGreaterThan(0);
+    const freshClient = fresh as unknown as StorewiseClient;
+    expect(await importCustomerFile(freshClient, target, people.rows)).toEqual([]);
+    const customerCount = 'select count(*) as n from public.customers where business_id = $1';
+    expect(await count(customerCount, [target])).toBe(await count(customerCount, [business]));
+    const again = await previewCustomerFile(freshClient, target, people.rows);
+    expect(summarizeCustomerPreview(again)).toEqual({ added: 0, updated: 0, unchanged: people.rows.length });
   });
 });
 

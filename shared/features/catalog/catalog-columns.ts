@@ -32,6 +32,8 @@ export const CATALOG_COLUMNS = [
   { key: 'price', help: 'money, such as 2.50', example: '25', required: true, money: true },
   { key: 'cost', help: 'money, optional', example: '11', money: true, costAccess: true },
   { key: 'barcode', help: '8, 12 or 13 digits', example: '4006381333931' },
+  // A picture already in this business's product images (ADR 0371): it becomes the product's main picture.
+  { key: 'image_url', help: 'the address of a picture in your product images, made the main one', example: '' },
   { key: 'opening_qty', help: 'new items only, into the chosen store', example: '4', importOnly: true },
 ] as const satisfies readonly CatalogColumn[];
 

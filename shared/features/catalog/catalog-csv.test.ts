@@ -26,10 +26,26 @@ describe('catalog CSV', () => {
   it('names unknown and missing columns', () => {
     const parsed = parseCatalogCsv(bytes('name,colour\nTee,blue\n'));
     expect(parsed.errors).toEqual([
-      'Unknown columns: name, colour. Use: product_name, unit, category, brand, option_name, option_value, sku, price, cost, barcode, opening_qty.',
+      'Unknown columns: name, colour. Use: product_name, unit, category, brand, option_name, option_value, sku, price, cost, barcode, image_url, opening_qty.',
       'The column "product_name" is missing.',
       'The column "price" is missing.',
     ]);
+  });
+});
+
+describe('image_url in a catalog file', () => {
+  const context = { supabaseUrl: 'https://abc.supabase.co', businessId: '11111111-2222-4333-8444-555555555555' };
+  it('becomes the picture\'s name in product-images, or the row\'s message (ADR 0371)', () => {
+    const rows = [
+      { product_name: 'A', price: '1', image_url: `https://abc.supabase.co/storage/v1/object/public/product-images/${context.businessId}/p/a.png` },
+      { product_name: 'B', price: '1', image_url: 'https://elsewhere.test/a.png' },
+      { product_name: 'C', price: '1', image_url: '' },
+    ];
+    const converted = toDatabaseRows(rows, 'USD', context);
+    expect(converted.rows.map((r) => r.image_url)).toEqual([`${context.businessId}/p/a.png`, undefined, '']);
+    expect(converted.problems).toEqual([{ row_index: 2, message: expect.stringMatching(/^the image_url is on another site \(elsewhere\.test\)/) }]);
+    // Without the client's address (no picture can be checked) a picture is refused, not passed on as written.
+    expect(toDatabaseRows(rows.slice(0, 1), 'USD').problems).toEqual([{ row_index: 1, message: 'the image_url cannot be read here' }]);
   });
 });
 
@@ -61,7 +77,7 @@ describe('money in a catalog file', () => {
   it('offers a template with every column and an example row in the currency\'s form', () => {
     const [header, example] = catalogTemplateCsv('USD').split('\r\n');
     expect(header).toBe(CATALOG_COLUMNS.map((c) => c.key).join(','));
-    expect(example).toBe('Linen Shirt,each,Tops,Acme,Size,M,LINEN-M,25.00,11.00,4006381333931,4');
+    expect(example).toBe('Linen Shirt,each,Tops,Acme,Size,M,LINEN-M,25.00,11.00,4006381333931,,4');
     expect(catalogTemplateCsv('JPY').split('\r\n')[1]).toContain(',25,11,');
     expect(catalogTemplateCsv('KWD').split('\r\n')[1]).toContain(',25.000,11.000,');
     // The template parses back with no file errors, and its money converts.

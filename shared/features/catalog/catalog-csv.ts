@@ -1,6 +1,8 @@
 import Papa from 'papaparse';
 import { currencyDigits, minorToPlain, parseMinorAmount, type Currency } from '../../lib/money';
-import { CATALOG_COLUMNS, COLUMN_KEYS, MONEY_COLUMNS, type CsvRow } from './catalog-columns';
+import { parseCsvFile } from '../../lib/csv-file';
+import { productImagePath, type ImageUrlContext } from '../../lib/product-images/image-url';
+import { CATALOG_COLUMNS, MONEY_COLUMNS, type CsvRow } from './catalog-columns';
 import type { RowError } from './catalog-import';
 
 
@@ -13,44 +15,37 @@ export interface ParsedCsv {
 const MAX_ROWS = 20_000;
 
 /**
- * Decodes the file as UTF-8 (refusing a broken encoding rather than importing mojibake) and parses it with
- * papaparse; cells are kept as text (prices as the person wrote them: toDatabaseRows turns them into minor units).
+ * The catalog file through the shared CSV reader (shared/lib/csv-file.ts): UTF-8 only, the columns of
+ * catalog-columns.ts; cells are kept as text (prices as the person wrote them: toDatabaseRows turns them into minor
+ * units).
  */
 export function parseCatalogCsv(bytes: ArrayBuffer): ParsedCsv {
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return { rows: [], errors: ['The file is not UTF-8 text: save it from your spreadsheet as "CSV UTF-8" and try again.'] };
-  }
-  const parsed = Papa.parse<Record<string, string>>(text.replace(/^\uFEFF/, ''), {
-    header: true, skipEmptyLines: 'greedy', transformHeader: (h) => h.trim().toLowerCase(),
+  return parseCsvFile(bytes, {
+    columns: CATALOG_COLUMNS.map((c) => c.key),
+    required: CATALOG_COLUMNS.filter((c) => 'required' in c && c.required).map((c) => c.key),
+    maxRows: MAX_ROWS,
   });
-  const errors: string[] = [];
-  const headers = parsed.meta.fields ?? [];
-  const unknown = headers.filter((h) => !COLUMN_KEYS.includes(h));
-  if (unknown.length > 0) errors.push(`Unknown column${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. Use: ${COLUMN_KEYS.join(', ')}.`);
-  for (const column of CATALOG_COLUMNS.filter((c) => 'required' in c && c.required)) {
-    if (!headers.includes(column.key)) errors.push(`The column "${column.key}" is missing.`);
-  }
-  for (const e of parsed.errors.slice(0, 20)) errors.push(`Row ${(e.row ?? 0) + 1}: ${e.message}`);
-  if (parsed.data.length === 0) errors.push('The file has no rows.');
-  if (parsed.data.length > MAX_ROWS) errors.push(`Import at most ${MAX_ROWS.toLocaleString('en-US')} rows at once.`);
-  const rows = parsed.data.map((row) =>
-    Object.fromEntries(Object.entries(row).filter(([k]) => COLUMN_KEYS.includes(k))
-      .map(([k, v]) => [k, (v ?? '').trim()])) as CsvRow);
-  return { rows: errors.length > 0 ? [] : rows, errors };
 }
 
 /**
- * The rows as the database takes them: money columns ("2.50" in the catalog's currency) become whole minor units
+ * The rows as the database takes them (an image_url as the picture's name in the bucket, see above): money columns ("2.50" in the catalog's currency) become whole minor units
  * ("250"; JPY "250" stays 250 yen, KWD "2.500" is 2500 fils). A cell that is not an amount of this currency is named
  * with its row and left as written (the database then refuses the row as well; the panel shows this message).
  */
-export function toDatabaseRows(rows: CsvRow[], currency: Currency): { rows: CsvRow[]; problems: RowError[] } {
+export function toDatabaseRows(rows: CsvRow[], currency: Currency, images?: ImageUrlContext): { rows: CsvRow[]; problems: RowError[] } {
   const problems: RowError[] = [];
   const converted = rows.map((row, i) => {
     const out: CsvRow = { ...row };
+    // A picture's address becomes the object's name in product-images (ADR 0371); another host, bucket or
+    // business's folder is the row's message.
+    if (row.image_url) {
+      const image = images ? productImagePath(row.image_url, images) : { ok: false as const, message: 'the image_url cannot be read here' };
+      if (image.ok) out.image_url = image.path;
+      else {
+        delete out.image_url;
+        problems.push({ row_index: i + 1, message: image.message });
+      }
+    }
     for (const key of MONEY_COLUMNS) {
       const text = row[key];
       if (text === undefined || text === '') continue;

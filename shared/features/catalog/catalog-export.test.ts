@@ -4,7 +4,7 @@ import { catalogCsv, type ExportRow } from './catalog-export';
 
 const tee: ExportRow = {
   product_name: 'Linen Shirt', unit: 'each', category: 'Tops', brand: 'Acme', option_name: 'Size', option_value: 'M',
-  sku: 'LINENS-M', price: 2500, cost: 1100, barcode: '4006381333931',
+  sku: 'LINENS-M', price: 2500, cost: 1100, barcode: '4006381333931', image_url: '',
 };
 
 describe('catalog export', () => {
@@ -13,7 +13,7 @@ describe('catalog export', () => {
     const parsed = parseCatalogCsv(new TextEncoder().encode(csv).buffer);
     expect(parsed.errors).toEqual([]);
     expect(parsed.rows[0]).toEqual({ product_name: 'Linen Shirt', unit: 'each', category: 'Tops', brand: 'Acme', option_name: 'Size',
-      option_value: 'M', sku: 'LINENS-M', price: '25.00', cost: '11.00', barcode: '4006381333931' });
+      option_value: 'M', sku: 'LINENS-M', price: '25.00', cost: '11.00', barcode: '4006381333931', image_url: '' });
     expect(parsed.rows[1]?.cost).toBe('');
     expect(toDatabaseRows(parsed.rows, 'USD')).toMatchObject({ problems: [], rows: [{ price: '2500', cost: '1100' }, { price: '2500', cost: '' }] });
   });
@@ -29,8 +29,10 @@ describe('catalog export', () => {
 
   it('leaves the cost column out without cost access and escapes formula cells', () => {
     const csv = catalogCsv([{ ...tee, product_name: '@SUM(A1)' }], false, 'USD');
-    expect(csv.split('\r\n')[0]).toBe('product_name,unit,category,brand,option_name,option_value,sku,price,barcode');
+    expect(csv.split('\r\n')[0]).toBe('product_name,unit,category,brand,option_name,option_value,sku,price,barcode,image_url');
     expect(csv).toContain(`'@SUM(A1)`);
+    // The import undoes the escape, so the name comes back as it was.
+    expect(parseCatalogCsv(new TextEncoder().encode(csv).buffer).rows[0]?.product_name).toBe('@SUM(A1)');
     expect(csv).not.toContain('11.00');
   });
 });

@@ -1,6 +1,7 @@
 import Papa from 'papaparse';
 import type { StorewiseClient } from '../../lib/supabase-client';
 import { minorToPlain, type Currency } from '../../lib/money';
+import { IMAGE_BUCKET } from '../../lib/product-images/image-url';
 import { unwrap } from './catalog-api';
 import { exportColumns, MONEY_COLUMNS, type CatalogColumnKey } from './catalog-columns';
 
@@ -16,6 +17,8 @@ export interface ExportRow {
   price: number;
   cost: number | '';
   barcode: string;
+  /** The public URL of the product's main picture (ADR 0371), so the export re-imports unchanged. */
+  image_url: string;
 }
 
 const PAGE = 1000;
@@ -35,7 +38,7 @@ async function all<T>(page: (from: number, to: number) => PromiseLike<{ data: T[
  * the database returns none to a cashier anyway). Several options are written "Size / Colour" and "M / Blue".
  */
 export async function fetchCatalogExport(supabase: StorewiseClient, businessId: string, withCost: boolean): Promise<ExportRow[]> {
-  const [products, variants, categories, barcodes, costs] = await Promise.all([
+  const [products, variants, categories, barcodes, costs, images] = await Promise.all([
     all((a, b) => supabase.from('products').select('id, name, unit, brand, category_id, option1_name, option2_name, option3_name')
       .eq('business_id', businessId).is('archived_at', null).order('id').range(a, b)),
     all((a, b) => supabase.from('variants').select('id, product_id, sku, price, option1, option2, option3')
@@ -44,7 +47,10 @@ export async function fetchCatalogExport(supabase: StorewiseClient, businessId: 
     all((a, b) => supabase.from('barcodes').select('variant_id, code, created_at').eq('business_id', businessId).order('created_at').order('code').range(a, b)),
     withCost ? all((a, b) => supabase.from('variant_costs').select('variant_id, cost').eq('business_id', businessId).order('variant_id').range(a, b))
       : Promise.resolve([] as { variant_id: string; cost: number }[]),
+    all((a, b) => supabase.from('product_images').select('product_id, path').eq('business_id', businessId).eq('is_main', true)
+      .order('product_id').range(a, b)),
   ]);
+  const mainImage = new Map(images.map((i) => [i.product_id, supabase.storage.from(IMAGE_BUCKET).getPublicUrl(i.path).data.publicUrl]));
   const productById = new Map(products.map((p) => [p.id, p]));
   const categoryById = new Map(categories.map((c) => [c.id, c.name]));
   const firstBarcode = new Map<string, string>();
@@ -59,6 +65,7 @@ export async function fetchCatalogExport(supabase: StorewiseClient, businessId: 
       option_name: [p.option1_name, p.option2_name, p.option3_name].filter(Boolean).join(' / '),
       option_value: [v.option1, v.option2, v.option3].filter(Boolean).join(' / '),
       sku: v.sku, price: Number(v.price), cost: withCost ? costById.get(v.id) ?? '' : '', barcode: firstBarcode.get(v.id) ?? '',
+      image_url: mainImage.get(p.id) ?? '',
     });
   }
   return rows.sort((a, b) => a.product_name.localeCompare(b.product_name) || a.sku.localeCompare(b.sku));

@@ -1,3 +1,4 @@
+import { callWhileBusy as sharedCallWhileBusy, type CallAnswer } from '../../lib/call-while-busy';
 import type { StorewiseClient } from '../../lib/supabase-client';
 import { CatalogError } from './catalog-api';
 import type { CsvRow } from './catalog-columns';
@@ -26,22 +27,12 @@ export interface ImportTarget {
   pause?: (ms: number) => Promise<void>;
 }
 
-const BUSY_RETRIES = 10;
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-interface CallAnswer<T> { data: T | null; error: { message: string; code?: string; hint?: string | null } | null; status: number }
-
 /**
- * Makes a call of the import (its check, write or preview) and answers its data. A 429 (the stack is busy with this
- * account's other calls) is sent again after a pause, up to BUSY_RETRIES times; any other error is thrown.
+ * Makes a call of the import (its check, write or preview) and answers its data; a 429 is sent again after a pause
+ * (shared/lib/call-while-busy.ts), any other error is thrown as a CatalogError.
  */
-export async function callWhileBusy<T>(call: () => PromiseLike<CallAnswer<T>>, pause: (ms: number) => Promise<void> = sleep): Promise<T | null> {
-  for (let attempt = 0; ; attempt += 1) {
-    const { data, error, status } = await call();
-    if (!error) return data;
-    if (status !== 429 || attempt >= BUSY_RETRIES) throw new CatalogError(error.message, error.code, error.hint);
-    await pause(1000);
-  }
+export function callWhileBusy<T>(call: () => PromiseLike<CallAnswer<T>>, pause?: (ms: number) => Promise<void>): Promise<T | null> {
+  return sharedCallWhileBusy(call, (error) => new CatalogError(error.message, error.code, error.hint), pause);
 }
 
 /** One part of the check or the write. */

@@ -10,6 +10,8 @@ import { catalogTemplateCsv, parseCatalogCsv, toDatabaseRows } from './catalog-c
 import { checkCatalogFile, writeCatalogFile, writtenBefore, type ImportProgress, type ImportTarget, type RowError } from './catalog-import';
 import { previewCatalogFile, rowsThatFit, summarizePreview, type ImportPreview } from './catalog-preview';
 import { ImportChanges } from './import-preview';
+import { attachCatalogImages, checkCatalogImages, supabaseUrlOf } from './catalog-images';
+import { addProductImage } from '../../lib/product-images/product-images-api';
 
 /** Rows to work on, each with its row number in the file (messages name the file's rows, whatever was left out). */
 interface Rows { rows: CsvRow[]; numbers: number[] }
@@ -72,11 +74,22 @@ export function ImportPanel({ business, currency, onImported }: {
     setChecked(null);
     const importId = crypto.randomUUID();
     try {
-      const converted = toDatabaseRows(rows.rows, currency);
+      const converted = toDatabaseRows(rows.rows, currency,
+        rows.rows.some((r) => r.image_url) ? { supabaseUrl: supabaseUrlOf(supabase), businessId: business.id } : undefined);
       const work: Rows = { rows: converted.rows, numbers: rows.numbers };
       // One after the other: two heavy calls at once from one account are refused as busy (429).
-      const dbProblems = await checkCatalogFile(supabase, target(importId), work.rows);
-      const preview = dbProblems.length + converted.problems.length === 0 ? await previewCatalogFile(supabase, target(importId), work.rows) : null;
+      const catalogProblems = await checkCatalogFile(supabase, target(importId), work.rows);
+      // The pictures (ADR 0371): each must be in this business's product images; the change is the main picture.
+      const images = await checkCatalogImages(supabase, business.id, work.rows);
+      const dbProblems = [...catalogProblems, ...images.problems];
+      const catalogPreview = dbProblems.length + converted.problems.length === 0 ? await previewCatalogFile(supabase, target(importId), work.rows) : null;
+      const preview = catalogPreview && {
+        ...catalogPreview,
+        rows: catalogPreview.rows.map((r) => {
+          const image = images.changes.get(r.row_index);
+          return image ? { ...r, action: r.action === 'same' ? 'update' as const : r.action, changes: { ...r.changes, image_url: image } } : r;
+        }),
+      };
       // The money message is the person's; the database's "whole number of cents" for the same row is not shown.
       const moneyRows = new Set(converted.problems.map((p) => p.row_index));
       const problems = [...converted.problems, ...dbProblems.filter((p) => !moneyRows.has(p.row_index))]
@@ -112,6 +125,15 @@ export function ImportPanel({ business, currency, onImported }: {
     setBusy('importing');
     try {
       const result = await writeCatalogFile(supabase, target(importId), toWrite.rows);
+      // The written rows' pictures become their products' main ones (after the write: new products exist now).
+      const written = toWrite.rows.slice(0, result.written);
+      if (written.some((r) => r.image_url)) {
+        const failed = await attachCatalogImages(supabase, business.id, written,
+          (place, picture, position) => addProductImage(supabase, place, picture, position, false));
+        if (failed.length > 0) {
+          notify.error('Some pictures were not set', failed.map((e) => `Row ${toWrite.numbers[e.row_index - 1] ?? e.row_index}: ${e.message}.`).join(' '));
+        }
+      }
       if (result.errors.length === 0) {
         setStopped(null);
         notify.success('Catalog imported', `${toWrite.rows.length} row${toWrite.rows.length === 1 ? '' : 's'} created or updated`);

@@ -5,6 +5,7 @@ import { LoadError } from '../../components/load-error';
 import { LoadingText } from '../../components/loading-text';
 import { useSupabase } from '../../lib/platform-context';
 import { fetchCustomers, PAGE_SIZE } from './customers-api';
+import { CustomersImportPanel } from './customers-import-panel';
 import { useAsync } from './use-async';
 import { WorkspaceCard } from './workspace-card';
 import type { Workspace } from './workspace-api';
@@ -18,7 +19,7 @@ export function CustomersPage({ workspace }: { workspace: Workspace }) {
   const [list, reload] = useAsync(`${workspace.id}|${search}|${page}`, () => fetchCustomers(supabase, workspace.id, search, page));
 
   return (
-    <WorkspaceCard title="Customers" description="Open a customer to export what the business holds about them or to erase it.">
+    <WorkspaceCard title="Customers" description="Open a customer to export what the business holds about them or to erase it. Export or import the list as CSV below.">
       <Stack gap="3">
         <form role="search" aria-label="Search customers" onSubmit={(event) => {
           event.preventDefault();
@@ -64,6 +65,7 @@ export function CustomersPage({ workspace }: { workspace: Workspace }) {
           <Button size="sm" variant="outline" disabled={list.status !== 'ready' || list.data.length < PAGE_SIZE}
             onClick={() => setPage(page + 1)}>Next</Button>
         </HStack>
+        <CustomersImportPanel businessId={workspace.id} onImported={reload} />
       </Stack>
     </WorkspaceCard>
   );

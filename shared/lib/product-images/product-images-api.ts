@@ -54,10 +54,10 @@ export async function fetchMainThumbnails(supabase: StorewiseClient, productIds:
 
 /**
  * Uploads one picture: the original and its two previews (made here, in the browser) under
- * <business>/<product>/, then the row naming them. Files of a refused row are removed again.
+ * <business>/<product>/, then the row naming them (its id is answered). Files of a refused row are removed again.
  */
 export async function addProductImage(supabase: StorewiseClient, target: { businessId: string; productId: string },
-  file: File, position: number, isMain: boolean): Promise<void> {
+  file: File, position: number, isMain: boolean): Promise<string> {
   const thumbs = await makeThumbnails(file);
   const folder = `${target.businessId}/${target.productId}`;
   const id = crypto.randomUUID();
@@ -78,10 +78,11 @@ export async function addProductImage(supabase: StorewiseClient, target: { busin
       if (error) throw await storageWriteError(supabase, error);
       uploaded.push([bucket, name]);
     }
-    const { error } = await supabase.from('product_images').insert({
+    const { data, error } = await supabase.from('product_images').insert({
       business_id: target.businessId, product_id: target.productId, path, small_path: small, medium_path: medium, position, is_main: isMain,
-    });
+    }).select('id').single();
     if (error) throw new Error(error.message);
+    return data.id;
   } catch (error) {
     await removeUploaded().catch(() => undefined);
     throw error;

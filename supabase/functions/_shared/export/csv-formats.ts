@@ -7,7 +7,7 @@
 
 /** The catalog import's columns (the header row names them; order is free, unknown columns are refused). */
 export const CATALOG_CSV_COLUMNS = ['product_name', 'unit', 'category', 'brand', 'option_name', 'option_value', 'sku', 'price',
-  'cost', 'barcode', 'opening_qty'] as const;
+  'cost', 'barcode', 'image_url', 'opening_qty'] as const;
 
 /** A store's stock as the stock page exports it. */
 export const STOCK_CSV_FIELDS = ['sku', 'product_name', 'variant', 'unit', 'on_hand', 'reorder_point', 'target_level'] as const;
