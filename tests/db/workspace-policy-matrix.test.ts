@@ -300,7 +300,7 @@ describe('team functions', () => {
     expect(error).toBeNull();
     const team = data as { email: string; role: string; store_ids: string[] }[];
     // The seed's demo staff of Fresh Corner Market are on the team too (supabase/seed.sql, ADR 0350).
-    const demoStaff = [seedUsers.manager1.email, seedUsers.cashier1.email];
+    const demoStaff: string[] = [seedUsers.manager1.email, seedUsers.cashier1.email];
     expect(team.filter((m) => demoStaff.includes(m.email)).map((m) => m.role).sort()).toEqual(['cashier', 'manager']);
     expect(team.filter((m) => !demoStaff.includes(m.email)).map((m) => m.role)).toEqual(['owner', 'cashier', 'manager']);
     expect(team.find((m) => m.role === 'cashier' && !demoStaff.includes(m.email))).toMatchObject({ email: 'cashier@matrix.storewise.test',
