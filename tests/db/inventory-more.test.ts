@@ -97,7 +97,10 @@ describe('email_purchase_order', () => {
     expect(sent.data).toBe('orders@matrix-supply.example');
 
     await drainOutbox(w.stack.db, { send: async (mail) => void w.stack.stack.mailbox.add(mail) }, 'http://127.0.0.1:5173');
-    const mail = w.stack.stack.mailbox.list().find((m) => m.To[0]?.Address === 'orders@matrix-supply.example');
+    // The stack's own outbox relay may have claimed the row first and still be sending it (seen in CI): wait for it.
+    const supplierMail = () => w.stack.stack.mailbox.list().find((m) => m.To[0]?.Address === 'orders@matrix-supply.example');
+    await expect.poll(supplierMail, { timeout: 15_000 }).toBeDefined();
+    const mail = supplierMail();
     expect(mail?.Subject).toMatch(/^Purchase order [0-9A-F]{8} from /);
     expect(mail?.Text).toContain('Hello Mara,');
     expect(mail?.Text).toContain('10 x Matrix Tee / M (MTX-TEE-M)');
