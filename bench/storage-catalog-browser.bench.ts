@@ -40,6 +40,8 @@ try {
 
   // The pictures, drawn and encoded by the browser as the product page would.
   const maker = await browser.newPage();
+  // tsx compiles the functions below with esbuild's keepNames, which calls a __name helper the page lacks.
+  await maker.evaluate('globalThis.__name = (fn) => fn');
   const files = await maker.evaluate(async (sizes) => {
     const canvas = document.createElement('canvas');
     canvas.width = 1600;
@@ -98,6 +100,7 @@ try {
   }
 
   const page = await browser.newPage({ baseURL: stack.url });
+  await page.addInitScript('globalThis.__name = (fn) => fn');
   await page.goto('/auth');
   const form = page.getByRole('form', { name: 'Sign in' });
   await form.getByRole('textbox', { name: /^Email/ }).fill(owner.email);
