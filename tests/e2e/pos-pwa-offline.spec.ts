@@ -111,6 +111,20 @@ test('an access token that expires while offline does not sign the cashier out; 
   // The page's clock is Playwright's: it runs at the real pace, and the test can jump it forward below where
   // supabase-js would otherwise be waited out in real time.
   await page.clock.install();
+  // What the sign-in did, kept to explain a failure: each token answer's status and error code (never a token), and
+  // the page's warnings.
+  const seen: string[] = [];
+  page.on('response', (response) => {
+    if (!response.url().includes('/auth/v1/token')) return;
+    void response.json().then((body: { error_code?: string; code?: string }) => body?.error_code ?? body?.code ?? 'ok', () => 'no JSON')
+      .then((what) => seen.push(`token ${response.status()} ${what}`));
+  });
+  page.on('console', (message) => {
+    const line = message.text().split('\n')[0]?.slice(0, 160) ?? '';
+    if (message.type() !== 'log' && !/^Failed to load resource|Failed to fetch$/.test(line)) seen.push(`${message.type()}: ${line}`);
+  });
+  page.on('framenavigated', (frame) => { if (frame === page.mainFrame()) seen.push(`at ${new URL(frame.url()).pathname}`); });
+  page.on('crash', () => seen.push('the page crashed'));
   const shop = await posShop();
   await signInThroughUi(page, shop.cashier.email, shop.cashier.password);
   await openShift(page, '0');
@@ -136,10 +150,15 @@ test('an access token that expires while offline does not sign the cashier out; 
   // were closed for a while: the refresh still happens on supabase-js's own schedule, against the real server.
   await page.context().setOffline(false);
   await page.evaluate(`window.dispatchEvent(new Event('online'))`);
+  let leftTheRegister = false;
+  const explained = (error: unknown) => { throw new Error(`${error instanceof Error ? error.message : String(error)}\nwhat happened:\n${seen.join('\n')}`); };
   await expect(async () => {
+    // Signed out (or anything else that leaves the register) will not mend itself: stop waiting and say what happened.
+    if (!/\/dashboard\/pos$/.test(page.url())) { leftTheRegister = true; return; }
     await page.clock.fastForward('00:30');
     await expect(page.getByTestId('pos-waiting')).toHaveText('0 waiting', { timeout: 5_000 });
-  }).toPass({ timeout: 120_000 });
+  }).toPass({ timeout: 120_000 }).catch(explained);
+  expect(leftTheRegister, `the page left the register for ${page.url()}; what happened:\n${seen.join('\n')}`).toBe(false);
   const admin = await adminClient();
   const sales = (await admin.from('sales').select('cashier_id, total').eq('register_id', shop.register)).data ?? [];
   expect(sales).toEqual([{ cashier_id: shop.cashier.id, total: 1250 }]);
