@@ -1,19 +1,29 @@
 import { CacheProvider, ClassNames, css } from '@emotion/react';
 import { render, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SERVER_STYLES_ATTRIBUTE, serverStylesCache } from './server-styles-cache';
 
 // A prerendered page's component styles tag (scripts/prerender.ts renames emotion's attribute, docs/adr/0160).
 const fromServer = css({ color: 'rgb(1, 2, 3)' });
 const notFromServer = css({ color: 'rgb(4, 5, 6)' });
 
+// Other files may share this document and its global styles (docs/adr/0380): only what this file added goes.
+let before = new Set<Node>();
+beforeEach(() => {
+  before = new Set(document.head.childNodes);
+});
 afterEach(() => {
-  document.head.innerHTML = '';
+  for (const node of [...document.head.childNodes]) if (!before.has(node)) node.remove();
 });
 
+const stylesAdded = () => [...document.head.querySelectorAll('style')].filter((tag) => !before.has(tag));
+
 function serverTag() {
-  document.head.innerHTML = `<style ${SERVER_STYLES_ATTRIBUTE}="css ${fromServer.name}">.css-${fromServer.name}{color:rgb(1, 2, 3);}</style>`;
-  return document.head.firstElementChild!;
+  const tag = document.createElement('style');
+  tag.setAttribute(SERVER_STYLES_ATTRIBUTE, `css ${fromServer.name}`);
+  tag.textContent = `.css-${fromServer.name}{color:rgb(1, 2, 3);}`;
+  document.head.prepend(tag);
+  return tag;
 }
 
 function Styled({ style, label }: { style: typeof fromServer; label: string }) {
@@ -36,7 +46,7 @@ describe('serverStylesCache', () => {
     );
     expect(screen.getByText('server').className).toBe(`css-${fromServer.name}`);
     // Nothing inserted for a style the server wrote, and its tag never left its place.
-    expect(document.head.querySelectorAll('style')).toHaveLength(1);
+    expect(stylesAdded()).toHaveLength(1);
     expect(document.head.firstElementChild).toBe(tag);
 
     render(
@@ -44,7 +54,7 @@ describe('serverStylesCache', () => {
         <Styled style={notFromServer} label="client" />
       </CacheProvider>,
     );
-    expect(document.head.querySelectorAll('style')).toHaveLength(2);
+    expect(stylesAdded()).toHaveLength(2);
     expect(document.head.firstElementChild).toBe(tag);
     observer.disconnect();
     expect(moves.concat(observer.takeRecords().flatMap((record) => [...record.removedNodes]))).toEqual([]);

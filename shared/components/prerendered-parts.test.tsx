@@ -8,10 +8,13 @@ import { HydrateApart, Prerendering, StaticHtml } from './prerendered-parts';
 // browser; a HydrateApart part hydrates (its handlers work) without replacing the server's nodes.
 
 let root: Root | undefined;
+let mounted: HTMLElement | undefined;
+// Only this file's own container goes: other files' portals (the toaster) may share this document (docs/adr/0380).
 afterEach(() => {
   act(() => root?.unmount());
   root = undefined;
-  document.body.innerHTML = '';
+  mounted?.remove();
+  mounted = undefined;
 });
 
 function Counted({ onRender }: { onRender: () => void }) {
@@ -47,7 +50,7 @@ describe('prerendered parts', () => {
     expect(html).toContain('Everything a modern retailer needs');
     expect(html).toContain('href="/privacy-policy"');
 
-    const container = document.createElement('div');
+    const container = (mounted = document.createElement('div'));
     container.innerHTML = html;
     document.body.append(container);
     const heading = container.querySelector('#static-heading');
@@ -70,7 +73,7 @@ describe('prerendered parts', () => {
 
   it('a static part rendered in the browser (no server HTML) renders its children', async () => {
     const { createRoot } = await import('react-dom/client');
-    const container = document.createElement('div');
+    const container = (mounted = document.createElement('div'));
     document.body.append(container);
     const renders = vi.fn();
     await act(async () => {
