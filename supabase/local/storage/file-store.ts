@@ -7,10 +7,10 @@ import { contentMatches, SNIFF_BYTES } from './content-sniff';
 import { errors } from './storage-error';
 
 /**
- * Chunk size of the file streams, both ways (docs/adr/0322). With the defaults (16 kB write buffer, 64 kB reads)
- * a 10 MB upload waited for 'drain' after every 64 kB socket chunk (160 sequential writes) and a download
- * crossed the Web-stream bridge in 160 steps: 8-15 MB/s on a loaded machine. One megabyte cuts both to ten steps
- * (fs.WriteStream gathers the buffered chunks into one writev) while memory stays bounded per transfer.
+ * Chunk size of the file streams, both ways (docs/adr/0322 and 0405). With the defaults (16 kB write buffer,
+ * 64 kB reads) a 10 MB upload waited for 'drain' after every 64 kB socket chunk (160 sequential writes) and a
+ * download crossed the Web-stream bridge in 160 steps: 8-15 MB/s on a loaded machine. One megabyte cuts both to
+ * ten steps (fs.WriteStream gathers the buffered chunks into one writev) while memory stays bounded per transfer.
  */
 export const STREAM_CHUNK = 1024 * 1024;
 
