@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import { servedInline } from './content-sniff';
 import type { ObjectRow } from './object-rows';
 import type { FileStore } from './file-store';
@@ -63,8 +62,7 @@ export async function objectResponse(
   if (range) headers.set('content-range', `bytes ${range.start}-${range.end}/${size}`);
   const status = range ? 206 : 200;
   if (request.method === 'HEAD') return new Response(null, { status, headers });
-  const stream = Readable.toWeb(files.open(version, range ?? { start: 0, end: size - 1 })) as ReadableStream<Uint8Array>;
-  return new Response(stream, { status, headers });
+  return new Response(files.open(version, range ?? { start: 0, end: size - 1 }), { status, headers });
 }
 
 /** GET /object/info: the object's details as storage-js's FileObjectV2. */
