@@ -1345,6 +1345,9 @@ export type Database = {
           lot_id: string;
           on_hand: number;
           recall_id: string;
+          release_reason: string | null;
+          released_at: string | null;
+          released_by: string | null;
         };
         ComputedFields: never;
         Insert: {
@@ -1352,12 +1355,18 @@ export type Database = {
           lot_id: string;
           on_hand: number;
           recall_id: string;
+          release_reason?: string | null;
+          released_at?: string | null;
+          released_by?: string | null;
         };
         Update: {
           business_id?: string;
           lot_id?: string;
           on_hand?: number;
           recall_id?: string;
+          release_reason?: string | null;
+          released_at?: string | null;
+          released_by?: string | null;
         };
         Relationships: [
           {
@@ -1405,6 +1414,43 @@ export type Database = {
             columns: ["business_id"];
             isOneToOne: false;
             referencedRelation: "businesses";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
+      refund_line_lots: {
+        Row: {
+          business_id: string;
+          lot_id: string;
+          qty: number;
+          refund_line_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          business_id: string;
+          lot_id: string;
+          qty: number;
+          refund_line_id: string;
+        };
+        Update: {
+          business_id?: string;
+          lot_id?: string;
+          qty?: number;
+          refund_line_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "refund_line_lots_lot_id_fkey";
+            columns: ["lot_id"];
+            isOneToOne: false;
+            referencedRelation: "lots";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "refund_line_lots_refund_line_id_fkey";
+            columns: ["refund_line_id"];
+            isOneToOne: false;
+            referencedRelation: "refund_lines";
             referencedColumns: ["id"];
           },
         ];
@@ -4612,6 +4658,10 @@ export type Database = {
       receive_transfer: {
         Args: { _lines?: Json; _transfer_id: string };
         Returns: undefined;
+      };
+      release_recall: {
+        Args: { _lot_ids?: string[]; _reason: string; _recall_id: string };
+        Returns: number;
       };
       remove_member: {
         Args: { _business_id: string; _user_id: string };
