@@ -4269,6 +4269,30 @@ export type Database = {
         Args: { _error?: string; _id: number };
         Returns: boolean;
       };
+      flagged_cash_movements: {
+        Args: {
+          _business_id: string;
+          _limit?: number;
+          _offset?: number;
+          _store_id?: string;
+        };
+        Returns: {
+          actor_name: string;
+          amount: number;
+          at: string;
+          claimed_name: string;
+          currency: string;
+          kind: string;
+          movement_id: string;
+          reason: string;
+          register_name: string;
+          review_reasons: string[];
+          shift_id: string;
+          store_id: string;
+          store_name: string;
+          total_count: number;
+        }[];
+      };
       flagged_refunds: {
         Args: {
           _business_id: string;

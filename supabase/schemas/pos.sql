@@ -2839,41 +2839,6 @@ end;
 $$;
 revoke all on function private.post_sale_core(jsonb) from public;
 
--- The receipt of one sale (the email receipt's fields) with each line's serial, for readers of the sale under the
--- sales read policy (owners and managers in their stores, a cashier the sales they rang).
-create or replace function public.sale_receipt(_sale_id uuid)
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
-declare
-  v_sale public.sales;
-begin
-  select s.* into v_sale from public.sales s
-   where s.id = _sale_id
-     and (((s.business_id in (select private.my_full_access_business_ids()) or s.store_id in (select private.my_listed_store_ids()))
-           and s.business_id in (select private.my_business_ids(array['owner', 'manager'])))
-          or s.id in (select private.my_rung_sale_ids()));
-  if v_sale.id is null then
-    raise exception 'receipt not found' using errcode = 'PT404';
-  end if;
-  return private.receipt_email_params(v_sale) || jsonb_build_object(
-    'lines', coalesce((select jsonb_agg(jsonb_build_object('description', l.description, 'qty', l.qty,
-                                                           'unit_price', l.unit_price, 'discount', l.discount,
-                                                           'line_total', l.line_total, 'serial', ss.serial)
-                                        order by l.line_no)
-                         from public.sale_lines l
-                         left join public.sale_line_serials ss on ss.sale_line_id = l.id
-                        where l.sale_id = v_sale.id), '[]'),
-    'customer', (select c.name from public.customers c where c.id = v_sale.customer_id));
-end;
-$$;
-comment on function public.sale_receipt(uuid) is 'One sale''s receipt with the serial of each line, for the readers of the sale (the serial lookup''s receipt link).';
-revoke all on function public.sale_receipt(uuid) from public;
-grant execute on function public.sale_receipt(uuid) to authenticated;
-
 create or replace function public.approve_with_pin(_store_id uuid, _user_id uuid, _pin text,
                                                    _max_discount_percent numeric default 100, _purpose text default 'discount')
 returns jsonb
@@ -3242,6 +3207,46 @@ end;
 $$;
 revoke all on function public.post_refund(jsonb) from public;
 grant execute on function public.post_refund(jsonb) to authenticated;
+
+create or replace function public.sale_receipt(_sale_id uuid)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_sale public.sales;
+begin
+  select s.* into v_sale from public.sales s
+   where s.id = _sale_id
+     and (((s.business_id in (select private.my_full_access_business_ids()) or s.store_id in (select private.my_listed_store_ids()))
+           and s.business_id in (select private.my_business_ids(array['owner', 'manager'])))
+          or s.id in (select private.my_rung_sale_ids()));
+  if v_sale.id is null then
+    raise exception 'receipt not found' using errcode = 'PT404';
+  end if;
+  return private.receipt_email_params(v_sale) || jsonb_build_object(
+    'lines', coalesce((select jsonb_agg(jsonb_build_object('description', l.description, 'qty', l.qty,
+                                                           'unit_price', l.unit_price, 'discount', l.discount,
+                                                           'line_total', l.line_total, 'serial', ss.serial,
+                                                           'lots', coalesce((
+                                                             select jsonb_agg(jsonb_build_object('lot_number', lo.lot_number,
+                                                                      'expires_on', lo.expires_on, 'qty', ll.qty)
+                                                                    order by lo.expires_on nulls last, lo.lot_number)
+                                                               from public.sale_line_lots ll
+                                                               join public.lots lo on lo.id = ll.lot_id
+                                                              where ll.sale_line_id = l.id), '[]'::jsonb))
+                                        order by l.line_no)
+                         from public.sale_lines l
+                         left join public.sale_line_serials ss on ss.sale_line_id = l.id
+                        where l.sale_id = v_sale.id), '[]'),
+    'customer', (select c.name from public.customers c where c.id = v_sale.customer_id));
+end;
+$$;
+comment on function public.sale_receipt(uuid) is 'One sale''s receipt with the serial and the lots of each line, for the readers of the sale (the register once the sale posted, the serial lookup''s receipt link).';
+revoke all on function public.sale_receipt(uuid) from public;
+grant execute on function public.sale_receipt(uuid) to authenticated;
 
 -- ==== Triggers ============================================================================================
 
