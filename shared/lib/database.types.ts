@@ -5146,6 +5146,7 @@ export type Database = {
         Returns: {
           full_name: string;
           locked: boolean;
+          needs_two_factor: boolean;
           role: string;
           user_id: string;
         }[];

@@ -2042,30 +2042,6 @@ comment on function public.set_staff_pin(uuid,uuid,text) is 'An owner (anyone) o
 revoke all on function public.set_staff_pin(uuid,uuid,text) from public;
 grant execute on function public.set_staff_pin(uuid,uuid,text) to authenticated;
 
--- The people who may be switched in at a store's till: its staff with a PIN (names and roles, no hashes).
-create or replace function public.till_staff(_store_id uuid)
-returns table (user_id uuid, full_name text, role text, locked boolean)
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
-declare
-  v_business uuid := private.assert_store_role(_store_id, array['owner', 'manager', 'cashier']);
-begin
-  return query
-    select p.user_id, coalesce(nullif(btrim(pr.full_name), ''), 'Staff member')::text,
-           private.store_member_role(_store_id, p.user_id), coalesce(p.locked_until > now(), false)
-      from private.staff_pins p
-      left join public.profiles pr on pr.id = p.user_id
-     where p.business_id = v_business and private.store_member_role(_store_id, p.user_id) is not null
-     order by 2, 1;
-end;
-$$;
-comment on function public.till_staff(uuid) is 'Staff of a store who have a till PIN, for the switch and approval pickers.';
-revoke all on function public.till_staff(uuid) from public;
-grant execute on function public.till_staff(uuid) to authenticated;
-
 -- The register's pictures: each unarchived variant of the business whose product has one, with the main picture's
 -- previews (else the first in order), in variant id order so the caller can page with range(). Security invoker:
 -- a member of the business reads them, nobody else.
@@ -3247,6 +3223,31 @@ $$;
 comment on function public.sale_receipt(uuid) is 'One sale''s receipt with the serial and the lots of each line, for the readers of the sale (the register once the sale posted, the serial lookup''s receipt link).';
 revoke all on function public.sale_receipt(uuid) from public;
 grant execute on function public.sale_receipt(uuid) to authenticated;
+
+create or replace function public.till_staff(_store_id uuid)
+returns table (user_id uuid, full_name text, role text, locked boolean, needs_two_factor boolean)
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_business uuid := private.assert_store_role(_store_id, array['owner', 'manager', 'cashier']);
+begin
+  return query
+    select s.user_id, s.full_name, s.role, s.locked, private.pin_lacks_two_factor(v_business, s.user_id, s.role)
+      from (select p.user_id, coalesce(nullif(btrim(pr.full_name), ''), 'Staff member')::text as full_name,
+                   private.store_member_role(_store_id, p.user_id) as role, coalesce(p.locked_until > now(), false) as locked
+              from private.staff_pins p
+              left join public.profiles pr on pr.id = p.user_id
+             where p.business_id = v_business) s
+     where s.role is not null
+     order by 2, 1;
+end;
+$$;
+comment on function public.till_staff(uuid) is 'Staff of a store who have a till PIN, for the switch and approval pickers; needs_two_factor: a manager whose PIN is refused until they set up two-factor sign-in (ADR 0350).';
+revoke all on function public.till_staff(uuid) from public;
+grant execute on function public.till_staff(uuid) to authenticated;
 
 -- ==== Triggers ============================================================================================
 

@@ -2,7 +2,8 @@
  * Refunds of a sale line split over lots (issue 29, ADR 0400, 20261204120000_refunds_return_each_lot.sql) over HTTP
  * with supabase-js: every refunded unit goes back to a lot the line took it from, a partial refund to a recalled lot
  * first and then the latest-expiring one, never more to a lot than the line took from it; damaged units count
- * against their lot without moving stock. The stock of each lot equals the ledger after each test.
+ * against their lot without moving stock. The stock of each lot equals the ledger after each test. And the receipt
+ * (sale_receipt, ADR 0403) lists the lots the server picked for the line, for the cashier who rang it.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -109,5 +110,25 @@ describe('a refund of a line split over two lots', () => {
     expect(mine.data).toEqual([{ lot_id: item.lots.ONLY, qty: 1 }]);
     const theirs = await w.clients.other.from('refund_line_lots').select('lot_id').eq('refund_line_id', rl?.id);
     expect(theirs.data).toEqual([]);
+  });
+});
+
+describe('the receipt of a line split over two lots', () => {
+  it('lists each lot with its expiry and quantity for the cashier who rang it; nobody else reads it', async () => {
+    const [{ id: dt2 }] = await w.rows<{ id: string }>(`select id from public.registers where receipt_prefix = 'DT2'`) as [{ id: string }];
+    const cashierShift = await openShift(w.clients.cashier, dt2);
+    const item = await lotItem(w, 'Receipt Cheese', [
+      { number: 'C-SOON', days: 3, stock: { [downtown]: 1 } }, { number: 'C-LATE', days: 20, stock: { [downtown]: 5 } }]);
+    const { data, error } = await w.clients.cashier.rpc('post_sale', { _payload: lotSale(dt2, cashierShift, { variant_id: item.variant, qty: 3 }) });
+    expect(error).toBeNull();
+    const sale = (data as PostedSale).id;
+    const receipt = await w.clients.cashier.rpc('sale_receipt', { _sale_id: sale });
+    expect(receipt.error).toBeNull();
+    const [expSoon, expLate] = (await w.rows<{ d: string }>(
+      `select expires_on::text as d from public.lots where id = any($1::uuid[]) order by expires_on`, [[item.lots['C-SOON'], item.lots['C-LATE']]]))
+      .map((r) => r.d);
+    expect((receipt.data as { lines: { lots: unknown[] }[] }).lines[0]?.lots).toEqual([
+      { lot_number: 'C-SOON', expires_on: expSoon, qty: 1 }, { lot_number: 'C-LATE', expires_on: expLate, qty: 2 }]);
+    expect((await w.clients.other.rpc('sale_receipt', { _sale_id: sale })).error?.code).toBe('PT404');
   });
 });
