@@ -57,7 +57,7 @@ test('a manager releases a recalled lot and the next sale takes it again', async
   await release.getByRole('textbox', { name: /Why they can be sold again/ }).fill('The supplier withdrew the notice');
   await release.getByRole('button', { name: 'Release 1 lot to sale' }).click();
   await expect(page.getByTestId('recall-release')).toContainText('by Test Manager: The supplier withdrew the notice');
-  await expect(page.getByRole('table', { name: 'Recalled lots' })).toContainText('released');
+  await expect(page.getByRole('table', { name: 'Recalled lots', exact: true })).toContainText('released');
   await expect(page.getByRole('form', { name: 'Release from quarantine' })).toHaveCount(0);
   expect((await admin.from('lots').select('quarantined_at').eq('id', soon).single()).data).toEqual({ quarantined_at: null });
 
