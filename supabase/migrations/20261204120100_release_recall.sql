@@ -52,7 +52,7 @@ begin
   if _lot_ids is not null and coalesce(cardinality(v_ids), 0) <> (select count(distinct x) from unnest(_lot_ids) x) then
     raise exception 'choose lots of this recall that are still quarantined' using errcode = '22023';
   elsif v_ids is null then
-    raise exception 'no lot of this recall is left in quarantine to release' using errcode = '22023';
+    raise exception 'reload the recall: none of its lots is left in quarantine to release' using errcode = '22023';
   end if;
   select jsonb_agg(jsonb_build_object('lot_id', l.id, 'lot_number', l.lot_number, 'variant_id', l.variant_id,
            'stock', coalesce((select jsonb_object_agg(b.store_id, b.qty) from public.stock_balances b

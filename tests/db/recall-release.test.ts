@@ -94,6 +94,6 @@ describe('release_recall', () => {
       lot_number: 'EARLY', quarantined: false, release_reason: 'Lab cleared the lot' })]);
     const again = await w.clients.owner.rpc('release_recall', { _recall_id: recall, _reason: 'Twice' });
     expect(again.error?.code).toBe('22023');
-    expect(again.error?.message).toMatch(/no lot of this recall is left/);
+    expect(again.error?.message).toMatch(/none of its lots is left in quarantine/);
   });
 });
