@@ -1345,6 +1345,9 @@ export type Database = {
           lot_id: string;
           on_hand: number;
           recall_id: string;
+          release_reason: string | null;
+          released_at: string | null;
+          released_by: string | null;
         };
         ComputedFields: never;
         Insert: {
@@ -1352,12 +1355,18 @@ export type Database = {
           lot_id: string;
           on_hand: number;
           recall_id: string;
+          release_reason?: string | null;
+          released_at?: string | null;
+          released_by?: string | null;
         };
         Update: {
           business_id?: string;
           lot_id?: string;
           on_hand?: number;
           recall_id?: string;
+          release_reason?: string | null;
+          released_at?: string | null;
+          released_by?: string | null;
         };
         Relationships: [
           {
@@ -1405,6 +1414,43 @@ export type Database = {
             columns: ["business_id"];
             isOneToOne: false;
             referencedRelation: "businesses";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
+      refund_line_lots: {
+        Row: {
+          business_id: string;
+          lot_id: string;
+          qty: number;
+          refund_line_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          business_id: string;
+          lot_id: string;
+          qty: number;
+          refund_line_id: string;
+        };
+        Update: {
+          business_id?: string;
+          lot_id?: string;
+          qty?: number;
+          refund_line_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "refund_line_lots_lot_id_fkey";
+            columns: ["lot_id"];
+            isOneToOne: false;
+            referencedRelation: "lots";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "refund_line_lots_refund_line_id_fkey";
+            columns: ["refund_line_id"];
+            isOneToOne: false;
+            referencedRelation: "refund_lines";
             referencedColumns: ["id"];
           },
         ];
@@ -4223,6 +4269,30 @@ export type Database = {
         Args: { _error?: string; _id: number };
         Returns: boolean;
       };
+      flagged_cash_movements: {
+        Args: {
+          _business_id: string;
+          _limit?: number;
+          _offset?: number;
+          _store_id?: string;
+        };
+        Returns: {
+          actor_name: string;
+          amount: number;
+          at: string;
+          claimed_name: string;
+          currency: string;
+          kind: string;
+          movement_id: string;
+          reason: string;
+          register_name: string;
+          review_reasons: string[];
+          shift_id: string;
+          store_id: string;
+          store_name: string;
+          total_count: number;
+        }[];
+      };
       flagged_refunds: {
         Args: {
           _business_id: string;
@@ -4612,6 +4682,10 @@ export type Database = {
       receive_transfer: {
         Args: { _lines?: Json; _transfer_id: string };
         Returns: undefined;
+      };
+      release_recall: {
+        Args: { _lot_ids?: string[]; _reason: string; _recall_id: string };
+        Returns: number;
       };
       remove_member: {
         Args: { _business_id: string; _user_id: string };
@@ -5072,6 +5146,7 @@ export type Database = {
         Returns: {
           full_name: string;
           locked: boolean;
+          needs_two_factor: boolean;
           role: string;
           user_id: string;
         }[];

@@ -51,6 +51,7 @@ export const personalDataColumns: Record<string, { treatment: Treatment; why: st
   'public.shifts.cashier_id': { treatment: 'retain', why: 'fiscal record (Z reports)' },
   'public.shifts.closed_by': { treatment: 'retain', why: 'fiscal record (Z reports)' },
   'public.recalls.created_by': { treatment: 'retain', why: 'who recalled lots is part of the stock and safety trail' },
+  'public.recall_lots.released_by': { treatment: 'retain', why: 'who released recalled lots back to sale is part of the stock and safety trail' },
   'public.serial_numbers.received_by': { treatment: 'retain', why: 'who received a unit, part of the stock trail' },
   'public.stock_movements.actor_id': { treatment: 'retain', why: 'the stock ledger is append-only' },
   'public.support_tickets.assigned_admin': { treatment: 'retain', why: 'the staff side of a ticket' },

@@ -103,6 +103,8 @@ const syntheticRows: Record<string, Record<string, unknown>> = {
   'public.collections': { business_id: someId(1), name: 'Summer 2027' },
   'public.recalls': { business_id: someId(1), reason: 'Supplier recall notice' },
   'public.sale_line_lots': { sale_line_id: someId(7), lot_id: someId(16), business_id: someId(1), qty: 1 },
+  'public.refund_line_lots': { refund_line_id: someId(17), lot_id: someId(16), business_id: someId(1), qty: 1 },
+  'public.recall_lots': { recall_id: someId(18), lot_id: someId(16), business_id: someId(1), on_hand: 0 },
   'public.serial_numbers': { business_id: someId(1), variant_id: someId(8), serial: 'SN-1', store_id: someId(2) },
   'public.billing_customers': { business_id: someId(1) },
   'public.billing_subscriptions': { id: 'sub_case', business_id: someId(1), provider_customer_id: 'cus_case', plan: 'Starter',

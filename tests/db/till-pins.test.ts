@@ -440,7 +440,11 @@ describe('PINs when the business requires two-factor of managers', () => {
     expect(earlierSwitch.ok).toBe(true);
     const approvalsBefore = await approvalsBy(w.userIds.manager);
     await requireTwoFactor(true);
+    // The register's lists are told who would be refused, so they leave them out (ADR 0350, amended).
+    const needsTwoFactor = async () => Object.fromEntries(((await w.clients.cashier.rpc('till_staff', { _store_id: downtown })).data as
+      { user_id: string; needs_two_factor: boolean }[]).map((s) => [s.user_id, s.needs_two_factor]));
     try {
+      expect(await needsTwoFactor()).toMatchObject({ [w.userIds.manager]: true, [w.userIds.owner]: false, [w.userIds.cashier]: false });
       const before = await failures();
       const refused = await approve();
       expect(refused.error?.code).toBe('42501');
@@ -475,6 +479,7 @@ describe('PINs when the business requires two-factor of managers', () => {
         values (gen_random_uuid(), $1, 'Phone', 'totp', 'verified', now(), now())`, [w.userIds.manager]);
       expect((await approve()).data).toMatchObject({ ok: true });
       expect((await switchTill(w.clients.cashier, reg.DT2 as string, w.userIds.manager, pins.manager)).data).toMatchObject({ ok: true });
+      expect((await needsTwoFactor())[w.userIds.manager]).toBe(false);
     } finally {
       await requireTwoFactor(false);
       await w.rows(`delete from auth.mfa_factors where user_id = $1`, [w.userIds.manager]);

@@ -50,16 +50,17 @@ test('the owner recalls a lot and the report names the customer who bought it', 
   await expect(page.getByTestId('lot-row')).toHaveCount(2);
   await expect(page.getByTestId('lot-row').first()).toContainText('F-SOON');
   await expect(page.getByTestId('lot-row').first()).toContainText('3');
-  await page.getByRole('textbox', { name: 'Reason' }).fill('Supplier notice: possible contamination');
-  await page.getByRole('button', { name: 'Quarantine in every store' }).click();
-  await expect(page.getByText('Tick at least one lot to recall')).toBeVisible();
-
+  // The recall form waits for a ticked lot (no "Recall 0 lots" button).
+  await expect(page.getByRole('button', { name: 'Quarantine in every store' })).toHaveCount(0);
   await page.getByRole('checkbox', { name: 'Recall lot F-SOON of Infant Formula' }).check({ force: true });
+  await page.getByRole('button', { name: 'Quarantine in every store' }).click();
+  await expect(page.getByText(/Say why the lots are recalled/)).toBeVisible();
+  await page.getByRole('textbox', { name: 'Reason' }).fill('Supplier notice: possible contamination');
   await page.getByRole('button', { name: 'Quarantine in every store' }).click();
 
   const report = page.getByTestId('recall-report');
   await expect(report).toContainText('Supplier notice: possible contamination');
-  await expect(page.getByRole('table', { name: 'Quarantined stock' })).toContainText('Till Test: 3');
+  await expect(page.getByRole('table', { name: 'Recalled lots', exact: true })).toContainText('Till Test: 3');
   await expect(page.getByTestId('recall-sale')).toHaveCount(1);
   await expect(page.getByTestId('recall-sale')).toContainText('Rita Parent');
   await expect(page.getByTestId('recall-sale')).toContainText('+1 555 010 7777');

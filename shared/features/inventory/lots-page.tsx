@@ -97,6 +97,10 @@ export function LotsPage({ ctx }: { ctx: StoreContext }) {
           </Table.ScrollArea>
         )}
       </Loaded>
+      {/* The form appears once a lot is ticked: "Recall 0 lots" with a live button invited a recall of nothing. */}
+      {chosen.length === 0 ? (
+        <Text color="fg.muted" data-testid="recall-hint">Tick the lots to recall, then give the reason.</Text>
+      ) : (
       <form onSubmit={(e) => void submit(e)} noValidate aria-label="Recall lots">
       <Stack gap="3" borderWidth="1px" rounded="md" p="3">
         <Text fontWeight="semibold">Recall {chosen.length === 1 ? '1 lot' : `${chosen.length} lots`}</Text>
@@ -107,6 +111,7 @@ export function LotsPage({ ctx }: { ctx: StoreContext }) {
         <HStack><Button type="submit" colorPalette="red" loading={formState.isSubmitting}>Quarantine in every store</Button></HStack>
       </Stack>
       </form>
+      )}
       <Stack gap="2">
         <Text fontWeight="semibold">Recalls</Text>
         <Loaded state={recalls} what="Recalls" reload={() => undefined}>

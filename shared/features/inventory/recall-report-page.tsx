@@ -3,6 +3,7 @@ import { format } from 'date-fns';
 import { Link as RouterLink, useParams } from 'react-router-dom';
 import { useSupabase } from '../../lib/platform-context';
 import { fetchRecallReport } from './recalls-api';
+import { ReleaseRecallForm } from './release-recall-form';
 import { Loaded, useLoad } from './use-load';
 
 /**
@@ -24,21 +25,31 @@ export function RecallReportPage() {
             {report.recall.created_by_name && <Text color="fg.muted" fontSize="sm">Started by {report.recall.created_by_name}</Text>}
           </Stack>
           <Table.ScrollArea borderWidth="1px" rounded="md">
-            <Table.Root size="sm" aria-label="Quarantined stock">
+            <Table.Root size="sm" aria-label="Recalled lots">
               <Table.Header>
                 <Table.Row>
                   <Table.ColumnHeader>Item</Table.ColumnHeader>
                   <Table.ColumnHeader>Lot</Table.ColumnHeader>
                   <Table.ColumnHeader>Expires</Table.ColumnHeader>
                   <Table.ColumnHeader textAlign="end">At the recall</Table.ColumnHeader>
-                  <Table.ColumnHeader>In quarantine now</Table.ColumnHeader>
+                  <Table.ColumnHeader>Stock now</Table.ColumnHeader>
                 </Table.Row>
               </Table.Header>
               <Table.Body>
                 {report.lots.map((l) => (
                   <Table.Row key={l.lot_id}>
                     <Table.Cell>{l.product_name}</Table.Cell>
-                    <Table.Cell>{l.lot_number} <Badge colorPalette="purple" size="sm">quarantined</Badge></Table.Cell>
+                    <Table.Cell>
+                      {l.lot_number}{' '}
+                      {l.quarantined ? <Badge colorPalette="purple" size="sm">quarantined</Badge>
+                        : <Badge colorPalette="green" size="sm">released</Badge>}
+                      {l.released_at && (
+                        <Text fontSize="xs" color="fg.muted" data-testid="recall-release">
+                          Released {format(new Date(l.released_at), 'yyyy-MM-dd HH:mm')}
+                          {l.released_by_name ? ` by ${l.released_by_name}` : ''}: {l.release_reason}
+                        </Text>
+                      )}
+                    </Table.Cell>
                     <Table.Cell>{l.expires_on ?? '—'}</Table.Cell>
                     <Table.Cell textAlign="end">{l.on_hand_at_recall}</Table.Cell>
                     <Table.Cell>{l.stock.length === 0 ? 'none left' : l.stock.map((s) => `${s.store_name}: ${s.qty}`).join(', ')}</Table.Cell>
@@ -47,6 +58,7 @@ export function RecallReportPage() {
               </Table.Body>
             </Table.Root>
           </Table.ScrollArea>
+          <ReleaseRecallForm recallId={report.recall.id} lots={report.lots} onReleased={reload} />
           <Stack gap="2">
             <Text fontWeight="semibold">Sales of these lots ({report.sales.length})</Text>
             {report.sales.length === 0 ? <Text color="fg.muted">None of these lots was sold.</Text> : (

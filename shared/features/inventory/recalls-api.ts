@@ -1,5 +1,5 @@
 // SQL (supabase/schemas, docs/adr/0185):
-//   supabase/schemas/inventory.sql: lot_list() recall_report() start_recall() recalls
+//   supabase/schemas/inventory.sql: lot_list() recall_report() release_recall() start_recall() recalls
 import { z } from 'zod';
 import type { Database } from '../../lib/database.types';
 import type { StorewiseClient } from '../../lib/supabase-client';
@@ -16,6 +16,14 @@ export const recallSchema = z.object({
 });
 export type RecallValues = z.infer<typeof recallSchema>;
 
+/** Releasing a recall's lots back to sale; release_recall checks the same (lots of the recall, a reason). */
+export const releaseSchema = z.object({
+  lotIds: z.array(z.string().uuid()).min(1, 'Tick at least one lot to release').max(200, 'Choose at most 200 lots at once'),
+  reason: z.string().trim().min(1, 'Say why the lots can be sold again (for example the lab\u2019s clearance)')
+    .max(500, 'Keep the reason under 500 characters'),
+});
+export type ReleaseValues = z.infer<typeof releaseSchema>;
+
 const num = z.coerce.number();
 /** recall_report's answer, checked at the edge. */
 export const recallReportSchema = z.object({
@@ -23,6 +31,8 @@ export const recallReportSchema = z.object({
   lots: z.array(z.object({
     lot_id: z.string(), lot_number: z.string(), expires_on: z.string().nullable(), product_name: z.string(),
     sku: z.string().nullable(), on_hand_at_recall: num,
+    quarantined: z.boolean(), released_at: z.string().nullable(), release_reason: z.string().nullable(),
+    released_by_name: z.string().nullable(),
     stock: z.array(z.object({ store_id: z.string(), store_name: z.string(), qty: num })),
   })),
   sales: z.array(z.object({
@@ -49,4 +59,10 @@ export async function startRecall(supabase: StorewiseClient, businessId: string,
 
 export async function fetchRecallReport(supabase: StorewiseClient, recallId: string): Promise<RecallReport> {
   return recallReportSchema.parse(unwrap(await supabase.rpc('recall_report', { _recall_id: recallId })));
+}
+
+/** Releases the ticked lots of a recall from quarantine (owners and managers; audited); returns how many. */
+export async function releaseRecall(supabase: StorewiseClient, recallId: string, values: ReleaseValues): Promise<number> {
+  const parsed = releaseSchema.parse(values);
+  return unwrap(await supabase.rpc('release_recall', { _recall_id: recallId, _reason: parsed.reason, _lot_ids: parsed.lotIds }));
 }

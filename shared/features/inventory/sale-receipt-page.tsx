@@ -2,6 +2,7 @@ import { Box, Button, HStack, Link, Stack, Text } from '@chakra-ui/react';
 import { format, parseISO } from 'date-fns';
 import { Link as RouterLink, useParams } from 'react-router-dom';
 import { formatMinor } from '../../lib/money';
+import { formatReceiptLot } from '../../lib/receipt-lot';
 import { useSupabase } from '../../lib/platform-context';
 import { taxLabel } from '../../lib/tax-label';
 import { fetchSaleReceipt, type SaleReceipt } from './serial-lookup-api';
@@ -14,7 +15,7 @@ const printCss = `@media print {
   .sale-receipt { position: absolute; left: 0; top: 0; width: 80mm; border: 0 !important; }
 }`;
 
-/** A sale as its receipt reads: store, number, date, lines (a serial-tracked line with its S/N), taxes, tenders. */
+/** A sale as its receipt reads: store, number, date, lines (with the S/N or the lots sold), taxes, tenders. */
 function ReceiptView({ r }: { r: SaleReceipt }) {
   const money = (n: number) => formatMinor(n, r.currency);
   return (
@@ -29,6 +30,7 @@ function ReceiptView({ r }: { r: SaleReceipt }) {
         <Box key={i}>
           <Text>{l.description}</Text>
           {l.serial && <Text data-testid="receipt-line-detail">S/N {l.serial}</Text>}
+          {l.lots.map((lot) => <Text key={lot.lot_number} data-testid="receipt-line-lot">{formatReceiptLot(lot)}</Text>)}
           <HStack justify="space-between">
             <Text>{l.qty} x {money(l.unit_price)}</Text>
             <Text>{money(Math.round(l.unit_price * l.qty))}</Text>

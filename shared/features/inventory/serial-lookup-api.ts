@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { looksLikeGs1, parseGs1 } from '../../lib/gs1';
 import type { StorewiseClient } from '../../lib/supabase-client';
+import { receiptLotSchema } from '../../lib/receipt-lot';
 import { unwrap } from './inventory-api';
 
 /** What the person types or scans: a serial or IMEI, or a GS1 DataMatrix whose (21) is the serial. */
@@ -72,14 +73,14 @@ const receiptSchema = z.object({
   customer: z.string().nullable(),
   lines: z.array(z.object({
     description: z.string(), qty: z.number(), unit_price: z.number(), discount: z.number(), line_total: z.number(),
-    serial: z.string().nullable(),
+    serial: z.string().nullable(), lots: z.array(receiptLotSchema).default([]),
   })),
   taxes: z.array(z.object({ rate: z.number(), tax: z.number() })),
   tenders: z.array(z.object({ kind: z.string(), amount: z.number(), tendered: z.number().nullable(), change: z.number().nullable() })),
 });
 export type SaleReceipt = z.infer<typeof receiptSchema>;
 
-/** One sale's receipt with each line's serial (readers of the sale only; anyone else: not found). */
+/** One sale's receipt with each line's serial and lots (readers of the sale only; anyone else: not found). */
 export async function fetchSaleReceipt(supabase: StorewiseClient, saleId: string): Promise<SaleReceipt> {
   return receiptSchema.parse(unwrap(await supabase.rpc('sale_receipt', { _sale_id: saleId })));
 }

@@ -5,6 +5,7 @@ import { formatMinor } from './cart';
 import { EmailReceipt, requestReceiptEmail, saleIdForReceipt } from './printing/email-receipt';
 import { printReceipt, type PrintResult } from './printing/print-receipt';
 import { ReceiptBarcode } from './printing/receipt-barcode';
+import { formatReceiptLot, type ReceiptLot } from '../../lib/receipt-lot';
 import { taxLabel } from '../../lib/tax-label';
 
 export interface ReceiptData {
@@ -19,7 +20,13 @@ export interface ReceiptData {
   footer: string | null;
   currency: string;
   /** total is qty x unit price (the line before its discount): the lines add up to the subtotal (issue 25). */
-  lines: { name: string; qty: number; unitPrice: number; total: number; unit?: string; detail?: string }[];
+  lines: { name: string; qty: number; unitPrice: number; total: number; unit?: string; detail?: string;
+    /** The register named the line's lot (a DataMatrix scan): it is in `detail`, and the server keeps it. */
+    lotNamed?: boolean;
+    /** The lots the server picked for the line (FEFO), filled in once the sale has posted (receipt-lots.ts). */
+    lots?: ReceiptLot[] }[];
+  /** Posted online with lot-tracked lines the server picks lots for: the till fills them in (ADR 0403). */
+  awaitLots?: boolean;
   /** What cash rounding added to the total (negative: took off); the tenders pay total + cashRounding (issue 29). */
   cashRounding?: number;
   /** Prices include tax: tax lines read "included" and the total is the subtotal less discounts. */
@@ -73,6 +80,7 @@ export function Receipt({ data, onClose }: { data: ReceiptData; onClose: () => v
           <Box key={i}>
             <Text>{line.name}</Text>
             {line.detail && <Text data-testid="receipt-line-detail">{line.detail}</Text>}
+            {line.lots?.map((lot) => <Text key={lot.lot_number} data-testid="receipt-line-lot">{formatReceiptLot(lot)}</Text>)}
             <HStack justify="space-between">
               <Text>{line.qty}{line.unit ? ` ${line.unit}` : ''} x {money(line.unitPrice)}{line.unit ? `/${line.unit}` : ''}</Text>
               <Text>{money(line.total)}</Text>

@@ -25,6 +25,7 @@ import type { PosRegister, PosShift, PosStore, RefundableSale, ShiftFigures } fr
 import { refundSlip } from './printing/print-slip';
 import { SlipView } from './printing/slip-view';
 import { Receipt, type ReceiptData } from './receipt';
+import { awaitsLots, fetchReceiptLots, withLots } from './receipt-lots';
 import { useBusinessLogo } from '../../lib/use-business-logo';
 import { RefundPanel, type RefundRequest } from './refund-panel';
 import { refundRole } from './refund-math';
@@ -100,6 +101,17 @@ export function Till(props: TillProps) {
   const [refundReceipt, setRefundReceipt] = useState('');
   const [query, setQuery] = useState('');
   const [receipt, setReceipt] = useState<ReceiptData | null>(null);
+  // The lots the server picked (ADR 0403): asked when the receipt shows and again each time the outbox count
+  // changes (the sale has posted), until the answer comes; the receipt on screen and its reprint then list them.
+  const lotsFor = receipt?.awaitLots ? receipt.saleId : undefined;
+  useEffect(() => {
+    if (!lotsFor) return;
+    let cancelled = false;
+    void fetchReceiptLots(supabase, lotsFor).then((lots) => {
+      if (!cancelled && lots) setReceipt((r) => (r && r.saleId === lotsFor ? withLots(r, lots) : r));
+    }, () => undefined);
+    return () => { cancelled = true; };
+  }, [supabase, lotsFor, waiting]);
   // The logo on the browser receipt (a public URL the browser caches for offline printing).
   const logo = useBusinessLogo(store.business_id);
   const [notice, setNotice] = useState<string | null>(null);
@@ -398,7 +410,9 @@ export function Till(props: TillProps) {
       receiptNumber, occurredAt, saleId: id, storeName: store.name, logoUrl: logo.url ?? null,
       header: store.receipt_header, footer: store.receipt_footer, currency: store.currency,
       // Each line is qty x price, so the lines add up to the subtotal a customer checks with a calculator.
-      lines: lines.map((l) => ({ ...receiptLine(l, store.tax_inclusive), ...lineDetail(l) })),
+      lines: lines.map((l) => ({ ...receiptLine(l, store.tax_inclusive), ...lineDetail(l), lotNamed: Boolean(l.lot) })),
+      // Online, the server picks the lots of lot-tracked lines: the effect below prints them once it has.
+      awaitLots: !offline && awaitsLots(packs, lines.map((l) => ({ variantId: l.item.variantId, lotNamed: Boolean(l.lot) }))),
       taxInclusive: store.tax_inclusive,
       cashRounding: tenderState(totals.total, paid, step).rounding,
       subtotal: totals.subtotal, discount: totals.discount, tax: totals.tax, total: totals.total, taxByRate: totals.taxByRate,
@@ -410,7 +424,7 @@ export function Till(props: TillProps) {
     setNotice(needsApproval ? 'Saved offline with a discount above your limit: flagged for the manager'
       : needsExpiredApproval ? 'Saved offline with an expired lot: flagged for the manager' : null);
   }, [cart, db, enqueue, lines, logo.url, needsApproval, needsExpiredApproval, nextSeq, online, register.id, shift, store, totals, step,
-    tillCashier]);
+    tillCashier, packs]);
 
   const finish = useCallback(async (paid: Tender[]) => {
     // One sale per cart, however fast the last tender is pressed twice.

@@ -3,6 +3,7 @@ import { Badge, Box, Checkbox, HStack, Stack, Text } from '@chakra-ui/react';
 import { formatDateTime } from '../../lib/format';
 import { useSupabase } from '../../lib/platform-context';
 import { describeReason, fetchFlaggedSales, reviewNoteSchema, reviewSale } from './flagged-sales-api';
+import { FlaggedCashSection } from './flagged-cash';
 import { FlaggedRefundsSection } from './flagged-refunds';
 import { FlaggedShiftsSection } from './flagged-shifts';
 import { ReportState, useReport, type TabProps } from './report-tabs';
@@ -12,8 +13,8 @@ import { ReviewReasonForm } from './review-reason-form';
 /**
  * Sales an offline register kept although the server would have refused them online (ADR 0131): each with its
  * reasons in words, for an owner or manager to check and mark reviewed with a note. Reviews are kept and shown
- * with "Show reviewed". Refunds taken on offline terms (flagged-refunds.tsx) and shifts opened in conflict
- * (flagged-shifts.tsx) follow, in their own sections.
+ * with "Show reviewed". Refunds taken on offline terms (flagged-refunds.tsx), flagged cash in and out
+ * (flagged-cash.tsx) and shifts opened in conflict (flagged-shifts.tsx) follow, in their own sections.
  */
 export function FlaggedSalesTab({ request }: TabProps) {
   const supabase = useSupabase();
@@ -71,6 +72,7 @@ export function FlaggedSalesTab({ request }: TabProps) {
         )}
       </ReportState>
       <FlaggedRefundsSection request={request} />
+      <FlaggedCashSection request={request} />
       <FlaggedShiftsSection request={request} />
     </Stack>
   );

@@ -241,6 +241,12 @@ export const checkCases: CheckCase[] = [
   { table: 'public.recalls', column: 'reason', constraint: 'recalls_reason_check',
     bad: ['', '   ', text(501)], good: ['x', text(500)] },
   { table: 'public.sale_line_lots', column: 'qty', constraint: 'sale_line_lots_qty_check', bad: [0, -1], good: [1, 0.5] },
+  // refunds per lot and lifted recalls (ADR 0400, 0401)
+  { table: 'public.refund_line_lots', column: 'qty', constraint: 'refund_line_lots_qty_check', bad: [0, -1], good: [1, 0.5] },
+  { table: 'public.recall_lots', column: 'release_reason', constraint: 'recall_lots_release_reason_check',
+    also: { released_at: '2026-12-04T12:00:00Z' }, bad: ['', '   ', text(501)], good: ['x', text(500)] },
+  { table: 'public.recall_lots', column: 'released_at', constraint: 'recall_lots_release_has_reason',
+    also: { release_reason: null }, bad: ['2026-12-04T12:00:00Z'], good: [null] },
   { table: 'public.pos_approvals', column: 'max_discount_percent',
     constraint: 'pos_approvals_max_discount_percent_check', bad: [-0.01, 100.01], good: [0, 100] },
 

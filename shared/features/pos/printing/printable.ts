@@ -1,5 +1,6 @@
 import type { PrintableReceipt } from '../../../platform/platform';
 import type { ReceiptData } from '../receipt';
+import { formatReceiptLot } from '../../../lib/receipt-lot';
 
 /**
  * The on-screen receipt as the structured receipt the desktop bridge takes (src/ipc-contract.ts validates it
@@ -16,8 +17,9 @@ export function toPrintable(data: ReceiptData): PrintableReceipt {
     header: clip(data.header, 500),
     footer: clip(data.footer, 500),
     currency: data.currency,
-    // A serial or scale label rides in the line's name: the desktop contract has no field for it (issue 29).
-    lines: data.lines.slice(0, 500).map((l) => ({ name: (l.detail ? `${l.name} ${l.detail}` : l.name).slice(0, 200), qty: l.qty,
+    // A serial, scale label or lot rides in the line's name: the desktop contract has no field for it (issue 29).
+    lines: data.lines.slice(0, 500).map((l) => ({ name: [l.name, l.detail, ...(l.lots ?? []).map(formatReceiptLot)]
+      .filter(Boolean).join(' ').slice(0, 200), qty: l.qty,
       unitPrice: int(l.unitPrice), total: int(l.total) })),
     ...(data.taxInclusive !== undefined ? { taxInclusive: data.taxInclusive } : {}),
     subtotal: int(data.subtotal),

@@ -4,7 +4,7 @@ import type { StorewiseClient } from '../../../lib/supabase-client';
 import type { PosDatabase } from '../outbox';
 import { checkOfflinePin, type TillPerson, type VerifierSet } from './offline-verifier';
 import { PinForm, type PinPerson } from './pin-form';
-import { fetchTillStaff, pinRefusalText, switchTillOnline } from './till-pins-api';
+import { fetchTillStaff, pinRefusalText, switchTillOnline, usableStaff } from './till-pins-api';
 import { keepAttempts, readAttempts, readVerifiers } from './verifier-store';
 
 /** The person selling at this till: switched in by PIN online (the server's switch id) or offline (with the proof). */
@@ -34,7 +34,8 @@ export async function switchCandidates(supabase: StorewiseClient, storeId: strin
   verifiers: VerifierSet | null): Promise<{ people: PinPerson[]; cashiersOnly: boolean }> {
   if (online) {
     try {
-      return { people: await fetchTillStaff(supabase, storeId), cashiersOnly: false };
+      // A manager the database would refuse for want of two-factor (ADR 0350) is not offered.
+      return { people: usableStaff(await fetchTillStaff(supabase, storeId)).people, cashiersOnly: false };
     } catch {
       // Unreachable after all: the offline list, said as such.
     }

@@ -9,7 +9,9 @@ import { verifierSetSchema, type VerifierSet } from './offline-verifier';
 
 const role = z.enum(['owner', 'manager', 'cashier']);
 
-export const tillStaffSchema = z.array(z.object({ user_id: z.string().uuid(), full_name: z.string(), role, locked: z.boolean() }));
+// needs_two_factor: a manager whose PIN the database refuses until they set up two-factor sign-in (ADR 0350).
+export const tillStaffSchema = z.array(z.object({ user_id: z.string().uuid(), full_name: z.string(), role, locked: z.boolean(),
+  needs_two_factor: z.boolean().default(false) }));
 export type TillStaff = z.infer<typeof tillStaffSchema>[number];
 
 /** What the database answers to a PIN: the person (and the switch or approval made), or why not. */
@@ -68,4 +70,15 @@ export async function approveWithPin(supabase: StorewiseClient, storeId: string,
     _store_id: storeId, _user_id: userId, _pin: pin, _purpose: purpose,
     _max_discount_percent: Math.min(100, Math.ceil(maxPercent * 1000) / 1000),
   })));
+}
+
+/** The people whose PIN can work at this till now, and the names of those left out for want of two-factor. */
+export function usableStaff(staff: TillStaff[]): { people: TillStaff[]; needTwoFactor: string[] } {
+  return { people: staff.filter((s) => !s.needs_two_factor), needTwoFactor: staff.filter((s) => s.needs_two_factor).map((s) => s.full_name) };
+}
+
+/** The sentence under a PIN list that left managers out (null when nobody was). */
+export function twoFactorNote(names: string[]): string | null {
+  if (names.length === 0) return null;
+  return `${names.join(', ')} cannot use a PIN here until they set up two-factor sign-in in their profile: this business requires it of managers.`;
 }
