@@ -12,6 +12,8 @@ import { labelQuantity, matchScaleLabel, pluBaseCode } from '../../lib/scale-bar
 import { serialProblem } from './serial-number';
 import { readGs1Scan } from './gs1-scan';
 import { noPacks, type ShopPacks } from './shop-packs';
+import { PrescriptionPrompt } from './prescriptions/prescription-prompt';
+import { linesNeedingPrescription, prescriptionPayload } from './prescriptions/prescription';
 import { CustomerPanel } from './customer-panel';
 import { DiscountPanel } from './discount-panel';
 import { ManagerApproval } from './manager-approval';
@@ -143,6 +145,8 @@ export function Till(props: TillProps) {
   const expiredLots = useMemo(() => expiredLotLines(lines, format(new Date(), 'yyyy-MM-dd')), [lines]);
   const needsExpiredApproval = useMemo(() => needsLotApproval(sellingRole, expiredLots, cart.lotApproval),
     [sellingRole, expiredLots, cart.lotApproval]);
+  // Prescription-only lines (ADR 0390) wait for their prescription before the sale is paid, online or not.
+  const needsPrescription = useMemo(() => linesNeedingPrescription(lines, packs.prescriptionItems), [lines, packs.prescriptionItems]);
   const finishing = useRef(false);
 
   // A change to the cart invalidates the tenders taken so far (the total moved).
@@ -380,7 +384,7 @@ export function Till(props: TillProps) {
       ...tillSwitchPayload(tillCashier),
       lines: lines.map((l) => ({ variant_id: l.item.variantId, qty: l.qty, unit_price: l.item.price, discount: l.discount,
         ...(l.serial ? { serial: l.serial } : {}), ...(l.scaleLabel ? { scale_label: l.scaleLabel } : {}),
-        ...(l.lot?.id ? { lot_id: l.lot.id } : {}) })),
+        ...(l.lot?.id ? { lot_id: l.lot.id } : {}), ...(l.prescription ? { prescription: prescriptionPayload(l.prescription) } : {}) })),
       tenders: paid.map((t) => ({ kind: t.kind, amount: t.amount, tendered: t.tendered })),
       // The kept cart leaves with the sale's queuing, in one transaction (never charged twice after a crash).
     }, { clearMeta: draftKey(register.id) });
@@ -499,6 +503,7 @@ export function Till(props: TillProps) {
               <Button variant="ghost" onClick={() => { setAwaitingSerial(null); setSerialText(''); }}>Cancel</Button>
             </HStack>
           )}
+          <PrescriptionPrompt waiting={needsPrescription} updateCart={updateCart} />
           {notice && <Text color="fg.warning" role="status">{notice}</Text>}
           {refunded && (
             <Stack gap="1" align="start">
@@ -603,7 +608,7 @@ export function Till(props: TillProps) {
                 </HStack>
               )}
               <TenderPanel total={totals.total} step={step} currency={store.currency} tenders={tenders} onChange={onTenders}
-                inputRef={tenderRef} disabled={(needsApproval || needsExpiredApproval) && online} />
+                inputRef={tenderRef} disabled={((needsApproval || needsExpiredApproval) && online) || needsPrescription.length > 0} />
               <Text fontSize="xs" color="fg.muted">{SHORTCUTS.pay.label}: payment · Esc: back to scanning</Text>
             </Stack>
           )}
