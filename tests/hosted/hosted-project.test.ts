@@ -116,7 +116,7 @@ describe('the paths that only the service role writes', () => {
       );
       return rows[0];
     });
-    expect(counts).toEqual({ profiles: 7, billing: 10 });
+    expect(counts).toEqual({ profiles: 8, billing: 10 });
   });
 
   it('lets an owner read their own billing rows only', async () => {
