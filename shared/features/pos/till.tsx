@@ -65,8 +65,13 @@ export interface TillProps {
   packs?: ShopPacks;
 }
 
-/** What a receipt and the cart show under a line: the unit's serial, or the scale label it was weighed by. */
+/** What a receipt and the cart show under a line: its serial, scale label or lot, and its prescription number. */
 function lineDetail(line: CartLine): { detail?: string; unit?: string } {
+  const base = itemDetail(line);
+  return line.prescription ? { ...base, detail: [base.detail, `Rx ${line.prescription.number}`].filter(Boolean).join(' · ') } : base;
+}
+
+function itemDetail(line: CartLine): { detail?: string; unit?: string } {
   const unit = line.item.unit === 'kg' ? { unit: 'kg' } : {};
   if (line.serial) return { ...unit, detail: `S/N ${line.serial}` };
   if (line.scaleLabel) return { ...unit, detail: `Label ${line.scaleLabel}` };
