@@ -13,7 +13,8 @@ import { serialProblem } from './serial-number';
 import { readGs1Scan } from './gs1-scan';
 import { noPacks, type ShopPacks } from './shop-packs';
 import { PrescriptionPrompt } from './prescriptions/prescription-prompt';
-import { linesNeedingPrescription, prescriptionPayload } from './prescriptions/prescription';
+import { linesNeedingPrescription } from './prescriptions/prescription';
+import { saleLinePayload } from './sale-line-payload';
 import { CustomerPanel } from './customer-panel';
 import { DiscountPanel } from './discount-panel';
 import { ManagerApproval } from './manager-approval';
@@ -387,9 +388,7 @@ export function Till(props: TillProps) {
       ...(cart.approval ? { approval_id: cart.approval.id } : {}),
       ...(cart.lotApproval ? { lot_approval_id: cart.lotApproval.id } : {}),
       ...tillSwitchPayload(tillCashier),
-      lines: lines.map((l) => ({ variant_id: l.item.variantId, qty: l.qty, unit_price: l.item.price, discount: l.discount,
-        ...(l.serial ? { serial: l.serial } : {}), ...(l.scaleLabel ? { scale_label: l.scaleLabel } : {}),
-        ...(l.lot?.id ? { lot_id: l.lot.id } : {}), ...(l.prescription ? { prescription: prescriptionPayload(l.prescription) } : {}) })),
+      lines: lines.map(saleLinePayload),
       tenders: paid.map((t) => ({ kind: t.kind, amount: t.amount, tendered: t.tendered })),
       // The kept cart leaves with the sale's queuing, in one transaction (never charged twice after a crash).
     }, { clearMeta: draftKey(register.id) });
