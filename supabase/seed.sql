@@ -10,6 +10,7 @@
 -- demo-account: manager1@storewise.local | storewise-manager | manager | Dana Manager, manager at Fresh Corner Market: till PIN 4739 (switch the till, approve discounts and refunds)
 -- demo-account: cashier1@storewise.local | storewise-cashier | cashier | Carlos Cashier, cashier at Fresh Corner Market: till PIN 5162 (switch the till to him at the register)
 -- demo-account: owner4@storewise.local | storewise-owner | owner | Eli Gadget, Volt & Wire Electronics: phones sold by IMEI with warranty, one returned (Inventory > Serial lookup)
+-- demo-account: owner5@storewise.local | storewise-owner | owner | Noor Chemist, Riverbend Pharmacy: prescription-only and controlled medicines sold on prescriptions (Inventory > Controlled register)
 --
 -- Fixed user ids (tests refer to them):
 --   admin  11111111-1111-4111-8111-111111111111
@@ -19,9 +20,10 @@
 --   manager1 55555555-5555-4555-8555-555555555555 (Fresh Corner Market's manager)
 --   cashier1 66666666-6666-4666-8666-666666666666 (Fresh Corner Market's cashier)
 --   owner4 77777777-7777-4777-8777-777777777777 (the Electronics demo, its own block at the end)
+--   owner5 88888888-8888-4888-8888-888888888888 (the Pharmacy demo, its own block after the Electronics one)
 --
 -- Expected admin figures right after seeding (tests assert them):
---   profiles count                 7        (the admin, four owners, owner1's manager and cashier; owner4 has no plan, billing, tickets or sessions)
+--   profiles count                 8        (the admin, five owners, owner1's manager and cashier; owner4 and owner5 have no plan, billing, tickets or sessions)
 --   plans with auto_renew true     1        (owner1; owner2 has auto_renew off, owner3 has no plan)
 --   total billing amount           529.71   (owner1 399.84 over 6 rows + owner2 129.87 over 3 rows)
 --   open support tickets           2        (owner1 1 of 3, owner2 1 of 1)
@@ -817,3 +819,111 @@ begin
 end;
 $$;
 -- End of the Electronics demo.
+
+-- ==== Pharmacy demo (issue 29, the prescriptions pack; ADR 0390) ====
+-- owner5's Riverbend Pharmacy (Medical: lots and prescriptions packs), one store in its own block: over-the-counter
+-- medicines, prescription-only ones, and two controlled ones whose register (Inventory > Controlled register) shows
+-- the stock received 6 days ago and the sales made on prescriptions in a closed shift 3 days ago, one returned.
+-- Written through the audited functions as owner5 (request.jwt.claims), offline-style with the register's times.
+insert into auth.users (
+  instance_id, id, aud, role, email, encrypted_password, email_confirmed_at, last_sign_in_at,
+  raw_app_meta_data, raw_user_meta_data, created_at, updated_at,
+  confirmation_token, recovery_token, email_change_token_new, email_change, email_change_token_current,
+  phone_change, phone_change_token, reauthentication_token
+)
+values (
+  '00000000-0000-0000-0000-000000000000'::uuid, '88888888-8888-4888-8888-888888888888'::uuid, 'authenticated',
+  'authenticated', 'owner5@storewise.local', extensions.crypt('storewise-owner', extensions.gen_salt('bf', 10)),
+  now() - interval '60 days', null,
+  '{"provider":"email","providers":["email"]}'::jsonb,
+  jsonb_build_object('full_name', 'Noor Chemist', 'business_name', 'Riverbend Pharmacy', 'business_type', 'Medical',
+                     'phone', '+1 555 010 0105', 'business_email', 'care@riverbend.example'),
+  now() - interval '60 days', now() - interval '60 days', '', '', '', '', '', '', '', ''
+);
+insert into auth.identities (id, provider_id, user_id, identity_data, provider, last_sign_in_at, created_at, updated_at)
+select u.id, u.id::text, u.id,
+       jsonb_build_object('sub', u.id::text, 'email', u.email, 'email_verified', true, 'phone_verified', false),
+       'email', null, u.created_at, u.created_at
+  from auth.users u where u.id = '88888888-8888-4888-8888-888888888888';
+update public.profiles p set created_at = now() - interval '60 days' where p.id = '88888888-8888-4888-8888-888888888888';
+
+do $$
+declare
+  v_business uuid := (select b.id from public.businesses b where b.owner_id = '88888888-8888-4888-8888-888888888888');
+  v_store uuid := '5a000000-0000-4000-8000-000000000050';
+  v_register uuid;
+  v_shift uuid := gen_random_uuid();
+  v_day timestamptz := now() - interval '3 days';
+  v_sale jsonb;
+  v_returned uuid;
+begin
+  insert into public.stores (id, business_id, name, address, phone, time_zone, currency, tax_inclusive, default_tax_rate,
+                             receipt_header, receipt_footer, created_at)
+  values (v_store, v_business, 'Riverbend High Street', '12 High Street, Riverbend', '+1 555 010 0205',
+          'America/New_York', 'USD', true, 0, 'Riverbend Pharmacy', 'Ask your pharmacist before taking any medicine.',
+          now() - interval '55 days');
+  insert into public.registers (business_id, store_id, name, receipt_prefix, created_at)
+  values (v_business, v_store, 'Dispensary', 'RB1', now() - interval '55 days')
+  returning id into v_register;
+
+  insert into public.categories (business_id, name) values (v_business, 'Over the counter'), (v_business, 'Prescription');
+  insert into public.products (business_id, name, category_id, prescription_only, controlled, created_at)
+  select v_business, p.name, c.id, p.rx, p.controlled, now() - interval '55 days'
+    from (values ('Paracetamol 500 mg, 16 tablets', 'Over the counter', false, false),
+                 ('Ibuprofen 200 mg, 24 tablets', 'Over the counter', false, false),
+                 ('Amoxicillin 500 mg, 21 capsules', 'Prescription', true, false),
+                 ('Oxycodone 5 mg, 28 tablets', 'Prescription', true, true),
+                 ('Morphine sulfate 10 mg/5 ml, 100 ml', 'Prescription', true, true))
+         as p (name, category, rx, controlled)
+    join public.categories c on c.business_id = v_business and c.name = p.category;
+  insert into public.variants (business_id, product_id, sku, price, created_at)
+  select v_business, p.id, x.sku, x.price, p.created_at
+    from (values ('Paracetamol 500 mg, 16 tablets', 'PARA-500', 399), ('Ibuprofen 200 mg, 24 tablets', 'IBU-200', 549),
+                 ('Amoxicillin 500 mg, 21 capsules', 'AMOX-500', 1250), ('Oxycodone 5 mg, 28 tablets', 'OXY-5', 2400),
+                 ('Morphine sulfate 10 mg/5 ml, 100 ml', 'MORPH-10', 1890))
+         as x (name, sku, price)
+    join public.products p on p.business_id = v_business and p.name = x.name;
+  insert into public.variant_costs (variant_id, business_id, cost)
+  select v.id, v_business, round(v.price * 0.6) from public.variants v where v.business_id = v_business;
+  insert into public.barcodes (business_id, variant_id, code, kind)
+  select v_business, x.id, x.body || private.gtin_check_digit(x.body)::text, 'ean13'
+    from (select v.id, '0614142' || lpad((row_number() over (order by v.sku))::text, 5, '0') as body
+            from public.variants v where v.business_id = v_business) x;
+
+  perform set_config('request.jwt.claims', '{"sub":"88888888-8888-4888-8888-888888888888","role":"authenticated"}', true);
+  perform public.receive_stock(v_store, v.id, q.qty, round(v.price * 0.6)::bigint, null, null, now() - interval '6 days', 'Opening delivery')
+     from (values ('PARA-500', 40), ('IBU-200', 40), ('AMOX-500', 20), ('OXY-5', 30), ('MORPH-10', 12)) as q (sku, qty)
+     join public.variants v on v.business_id = v_business and v.sku = q.sku;
+
+  perform public.open_shift(v_shift, v_register, 0, v_day, true);
+  for v_sale in
+    select jsonb_build_object('id', gen_random_uuid(), 'register_id', v_register, 'shift_id', v_shift, 'offline', true,
+             'occurred_at', v_day + x.at,
+             'lines', jsonb_build_array(jsonb_build_object('variant_id', v.id, 'qty', x.qty)
+                        || case when x.number is null then '{}'::jsonb else jsonb_build_object('prescription', jsonb_build_object(
+                             'prescriber', x.prescriber, 'number', x.number, 'written_on', to_char(v_day - interval '2 days', 'YYYY-MM-DD'),
+                             'refills_authorised', x.authorised, 'refills_remaining', x.remaining)) end),
+             'tenders', jsonb_build_array(jsonb_build_object('kind', 'card', 'amount', v.price * x.qty)))
+      from (values (interval '1 hour', 'PARA-500', 2, null, null, null, null),
+                   (interval '2 hours', 'AMOX-500', 1, 'Dr. Ana Ruiz', 'RX-104211', 0, 0),
+                   (interval '3 hours', 'OXY-5', 1, 'Dr. Ben Okafor', 'RX-104230', 2, 2),
+                   (interval '5 hours', 'MORPH-10', 1, 'Dr. Ben Okafor', 'RX-104236', 0, 0),
+                   (interval '6 hours', 'OXY-5', 2, 'Dr. Chloe Martin', 'RX-104251', 1, 0))
+           as x (at, sku, qty, prescriber, number, authorised, remaining)
+      join public.variants v on v.business_id = v_business and v.sku = x.sku
+     order by x.at
+  loop
+    perform public.post_sale(v_sale);
+  end loop;
+  -- The morphine comes back unopened: refunded (no prescription is needed to take it back) and restocked.
+  select sl.id into v_returned from public.sale_line_prescriptions rx join public.sale_lines sl on sl.id = rx.sale_line_id
+   where rx.business_id = v_business and rx.prescription_number = 'RX-104236';
+  perform public.post_refund(jsonb_build_object('id', gen_random_uuid(),
+    'sale_id', (select sl.sale_id from public.sale_lines sl where sl.id = v_returned), 'shift_id', v_shift, 'offline', true,
+    'occurred_at', v_day + interval '7 hours', 'reason', 'Returned unopened',
+    'lines', jsonb_build_array(jsonb_build_object('sale_line_id', v_returned, 'qty', 1, 'disposition', 'restock'))));
+  perform public.close_shift(v_shift, '{}'::jsonb, gen_random_uuid(), v_day + interval '8 hours');
+  perform set_config('request.jwt.claims', '', true);
+end;
+$$;
+-- End of the Pharmacy demo.

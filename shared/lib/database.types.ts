@@ -590,6 +590,68 @@ export type Database = {
           },
         ];
       };
+      controlled_destructions: {
+        Row: {
+          business_id: string;
+          destroyed_at: string;
+          destroyed_by: string | null;
+          id: string;
+          lot_id: string | null;
+          note: string | null;
+          qty: number;
+          store_id: string;
+          variant_id: string;
+          witness_id: string | null;
+        };
+        ComputedFields: never;
+        Insert: {
+          business_id: string;
+          destroyed_at?: string;
+          destroyed_by?: string | null;
+          id?: string;
+          lot_id?: string | null;
+          note?: string | null;
+          qty: number;
+          store_id: string;
+          variant_id: string;
+          witness_id?: string | null;
+        };
+        Update: {
+          business_id?: string;
+          destroyed_at?: string;
+          destroyed_by?: string | null;
+          id?: string;
+          lot_id?: string | null;
+          note?: string | null;
+          qty?: number;
+          store_id?: string;
+          variant_id?: string;
+          witness_id?: string | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "controlled_destructions_lot_id_fkey";
+            columns: ["lot_id"];
+            isOneToOne: false;
+            referencedRelation: "lots";
+            referencedColumns: ["id"];
+          },
+          {
+            foreignKeyName: "controlled_destructions_store_id_business_id_fkey";
+            columns: ["store_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "stores";
+            referencedColumns: ["id", "business_id"];
+          },
+          {
+            foreignKeyName: "controlled_destructions_variant_id_business_id_fkey";
+            columns: ["variant_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "variants";
+            referencedColumns: ["id", "business_id"];
+          },
+        ];
+      };
       customers: {
         Row: {
           business_id: string;
@@ -1110,6 +1172,7 @@ export type Database = {
           business_id: string;
           category_id: string | null;
           collection_id: string | null;
+          controlled: boolean;
           created_at: string;
           description: string | null;
           has_lots: boolean;
@@ -1118,6 +1181,7 @@ export type Database = {
           option1_name: string | null;
           option2_name: string | null;
           option3_name: string | null;
+          prescription_only: boolean;
           requires_expiry: boolean;
           serial_tracking: string | null;
           tax_rate: number | null;
@@ -1133,6 +1197,7 @@ export type Database = {
           business_id: string;
           category_id?: string | null;
           collection_id?: string | null;
+          controlled?: boolean;
           created_at?: string;
           description?: string | null;
           has_lots?: boolean;
@@ -1141,6 +1206,7 @@ export type Database = {
           option1_name?: string | null;
           option2_name?: string | null;
           option3_name?: string | null;
+          prescription_only?: boolean;
           requires_expiry?: boolean;
           serial_tracking?: string | null;
           tax_rate?: number | null;
@@ -1155,6 +1221,7 @@ export type Database = {
           business_id?: string;
           category_id?: string | null;
           collection_id?: string | null;
+          controlled?: boolean;
           created_at?: string;
           description?: string | null;
           has_lots?: boolean;
@@ -1163,6 +1230,7 @@ export type Database = {
           option1_name?: string | null;
           option2_name?: string | null;
           option3_name?: string | null;
+          prescription_only?: boolean;
           requires_expiry?: boolean;
           serial_tracking?: string | null;
           tax_rate?: number | null;
@@ -1835,6 +1903,68 @@ export type Database = {
             columns: ["sale_line_id", "business_id"];
             isOneToOne: false;
             referencedRelation: "sale_lines";
+            referencedColumns: ["id", "business_id"];
+          },
+        ];
+      };
+      sale_line_prescriptions: {
+        Row: {
+          business_id: string;
+          prescriber: string;
+          prescription_number: string;
+          recorded_at: string;
+          refills_authorised: number;
+          refills_remaining: number;
+          sale_id: string;
+          sale_line_id: string;
+          store_id: string;
+          written_on: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          business_id: string;
+          prescriber: string;
+          prescription_number: string;
+          recorded_at?: string;
+          refills_authorised: number;
+          refills_remaining: number;
+          sale_id: string;
+          sale_line_id: string;
+          store_id: string;
+          written_on: string;
+        };
+        Update: {
+          business_id?: string;
+          prescriber?: string;
+          prescription_number?: string;
+          recorded_at?: string;
+          refills_authorised?: number;
+          refills_remaining?: number;
+          sale_id?: string;
+          sale_line_id?: string;
+          store_id?: string;
+          written_on?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "sale_line_prescriptions_sale_id_business_id_fkey";
+            columns: ["sale_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "sales";
+            referencedColumns: ["id", "business_id"];
+          },
+          {
+            foreignKeyName: "sale_line_prescriptions_sale_line_id_business_id_fkey";
+            columns: ["sale_line_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "sale_lines";
+            referencedColumns: ["id", "business_id"];
+          },
+          {
+            foreignKeyName: "sale_line_prescriptions_store_id_business_id_fkey";
+            columns: ["store_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "stores";
             referencedColumns: ["id", "business_id"];
           },
         ];
@@ -4132,6 +4262,22 @@ export type Database = {
             };
             Returns: Json;
           };
+      controlled_register: {
+        Args: { _limit?: number; _store_id: string; _variant_id: string };
+        Returns: {
+          actor_name: string;
+          balance: number;
+          id: number;
+          kind: string;
+          lot_number: string;
+          note: string;
+          occurred_at: string;
+          prescription_number: string;
+          qty: number;
+          receipt_number: string;
+          witness_name: string;
+        }[];
+      };
       count_sheet: {
         Args: { _store_id: string; _variant_ids?: string[] };
         Returns: {
@@ -4220,6 +4366,18 @@ export type Database = {
           units: number;
           variant_id: string;
         }[];
+      };
+      destroy_controlled_stock: {
+        Args: {
+          _lot_id?: string;
+          _note?: string;
+          _qty: number;
+          _store_id: string;
+          _variant_id: string;
+          _witness_id: string;
+          _witness_pin: string;
+        };
+        Returns: Json;
       };
       device_label: { Args: { _user_agent: string }; Returns: string };
       dismiss_setup: {

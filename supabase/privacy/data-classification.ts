@@ -32,6 +32,8 @@ export const personalDataColumns: Record<string, { treatment: Treatment; why: st
   'public.business_members.user_id': { treatment: 'delete', why: 'memberships end with the login' },
   'public.businesses.owner_id': { treatment: 'retain', why: 'the business is deleted by its own flow, not with a login' },
   'public.cash_movements.actor_id': { treatment: 'retain', why: 'cash records of a shift' },
+  'public.controlled_destructions.destroyed_by': { treatment: 'retain', why: 'who destroyed controlled stock is part of the controlled-drugs register' },
+  'public.controlled_destructions.witness_id': { treatment: 'retain', why: 'the witness of a destruction is part of the controlled-drugs register' },
   'public.customers.id': { treatment: 'anonymise', why: 'name, email and phone go; receipts keep an anonymous customer' },
   'public.invitations.accepted_by': { treatment: 'retain', why: 'who joined when, part of the team trail' },
   'public.invitations.invited_by': { treatment: 'retain', why: 'who invited whom, part of the team trail' },

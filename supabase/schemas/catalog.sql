@@ -166,6 +166,8 @@ create table public.products (
   serial_tracking text,
   warranty_months integer,
   collection_id uuid,
+  prescription_only boolean default false not null,
+  controlled boolean default false not null,
   constraint products_pkey primary key (id),
   constraint products_id_business_id_key unique (id, business_id),
   constraint products_brand_check check ((char_length(brand) <= 100)),
@@ -188,10 +190,12 @@ comment on table public.products is 'Members read (cashiers sell from it); owner
 comment on column public.products.serial_tracking is 'serial or imei: each unit sold names its serial (imei: 15 digits with the Luhn check); null: not tracked.';
 comment on column public.products.warranty_months is 'Months of warranty from the day a unit is sold (find_serial shows the end); null: none recorded.';
 comment on column public.products.collection_id is 'The collection (season line) the product belongs to, if any.';
+comment on column public.products.prescription_only is 'Sold only with a prescription recorded on the sale line (sale_line_prescriptions); post_sale refuses the line without one (ADR 0390).';
+comment on column public.products.controlled is 'A controlled substance: its movements form the controlled register (controlled_register) and it is destroyed only with a witness (destroy_controlled_stock).';
 grant delete, insert, select, update on table public.products to service_role;
 grant delete, select on table public.products to authenticated;
-grant insert (business_id, name, description, category_id, brand, unit, tax_rate, track_stock, has_lots, requires_expiry, option1_name, option2_name, option3_name, serial_tracking, warranty_months, collection_id) on table public.products to authenticated;
-grant update (name, description, category_id, brand, unit, tax_rate, track_stock, has_lots, requires_expiry, option1_name, option2_name, option3_name, archived_at, serial_tracking, warranty_months, collection_id) on table public.products to authenticated;
+grant insert (business_id, name, description, category_id, brand, unit, tax_rate, track_stock, has_lots, requires_expiry, option1_name, option2_name, option3_name, serial_tracking, warranty_months, collection_id, prescription_only, controlled) on table public.products to authenticated;
+grant update (name, description, category_id, brand, unit, tax_rate, track_stock, has_lots, requires_expiry, option1_name, option2_name, option3_name, archived_at, serial_tracking, warranty_months, collection_id, prescription_only, controlled) on table public.products to authenticated;
 
 create table public.variants (
   id uuid default gen_random_uuid() not null,

@@ -237,8 +237,8 @@ create table public.stock_movements (
   constraint stock_movements_adjust_reason check (((kind <> all (array['adjust'::text, 'damage'::text])) or (reason is not null))),
   constraint stock_movements_kind_check check ((kind = any (array['receive'::text, 'sale'::text, 'refund'::text, 'adjust'::text, 'count'::text, 'transfer_out'::text, 'transfer_in'::text, 'damage'::text, 'opening'::text]))),
   constraint stock_movements_qty_check check ((qty <> (0)::numeric)),
-  constraint stock_movements_reason_check check ((reason = any (array['damaged'::text, 'lost'::text, 'theft'::text, 'found'::text, 'correction'::text, 'count'::text, 'expired'::text]))),
-  constraint stock_movements_reference_type_check check ((reference_type = any (array['purchase_order'::text, 'transfer'::text, 'sale'::text, 'refund'::text, 'import'::text]))),
+  constraint stock_movements_reason_check check ((reason = any (array['damaged'::text, 'lost'::text, 'theft'::text, 'found'::text, 'correction'::text, 'count'::text, 'expired'::text, 'destroyed'::text]))),
+  constraint stock_movements_reference_type_check check ((reference_type = any (array['purchase_order'::text, 'transfer'::text, 'sale'::text, 'refund'::text, 'import'::text, 'destruction'::text]))),
   constraint stock_movements_sign check (
 case
     when (kind = any (array['receive'::text, 'refund'::text, 'transfer_in'::text, 'opening'::text])) then (qty > (0)::numeric)
@@ -299,6 +299,31 @@ comment on column public.recall_lots.released_by is 'Who released the lot from q
 comment on column public.recall_lots.release_reason is 'Why the lot was released (1 to 500 characters).';
 grant select on table public.recall_lots to authenticated;
 grant select on table public.recall_lots to service_role;
+
+create table public.controlled_destructions (
+  id uuid default gen_random_uuid() not null,
+  business_id uuid not null,
+  store_id uuid not null,
+  variant_id uuid not null,
+  lot_id uuid,
+  qty numeric(12,3) not null,
+  destroyed_by uuid,
+  witness_id uuid,
+  note public.short_text,
+  destroyed_at timestamp with time zone default now() not null,
+  constraint controlled_destructions_pkey primary key (id),
+  constraint controlled_destructions_qty_check check ((qty > (0)::numeric)),
+  constraint controlled_destructions_witness_not_self check ((witness_id <> destroyed_by)),
+  constraint controlled_destructions_destroyed_by_fkey foreign key (destroyed_by) references auth.users(id) on delete set null,
+  constraint controlled_destructions_lot_id_fkey foreign key (lot_id) references public.lots(id),
+  constraint controlled_destructions_store_id_business_id_fkey foreign key (store_id, business_id) references public.stores(id, business_id) on delete cascade,
+  constraint controlled_destructions_variant_id_business_id_fkey foreign key (variant_id, business_id) references public.variants(id, business_id) on delete cascade,
+  constraint controlled_destructions_witness_id_fkey foreign key (witness_id) references auth.users(id) on delete set null
+);
+alter table public.controlled_destructions enable row level security;
+comment on table public.controlled_destructions is 'Controlled stock destroyed: who destroyed it and the witness (another member of staff who confirmed with their PIN). The ledger''s damage movement (reason destroyed) names the row. Owners and managers of the store read; written only by destroy_controlled_stock (ADR 0390).';
+grant select on table public.controlled_destructions to authenticated;
+grant select on table public.controlled_destructions to service_role;
 
 -- ==== Indexes =============================================================================================
 
@@ -382,6 +407,16 @@ create index recall_lots_lot_idx on public.recall_lots (lot_id);
 create index recall_lots_recall_business_idx on public.recall_lots (recall_id, business_id);
 
 create index serial_numbers_purchase_order_idx on public.serial_numbers (purchase_order_id, business_id);
+
+create index controlled_destructions_store_idx on public.controlled_destructions (store_id, business_id);
+
+create index controlled_destructions_variant_idx on public.controlled_destructions (variant_id, business_id);
+
+create index controlled_destructions_lot_idx on public.controlled_destructions (lot_id);
+
+create index controlled_destructions_destroyed_by_idx on public.controlled_destructions (destroyed_by);
+
+create index controlled_destructions_witness_idx on public.controlled_destructions (witness_id);
 
 create index recall_lots_released_by_idx on public.recall_lots (released_by);
 
@@ -1928,6 +1963,115 @@ comment on function public.find_serial(uuid,text) is 'A serial across the busine
 revoke all on function public.find_serial(uuid,text) from public;
 grant execute on function public.find_serial(uuid,text) to authenticated;
 
+-- A controlled item's register at a store: every movement of its ledger with the running balance (all lots),
+-- newest first, as the kinds a controlled-drugs register uses, with who, the witness of a destruction and the
+-- prescription number of a sale. Owners and managers of the store.
+create or replace function public.controlled_register(_store_id uuid, _variant_id uuid, _limit integer default 500)
+returns table (
+  id bigint, occurred_at timestamptz, kind text, qty numeric, balance numeric, lot_number text, actor_name text,
+  witness_name text, prescription_number text, receipt_number text, note text
+)
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_business uuid := private.assert_store_role(_store_id, array['owner', 'manager']);
+begin
+  if not exists (select 1 from public.variants v join public.products p on p.id = v.product_id
+                  where v.id = _variant_id and v.business_id = v_business and p.controlled) then
+    raise exception 'choose a controlled item of this business: mark the product controlled on its page'
+      using errcode = '22023';
+  end if;
+  return query
+    with h as (
+      select m.*, sum(m.qty) over (order by m.id) as running
+        from public.stock_movements m
+       where m.store_id = _store_id and m.variant_id = _variant_id
+    )
+    select h.id, h.occurred_at,
+           case h.kind when 'receive' then 'received' when 'opening' then 'received' when 'sale' then 'sold'
+                       when 'refund' then 'refunded' when 'transfer_in' then 'transferred'
+                       when 'transfer_out' then 'transferred' when 'count' then 'counted'
+                       when 'damage' then case when h.reason = 'destroyed' then 'destroyed' else 'damaged' end
+                       else 'adjusted' end,
+           h.qty, h.running, l.lot_number, coalesce(pa.full_name, ua.email::text),
+           case when d.id is not null then coalesce(pw.full_name, uw.email::text) end,
+           (select string_agg(distinct rx.prescription_number, ', ')
+              from public.sale_lines sl join public.sale_line_prescriptions rx on rx.sale_line_id = sl.id
+             where h.reference_type = 'sale' and sl.sale_id = h.reference_id and sl.variant_id = _variant_id),
+           s.receipt_number, coalesce(h.note::text, d.note::text)
+      from h
+      left join public.lots l on l.id = h.lot_id
+      left join auth.users ua on ua.id = h.actor_id
+      left join public.profiles pa on pa.id = h.actor_id
+      left join public.controlled_destructions d on h.reference_type = 'destruction' and d.id = h.reference_id
+      left join auth.users uw on uw.id = d.witness_id
+      left join public.profiles pw on pw.id = d.witness_id
+      left join public.sales s on h.reference_type = 'sale' and s.id = h.reference_id
+     order by h.id desc
+     limit least(greatest(coalesce(_limit, 500), 1), 5000);
+end;
+$$;
+comment on function public.controlled_register(uuid,uuid,integer) is 'Owners and managers of the store: a controlled item''s movements newest first with the running balance, who, the witness of a destruction and the prescription number of a sale (ADR 0390).';
+revoke all on function public.controlled_register(uuid,uuid,integer) from public;
+grant execute on function public.controlled_register(uuid,uuid,integer) to authenticated;
+
+-- Destroys controlled stock before a witness: another member of staff who may use the store confirms with their
+-- till PIN. The stock leaves as a damage movement (reason destroyed) through apply_movement, as adjustments do.
+create or replace function public.destroy_controlled_stock(_store_id uuid, _variant_id uuid, _qty numeric,
+                                                           _witness_id uuid, _witness_pin text,
+                                                           _lot_id uuid default null, _note text default null)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_business uuid := private.assert_store_role(_store_id, array['owner', 'manager']);
+  v_check jsonb;
+  v_id uuid;
+  v_balance numeric;
+begin
+  if not exists (select 1 from public.variants v join public.products p on p.id = v.product_id
+                  where v.id = _variant_id and v.business_id = v_business and p.controlled) then
+    raise exception 'choose a controlled item of this business: mark the product controlled on its page'
+      using errcode = '22023';
+  elsif _qty is null or _qty <= 0 then
+    raise exception 'enter the quantity destroyed (above zero)' using errcode = '22023';
+  elsif _witness_id is null then
+    raise exception 'choose a witness: another member of staff watches the destruction and confirms with their PIN'
+      using errcode = '22023';
+  elsif _witness_id = (select auth.uid()) then
+    raise exception 'choose another member of staff as the witness: you cannot witness your own destruction'
+      using errcode = '22023';
+  elsif private.store_member_role(_store_id, _witness_id) is null then
+    raise exception 'choose a witness who works at this store' using errcode = '22023';
+  elsif _witness_pin is null or _witness_pin !~ '^[0-9]{4,6}$' then
+    raise exception 'a PIN is 4 to 6 digits' using errcode = '22023';
+  elsif _note is not null and char_length(_note) > 500 then
+    raise exception 'notes have at most 500 characters' using errcode = '22023';
+  end if;
+  v_check := private.check_pin(v_business, _witness_id, _witness_pin);
+  if not (v_check ->> 'ok')::boolean then
+    return v_check;
+  end if;
+  insert into public.controlled_destructions (business_id, store_id, variant_id, lot_id, qty, destroyed_by, witness_id, note)
+  values (v_business, _store_id, _variant_id, _lot_id, _qty, (select auth.uid()), _witness_id, nullif(btrim(_note), ''))
+  returning id into v_id;
+  v_balance := private.apply_movement(v_business, _store_id, _variant_id, _lot_id, 'damage', -_qty, 'destroyed', null, null,
+                                      'destruction', v_id, nullif(btrim(_note), ''));
+  perform private.log_activity(v_business, _store_id, 'controlled.destroyed', 'variant', _variant_id, null,
+    jsonb_build_object('destruction_id', v_id, 'qty', _qty, 'lot_id', _lot_id, 'witness_id', _witness_id,
+                       'balance', v_balance));
+  return jsonb_build_object('ok', true, 'id', v_id, 'balance', v_balance);
+end;
+$$;
+comment on function public.destroy_controlled_stock(uuid,uuid,numeric,uuid,text,uuid,text) is 'An owner or manager destroys a controlled item''s stock before a witness (another member of the store, confirming with their till PIN; a wrong PIN answers ok false and counts toward the lockout); audited (ADR 0390).';
+revoke all on function public.destroy_controlled_stock(uuid,uuid,numeric,uuid,text,uuid,text) from public;
+grant execute on function public.destroy_controlled_stock(uuid,uuid,numeric,uuid,text,uuid,text) to authenticated;
+
 -- Owners and managers of the recall's business release its lots still quarantined (_lot_ids null: all of them).
 -- Each named lot must be a lot of this recall still quarantined by it. The lots' rows are locked in id order as
 -- start_recall locks them, so a sale waiting on a lot (private.fefo_pick reads them FOR SHARE) sees the release at
@@ -2115,6 +2259,9 @@ create trigger read_only_guard before insert or update or delete on public.recal
 create trigger read_only_guard before insert or update or delete on public.recall_lots
   for each statement execute function private.read_only_guard();
 
+create trigger read_only_guard before insert or update or delete on public.controlled_destructions
+  for each statement execute function private.read_only_guard();
+
 -- ==== Policies ============================================================================================
 
 create policy "lots: members read" on public.lots for select to authenticated
@@ -2189,3 +2336,8 @@ create policy "recalls: owners and managers read" on public.recalls for select t
 
 create policy "recall_lots: owners and managers read" on public.recall_lots for select to authenticated
   using (business_id in (select private.my_business_ids(array['owner', 'manager'])));
+
+create policy "controlled_destructions: owners and managers read in their stor" on public.controlled_destructions
+  for select to authenticated
+  using (((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids())))
+         and (business_id in (select private.my_business_ids(array['owner', 'manager']))));

@@ -412,6 +412,31 @@ comment on table public.refund_line_lots is 'Which lots a refund line gave its u
 grant select on table public.refund_line_lots to authenticated;
 grant select on table public.refund_line_lots to service_role;
 
+create table public.sale_line_prescriptions (
+  sale_line_id uuid not null,
+  business_id uuid not null,
+  store_id uuid not null,
+  sale_id uuid not null,
+  prescriber text not null,
+  prescription_number text not null,
+  written_on date not null,
+  refills_authorised integer not null,
+  refills_remaining integer not null,
+  recorded_at timestamp with time zone default now() not null,
+  constraint sale_line_prescriptions_pkey primary key (sale_line_id),
+  constraint sale_line_prescriptions_number_check check (((char_length(btrim(prescription_number)) >= 1) and (char_length(btrim(prescription_number)) <= 40))),
+  constraint sale_line_prescriptions_prescriber_check check (((char_length(btrim(prescriber)) >= 2) and (char_length(btrim(prescriber)) <= 120))),
+  constraint sale_line_prescriptions_refills_authorised_check check (((refills_authorised >= 0) and (refills_authorised <= 99))),
+  constraint sale_line_prescriptions_refills_remaining_check check (((refills_remaining >= 0) and (refills_remaining <= refills_authorised))),
+  constraint sale_line_prescriptions_sale_id_business_id_fkey foreign key (sale_id, business_id) references public.sales(id, business_id) on delete cascade,
+  constraint sale_line_prescriptions_sale_line_id_business_id_fkey foreign key (sale_line_id, business_id) references public.sale_lines(id, business_id) on delete cascade,
+  constraint sale_line_prescriptions_store_id_business_id_fkey foreign key (store_id, business_id) references public.stores(id, business_id) on delete cascade
+);
+alter table public.sale_line_prescriptions enable row level security;
+comment on table public.sale_line_prescriptions is 'The prescription a sale line was sold on (prescription-only items): prescriber, number, date written, refills. Personal (names a prescriber, for a patient). Owners and managers of the store read, a cashier the sales they rang; written only by post_sale (ADR 0390).';
+grant select on table public.sale_line_prescriptions to authenticated;
+grant select on table public.sale_line_prescriptions to service_role;
+
 -- ==== Indexes =============================================================================================
 
 create index shifts_register_idx on public.shifts (register_id, opened_at desc);
@@ -538,6 +563,14 @@ create index cash_movements_till_switch_idx on public.cash_movements (till_switc
 create index sale_line_lots_lot_idx on public.sale_line_lots (lot_id);
 
 create index sale_line_lots_line_business_idx on public.sale_line_lots (sale_line_id, business_id);
+
+create index sale_line_prescriptions_sale_idx on public.sale_line_prescriptions (sale_id, business_id);
+
+create index sale_line_prescriptions_line_business_idx on public.sale_line_prescriptions (sale_line_id, business_id);
+
+create index sale_line_prescriptions_store_idx on public.sale_line_prescriptions (store_id, business_id);
+
+create index sale_line_prescriptions_number_idx on public.sale_line_prescriptions (business_id, prescription_number);
 
 create index refund_line_lots_lot_idx on public.refund_line_lots (lot_id);
 
@@ -2639,8 +2672,134 @@ $$;
 comment on function private.sale_stock_movements(uuid,uuid,uuid,text,timestamp with time zone,jsonb) is 'A sale''s ledger rows, balance deltas and stock.sale trail entries in one statement; negative balances returned.';
 revoke all on function private.sale_stock_movements(uuid,uuid,uuid,text,timestamp with time zone,jsonb) from public;
 
--- post_sale_core as in 20261202120000_till_pins, every rule kept, with the lots of each line
--- (private.sale_lines_lots), their rows (sale_line_lots) and a trail entry when an expired lot is sold.
+create or replace function public.approve_with_pin(_store_id uuid, _user_id uuid, _pin text,
+                                                   _max_discount_percent numeric default 100, _purpose text default 'discount')
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_business uuid := private.assert_store_role(_store_id, array['owner', 'manager', 'cashier']);
+  v_role text := private.store_member_role(_store_id, _user_id);
+  v_limit numeric := private.discount_limit_percent(v_role);
+  v_check jsonb;
+  v_id uuid;
+begin
+  if v_role is null or v_role not in ('owner', 'manager') then
+    raise exception 'permission denied: only an owner or manager of this store approves' using errcode = '42501';
+  elsif _purpose is null or _purpose not in ('discount', 'refund', 'expired_lot') then
+    raise exception 'approve a discount, a refund or the sale of an expired lot' using errcode = '22023';
+  elsif _purpose <> 'expired_lot' and
+        (_max_discount_percent is null or _max_discount_percent < 0 or _max_discount_percent > v_limit) then
+    raise exception 'this manager may approve discounts up to % percent', v_limit using errcode = '22023';
+  elsif _pin is null or _pin !~ '^[0-9]{4,6}$' then
+    raise exception 'a PIN is 4 to 6 digits' using errcode = '22023';
+  end if;
+  -- The business's two-factor rule for managers holds at the till too (ADR 0350): refused before the PIN is checked.
+  if private.pin_lacks_two_factor(v_business, _user_id, v_role) then
+    raise exception 'permission denied: this business requires two-factor sign-in for managers and this manager has not set it up: they set up two-factor sign-in in their profile before their PIN approves or switches the till' using errcode = '42501';
+  end if;
+  v_check := private.check_pin(v_business, _user_id, _pin);
+  if not (v_check ->> 'ok')::boolean then
+    return v_check;
+  end if;
+  insert into public.pos_approvals (business_id, store_id, purpose, max_discount_percent, approved_by)
+  values (v_business, _store_id, _purpose, case when _purpose <> 'expired_lot' then _max_discount_percent end, _user_id)
+  returning id into v_id;
+  perform private.log_activity(v_business, _store_id, 'approval.granted', 'approval', v_id, null,
+    jsonb_build_object('purpose', _purpose,
+                       'max_discount_percent', case when _purpose <> 'expired_lot' then _max_discount_percent end,
+                       'approved_by', _user_id,
+                       'method', 'pin'));
+  return jsonb_build_object('ok', true, 'approval_id', v_id);
+end;
+$$;
+comment on function public.approve_with_pin(uuid,uuid,text,numeric,text) is 'A manager or owner of the store approves one discount, refund or sale of an expired lot with their till PIN (lockout after 5 wrong tries); audited.';
+revoke all on function public.approve_with_pin(uuid,uuid,text,numeric,text) from public;
+grant execute on function public.approve_with_pin(uuid,uuid,text,numeric,text) to authenticated;
+
+-- What is wrong with a prescription as the register sends it (null: nothing). The date written is not after the
+-- sale's day; refills remaining are at most those authorised.
+create or replace function private.prescription_problem(_p jsonb, _day date)
+returns text
+language plpgsql
+immutable
+set search_path = ''
+as $$
+declare
+  v_written date;
+begin
+  if jsonb_typeof(_p) is distinct from 'object' then
+    return 'record the prescription: prescriber, prescription number, date written and refills';
+  elsif char_length(btrim(coalesce(_p ->> 'prescriber', ''))) not between 2 and 120 then
+    return 'enter the prescriber (2 to 120 characters)';
+  elsif char_length(btrim(coalesce(_p ->> 'number', ''))) not between 1 and 40 then
+    return 'enter the prescription number (1 to 40 characters)';
+  elsif coalesce(_p ->> 'written_on', '') !~ '^\d{4}-\d{2}-\d{2}$' then
+    return 'enter the date the prescription was written (YYYY-MM-DD)';
+  end if;
+  begin
+    v_written := (_p ->> 'written_on')::date;
+  exception when others then
+    return 'enter the date the prescription was written (YYYY-MM-DD)';
+  end;
+  if v_written > _day then
+    return 'enter a date written on or before the day of the sale';
+  elsif coalesce(_p ->> 'refills_authorised', '') !~ '^\d{1,2}$' or coalesce(_p ->> 'refills_remaining', '') !~ '^\d{1,2}$' then
+    return 'enter the refills authorised and remaining (whole numbers, 0 to 99)';
+  elsif (_p ->> 'refills_remaining')::int > (_p ->> 'refills_authorised')::int then
+    return 'enter refills remaining no more than the refills authorised';
+  end if;
+  return null;
+end;
+$$;
+revoke all on function private.prescription_problem(jsonb,date) from public;
+
+-- The prescriptions of a posted sale: every prescription-only line needs one (online refused with 22023; offline
+-- the sale is kept and flagged prescription_missing:<line>); a prescription sent on any line is checked and kept.
+-- _lines are the priced lines (id, line_no, variant_id); _sent the register's lines, whose n-th is line_no n.
+create or replace function private.record_sale_prescriptions(_business_id uuid, _store_id uuid, _sale_id uuid,
+                                                             _lines jsonb, _sent jsonb, _offline boolean)
+returns text[]
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  l record;
+  v_day date;
+  v_problem text;
+  v_reasons text[] := '{}';
+begin
+  select (s.occurred_at at time zone st.time_zone)::date into v_day
+    from public.sales s join public.stores st on st.id = s.store_id where s.id = _sale_id;
+  for l in select x.id, x.line_no, x.description, p.prescription_only, _sent -> (x.line_no - 1) -> 'prescription' as rx
+             from jsonb_to_recordset(_lines) as x (id uuid, line_no int, variant_id uuid, description text)
+             join public.variants v on v.id = x.variant_id
+             join public.products p on p.id = v.product_id
+            where p.prescription_only or jsonb_typeof(_sent -> (x.line_no - 1) -> 'prescription') = 'object'
+            order by x.line_no loop
+    v_problem := private.prescription_problem(l.rx, v_day);
+    if v_problem is not null then
+      if not _offline then
+        raise exception 'line % (%): % (a prescription-only item is sold with its prescription)', l.line_no, btrim(l.description), v_problem
+          using errcode = '22023';
+      end if;
+      v_reasons := array_append(v_reasons, ('prescription_missing:' || l.line_no)::text);
+      continue;
+    end if;
+    insert into public.sale_line_prescriptions (sale_line_id, business_id, store_id, sale_id, prescriber,
+                                                prescription_number, written_on, refills_authorised, refills_remaining)
+    values (l.id, _business_id, _store_id, _sale_id, btrim(l.rx ->> 'prescriber'), btrim(l.rx ->> 'number'),
+            (l.rx ->> 'written_on')::date, (l.rx ->> 'refills_authorised')::int, (l.rx ->> 'refills_remaining')::int);
+  end loop;
+  return v_reasons;
+end;
+$$;
+revoke all on function private.record_sale_prescriptions(uuid,uuid,uuid,jsonb,jsonb,boolean) from public;
+
+-- post_sale_core as in 20261203070000_lots_fefo_recalls, every rule kept, with one call added: the prescriptions.
 create or replace function private.post_sale_core(_payload jsonb, out o_id uuid, out o_replayed boolean,
                                                   out o_receipt text)
 language plpgsql
@@ -2789,6 +2948,9 @@ begin
   v_negative := private.sale_stock_movements(v_business, v_store.id, o_id, o_receipt, v_terms.o_occurred, v_lots.o_lines);
   -- Serial numbers (20261201143000): each sold once; offline a second sale of one is kept and flagged.
   v_negative := v_negative || private.record_sale_serials(v_business, o_id, v_lots.o_lines, v_offline);
+  -- Prescriptions (20261204100000, ADR 0390): a prescription-only line needs its prescription; offline, flagged.
+  v_negative := v_negative || private.record_sale_prescriptions(v_business, v_store.id, o_id, v_lots.o_lines,
+                                                                _payload -> 'lines', v_offline);
   if cardinality(v_negative) > 0 then
     v_reasons := v_reasons || v_negative;
     update public.sales s set review_reasons = v_reasons where s.id = o_id;
@@ -2814,53 +2976,6 @@ begin
 end;
 $$;
 revoke all on function private.post_sale_core(jsonb) from public;
-
-create or replace function public.approve_with_pin(_store_id uuid, _user_id uuid, _pin text,
-                                                   _max_discount_percent numeric default 100, _purpose text default 'discount')
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_business uuid := private.assert_store_role(_store_id, array['owner', 'manager', 'cashier']);
-  v_role text := private.store_member_role(_store_id, _user_id);
-  v_limit numeric := private.discount_limit_percent(v_role);
-  v_check jsonb;
-  v_id uuid;
-begin
-  if v_role is null or v_role not in ('owner', 'manager') then
-    raise exception 'permission denied: only an owner or manager of this store approves' using errcode = '42501';
-  elsif _purpose is null or _purpose not in ('discount', 'refund', 'expired_lot') then
-    raise exception 'approve a discount, a refund or the sale of an expired lot' using errcode = '22023';
-  elsif _purpose <> 'expired_lot' and
-        (_max_discount_percent is null or _max_discount_percent < 0 or _max_discount_percent > v_limit) then
-    raise exception 'this manager may approve discounts up to % percent', v_limit using errcode = '22023';
-  elsif _pin is null or _pin !~ '^[0-9]{4,6}$' then
-    raise exception 'a PIN is 4 to 6 digits' using errcode = '22023';
-  end if;
-  -- The business's two-factor rule for managers holds at the till too (ADR 0350): refused before the PIN is checked.
-  if private.pin_lacks_two_factor(v_business, _user_id, v_role) then
-    raise exception 'permission denied: this business requires two-factor sign-in for managers and this manager has not set it up: they set up two-factor sign-in in their profile before their PIN approves or switches the till' using errcode = '42501';
-  end if;
-  v_check := private.check_pin(v_business, _user_id, _pin);
-  if not (v_check ->> 'ok')::boolean then
-    return v_check;
-  end if;
-  insert into public.pos_approvals (business_id, store_id, purpose, max_discount_percent, approved_by)
-  values (v_business, _store_id, _purpose, case when _purpose <> 'expired_lot' then _max_discount_percent end, _user_id)
-  returning id into v_id;
-  perform private.log_activity(v_business, _store_id, 'approval.granted', 'approval', v_id, null,
-    jsonb_build_object('purpose', _purpose,
-                       'max_discount_percent', case when _purpose <> 'expired_lot' then _max_discount_percent end,
-                       'approved_by', _user_id,
-                       'method', 'pin'));
-  return jsonb_build_object('ok', true, 'approval_id', v_id);
-end;
-$$;
-comment on function public.approve_with_pin(uuid,uuid,text,numeric,text) is 'A manager or owner of the store approves one discount, refund or sale of an expired lot with their till PIN (lockout after 5 wrong tries); audited.';
-revoke all on function public.approve_with_pin(uuid,uuid,text,numeric,text) from public;
-grant execute on function public.approve_with_pin(uuid,uuid,text,numeric,text) to authenticated;
 
 -- The lots a refund line's units go back to: what is left of each lot the sale line took (taken minus what earlier
 -- refund lines gave back to it), a quarantined lot first (a unit returned after a recall is most likely a recalled
@@ -3300,6 +3415,9 @@ create trigger staff_pin_forget_on_promotion after update of role on public.busi
 create trigger read_only_guard before insert or update or delete on public.sale_line_lots
   for each statement execute function private.read_only_guard();
 
+create trigger read_only_guard before insert or update or delete on public.sale_line_prescriptions
+  for each statement execute function private.read_only_guard();
+
 create trigger read_only_guard before insert or update or delete on public.refund_line_lots
   for each statement execute function private.read_only_guard();
 
@@ -3358,6 +3476,9 @@ create policy "register_sync_states: owners and managers of the store read" on p
 
 create policy "sale_line_lots: readers of the sale line" on public.sale_line_lots for select to authenticated
   using (exists (select 1 from public.sale_lines sl where sl.id = sale_line_id));
+
+create policy "sale_line_prescriptions: owners and managers in their stores, c" on public.sale_line_prescriptions for select to authenticated
+  using ((((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids()))) and (business_id in (select private.my_business_ids(array['owner', 'manager'])))) or (sale_id in (select private.my_rung_sale_ids())));
 
 create policy "refund_line_lots: readers of the refund line" on public.refund_line_lots for select to authenticated
   using (exists (select 1 from public.refund_lines rl where rl.id = refund_line_id));

@@ -40,7 +40,7 @@ afterAll(async () => {
 });
 
 describe('supabase/seed.sql', () => {
-  it('lists the seven demo accounts in its header', () => {
+  it('lists the eight demo accounts in its header', () => {
     expect(demoAccounts().map(({ email, password, role }) => ({ email, password, role }))).toEqual([
       { email: seedUsers.admin.email, password: seedUsers.admin.password, role: 'admin' },
       { email: seedUsers.owner1.email, password: seedUsers.owner1.password, role: 'owner' },
@@ -49,6 +49,7 @@ describe('supabase/seed.sql', () => {
       { email: seedUsers.manager1.email, password: seedUsers.manager1.password, role: 'manager' },
       { email: seedUsers.cashier1.email, password: seedUsers.cashier1.password, role: 'cashier' },
       { email: seedUsers.owner4.email, password: seedUsers.owner4.password, role: 'owner' },
+      { email: seedUsers.owner5.email, password: seedUsers.owner5.password, role: 'owner' },
     ]);
     for (const account of demoAccounts()) expect(account.description.length).toBeGreaterThan(10);
   });
@@ -76,10 +77,10 @@ describe('supabase/seed.sql', () => {
               (select count(*)::int from public.support_tickets where status = 'open') as open_tickets,
               (select count(*)::int from public.payment_methods) as payment_methods`,
     );
-    expect(rows[0]).toEqual({ profiles: 7, auto_renew_plans: 1, revenue: '529.71', open_tickets: 2, payment_methods: 3 });
+    expect(rows[0]).toEqual({ profiles: 8, auto_renew_plans: 1, revenue: '529.71', open_tickets: 2, payment_methods: 3 });
   });
 
-  it('gives owner1 and owner2 the promised plans and history, owner3 and owner4 nothing', async () => {
+  it('gives owner1 and owner2 the promised plans and history, owner3, owner4 and owner5 nothing', async () => {
     const { rows } = await db.query<Record<string, unknown>>(
       `select u.email,
               (select to_jsonb(x) from (select plan_name, price::text as price, billing_cycle, status, auto_renew
@@ -104,6 +105,8 @@ describe('supabase/seed.sql', () => {
       { email: 'owner3@storewise.local', billing: 0, invoices: 0, cards: null, tickets: 0, logins: 0, plan: null,
         sessions: null },
       { email: 'owner4@storewise.local', billing: 0, invoices: 0, cards: null, tickets: 0, logins: 0, plan: null,
+        sessions: null },
+      { email: 'owner5@storewise.local', billing: 0, invoices: 0, cards: null, tickets: 0, logins: 0, plan: null,
         sessions: null },
     ]);
   });
@@ -140,7 +143,7 @@ describe('supabase/seed.sql', () => {
         'select total_profiles::int, active_users::int, total_revenue::text, open_tickets::int from public.admin_overview()',
       )).rows,
     );
-    expect(overview).toEqual([{ total_profiles: 7, active_users: 1, total_revenue: '529.71', open_tickets: 2 }]);
+    expect(overview).toEqual([{ total_profiles: 8, active_users: 1, total_revenue: '529.71', open_tickets: 2 }]);
   });
 
   it('gives Fresh Corner Market a manager and a cashier with the till PINs the README lists, and no business of their own', async () => {
@@ -193,5 +196,29 @@ describe('supabase/seed.sql', () => {
         `select public.find_serial(b.id, '354672110200027') as units from public.businesses b where b.owner_id = $1`,
         [seedUsers.owner4.id])).rows[0]?.units);
     expect(found?.map((u) => [u.status, u.warranty, u.sales.length, u.sales[0]?.refunds.length])).toEqual([['in_stock', 'not_sold', 1, 1]]);
+  });
+
+  it('gives owner5 a Pharmacy: prescription-only and controlled medicines sold on prescriptions, one returned', async () => {
+    const { rows } = await db.query<Record<string, unknown>>(
+      `select b.packs,
+              (select count(*)::int from public.products p where p.business_id = b.id and p.prescription_only) as prescription_only,
+              (select count(*)::int from public.products p where p.business_id = b.id and p.controlled) as controlled,
+              (select count(*)::int from public.sale_line_prescriptions rx where rx.business_id = b.id) as prescriptions,
+              (select count(*)::int from public.sales s where s.business_id = b.id) as sales,
+              (select count(*)::int from public.sales s where s.business_id = b.id and s.flagged_for_review) as flagged,
+              (select count(*)::int from public.refunds f where f.business_id = b.id) as refunds
+         from public.businesses b where b.owner_id = $1`, [seedUsers.owner5.id]);
+    expect(rows).toEqual([{ packs: ['lots_fefo', 'prescriptions'], prescription_only: 3, controlled: 2, prescriptions: 4, sales: 5,
+      flagged: 0, refunds: 1 }]);
+    // The oxycodone register: 30 received, 1 and 2 sold on prescriptions; its balance is the store's stock.
+    const register = await db.asRequest(
+      { role: 'authenticated', claims: { role: 'authenticated', sub: seedUsers.owner5.id }, readOnly: true },
+      async (tx) => (await tx.query<{ kind: string; balance: string; prescription_number: string | null }>(
+        `select r.kind, r.balance::text, r.prescription_number
+           from public.variants v, public.controlled_register('5a000000-0000-4000-8000-000000000050', v.id) r
+          where v.sku = 'OXY-5' and v.business_id = (select id from public.businesses where owner_id = $1)`,
+        [seedUsers.owner5.id])).rows);
+    expect(register.map((r) => [r.kind, Number(r.balance), r.prescription_number]))
+      .toEqual([['sold', 27, 'RX-104251'], ['sold', 29, 'RX-104230'], ['received', 30, null]]);
   });
 });

@@ -116,7 +116,7 @@ describe('the paths that only the service role writes', () => {
       );
       return rows[0];
     });
-    expect(counts).toEqual({ profiles: 7, billing: 10 });
+    expect(counts).toEqual({ profiles: 8, billing: 10 });
   });
 
   it('lets an owner read their own billing rows only', async () => {
@@ -132,7 +132,7 @@ describe('the paths that only the service role writes', () => {
     const overview = await asApi('authenticated', seedUsers.admin.id, async (client) =>
       (await client.query<{ total_profiles: string; total_revenue: string }>('select * from public.admin_overview()')).rows[0],
     );
-    expect(overview).toMatchObject({ total_profiles: '7', total_revenue: '542.21' });
+    expect(overview).toMatchObject({ total_profiles: '8', total_revenue: '542.21' });
     expect(await errorCode(asApi('anon', null, (client) => client.query('select id from public.billing_history')))).toBe('42501');
   });
 });

@@ -14,6 +14,7 @@ import {
 } from './product-edit-api';
 import { ProductCollectionField } from './product-collection-field';
 import { ProductImagesCard } from './product-images-card';
+import { ProductPharmacyField } from './product-pharmacy-field';
 import { BarcodeAdder, ProductDetailsForm, StorePriceForm, VariantEditForm } from './product-edit-forms';
 import { formatPlain, useReload } from './use-reload';
 import { ProductStock } from './product-stock';
@@ -77,6 +78,11 @@ export function ProductEditPage({ business }: { business: CatalogWorkspace }) {
       {(packs?.includes('size_grid') || product.collection_id) && (
         <ProductCollectionField businessId={product.business_id} productId={product.id} current={product.collection_id}
           canEdit={canEdit} onSaved={reload} />
+      )}
+
+      {(packs?.includes('prescriptions') || product.prescription_only || product.controlled) && (
+        <ProductPharmacyField productId={product.id} canEdit={canEdit} onSaved={reload}
+          flags={{ prescription_only: product.prescription_only, controlled: product.controlled }} />
       )}
 
       {product.track_stock && (

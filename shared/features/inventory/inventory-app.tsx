@@ -4,6 +4,7 @@ import { Link as RouterLink, NavLink, Route, Routes } from 'react-router-dom';
 import { LoadingText } from '../../components/loading-text';
 import { useSupabase } from '../../lib/platform-context';
 import { useBusinessPacks } from '../../lib/use-business-packs';
+import { ControlledRegisterPage } from './controlled/controlled-register-page';
 import { CountsPage } from './counts-page';
 import { ExpiringPage } from './expiring-page';
 import { fetchStockStores, type StockStore } from './inventory-api';
@@ -35,6 +36,7 @@ const TABS: { label: string; to: string; end: boolean; manage: boolean; pack?: s
   { label: 'Expiring', to: '/dashboard/inventory/expiring', end: false, manage: false },
   { label: 'Lots and recalls', to: '/dashboard/inventory/lots', end: false, manage: true },
   { label: 'Serial lookup', to: '/dashboard/inventory/serials', end: false, manage: false, pack: 'serials' },
+  { label: 'Controlled register', to: '/dashboard/inventory/controlled', end: false, manage: true, pack: 'prescriptions' },
 ];
 
 /** The Inventory area (/dashboard/inventory/*): one store chosen at the top applies to every tab. */
@@ -120,6 +122,8 @@ export function InventoryApp() {
                 <Route path="reorder" element={<ReorderPage key={ctx.store.id} ctx={ctx} />} />
                 <Route path="lots" element={<LotsPage ctx={ctx} />} />
                 <Route path="recalls/:recallId" element={<RecallReportPage />} />
+                {/* The database keeps the register for owners and managers whatever the packs (ADR 0390). */}
+                <Route path="controlled" element={<ControlledRegisterPage key={ctx.store.id} ctx={ctx} />} />
               </>
             )}
             <Route path="*" element={<Text>This inventory page does not exist, or your role does not include it.</Text>} />

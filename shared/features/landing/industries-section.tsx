@@ -6,7 +6,7 @@ import { SectionHeading } from './section-heading';
 const industries: { title: string; points: string[]; icon: IconType }[] = [
   { title: 'Grocery Stores', points: ['Fresh produce tracking', 'Auto-reordering', 'Supplier management'], icon: LuShoppingBasket },
   { title: 'Clothing & Fashion', points: ['Size matrix', 'Trend analytics', 'Style recommendations'], icon: LuShirt },
-  { title: 'Medical & Pharmacy', points: ['Prescription tracking', 'Regulatory compliance', 'Patient safety'], icon: LuPill },
+  { title: 'Medical & Pharmacy', points: ['Prescriptions recorded on each sale', 'Controlled-substance register', 'Records that help you comply (not a verification service)'], icon: LuPill },
   { title: 'Specialty Retail', points: ['Custom catalogs', 'Technical specs', 'Expert recommendations'], icon: LuGem },
 ];
 

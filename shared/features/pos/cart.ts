@@ -1,5 +1,6 @@
 import { formatMinor as formatMoneyMinor, parseMinor as parseMoneyMinor } from '../../lib/money';
 import { saleCashRounding } from './cash-rounding';
+import type { Prescription } from './prescriptions/prescription';
 
 /**
  * The cart's arithmetic, the same as post_sale's (supabase/migrations/20261122140000_pos.sql): integers in minor
@@ -32,6 +33,8 @@ export interface CartLine {
    * lot_id), null when it does not (post_sale then picks the first expiring lot); its expiry (AI 17) when printed.
    */
   lot?: { id: string | null; number: string; expiry?: string };
+  /** The prescription of a prescription-only item's line (ADR 0390), recorded at the register. */
+  prescription?: Prescription;
 }
 
 /** What tells a line from the others: the item, and the serial or scale label of a line that has one. */

@@ -1,5 +1,5 @@
 // SQL (supabase/schemas, docs/adr/0250): workspace.sql businesses.packs; catalog.sql scale_barcode_rules;
-// inventory.sql serial_numbers, products.serial_tracking, lots, stock_balances
+// inventory.sql serial_numbers, products.serial_tracking, lots, stock_balances; products.prescription_only (ADR 0390)
 import { useEffect, useState } from 'react';
 import type { StorewiseClient } from '../../lib/supabase-client';
 import { getMeta, setMeta, type PosDatabase } from './outbox';
@@ -20,9 +20,11 @@ export interface ShopPacks {
   serials: Record<string, string>;
   /** `${variant id}|${lot number}` -> lot id, for the lots this store holds (a DataMatrix scan names its lot). */
   lots?: Record<string, string>;
+  /** Variants of prescription-only products (ADR 0390): a line of one asks for its prescription. */
+  prescriptionItems?: Record<string, true>;
 }
 
-export const noPacks: ShopPacks = { packs: [], scaleRules: [], serialItems: {}, serials: {}, lots: {} };
+export const noPacks: ShopPacks = { packs: [], scaleRules: [], serialItems: {}, serials: {}, lots: {}, prescriptionItems: {} };
 
 /** The key of a lot in ShopPacks.lots. */
 export const lotKey = (variantId: string, lotNumber: string) => `${variantId}|${lotNumber}`;
@@ -37,7 +39,7 @@ function unwrap<T>(result: Result<T>): T {
 }
 
 export async function fetchShopPacks(supabase: StorewiseClient, businessId: string, storeId: string): Promise<ShopPacks> {
-  const [business, rules, products, serials, lots] = await Promise.all([
+  const [business, rules, products, serials, lots, prescribed] = await Promise.all([
     supabase.from('businesses').select('packs').eq('id', businessId).maybeSingle(),
     supabase.from('scale_barcode_rules').select('pattern, kind').eq('business_id', businessId),
     supabase.from('products').select('serial_tracking, variants(id)').eq('business_id', businessId)
@@ -46,6 +48,8 @@ export async function fetchShopPacks(supabase: StorewiseClient, businessId: stri
       .order('received_at', { ascending: false }).limit(SERIALS_KEPT),
     supabase.from('stock_balances').select('variant_id, lot_id, lots(lot_number)').eq('store_id', storeId)
       .not('lot_id', 'is', null).gt('qty', 0).limit(SERIALS_KEPT),
+    supabase.from('products').select('variants(id)').eq('business_id', businessId).eq('prescription_only', true)
+      .is('archived_at', null),
   ]);
   const serialItems: Record<string, SerialTracking> = {};
   for (const p of unwrap(products) as { serial_tracking: SerialTracking; variants: { id: string }[] }[]) {
@@ -58,6 +62,8 @@ export async function fetchShopPacks(supabase: StorewiseClient, businessId: stri
     serials: Object.fromEntries((unwrap(serials) as { serial: string; variant_id: string }[]).map((s) => [s.serial, s.variant_id])),
     lots: Object.fromEntries((unwrap(lots) as unknown as { variant_id: string; lot_id: string; lots: { lot_number: string } | null }[])
       .filter((l) => l.lots).map((l) => [lotKey(l.variant_id, l.lots?.lot_number ?? ''), l.lot_id])),
+    prescriptionItems: Object.fromEntries((unwrap(prescribed) as { variants: { id: string }[] }[])
+      .flatMap((p) => p.variants.map((v) => [v.id, true as const]))),
   };
 }
 

@@ -12,6 +12,9 @@ import { labelQuantity, matchScaleLabel, pluBaseCode } from '../../lib/scale-bar
 import { serialProblem } from './serial-number';
 import { readGs1Scan } from './gs1-scan';
 import { noPacks, type ShopPacks } from './shop-packs';
+import { PrescriptionPrompt } from './prescriptions/prescription-prompt';
+import { linesNeedingPrescription } from './prescriptions/prescription';
+import { saleLinePayload } from './sale-line-payload';
 import { CustomerPanel } from './customer-panel';
 import { DiscountPanel } from './discount-panel';
 import { ManagerApproval } from './manager-approval';
@@ -64,8 +67,13 @@ export interface TillProps {
   packs?: ShopPacks;
 }
 
-/** What a receipt and the cart show under a line: the unit's serial, or the scale label it was weighed by. */
+/** What a receipt and the cart show under a line: its serial, scale label or lot, and its prescription number. */
 function lineDetail(line: CartLine): { detail?: string; unit?: string } {
+  const base = itemDetail(line);
+  return line.prescription ? { ...base, detail: [base.detail, `Rx ${line.prescription.number}`].filter(Boolean).join(' · ') } : base;
+}
+
+function itemDetail(line: CartLine): { detail?: string; unit?: string } {
   const unit = line.item.unit === 'kg' ? { unit: 'kg' } : {};
   if (line.serial) return { ...unit, detail: `S/N ${line.serial}` };
   if (line.scaleLabel) return { ...unit, detail: `Label ${line.scaleLabel}` };
@@ -155,6 +163,8 @@ export function Till(props: TillProps) {
   const expiredLots = useMemo(() => expiredLotLines(lines, format(new Date(), 'yyyy-MM-dd')), [lines]);
   const needsExpiredApproval = useMemo(() => needsLotApproval(sellingRole, expiredLots, cart.lotApproval),
     [sellingRole, expiredLots, cart.lotApproval]);
+  // Prescription-only lines (ADR 0390) wait for their prescription before the sale is paid, online or not.
+  const needsPrescription = useMemo(() => linesNeedingPrescription(lines, packs.prescriptionItems), [lines, packs.prescriptionItems]);
   const finishing = useRef(false);
 
   // A change to the cart invalidates the tenders taken so far (the total moved).
@@ -390,9 +400,7 @@ export function Till(props: TillProps) {
       ...(cart.approval ? { approval_id: cart.approval.id } : {}),
       ...(cart.lotApproval ? { lot_approval_id: cart.lotApproval.id } : {}),
       ...tillSwitchPayload(tillCashier),
-      lines: lines.map((l) => ({ variant_id: l.item.variantId, qty: l.qty, unit_price: l.item.price, discount: l.discount,
-        ...(l.serial ? { serial: l.serial } : {}), ...(l.scaleLabel ? { scale_label: l.scaleLabel } : {}),
-        ...(l.lot?.id ? { lot_id: l.lot.id } : {}) })),
+      lines: lines.map(saleLinePayload),
       tenders: paid.map((t) => ({ kind: t.kind, amount: t.amount, tendered: t.tendered })),
       // The kept cart leaves with the sale's queuing, in one transaction (never charged twice after a crash).
     }, { clearMeta: draftKey(register.id) });
@@ -513,6 +521,7 @@ export function Till(props: TillProps) {
               <Button variant="ghost" onClick={() => { setAwaitingSerial(null); setSerialText(''); }}>Cancel</Button>
             </HStack>
           )}
+          <PrescriptionPrompt waiting={needsPrescription} updateCart={updateCart} />
           {notice && <Text color="fg.warning" role="status">{notice}</Text>}
           {refunded && (
             <Stack gap="1" align="start">
@@ -617,7 +626,7 @@ export function Till(props: TillProps) {
                 </HStack>
               )}
               <TenderPanel total={totals.total} step={step} currency={store.currency} tenders={tenders} onChange={onTenders}
-                inputRef={tenderRef} disabled={(needsApproval || needsExpiredApproval) && online} />
+                inputRef={tenderRef} disabled={((needsApproval || needsExpiredApproval) && online) || needsPrescription.length > 0} />
               <Text fontSize="xs" color="fg.muted">{SHORTCUTS.pay.label}: payment · Esc: back to scanning</Text>
             </Stack>
           )}

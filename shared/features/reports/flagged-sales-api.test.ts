@@ -7,6 +7,7 @@ describe('describeReason', () => {
     expect(describeReason('discount_over_limit:1')).toBe('line 1: discount above the cashier\'s limit');
     expect(describeReason('expired_lot:3')).toBe('line 3: an expired lot sold without a manager\'s approval (the register was offline)');
     expect(describeReason('recalled_lot:1')).toMatch(/^line 1: a recalled lot sold/);
+    expect(describeReason('prescription_missing:2')).toMatch(/^line 2: a prescription-only item sold without a valid prescription/);
   });
 
   it('drops an id detail and keeps the words', () => {

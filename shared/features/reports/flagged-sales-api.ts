@@ -51,6 +51,7 @@ const reasonTexts: Record<string, string> = {
   till_switch_unverified: 'the offline PIN switch to another cashier could not be verified: kept under the signed-in person',
   expired_lot: 'an expired lot sold without a manager\'s approval (the register was offline)',
   recalled_lot: 'a recalled lot sold (the register was offline): see the recall\'s report',
+  prescription_missing: 'a prescription-only item sold without a valid prescription recorded (the register was offline)',
 };
 
 /** A reason as the database writes it ("price_mismatch:2") in words ("line 2: sold at a price ..."). */

@@ -9,4 +9,5 @@ export const seedUsers = {
   cashier1: { id: '66666666-6666-4666-8666-666666666666', email: 'cashier1@storewise.local', password: 'storewise-cashier', pin: '5162' },
   /** Volt & Wire Electronics: the Electronics demo (serials pack), in its own block of seed.sql. */
   owner4: { id: '77777777-7777-4777-8777-777777777777', email: 'owner4@storewise.local', password: 'storewise-owner' },
+  owner5: { id: '88888888-8888-4888-8888-888888888888', email: 'owner5@storewise.local', password: 'storewise-owner' },
 } as const;
