@@ -89,7 +89,7 @@ export const tables: Record<Area, string[]> = {
   pos: ['public.shifts', 'public.cash_movements', 'public.customers', 'public.pos_approvals', 'public.sales',
     'public.sale_lines', 'public.sale_line_costs', 'public.sale_tenders', 'public.refunds', 'public.refund_lines',
     'private.register_counters', 'public.sale_line_serials', 'private.staff_pins', 'public.till_switches', 'public.sale_line_lots',
-    'public.register_sync_states'],
+    'public.register_sync_states', 'public.exchange_rates'],
   support: ['public.support_tickets', 'public.ticket_replies', 'private.support_ticket_search', 'private.support_queue_counts'],
   reports: ['public.sales_daily', 'public.sales_daily_tax', 'public.sales_daily_variant', 'public.sales_monthly_variant',
     'public.sales_monthly_variant_business', 'public.stock_movements_daily', 'public.inventory_value', 'public.shift_totals',
@@ -114,7 +114,7 @@ export const functionRules: [RegExp, Area][] = [
   [/^(stock_movements_append_only|lots_guard|purchase_orders_guard|assert_quantity|apply_movement|lot_for|update_average_cost|receive_stock|adjust_stock|post_count|send_transfer|receive_transfer|receive_purchase_order|store_stock|stock_history|expiring_lots|reorder_list|create_purchase_order|count_sheet|email_purchase_order|edit_purchase_order_draft|insert_purchase_order_draft|count_found_lot|create_reorder_purchase_order|demand_history|reorder_inputs|imei_is_valid|serial_problem|receive_serials|find_serial|fefo_pick|count_fefo|start_recall|recall_report|lot_list)$/, 'inventory'],
   [/^report_register_outbox$/, 'pos'],
   [/^(report_\w+|\w*sales_summar\w+|compute_\w+|breakdown_\w+|rebuild_\w+|variant_rollups_\w+|seller_totals|top_sellers|worst_sellers|stock_movements_daily_\w+|inventory_value_\w+|inventory_pairs|shift_totals_\w+|overview_\w+|sell_through_\w+|slow_movers_\w+|stock_pairs?_\w+|stock_moved_after|monthly_units_top|business_overview|flagged_sales|review_sale|flagged_shifts|review_shift|member_names|refresh_stock_summaries\w*)$/, 'reports'],
-  [/^(discount_limit_percent|receipt_number|take_approval|sale_\w+|open_shift|current_shift|cash_in_out|shift_figures|x_report|z_report|close_shift|approve_discount|post_sales?|post_refund|post_sale_core|pos_\w+|receipt_email_params|request_receipt_email|insert_sale_rows|create_customer|shift_for_register|shift_conflict_other|quantity_problem|round_to_step|refund_cash_rounding|record_sale_serials|return_refund_serials|pin_problem|pin_lacks_two_factor|store_member_role|write_pin|check_pin|set_my_pin|set_staff_pin|switch_till|till_\w+|approve_with_pin|staff_pin_forget_on_promotion|insert_sale_line_lots)$/, 'pos'],
+  [/^(discount_limit_percent|receipt_number|take_approval|sale_\w+|open_shift|current_shift|cash_in_out|shift_figures|x_report|z_report|close_shift|approve_discount|post_sales?|post_refund|post_sale_core|pos_\w+|receipt_email_params|request_receipt_email|insert_sale_rows|create_customer|shift_for_register|shift_conflict_other|quantity_problem|round_to_step|refund_cash_rounding|record_sale_serials|return_refund_serials|pin_problem|pin_lacks_two_factor|store_member_role|write_pin|check_pin|set_my_pin|set_staff_pin|switch_till|till_\w+|approve_with_pin|staff_pin_forget_on_promotion|insert_sale_line_lots|foreign_cash_value|foreign_cash_change|foreign_counts_checked|set_exchange_rate)$/, 'pos'],
 ];
 
 /** The area of a migration's objects when no rule above names them, by the first word of its file name. */
