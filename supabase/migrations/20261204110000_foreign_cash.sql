@@ -196,21 +196,21 @@ begin
   if _currency is null or _base_currency is null or upper(_currency) !~ '^[A-Z]{3}$' or upper(_base_currency) !~ '^[A-Z]{3}$' then
     raise exception 'name the currencies by their ISO 4217 codes' using errcode = '22023';
   elsif upper(_currency) = upper(_base_currency) then
-    raise exception 'a rate is between two different currencies' using errcode = '22023';
+    raise exception 'choose a currency other than the store currency it converts to' using errcode = '22023';
   elsif not exists (select 1 from public.stores s where s.business_id = _business_id and s.archived_at is null
                        and s.currency = upper(_base_currency)) then
-    raise exception 'no store of this business sells in %', upper(_base_currency) using errcode = '22023';
+    raise exception 'choose the currency of one of your stores: none sells in %', upper(_base_currency) using errcode = '22023';
   elsif _rate is null or _rate <= 0 or _rate >= 1000000000 or _rate <> round(_rate, 10) then
-    raise exception 'a rate is above 0, below 1000000000, with at most 10 decimals' using errcode = '22023';
+    raise exception 'enter a rate above 0 and below 1000000000, with at most 10 decimals' using errcode = '22023';
   elsif not isfinite(v_from) or v_from > now() + interval '1 year' then
-    raise exception 'a rate takes effect within a year' using errcode = '22023';
+    raise exception 'choose a start within a year from now' using errcode = '22023';
   end if;
   begin
     insert into public.exchange_rates (business_id, currency, base_currency, rate, effective_from)
     values (_business_id, upper(_currency), upper(_base_currency), _rate, v_from)
     returning * into v_row;
   exception when check_violation then
-    raise exception '% is not an ISO 4217 currency code', upper(_currency) using errcode = '22023';
+    raise exception 'choose a currency by its ISO 4217 code: % is not one', upper(_currency) using errcode = '22023';
   end;
   return v_row;
 end;
@@ -271,12 +271,12 @@ begin
       elsif (v_tender ->> 'currency') !~ '^[A-Z]{3}$' then
         raise exception 'a foreign tender''s currency is an ISO 4217 code such as EUR' using errcode = '22023';
       elsif coalesce(v_tender ->> 'rate_id', '') !~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then
-        raise exception 'a foreign tender names the exchange rate it used (rate_id)' using errcode = '22023';
+        raise exception 'a foreign tender names the exchange rate it used' using errcode = '22023';
       elsif jsonb_typeof(v_tender -> 'rate') not in ('number', 'string') or (v_tender ->> 'rate') !~ '^[0-9]{1,9}(\.[0-9]{1,10})?$' then
         raise exception 'a foreign tender gives the rate it used (a decimal such as 1.0825)' using errcode = '22023';
       elsif jsonb_typeof(v_tender -> 'foreign_tendered') is distinct from 'number'
             or (v_tender ->> 'foreign_tendered') !~ '^[0-9]{1,12}$' then
-        raise exception 'a foreign tender gives what was handed over in its currency''s minor units (foreign_tendered)'
+        raise exception 'a foreign tender gives what was handed over in its currency''s minor units'
           using errcode = '22023';
       end if;
       v_foreign := jsonb_build_object('currency', v_tender ->> 'currency', 'rate_id', lower(v_tender ->> 'rate_id'),
@@ -288,8 +288,8 @@ begin
     o_paid := o_paid + v_amount;
     o_tendered := o_tendered + v_tendered;
     o_change := o_change + (v_tendered - v_amount);
-    o_tenders := o_tenders || jsonb_build_object('kind', v_kind, 'amount', v_amount, 'tendered', v_tendered,
-                                                 'change', v_tendered - v_amount) || v_foreign;
+    o_tenders := o_tenders || jsonb_build_array(jsonb_build_object('kind', v_kind, 'amount', v_amount,
+                                                 'tendered', v_tendered, 'change', v_tendered - v_amount) || v_foreign);
   end loop;
 end;
 $$;

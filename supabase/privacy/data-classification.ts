@@ -33,6 +33,7 @@ export const personalDataColumns: Record<string, { treatment: Treatment; why: st
   'public.businesses.owner_id': { treatment: 'retain', why: 'the business is deleted by its own flow, not with a login' },
   'public.cash_movements.actor_id': { treatment: 'retain', why: 'cash records of a shift' },
   'public.customers.id': { treatment: 'anonymise', why: 'name, email and phone go; receipts keep an anonymous customer' },
+  'public.exchange_rates.created_by': { treatment: 'retain', why: 'who set an exchange rate is part of the money trail (sales name the rate)' },
   'public.invitations.accepted_by': { treatment: 'retain', why: 'who joined when, part of the team trail' },
   'public.invitations.invited_by': { treatment: 'retain', why: 'who invited whom, part of the team trail' },
   'public.login_activity.user_id': { treatment: 'delete', why: 'sign-in history is personal' },

@@ -1,3 +1,5 @@
+import { tenderPayload } from './foreign-tender';
+import { useExchangeRates } from './use-exchange-rates';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { format } from 'date-fns';
 import { Badge, Box, Button, Flex, HStack, Input, Stack, Table, Text } from '@chakra-ui/react';
@@ -90,6 +92,7 @@ export function Till(props: TillProps) {
   const { supabase, db, store, register, shift, catalog, onHand, role, online, waiting, isWaiting, enqueue, nextSeq } = props;
   const packs = props.packs ?? noPacks;
   const step = store.cash_rounding_step ?? 0;
+  const rates = useExchangeRates(supabase, db, store.business_id, store.currency, online);
   /** A serial-tracked item waiting for its serial (scanned or typed next). */
   const [awaitingSerial, setAwaitingSerial] = useState<CatalogItem | null>(null);
   const [serialText, setSerialText] = useState('');
@@ -381,7 +384,7 @@ export function Till(props: TillProps) {
       lines: lines.map((l) => ({ variant_id: l.item.variantId, qty: l.qty, unit_price: l.item.price, discount: l.discount,
         ...(l.serial ? { serial: l.serial } : {}), ...(l.scaleLabel ? { scale_label: l.scaleLabel } : {}),
         ...(l.lot?.id ? { lot_id: l.lot.id } : {}) })),
-      tenders: paid.map((t) => ({ kind: t.kind, amount: t.amount, tendered: t.tendered })),
+      tenders: paid.map(tenderPayload),
       // The kept cart leaves with the sale's queuing, in one transaction (never charged twice after a crash).
     }, { clearMeta: draftKey(register.id) });
     const receiptNumber = `${shift.receipt_prefix}-${String(seq).padStart(6, '0')}`;
@@ -402,7 +405,8 @@ export function Till(props: TillProps) {
       taxInclusive: store.tax_inclusive,
       cashRounding: tenderState(totals.total, paid, step).rounding,
       subtotal: totals.subtotal, discount: totals.discount, tax: totals.tax, total: totals.total, taxByRate: totals.taxByRate,
-      tenders: paid.map((t) => ({ kind: t.kind, amount: t.amount, tendered: t.tendered, change: t.tendered - t.amount })),
+      tenders: paid.map((t) => ({ kind: t.kind, amount: t.amount, tendered: t.tendered, change: t.tendered - t.amount,
+        ...(t.foreign ? { foreign: { currency: t.foreign.currency, rate: t.foreign.rate, tendered: t.foreign.tendered } } : {}) })),
       pending: offline,
     });
     setCart(emptyCart);
@@ -602,7 +606,7 @@ export function Till(props: TillProps) {
                   {needsExpiredApproval && online && <Button onClick={() => setPanel('lotApproval')}>Manager approval</Button>}
                 </HStack>
               )}
-              <TenderPanel total={totals.total} step={step} currency={store.currency} tenders={tenders} onChange={onTenders}
+              <TenderPanel total={totals.total} step={step} currency={store.currency} rates={rates} tenders={tenders} onChange={onTenders}
                 inputRef={tenderRef} disabled={(needsApproval || needsExpiredApproval) && online} />
               <Text fontSize="xs" color="fg.muted">{SHORTCUTS.pay.label}: payment · Esc: back to scanning</Text>
             </Stack>
