@@ -55,7 +55,8 @@ alter table public.sale_tenders add constraint sale_tenders_rate_id_business_id_
 -- A foreign tender is cash with its rate and what was handed over; a flagged offline one may name no known rate.
 alter table public.sale_tenders add constraint sale_tenders_foreign_check check ((
   (currency is null and rate_id is null and rate is null and foreign_tendered is null)
-  or (currency is not null and kind = 'cash' and rate > (0)::numeric and foreign_tendered >= 0)));
+  or (currency is not null and kind = 'cash' and rate is not null and rate > (0)::numeric
+      and foreign_tendered is not null and foreign_tendered >= 0)));
 create index sale_tenders_rate_idx on public.sale_tenders (rate_id, business_id);
 comment on column public.sale_tenders.currency is 'Foreign cash (ADR 0395): the currency handed over; null for the store''s own.';
 comment on column public.sale_tenders.foreign_tendered is 'Foreign cash: what was handed over, in minor units of currency; tendered is its store-currency value less what the cash step keeps.';

@@ -414,7 +414,7 @@ create table public.sale_tenders (
   constraint sale_tenders_pkey primary key (id),
   constraint sale_tenders_amount_check check ((amount >= 0)),
   constraint sale_tenders_change_check check ((change >= 0)),
-  constraint sale_tenders_foreign_check check ((((currency is null) and (rate_id is null) and (rate is null) and (foreign_tendered is null)) or ((currency is not null) and (kind = 'cash'::text) and (rate > (0)::numeric) and (foreign_tendered >= 0)))),
+  constraint sale_tenders_foreign_check check ((((currency is null) and (rate_id is null) and (rate is null) and (foreign_tendered is null)) or ((currency is not null) and (kind = 'cash'::text) and (rate is not null) and (rate > (0)::numeric) and (foreign_tendered is not null) and (foreign_tendered >= 0)))),
   constraint sale_tenders_kind_check check ((kind = any (array['cash'::text, 'card'::text, 'other'::text]))),
   constraint sale_tenders_tendered_check check ((tendered >= 0)),
   constraint sale_tenders_rate_id_business_id_fkey foreign key (rate_id, business_id) references public.exchange_rates(id, business_id),

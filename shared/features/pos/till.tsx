@@ -1,3 +1,4 @@
+import type { DrawerCount } from './denominations';
 import { tenderPayload } from './foreign-tender';
 import { useExchangeRates } from './use-exchange-rates';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -60,7 +61,7 @@ export interface TillProps {
   isWaiting: (saleId: string) => Promise<boolean>;
   enqueue: (kind: OutboxKind, payload: Payload, options?: EnqueueOptions) => Promise<void>;
   nextSeq: () => Promise<number>;
-  onClose: (counted: Record<string, number>) => Promise<ShiftFigures | null>;
+  onClose: (counted: DrawerCount) => Promise<ShiftFigures | null>;
   /** The business's packs and their data (shop-packs.ts): scale rules, serial-tracked items, serials in stock. */
   packs?: ShopPacks;
 }
@@ -581,7 +582,7 @@ export function Till(props: TillProps) {
           {panel === 'shift' && (
             <ShiftPanel supabase={supabase} shift={shift} storeId={store.id} storeName={store.name} registerName={register.name}
               currency={store.currency} role={role} tillCashier={tillCashier} waiting={waiting} online={online} enqueue={enqueue}
-              onClose={props.onClose} onDone={() => setPanel(null)} />
+              foreignCurrencies={rates.map((r) => r.currency)} onClose={props.onClose} onDone={() => setPanel(null)} />
           )}
           {receipt ? (
             // The receipt: receipt*.tsx and printing/ belong to the receipt feature, which adds print and email there.
