@@ -11,15 +11,16 @@ test('a manager sets a EUR rate; a cashier takes euros, gives change in dollars;
   // The manager sets the rate on Business settings.
   await signInThroughUi(page, shop.manager.email, shop.manager.password);
   await page.goto('/dashboard/business');
+  await page.getByRole('combobox', { name: 'Workspace' }).selectOption({ label: "Test Owner's business (Manager)" });
   const form = page.getByRole('form', { name: 'New exchange rate' });
-  await form.getByRole('textbox', { name: 'Currency' }).fill('eur');
+  await form.getByRole('textbox', { name: 'Currency', exact: true }).fill('eur');
   await form.getByRole('textbox', { name: /^Rate/ }).fill('1.0825');
   await form.getByRole('button', { name: 'Set rate' }).click();
   await expect(page.getByTestId('exchange-rate-row')).toHaveCount(1);
   await expect(page.getByTestId('exchange-rate-row')).toContainText('1 EUR = 1.0825 USD');
   await expect(page.getByTestId('exchange-rate-row')).toContainText('In effect');
   // A rate of more than 10 decimals never reaches the database.
-  await form.getByRole('textbox', { name: 'Currency' }).fill('GBP');
+  await form.getByRole('textbox', { name: 'Currency', exact: true }).fill('GBP');
   await form.getByRole('textbox', { name: /^Rate/ }).fill('1.00000000001');
   await form.getByRole('button', { name: 'Set rate' }).click();
   await expect(form.getByText('Enter a rate above 0 such as 1.0825 (at most 10 decimals)')).toBeVisible();
