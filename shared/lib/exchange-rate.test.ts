@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { foreignChange, foreignDue, foreignValue, parseRate } from './exchange-rate';
-import { refundCashRounding, saleCashRounding } from '../features/pos/cash-rounding';
 import { formatMinor, parseMinor } from './money';
 
 describe('a rate as typed', () => {
@@ -53,23 +52,6 @@ describe('converting foreign cash (value rounded down, due rounded up to the for
     [400, 400, 5, 0], [399, 400, 0, 0],
   ] as const)('worth %i paying %i with step %i gives %i change', (value, amount, step, change) => {
     expect(foreignChange(value, amount, step)).toBe(change);
-  });
-});
-
-describe('a foreign-cash sale with the store\'s cash rounding, and its refund in the store currency', () => {
-  it.each([
-    // store currency, step, total -> cash due after rounding (the foreign cash is a cash tender)
-    ['CHF', 5, 492, 490], ['JPY', 10, 1234, 1230], ['KWD', 5, 12_347, 12_345], ['USD', 0, 492, 492],
-  ] as const)('%s step %i: %i is paid as %i', (_store, step, total, cashDue) => {
-    expect(total + saleCashRounding(total, [{ kind: 'cash', amount: cashDue }], step)).toBe(cashDue);
-  });
-
-  it('a refund of a foreign-cash sale pays back store currency, rounded like any cash refund', () => {
-    // A CHF 4.92 sale paid in euros (cash, rounded to 4.90): the refund is CHF cash, 4.92 rounded to 4.90.
-    const total = 492;
-    expect(total + refundCashRounding(0, total, 5, 'cash')).toBe(490);
-    // Refunded by card the exact total goes back.
-    expect(total + refundCashRounding(0, total, 5, 'card')).toBe(492);
   });
 });
 

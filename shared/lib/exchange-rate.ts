@@ -51,3 +51,8 @@ export function foreignChange(value: number, amount: number, step: number): numb
   const excess = value - amount;
   return step > 1 ? excess - (excess % step) : excess;
 }
+
+/** numeric(19,10) comes back as "1.0825000000": the same value without trailing zeros (what parseRate takes). */
+export function normaliseRate(rate: string): string {
+  return rate.includes('.') ? rate.replace(/0+$/, '').replace(/\.$/, '') : rate;
+}

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { StorewiseClient } from '../../lib/supabase-client';
+import { normaliseRate } from '../../lib/exchange-rate';
 import { getMeta, setMeta, type PosDatabase } from './outbox';
 
 /**
@@ -43,11 +44,6 @@ export async function refreshRates(supabase: StorewiseClient, db: PosDatabase, b
 /** The copy on the device (empty before the first read). */
 export async function cachedRates(db: PosDatabase, businessId: string, base: string): Promise<ExchangeRate[]> {
   return (await getMeta<ExchangeRate[]>(db, ratesKey(businessId, base))) ?? [];
-}
-
-/** numeric(19,10) comes back as "1.0825000000": the same value without trailing zeros (what parseRate takes). */
-export function normaliseRate(rate: string): string {
-  return rate.includes('.') ? rate.replace(/0+$/, '').replace(/\.$/, '') : rate;
 }
 
 /** Per currency, the rate in effect at `at`: the newest effective_from not after it (the newest row wins a tie). */

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { tenderState } from './cart';
-import { currentRates, normaliseRate, type ExchangeRate } from './exchange-rates-cache';
+import { currentRates, type ExchangeRate } from './exchange-rates-cache';
+import { normaliseRate } from '../../lib/exchange-rate';
+import { refundCashRounding, saleCashRounding } from './cash-rounding';
 import { addForeignTender, foreignCashDue, foreignChangeDue, tenderPayload } from './foreign-tender';
 import { foreignCounted } from './foreign-count';
 import { foreignRows } from './foreign-drawer';
@@ -70,5 +72,22 @@ describe('the drawer per currency', () => {
     const z = foreignRows(figures, 'Z');
     expect(z.map(([l]) => l)).toEqual(['EUR expected', 'EUR counted', 'EUR difference']);
     expect(z[2]?.[1]).toMatch(/-€0\.50|-0\.50|€-0\.50/);
+  });
+});
+
+describe('a foreign-cash sale with the store\'s cash rounding, and its refund in the store currency', () => {
+  it.each([
+    // store currency, step, total -> cash due after rounding (the foreign cash is a cash tender)
+    ['CHF', 5, 492, 490], ['JPY', 10, 1234, 1230], ['KWD', 5, 12_347, 12_345], ['USD', 0, 492, 492],
+  ] as const)('%s step %i: %i is paid as %i', (_store, step, total, cashDue) => {
+    expect(total + saleCashRounding(total, [{ kind: 'cash', amount: cashDue }], step)).toBe(cashDue);
+  });
+
+  it('a refund of a foreign-cash sale pays back store currency, rounded like any cash refund', () => {
+    // A CHF 4.92 sale paid in euros (cash, rounded to 4.90): the refund is CHF cash, 4.92 rounded to 4.90.
+    const total = 492;
+    expect(total + refundCashRounding(0, total, 5, 'cash')).toBe(490);
+    // Refunded by card the exact total goes back.
+    expect(total + refundCashRounding(0, total, 5, 'card')).toBe(492);
   });
 });

@@ -6,11 +6,24 @@ import { format } from 'date-fns';
 import { FormField } from '../../components/form-field';
 import { notify } from '../../components/toaster';
 import { useSupabase } from '../../lib/platform-context';
-import { normaliseRate } from '../pos/exchange-rates-cache';
+import { normaliseRate } from '../../lib/exchange-rate';
 import { WorkspaceCard } from './workspace-card';
 import { exchangeRateSchema, type ExchangeRateValues } from './exchange-rate-schema';
 
 interface RateRow { id: string; currency: string; base_currency: string; rate: string; effective_from: string; created_at: string }
+type Status = 'In effect' | 'Scheduled' | 'Replaced';
+
+/** Each row's status when the list was read: per pair, the newest row in effect is in effect (rows come newest first). */
+export function rateStatuses(rows: readonly RateRow[], now: number): Status[] {
+  const seen = new Set<string>();
+  return rows.map((r) => {
+    if (Date.parse(r.effective_from) > now) return 'Scheduled';
+    const pair = `${r.currency}>${r.base_currency}`;
+    if (seen.has(pair)) return 'Replaced';
+    seen.add(pair);
+    return 'In effect';
+  });
+}
 
 /** How many versions the card lists (newest first); older ones stay in the database and the activity trail. */
 const LISTED = 50;
@@ -21,7 +34,7 @@ const LISTED = 50;
  */
 export function ExchangeRatesCard({ businessId, storeCurrencies }: { businessId: string; storeCurrencies: string[] }) {
   const supabase = useSupabase();
-  const [rows, setRows] = useState<RateRow[] | null>(null);
+  const [rows, setRows] = useState<(RateRow & { status: Status })[] | null>(null);
   const [version, setVersion] = useState(0);
   const { register, handleSubmit, reset, formState: { errors, isSubmitting } } = useForm<ExchangeRateValues>({
     resolver: zodResolver(exchangeRateSchema),
@@ -36,7 +49,9 @@ export function ExchangeRatesCard({ businessId, storeCurrencies }: { businessId:
       .then(({ data, error }) => {
         if (!live) return;
         if (error) notify.error('Rates not loaded', error.message);
-        setRows((data ?? []).map((r) => ({ ...r, rate: normaliseRate(String(r.rate)) })));
+        const read = (data ?? []).map((r) => ({ ...r, rate: normaliseRate(String(r.rate)) }));
+        const statuses = rateStatuses(read, Date.now());
+        setRows(read.map((r, i) => ({ ...r, status: statuses[i] ?? 'Replaced' })));
       });
     return () => { live = false; };
   }, [supabase, businessId, version]);
@@ -53,14 +68,6 @@ export function ExchangeRatesCard({ businessId, storeCurrencies }: { businessId:
     reset({ ...values, rate: '', effective_from: '' });
     setVersion((v) => v + 1);
   });
-
-  const now = Date.now();
-  const inEffect = new Set<string>();
-  for (const r of rows ?? []) {
-    const key = `${r.currency}>${r.base_currency}`;
-    if (Date.parse(r.effective_from) <= now && ![...inEffect].some((id) => id.startsWith(`${key}#`))) inEffect.add(`${key}#${r.id}`);
-  }
-  const current = (r: RateRow) => inEffect.has(`${r.currency}>${r.base_currency}#${r.id}`);
 
   return (
     <WorkspaceCard title="Foreign cash" description="Cash in other currencies is taken at the register at these rates; change is given in the store's currency.">
@@ -100,7 +107,7 @@ export function ExchangeRatesCard({ businessId, storeCurrencies }: { businessId:
                   <Table.Cell>{r.currency} → {r.base_currency}</Table.Cell>
                   <Table.Cell>1 {r.currency} = {r.rate} {r.base_currency}</Table.Cell>
                   <Table.Cell>{format(new Date(r.effective_from), 'yyyy-MM-dd HH:mm')}</Table.Cell>
-                  <Table.Cell>{current(r) ? 'In effect' : Date.parse(r.effective_from) > now ? 'Scheduled' : 'Replaced'}</Table.Cell>
+                  <Table.Cell>{r.status}</Table.Cell>
                 </Table.Row>
               ))}
             </Table.Body>
