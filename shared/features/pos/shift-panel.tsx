@@ -148,8 +148,8 @@ export function ShiftPanel({ supabase, shift, storeId, storeName = null, registe
       <HStack wrap="wrap">
         <Button variant="outline" onClick={() => void run(async () => setX(await xReport(supabase, shift.id)))}>X report</Button>
         <Button variant="outline" aria-expanded={closing} onClick={() => {
-          // Online, the X report gives the expected cash beside the count (per currency too).
-          if (!closing && online) void xReport(supabase, shift.id).then(setX, () => undefined);
+          // Online, the X report gives the expected cash beside the count (per currency too), unless it is shown already.
+          if (!closing && online && !x) void xReport(supabase, shift.id).then(setX, () => undefined);
           setClosing(!closing);
         }}>Close shift…</Button>
       </HStack>
