@@ -81,7 +81,10 @@ export const printableReceiptSchema = z.strictObject({
   total: minor,
   cashRounding: z.number().int().min(-100000).max(100000).optional(),
   taxByRate: z.array(z.object({ rate: z.number().finite().min(0).max(100), tax: minor })).max(20),
-  tenders: z.array(z.object({ kind: z.enum(['cash', 'card', 'other']), amount: minor, tendered: minor, change: minor })).max(10),
+  // foreign: cash in another currency (ADR 0395), printed under its tender with the rate it was taken at.
+  tenders: z.array(z.object({ kind: z.enum(['cash', 'card', 'other']), amount: minor, tendered: minor, change: minor,
+    foreign: z.strictObject({ currency: z.string().regex(/^[A-Z]{3}$/), rate: z.string().regex(/^\d{1,9}(\.\d{1,10})?$/),
+      tendered: minor }).optional() })).max(10),
   pending: z.boolean(),
   // The logo's pixels, bounded (576 x 288 grey bytes, 162 kB) and of exactly width x height bytes.
   logo: z.strictObject({ width: z.number().int().min(1).max(LOGO_MAX_WIDTH), height: z.number().int().min(1).max(LOGO_MAX_HEIGHT),

@@ -779,6 +779,48 @@ export type Database = {
         };
         Relationships: [];
       };
+      exchange_rates: {
+        Row: {
+          base_currency: string;
+          business_id: string;
+          created_at: string;
+          created_by: string | null;
+          currency: string;
+          effective_from: string;
+          id: string;
+          rate: number;
+        };
+        ComputedFields: never;
+        Insert: {
+          base_currency: string;
+          business_id: string;
+          created_at?: string;
+          created_by?: string | null;
+          currency: string;
+          effective_from?: string;
+          id?: string;
+          rate: number;
+        };
+        Update: {
+          base_currency?: string;
+          business_id?: string;
+          created_at?: string;
+          created_by?: string | null;
+          currency?: string;
+          effective_from?: string;
+          id?: string;
+          rate?: number;
+        };
+        Relationships: [
+          {
+            foreignKeyName: "exchange_rates_business_id_fkey";
+            columns: ["business_id"];
+            isOneToOne: false;
+            referencedRelation: "businesses";
+            referencedColumns: ["id"];
+          },
+        ];
+      };
       inventory_value: {
         Row: {
           business_id: string;
@@ -2134,8 +2176,12 @@ export type Database = {
           amount: number;
           business_id: string;
           change: number;
+          currency: string | null;
+          foreign_tendered: number | null;
           id: string;
           kind: string;
+          rate: number | null;
+          rate_id: string | null;
           sale_id: string;
           store_id: string;
           tendered: number;
@@ -2145,8 +2191,12 @@ export type Database = {
           amount: number;
           business_id: string;
           change?: number;
+          currency?: string | null;
+          foreign_tendered?: number | null;
           id?: string;
           kind: string;
+          rate?: number | null;
+          rate_id?: string | null;
           sale_id: string;
           store_id: string;
           tendered: number;
@@ -2155,13 +2205,24 @@ export type Database = {
           amount?: number;
           business_id?: string;
           change?: number;
+          currency?: string | null;
+          foreign_tendered?: number | null;
           id?: string;
           kind?: string;
+          rate?: number | null;
+          rate_id?: string | null;
           sale_id?: string;
           store_id?: string;
           tendered?: number;
         };
         Relationships: [
+          {
+            foreignKeyName: "sale_tenders_rate_id_business_id_fkey";
+            columns: ["rate_id", "business_id"];
+            isOneToOne: false;
+            referencedRelation: "exchange_rates";
+            referencedColumns: ["id", "business_id"];
+          },
           {
             foreignKeyName: "sale_tenders_sale_id_business_id_fkey";
             columns: ["sale_id", "business_id"];
@@ -5205,6 +5266,31 @@ export type Database = {
       set_business_pack: {
         Args: { _business_id: string; _enabled: boolean; _pack: string };
         Returns: string[];
+      };
+      set_exchange_rate: {
+        Args: {
+          _base_currency: string;
+          _business_id: string;
+          _currency: string;
+          _effective_from?: string;
+          _rate: number;
+        };
+        Returns: {
+          base_currency: string;
+          business_id: string;
+          created_at: string;
+          created_by: string | null;
+          currency: string;
+          effective_from: string;
+          id: string;
+          rate: number;
+        };
+        SetofOptions: {
+          from: "*";
+          to: "exchange_rates";
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
       };
       set_main_product_image: {
         Args: { _image_id: string };

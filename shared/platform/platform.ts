@@ -41,7 +41,9 @@ export interface PrintableReceipt {
   /** What cash rounding added to the total (negative: took off), when it did (issue 29, ADR 0251). */
   cashRounding?: number;
   taxByRate: { rate: number; tax: number }[];
-  tenders: { kind: string; amount: number; tendered: number; change: number }[];
+  /** foreign: cash in another currency, what was handed over in its minor units and the rate (ADR 0395). */
+  tenders: { kind: string; amount: number; tendered: number; change: number;
+    foreign?: { currency: string; rate: string; tendered: number } }[];
   /** Saved offline, not synced yet (printed as a note). */
   pending: boolean;
   /**

@@ -35,6 +35,7 @@ export const personalDataColumns: Record<string, { treatment: Treatment; why: st
   'public.controlled_destructions.destroyed_by': { treatment: 'retain', why: 'who destroyed controlled stock is part of the controlled-drugs register' },
   'public.controlled_destructions.witness_id': { treatment: 'retain', why: 'the witness of a destruction is part of the controlled-drugs register' },
   'public.customers.id': { treatment: 'anonymise', why: 'name, email and phone go; receipts keep an anonymous customer' },
+  'public.exchange_rates.created_by': { treatment: 'retain', why: 'who set an exchange rate is part of the money trail (sales name the rate)' },
   'public.invitations.accepted_by': { treatment: 'retain', why: 'who joined when, part of the team trail' },
   'public.invitations.invited_by': { treatment: 'retain', why: 'who invited whom, part of the team trail' },
   'public.login_activity.user_id': { treatment: 'delete', why: 'sign-in history is personal' },

@@ -102,6 +102,7 @@ const syntheticRows: Record<string, Record<string, unknown>> = {
   'public.scale_barcode_rules': { business_id: someId(1), name: 'Weight', pattern: '21.....{NNDDD}', kind: 'weight' },
   'public.collections': { business_id: someId(1), name: 'Summer 2027' },
   'public.recalls': { business_id: someId(1), reason: 'Supplier recall notice' },
+  'public.exchange_rates': { business_id: someId(1), currency: 'EUR', base_currency: 'USD', rate: 1.1 },
   'public.sale_line_lots': { sale_line_id: someId(7), lot_id: someId(16), business_id: someId(1), qty: 1 },
   'public.refund_line_lots': { refund_line_id: someId(17), lot_id: someId(16), business_id: someId(1), qty: 1 },
   'public.recall_lots': { recall_id: someId(18), lot_id: someId(16), business_id: someId(1), on_hand: 0 },

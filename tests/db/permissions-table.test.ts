@@ -344,6 +344,17 @@ const probes: Record<string, Probe[]> = {
       run: async (c) => succeeded(await c.rpc('report_profit', { _business_id: w.businessA, _from: day(-60), _to: day(1),
         _store_id: downtown }) as Result) },
   ],
+  'Exchange rates (foreign cash)': [
+    { name: 'read the rates', expected: (r) => grants(cellOf('Exchange rates (foreign cash)', r), /\bread\b/),
+      run: async (c) => {
+        await w.rows(`insert into public.exchange_rates (business_id, currency, base_currency, rate) values ($1, 'CAD', 'USD', 0.73)`,
+          [w.businessA]);
+        return someRows(await c.from('exchange_rates').select('id').eq('business_id', w.businessA));
+      } },
+    { name: 'set a rate', expected: (r) => grants(cellOf('Exchange rates (foreign cash)', r), /\bset\b/),
+      run: async (c) => succeeded(await c.rpc('set_exchange_rate', { _business_id: w.businessA, _currency: 'EUR',
+        _base_currency: 'USD', _rate: 1.08 }) as Result) },
+  ],
   Reports: [
     { name: 'their store', expected: (r) => grants(cellOf('Reports', r), /./),
       run: async (c) => someRows(await c.rpc('report_sales', { _business_id: w.businessA, _from: day(-60), _to: day(1),

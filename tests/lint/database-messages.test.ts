@@ -48,6 +48,12 @@ const API_ONLY = [
   'each row is an object of the file\'s columns', 'each row names its row_index and the picture\'s path',
   // The till and the register's reports (ADR 0300, 0330): ids and counts the register sends, people chosen from the store's list.
   'till_switch needs its id and the person\'s user_id', 'waiting must be between 0 and 1000000', 'this person is not a member of this business',
+  // Foreign cash (ADR 0395): the register builds the tender and the close's foreign counts from its own lists.
+  'only cash is taken in another currency', 'a foreign tender\'s currency is an ISO 4217 code such as EUR',
+  'a foreign tender names the exchange rate it used', 'a foreign tender gives the rate it used (a decimal such as 1.0825)',
+  'a foreign tender gives what was handed over in its currency\'s minor units',
+  'count foreign cash as an object of currency codes and amounts', 'a foreign count is by ISO 4217 code, other than the store\'s %',
+  'a foreign count is a whole amount in that currency\'s minor units',
   // Buttons cashiers are not shown; every Storewise account signs up with an email address.
   'only owners and managers choose the main picture', 'your account has no email address to send the test to',
 ];

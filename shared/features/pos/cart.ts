@@ -1,6 +1,7 @@
 import { formatMinor as formatMoneyMinor, parseMinor as parseMoneyMinor } from '../../lib/money';
 import { saleCashRounding } from './cash-rounding';
 import type { Prescription } from './prescriptions/prescription';
+import type { ForeignCash } from './foreign-tender';
 
 /**
  * The cart's arithmetic, the same as post_sale's (supabase/migrations/20261122140000_pos.sql): integers in minor
@@ -216,8 +217,10 @@ export interface Tender {
   kind: TenderKind;
   /** What this tender pays of the total. */
   amount: number;
-  /** What the customer handed over (cash may be more: the change). */
+  /** What the customer handed over (cash may be more: the change); for foreign cash, its value in the store's currency. */
   tendered: number;
+  /** Cash in another currency at a manager's rate (foreign-tender.ts, ADR 0395). */
+  foreign?: ForeignCash;
 }
 
 /**

@@ -22,6 +22,9 @@ export function denominationsFor(currency: string): number[] {
   return [...[100, 50, 20, 10, 5, 1].map((units) => units * unit), ...fractions];
 }
 
+/** What close_shift takes: counts per denomination of the store's currency, and `foreign` amounts per currency (ADR 0395). */
+export type DrawerCount = Record<string, number | Record<string, number>>;
+
 /** Counts typed per denomination ("" or not a whole number counts as none) into close_shift's object. */
 export function countedObject(counts: Record<string, string>): Record<string, number> {
   const out: Record<string, number> = {};

@@ -128,9 +128,15 @@ export interface ShiftFigures {
   shift_id: string; register_id: string; opened_at: string; closed_at: string | null; opening_float: number;
   sales_count: number; sales_total: number; discount_total: number; tax_total: number; flagged_count: number;
   tenders: Record<string, number>; refunds_count: number; refunds_total: number; cash_in: number; cash_out: number;
-  expected_cash: number; counted: Record<string, number> | null; counted_total: number | null; difference: number | null;
+  expected_cash: number; counted: Record<string, unknown> | null; counted_total: number | null; difference: number | null;
+  /** Foreign cash per currency (ADR 0395): handed over (expected in the drawer), counted at the close, the difference. */
+  foreign_cash?: ForeignDrawer[];
   /** Z report only: what arrived after the close (late offline entries), apart from the frozen figures (ADR 0171). */
   after_close?: { sales_count: number; sales_total: number; refunds_count: number; refunds_total: number; cash_change: number } | null;
+}
+
+export interface ForeignDrawer {
+  currency: string; tenders: number; expected: number; paid: number; change: number; counted: number | null; difference: number | null;
 }
 
 export async function xReport(supabase: StorewiseClient, shiftId: string): Promise<ShiftFigures> {

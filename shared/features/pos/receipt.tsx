@@ -36,7 +36,9 @@ export interface ReceiptData {
   tax: number;
   total: number;
   taxByRate: { rate: number; tax: number }[];
-  tenders: { kind: string; amount: number; tendered: number; change: number }[];
+  /** foreign: cash in another currency (ADR 0395): what was handed over in it and the rate it was taken at. */
+  tenders: { kind: string; amount: number; tendered: number; change: number;
+    foreign?: { currency: string; rate: string; tendered: number } }[];
   pending: boolean;
 }
 
@@ -104,6 +106,11 @@ export function Receipt({ data, onClose }: { data: ReceiptData; onClose: () => v
           <HStack key={i} justify="space-between">
             <Text textTransform="capitalize">{t.kind}</Text><Text>{money(t.kind === 'cash' ? t.tendered : t.amount)}</Text>
           </HStack>
+        ))}
+        {data.tenders.filter((t) => t.foreign).map((t, i) => (
+          <Text key={`fx${i}`} fontSize="sm" data-testid="receipt-foreign">
+            {t.foreign && `${formatMinor(t.foreign.tendered, t.foreign.currency)} at ${t.foreign.rate} ${data.currency} per ${t.foreign.currency}`}
+          </Text>
         ))}
         {change > 0 && <HStack justify="space-between"><Text>Change</Text><Text data-testid="receipt-change">{money(change)}</Text></HStack>}
         <Box mt="3" display="flex" justifyContent="center"><ReceiptBarcode value={data.receiptNumber} /></Box>

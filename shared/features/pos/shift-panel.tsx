@@ -3,7 +3,9 @@ import { Box, Button, Grid, HStack, Input, NativeSelect, Stack, Table, Text } fr
 import { usePlatform } from '../../lib/platform-context';
 import type { StorewiseClient } from '../../lib/supabase-client';
 import { formatMinor, parseMinor } from './cart';
-import { countedObject, countedTotal, denominationsFor } from './denominations';
+import { countedObject, countedTotal, denominationsFor, type DrawerCount } from './denominations';
+import { ForeignCount, foreignCounted } from './foreign-count';
+import { foreignRows } from './foreign-drawer';
 import { sendSale, shiftHistory, xReport, type PosShift, type ShiftFigures, type ShiftRow } from './pos-api';
 import { PrintReportButton } from './printing/print-report';
 import { printSlip, shiftReportSlip } from './printing/print-slip';
@@ -28,6 +30,7 @@ export function ShiftReport({ figures, currency, kind, storeName = null, registe
     ['Cash out', money(figures.cash_out)],
     ['Cash expected', money(figures.expected_cash)],
     ...(kind === 'Z' ? [['Cash counted', money(figures.counted_total)], ['Difference', money(figures.difference)]] as [string, string][] : []),
+    ...foreignRows(figures, kind),
     ...(figures.flagged_count > 0 ? [['Flagged for review', String(figures.flagged_count)]] as [string, string][] : []),
     // The Z report is frozen at the close; what the register's outbox delivered later is shown apart.
     ...(kind === 'Z' && figures.after_close ? [
@@ -41,7 +44,7 @@ export function ShiftReport({ figures, currency, kind, storeName = null, registe
       <Text fontWeight="bold">{kind} report</Text>
       {rows.map(([label, value]) => (
         <HStack key={label} justify="space-between"><Text>{label}</Text>
-          <Text data-testid={label === 'Difference' ? 'shift-difference' : undefined}>{value}</Text></HStack>
+          <Text data-testid={label === 'Difference' ? 'shift-difference' : /^[A-Z]{3} /.test(label) ? `shift-${label.replace(' ', '-')}` : undefined}>{value}</Text></HStack>
       ))}
       <PrintReportButton kind={kind}
         onPrint={() => printSlip(platform, shiftReportSlip(figures, kind, currency, storeName, registerName), { openDrawer: false })} />
@@ -55,7 +58,7 @@ export function ShiftReport({ figures, currency, kind, storeName = null, registe
  * and for owners and managers the store's shift history.
  */
 export function ShiftPanel({ supabase, shift, storeId, storeName = null, registerName = null, currency, role, tillCashier = null,
-  waiting, online, enqueue, onClose, onDone }: {
+  waiting, online, enqueue, onClose, onDone, foreignCurrencies = [] }: {
   supabase: StorewiseClient;
   shift: PosShift;
   storeId: string;
@@ -71,7 +74,9 @@ export function ShiftPanel({ supabase, shift, storeId, storeName = null, registe
   /** Queues cash in or out when it cannot be recorded now (offline): it syncs in order with the sales (ADR 0155). */
   enqueue: (kind: 'cash', payload: Record<string, unknown> & { id: string }) => Promise<void>;
   /** Queues the close behind the shift's sales; the Z figures when it synced at once, else null. */
-  onClose: (counted: Record<string, number>) => Promise<ShiftFigures | null>;
+  onClose: (counted: DrawerCount) => Promise<ShiftFigures | null>;
+  /** The foreign currencies the register takes (its rates), counted apart at the close (ADR 0395). */
+  foreignCurrencies?: string[];
   onDone: () => void;
 }) {
   const money = (n: number) => formatMinor(n, currency);
@@ -80,6 +85,7 @@ export function ShiftPanel({ supabase, shift, storeId, storeName = null, registe
   const [reason, setReason] = useState('');
   const [x, setX] = useState<ShiftFigures | null>(null);
   const [counts, setCounts] = useState<Record<string, string>>({});
+  const [foreignTexts, setForeignTexts] = useState<Record<string, string>>({});
   const [closing, setClosing] = useState(false);
   const [history, setHistory] = useState<ShiftRow[] | null>(null);
   const [message, setMessage] = useState<string | null>(null);
@@ -87,6 +93,8 @@ export function ShiftPanel({ supabase, shift, storeId, storeName = null, registe
   const counted = countedObject(counts);
   const total = countedTotal(counted);
   const manager = role === 'owner' || role === 'manager';
+  // Every currency the register takes, and any the shift holds that it no longer takes (a rate removed meanwhile).
+  const foreignHeld = [...new Set([...foreignCurrencies, ...(x?.foreign_cash ?? []).map((f) => f.currency)])].sort();
 
   useEffect(() => {
     if (!manager) return;
@@ -139,13 +147,18 @@ export function ShiftPanel({ supabase, shift, storeId, storeName = null, registe
       </HStack>
       <HStack wrap="wrap">
         <Button variant="outline" onClick={() => void run(async () => setX(await xReport(supabase, shift.id)))}>X report</Button>
-        <Button variant="outline" onClick={() => setClosing(!closing)} aria-expanded={closing}>Close shift…</Button>
+        <Button variant="outline" aria-expanded={closing} onClick={() => {
+          // Online, the X report gives the expected cash beside the count (per currency too), unless it is shown already.
+          if (!closing && online && !x) void xReport(supabase, shift.id).then(setX, () => undefined);
+          setClosing(!closing);
+        }}>Close shift…</Button>
       </HStack>
       {x && <ShiftReport figures={x} currency={currency} kind="X" storeName={storeName} registerName={registerName} />}
       {closing && (
         <Stack as="form" gap="2" aria-label="Count the drawer" onSubmit={(e) => {
           e.preventDefault();
-          void run(async () => { await onClose(counted); });
+          const foreign = foreignCounted(foreignTexts);
+          void run(async () => { await onClose(Object.keys(foreign).length > 0 ? { ...counted, foreign } : counted); });
         }}>
           <Text fontWeight="semibold">Count the drawer</Text>
           <Grid templateColumns={{ base: 'repeat(2, 1fr)', md: 'repeat(5, 1fr)' }} gap="2">
@@ -157,6 +170,7 @@ export function ShiftPanel({ supabase, shift, storeId, storeName = null, registe
               </HStack>
             ))}
           </Grid>
+          <ForeignCount currencies={foreignHeld} expected={x?.foreign_cash ?? null} texts={foreignTexts} onChange={setForeignTexts} />
           <Text>Counted <span data-testid="counted-total">{money(total)}</span>
             {x ? ` · expected ${money(x.expected_cash)} · difference ${money(total - x.expected_cash)}` : ''}</Text>
           {(waiting > 0 || !online) && (

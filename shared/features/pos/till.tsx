@@ -1,3 +1,6 @@
+import type { DrawerCount } from './denominations';
+import { tenderPayload } from './foreign-tender';
+import { useExchangeRates } from './use-exchange-rates';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { format } from 'date-fns';
 import { Badge, Box, Button, Flex, HStack, Input, Stack, Table, Text } from '@chakra-ui/react';
@@ -62,7 +65,7 @@ export interface TillProps {
   isWaiting: (saleId: string) => Promise<boolean>;
   enqueue: (kind: OutboxKind, payload: Payload, options?: EnqueueOptions) => Promise<void>;
   nextSeq: () => Promise<number>;
-  onClose: (counted: Record<string, number>) => Promise<ShiftFigures | null>;
+  onClose: (counted: DrawerCount) => Promise<ShiftFigures | null>;
   /** The business's packs and their data (shop-packs.ts): scale rules, serial-tracked items, serials in stock. */
   packs?: ShopPacks;
 }
@@ -99,6 +102,7 @@ export function Till(props: TillProps) {
   const { supabase, db, store, register, shift, catalog, onHand, role, online, waiting, isWaiting, enqueue, nextSeq } = props;
   const packs = props.packs ?? noPacks;
   const step = store.cash_rounding_step ?? 0;
+  const rates = useExchangeRates(supabase, db, store.business_id, store.currency, online);
   /** A serial-tracked item waiting for its serial (scanned or typed next). */
   const [awaitingSerial, setAwaitingSerial] = useState<CatalogItem | null>(null);
   const [serialText, setSerialText] = useState('');
@@ -401,7 +405,7 @@ export function Till(props: TillProps) {
       ...(cart.lotApproval ? { lot_approval_id: cart.lotApproval.id } : {}),
       ...tillSwitchPayload(tillCashier),
       lines: lines.map(saleLinePayload),
-      tenders: paid.map((t) => ({ kind: t.kind, amount: t.amount, tendered: t.tendered })),
+      tenders: paid.map(tenderPayload),
       // The kept cart leaves with the sale's queuing, in one transaction (never charged twice after a crash).
     }, { clearMeta: draftKey(register.id) });
     const receiptNumber = `${shift.receipt_prefix}-${String(seq).padStart(6, '0')}`;
@@ -424,7 +428,8 @@ export function Till(props: TillProps) {
       taxInclusive: store.tax_inclusive,
       cashRounding: tenderState(totals.total, paid, step).rounding,
       subtotal: totals.subtotal, discount: totals.discount, tax: totals.tax, total: totals.total, taxByRate: totals.taxByRate,
-      tenders: paid.map((t) => ({ kind: t.kind, amount: t.amount, tendered: t.tendered, change: t.tendered - t.amount })),
+      tenders: paid.map((t) => ({ kind: t.kind, amount: t.amount, tendered: t.tendered, change: t.tendered - t.amount,
+        ...(t.foreign ? { foreign: { currency: t.foreign.currency, rate: t.foreign.rate, tendered: t.foreign.tendered } } : {}) })),
       pending: offline,
     });
     setCart(emptyCart);
@@ -600,7 +605,7 @@ export function Till(props: TillProps) {
           {panel === 'shift' && (
             <ShiftPanel supabase={supabase} shift={shift} storeId={store.id} storeName={store.name} registerName={register.name}
               currency={store.currency} role={role} tillCashier={tillCashier} waiting={waiting} online={online} enqueue={enqueue}
-              onClose={props.onClose} onDone={() => setPanel(null)} />
+              foreignCurrencies={rates.map((r) => r.currency)} onClose={props.onClose} onDone={() => setPanel(null)} />
           )}
           {receipt ? (
             // The receipt: receipt*.tsx and printing/ belong to the receipt feature, which adds print and email there.
@@ -625,7 +630,7 @@ export function Till(props: TillProps) {
                   {needsExpiredApproval && online && <Button onClick={() => setPanel('lotApproval')}>Manager approval</Button>}
                 </HStack>
               )}
-              <TenderPanel total={totals.total} step={step} currency={store.currency} tenders={tenders} onChange={onTenders}
+              <TenderPanel total={totals.total} step={step} currency={store.currency} rates={rates} tenders={tenders} onChange={onTenders}
                 inputRef={tenderRef} disabled={((needsApproval || needsExpiredApproval) && online) || needsPrescription.length > 0} />
               <Text fontSize="xs" color="fg.muted">{SHORTCUTS.pay.label}: payment · Esc: back to scanning</Text>
             </Stack>

@@ -35,6 +35,7 @@ const reasonTexts: Record<string, string> = {
   price_mismatch: 'sold at a price the catalog no longer had',
   discount_over_limit: 'discount above the cashier\'s limit',
   tenders_mismatch: 'payments did not add up to the total',
+  foreign_cash_mismatch: 'foreign cash at a rate or conversion the business does not have',
   no_open_shift: 'no open shift on the register',
   register_archived: 'register was archived',
   unknown_customer: 'customer not found',

@@ -9,10 +9,11 @@ import { WorkspaceCard } from './workspace-card';
 import { ManagersTwoFactorCard } from './managers-two-factor-card';
 import { DeleteBusinessCard } from './delete-business-card';
 import { PacksCard } from './packs-card';
+import { ExchangeRatesCard } from './exchange-rates-card';
 import { BusinessLogoCard } from './business-logo-card';
 import { BusinessExportCard } from './business-export-card';
 import { countryOptions } from '../../lib/countries';
-import { fetchBusiness, updateBusiness, type Workspace } from './workspace-api';
+import { fetchBusiness, fetchStores, updateBusiness, type Workspace } from './workspace-api';
 import { useAsync } from './use-async';
 import { BUSINESS_TYPES, businessSchema, type BusinessValues } from './workspace-schemas';
 import { storeUsage } from './plan-limit';
@@ -27,6 +28,10 @@ export function BusinessSettingsPage({ workspace }: { workspace: Workspace }) {
   const managersNeedTwoFactor = loaded ? loaded.managers_need_two_factor : null;
   const { reload } = useWorkspaces();
   const isOwner = workspace.role === 'owner';
+  const canSetRates = isOwner || workspace.role === 'manager';
+  const [stores] = useAsync(`${workspace.id}:stores`, () => fetchStores(supabase, workspace.id));
+  const storeCurrencies = stores.status === 'ready'
+    ? [...new Set(stores.data.filter((st) => !st.archived_at).map((st) => st.currency))] : [];
   const { register, handleSubmit, formState } = useForm<BusinessValues>({
     resolver: zodResolver(businessSchema),
     values: { name: workspace.name, type: (BUSINESS_TYPES as readonly string[]).includes(workspace.type)
@@ -94,6 +99,7 @@ export function BusinessSettingsPage({ workspace }: { workspace: Workspace }) {
         </form>
       </WorkspaceCard>
       {isOwner && loaded && <PacksCard businessId={workspace.id} initial={loaded.packs} />}
+      {canSetRates && storeCurrencies.length > 0 && <ExchangeRatesCard businessId={workspace.id} storeCurrencies={storeCurrencies} />}
       {isOwner && managersNeedTwoFactor !== null && (
         <ManagersTwoFactorCard businessId={workspace.id} initial={managersNeedTwoFactor} />
       )}

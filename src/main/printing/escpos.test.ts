@@ -75,6 +75,16 @@ describe('the receipt job', () => {
     expect(printedOrder(printed, ['TOTAL', 'Cash rounding', 'PAID', 'Change'])).toBe(true);
   });
 
+  it('prints a foreign cash tender with its currency and rate (ADR 0395)', () => {
+    const printed = text({ ...receipt, currency: 'USD', tenders: [{ kind: 'cash', amount: 1400, tendered: 2165, change: 765,
+      foreign: { currency: 'EUR', rate: '1.0825', tendered: 2000 } }] });
+    expect(printed).toMatch(/Cash {2,}\$21\.65/);
+    expect(printed).toMatch(/at 1\.0825 {2,}(\u0080|EUR ?)20\.00/);
+    expect(printedOrder(printed, ['Cash', 'at 1.0825', 'Change'])).toBe(true);
+    expect(printableReceiptSchema.safeParse({ ...receipt, tenders: [{ kind: 'cash', amount: 1, tendered: 1, change: 0,
+      foreign: { currency: 'EUR', rate: '1e3', tendered: 1 } }] }).success).toBe(false);
+  });
+
   it('prints no rounding line when there is none', () => {
     expect(text(receipt)).not.toContain('Cash rounding');
     expect(printableReceiptSchema.safeParse({ ...receipt, cashRounding: 0.5 }).success).toBe(false);

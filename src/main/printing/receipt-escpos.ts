@@ -81,6 +81,10 @@ export function receiptJob(receipt: PrintableReceipt, options: ReceiptJobOptions
   }
   for (const t of receipt.tenders) {
     job.line(twoColumns(tenderLabel(t.kind), money(t.kind === 'cash' ? t.tendered : t.amount), width));
+    // Foreign cash (ADR 0395): what was handed over in its currency and the rate it was taken at.
+    if (t.foreign) {
+      job.line(twoColumns(`  at ${t.foreign.rate}`, moneyFormatter(t.foreign.currency, options.locale)(t.foreign.tendered), width));
+    }
     if (t.change > 0) job.line(twoColumns('Change', money(t.change), width));
   }
 

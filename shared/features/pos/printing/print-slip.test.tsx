@@ -28,6 +28,13 @@ describe('shift report and refund slips (docs/adr/0150)', () => {
     expect(row(x, 'Cash counted')).toBeUndefined();
   });
 
+  it('a Z report prints the foreign cash per currency in its own currency (ADR 0395)', () => {
+    const z = shiftReportSlip({ ...figures, foreign_cash: [{ currency: 'JPY', tenders: 2, expected: 5000, paid: 3350, change: 0,
+      counted: 4000, difference: -1000 }] }, 'Z', 'USD', null, null);
+    expect(['JPY expected', 'JPY counted', 'JPY difference'].map((l) => row(z, l)?.text)).toEqual(['2 · ¥5,000', '¥4,000', '-¥1,000']);
+    expect(row(z, 'JPY expected')?.amount).toBeNull();
+  });
+
   it('a refund slip lists what went back, the total paid out and the original receipt as its barcode', () => {
     const sale = { id: 'sale', receipt_number: 'DT1-000042', occurred_at: '', total: 3049, store_id: 'st', pending: false,
       lines: [{ line_no: 1, description: 'Tee M', qty: 2, refunded: 0 }] } as unknown as RefundableSale;

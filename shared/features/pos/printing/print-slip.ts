@@ -3,6 +3,7 @@ import type { ShiftFigures } from '../pos-api';
 import type { RefundRequest } from '../refund-panel';
 import type { PrintResult } from './print-receipt';
 import { printReport } from './print-report';
+import { foreignRows } from '../foreign-drawer';
 
 /**
  * Shift reports and refund slips as the printer takes them (docs/adr/0150): the same figures as on screen, amounts
@@ -34,6 +35,8 @@ export function shiftReportSlip(figures: ShiftFigures, kind: 'X' | 'Z', currency
     amount('Cash out', figures.cash_out),
     amount('Cash expected', figures.expected_cash, true),
     ...(kind === 'Z' ? [amount('Cash counted', figures.counted_total), amount('Difference', figures.difference, true)] : []),
+    // Foreign cash per currency (ADR 0395): amounts in their own currency, so as text.
+    ...foreignRows(figures, kind).map(([label, value]) => text(label, value)),
     ...(figures.flagged_count > 0 ? [text('Flagged for review', String(figures.flagged_count))] : []),
   ];
   return {

@@ -31,6 +31,7 @@ export function toPrintable(data: ReceiptData): PrintableReceipt {
     tenders: data.tenders.map((t) => ({
       kind: t.kind === 'cash' || t.kind === 'card' ? t.kind : 'other',
       amount: int(t.amount), tendered: int(t.tendered), change: int(t.change),
+      ...(t.foreign ? { foreign: { currency: t.foreign.currency, rate: t.foreign.rate, tendered: int(t.foreign.tendered) } } : {}),
     })),
     pending: data.pending,
   };
