@@ -121,8 +121,10 @@ describe('the single connection in turns', () => {
     await until(() => queued() >= 7);
     await hold.release();
     expect(await Promise.all([...first, second])).toEqual([200, 200, 200, 200, 200, 200, 200]);
-    // First come first served would put b last; in turns it comes right after owner 1's first read.
-    expect(order.indexOf('b')).toBeLessThanOrEqual(1);
-    expect(order.filter((tag) => tag !== 'b')).toEqual(['a1', 'a2', 'a3', 'a4', 'a5', 'a6']);
+    // First come first served would put b last; in turns it is served right after owner 1's first read. Answers
+    // come back on seven sockets, so the order they arrive in may differ from the order served by a place (CI once
+    // saw a6 answered before a5): b is checked to be among the first three, and owner 1's six all answered.
+    expect(order.indexOf('b')).toBeLessThanOrEqual(2);
+    expect(order.filter((tag) => tag !== 'b').sort()).toEqual(['a1', 'a2', 'a3', 'a4', 'a5', 'a6']);
   });
 });
