@@ -9,8 +9,8 @@ import react from '@vitejs/plugin-react';
 // since a shared graph would carry their mocks into other files.
 const unitFiles = ['shared/**/*.test.ts', 'src/**/*.test.ts', 'supabase/local/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/lint/**/*.test.ts'];
 const componentFiles = ['shared/**/*.test.tsx', 'web/**/*.test.tsx', 'renderer/**/*.test.tsx'];
-const unitModuleMocks = ['src/main/index.test.ts', 'src/preload/index.test.ts', 'supabase/local/gateway/api-key.test.ts'];
-const componentModuleMocks = ['web/offline-shell.test.tsx'];
+export const unitModuleMocks = ['src/main/index.test.ts', 'src/preload/index.test.ts', 'supabase/local/gateway/api-key.test.ts'];
+export const componentModuleMocks = ['web/offline-shell.test.tsx', 'shared/features/reports/business-overview.test.tsx'];
 
 export default defineConfig({
   plugins: [react()],
