@@ -658,6 +658,9 @@ begin
     '{"sub":"22222222-2222-4222-8222-222222222222","role":"authenticated"}', true);
   perform public.set_staff_pin(v_business, '55555555-5555-4555-8555-555555555555', '4739');
   perform public.set_staff_pin(v_business, '66666666-6666-4666-8666-666666666666', '5162');
+  -- Foreign cash (ADR 0395): Fresh Corner's stores sell in dollars and take euros and Canadian dollars at the till.
+  perform public.set_exchange_rate(v_business, 'EUR', 'USD', 1.0825);
+  perform public.set_exchange_rate(v_business, 'CAD', 'USD', 0.7310);
   perform set_config('request.jwt.claims', '', true);
 end;
 $$;

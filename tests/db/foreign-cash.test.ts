@@ -15,6 +15,7 @@ let w: CatalogWorld;
 let register = '';
 let shift = '';
 let eur = { id: '', rate: '' };
+let demoRates: string[] = [];
 
 interface Sale { id: string; total: number; review_reasons: string[]; lines: { id: string; qty: number }[] }
 interface Foreign { currency: string; tenders: number; expected: number; paid: number; change: number; counted: number | null; difference: number | null }
@@ -46,6 +47,9 @@ beforeAll(async () => {
   const opened = await w.clients.cashier.rpc('open_shift', { _register_id: register, _opening_float: 10000 });
   if (opened.error) throw new Error(opened.error.message);
   shift = (opened.data as { id: string }).id;
+  // The demo's own rates (euros and Canadian dollars at Fresh Corner) are there before any test sets one.
+  demoRates = (await w.rows<{ id: string }>('select id from public.exchange_rates where business_id = $1', [w.businessA]))
+    .map((r) => r.id);
 }, 300_000);
 
 afterAll(async () => {
@@ -73,7 +77,7 @@ describe('exchange rates', () => {
     }
     // Nothing but the one good rate was written, and the cashier reads it (the register caches it).
     const seen = await w.clients.cashier.from('exchange_rates').select('id, currency, rate');
-    expect(seen.data?.map((r) => r.id)).toEqual([eur.id]);
+    expect(seen.data?.map((r) => r.id).sort()).toEqual([...demoRates, eur.id].sort());
     // Another business reads none of them; rows are never changed directly.
     const foreign = await w.clients.other.from('exchange_rates').select('id');
     expect(foreign.data).toEqual([]);
@@ -91,7 +95,7 @@ describe('exchange rates', () => {
     expect(rows.map((r) => Number(r.rate))).toEqual([1.27, 1.2725]);
     const trail = await w.rows<{ kind: string }>(`select kind from public.activity where business_id = $1 and entity_type = 'exchange_rate'`,
       [w.businessA]);
-    expect(trail.map((t) => t.kind)).toEqual(['exchange_rate.created', 'exchange_rate.created', 'exchange_rate.created']);
+    expect(trail.map((t) => t.kind)).toEqual(Array(demoRates.length + 3).fill('exchange_rate.created'));
   });
 });
 
@@ -107,6 +111,16 @@ describe('a sale paid in euros', () => {
     expect(tender && { ...tender, rate: Number(tender.rate), foreign_tendered: Number(tender.foreign_tendered), amount: Number(tender.amount),
       tendered: Number(tender.tendered), change: Number(tender.change) })
       .toEqual({ currency: 'EUR', rate_id: eur.id, rate: 1.0825, foreign_tendered: 2000, amount: 1400, tendered: 2165, change: 765 });
+
+    // The reprint and the emailed receipt say what was handed over, as the printed one does (ADR 0410).
+    const reprint = await w.clients.cashier.rpc('sale_receipt', { _sale_id: (sale.data as Sale).id });
+    expect((reprint.data as { tenders: unknown[] }).tenders).toEqual([{ kind: 'cash', amount: 1400, tendered: 2165, change: 765,
+      currency: 'EUR', rate: 1.0825, foreign_tendered: 2000 }]);
+    const emailed = await w.clients.cashier.rpc('request_receipt_email', { _sale_id: (sale.data as Sale).id, _email: 'eur@receipt.storewise.test' });
+    expect(emailed.error).toBeNull();
+    const [queued] = await w.rows<{ params: { tenders: unknown[] } }>(
+      `select params from public.email_outbox where to_email = 'eur@receipt.storewise.test'`);
+    expect(queued?.params.tenders).toEqual((reprint.data as { tenders: unknown[] }).tenders);
   });
 
   it('a made-up rate, a rate not its own, a wrong conversion or too few euros is a 400', async () => {
