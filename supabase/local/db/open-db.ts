@@ -8,7 +8,7 @@
  * Usage: `const db = await openDb({ memory: true }); await db.asRequest({ role, claims, readOnly }, tx => tx.query(...))`.
  * Tests should prefer tests/helpers/stack.ts (startStack), which uses this.
  */
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { LocalDb } from './local-db';
@@ -144,6 +144,15 @@ function templateFor(options: PrepareOptions): Promise<string> {
   return template;
 }
 
+/**
+ * A prepared folder for these options that is already there: the run's shared one (tests) or one this process
+ * built. Never builds one: for a first `npm start` that would cost what migrating the new folder costs.
+ */
+async function readyTemplate(options: PrepareOptions): Promise<string | undefined> {
+  const key = templateKey(options);
+  return sharedTemplate(key) ?? (await templates.get(key)?.catch(() => undefined));
+}
+
 export async function openDb(options: OpenDbOptions = {}): Promise<OpenedDb> {
   const databaseUrl = options.databaseUrl ?? (options.memory ? undefined : process.env.DATABASE_URL || undefined);
 
@@ -166,10 +175,21 @@ export async function openDb(options: OpenDbOptions = {}): Promise<OpenedDb> {
   const dataDir = resolve(options.dataDir ?? defaultDataDir);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const lock = acquireLock(join(dataDir, 'storewise.lock'), dataDir);
+  const pgdata = join(dataDir, 'pgdata');
   let db: PgliteLocalDb | undefined;
   try {
+    // A new folder starts as a copy of a prepared one when there is one (the restart tests: each migrated a new
+    // folder from scratch, 10 s idle and over a minute on a loaded CI box). prepareDatabase then finds nothing to do.
+    const template = existsSync(pgdata) ? undefined : await readyTemplate(options);
+    if (template) {
+      // Copied beside it and renamed: a copy cut short leaves no half folder to open next time.
+      const partial = `${pgdata}.partial`;
+      rmSync(partial, { recursive: true, force: true });
+      cpSync(template, partial, { recursive: true });
+      renameSync(partial, pgdata);
+    }
     db = await openPgliteDb({
-      dataDir: join(dataDir, 'pgdata'),
+      dataDir: pgdata,
       location: dataDir,
       ...(options.statementTimeouts ? { statementTimeouts: options.statementTimeouts } : {}),
       onClose: () => lock.release(),
