@@ -45,12 +45,19 @@ export async function posShop() {
     const { error } = await asOwner.rpc('set_staff_pin', { _business_id: business, _user_id: userId, _pin: pin });
     if (error) throw new Error(error.message);
   };
+  // Foreign cash (ADR 0395): a rate into the store's USD, set by the owner through the one function that writes rates.
+  const setExchangeRate = async (currency: string, rate: string) => {
+    const { data, error } = await asOwner.rpc('set_exchange_rate', { _business_id: business, _currency: currency,
+      _base_currency: 'USD', _rate: Number(rate) });
+    if (error) throw new Error(error.message);
+    return (data as { id: string }).id;
+  };
   const pins = { cashier: '4826', manager: '7391' };
   await setPin(cashier.id, pins.cashier);
   await setPin(manager.id, pins.manager);
   const rows = async <T>(query: PromiseLike<{ data: T[] | null }>) => (await query).data ?? [];
   return {
-    owner, cashier, manager, business, store, register, pins, setPin,
+    owner, cashier, manager, business, store, register, pins, setPin, setExchangeRate,
     sales: () => rows(admin.from('sales').select('id, total, discount_total, receipt_number, approval_id, tendered_total, change_total, cashier_id, till_switch_id, review_reasons')
       .eq('register_id', register).order('receipt_number')),
     tenders: (saleId: string) => rows(admin.from('sale_tenders').select('kind, amount, tendered, change').eq('sale_id', saleId).order('kind')),
