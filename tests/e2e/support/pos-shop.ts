@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { deriveApiKeys } from '../../../supabase/local/keys/api-keys';
 import { e2e } from '../../helpers/e2e-env';
 import { createNodeSupabaseClient } from '../../helpers/node-supabase-client';
@@ -78,6 +78,17 @@ export async function scan(page: Page, code: string) {
   // A string so this file needs no DOM typings (the e2e project compiles for Node).
   await page.evaluate(`for (const key of [...${JSON.stringify(code)}, 'Enter'])
     document.body.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));`);
+}
+
+/**
+ * The first scan after the register opened: a scan before the register's copy of the catalog has arrived finds
+ * nothing (and adds nothing), so it scans again until the cart holds the item.
+ */
+export async function scanFirst(page: Page, code: string) {
+  await expect(async () => {
+    await scan(page, code);
+    await expect(page.getByTestId('cart-qty')).toHaveText('1', { timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
 }
 
 /** Chooses the shop's register and opens a shift with a starting float. */
