@@ -10,7 +10,7 @@
 -- demo-account: manager1@storewise.local | storewise-manager | manager | Dana Manager, manager at Fresh Corner Market: till PIN 4739 (switch the till, approve discounts and refunds)
 -- demo-account: cashier1@storewise.local | storewise-cashier | cashier | Carlos Cashier, cashier at Fresh Corner Market: till PIN 5162 (switch the till to him at the register)
 -- demo-account: owner4@storewise.local | storewise-owner | owner | Eli Gadget, Volt & Wire Electronics: phones sold by IMEI with warranty, one returned (Inventory > Serial lookup)
--- demo-account: owner5@storewise.local | storewise-owner | owner | Noor Chemist, Riverbend Pharmacy: prescription-only and controlled medicines sold on prescriptions (Inventory > Controlled register)
+-- demo-account: owner5@storewise.local | storewise-owner | owner | Noor Chemist, Riverbend Pharmacy (Ontario, CAD): prescription-only and controlled medicines sold on prescriptions (Inventory > Controlled register); cash rounded to 0.05 and US dollars taken at the owner's rate (Z report of the shift 3 days ago)
 --
 -- Fixed user ids (tests refer to them):
 --   admin  11111111-1111-4111-8111-111111111111
@@ -823,10 +823,16 @@ end;
 $$;
 -- End of the Electronics demo.
 
--- ==== Pharmacy demo (issue 29, the prescriptions pack; ADR 0390) ====
+-- ==== Pharmacy demo (issue 29, the prescriptions pack, ADR 0390; cash rounding and foreign cash, ADR 0415) ====
 -- owner5's Riverbend Pharmacy (Medical: lots and prescriptions packs), one store in its own block: over-the-counter
 -- medicines, prescription-only ones, and two controlled ones whose register (Inventory > Controlled register) shows
 -- the stock received 6 days ago and the sales made on prescriptions in a closed shift 3 days ago, one returned.
+-- The pharmacy is in Ontario: it sells in Canadian dollars, rounds cash to 0.05 (Canada has no cent coin; a card
+-- pays exact, ADR 0251) and takes US dollars in cash at the rate its owner set (ADR 0395): 1.38 from 30 days ago,
+-- 1.39 from today on. The shift's cash sales carry their rounding as the register sends it (11.97 paid 11.95 in
+-- cash; 5.49 paid with a US$5 note, 5.50 of it, 1.40 change in Canadian dollars) and one prescription is paid
+-- partly with a US$20 note; the close counts the Canadian cash and the US$25 and balances (Z report: cash rounding
+-- -0.01, USD expected and counted 25.00).
 -- Written through the audited functions as owner5 (request.jwt.claims), offline-style with the register's times.
 insert into auth.users (
   instance_id, id, aud, role, email, encrypted_password, email_confirmed_at, last_sign_in_at,
@@ -840,7 +846,7 @@ values (
   now() - interval '60 days', null,
   '{"provider":"email","providers":["email"]}'::jsonb,
   jsonb_build_object('full_name', 'Noor Chemist', 'business_name', 'Riverbend Pharmacy', 'business_type', 'Medical',
-                     'phone', '+1 555 010 0105', 'business_email', 'care@riverbend.example'),
+                     'phone', '+1 519 555 0105', 'business_email', 'care@riverbend.example'),
   now() - interval '60 days', now() - interval '60 days', '', '', '', '', '', '', '', ''
 );
 insert into auth.identities (id, provider_id, user_id, identity_data, provider, last_sign_in_at, created_at, updated_at)
@@ -859,12 +865,14 @@ declare
   v_day timestamptz := now() - interval '3 days';
   v_sale jsonb;
   v_returned uuid;
+  v_usd_then public.exchange_rates;
+  v_close jsonb;
 begin
   insert into public.stores (id, business_id, name, address, phone, time_zone, currency, tax_inclusive, default_tax_rate,
-                             receipt_header, receipt_footer, created_at)
-  values (v_store, v_business, 'Riverbend High Street', '12 High Street, Riverbend', '+1 555 010 0205',
-          'America/New_York', 'USD', true, 0, 'Riverbend Pharmacy', 'Ask your pharmacist before taking any medicine.',
-          now() - interval '55 days');
+                             receipt_header, receipt_footer, created_at, cash_rounding_step)
+  values (v_store, v_business, 'Riverbend High Street', '12 High Street, Riverbend, ON N0B 2K0', '+1 519 555 0150',
+          'America/Toronto', 'CAD', true, 0, 'Riverbend Pharmacy', 'Ask your pharmacist before taking any medicine.',
+          now() - interval '55 days', 5);
   insert into public.registers (business_id, store_id, name, receipt_prefix, created_at)
   values (v_business, v_store, 'Dispensary', 'RB1', now() - interval '55 days')
   returning id into v_register;
@@ -898,7 +906,20 @@ begin
      from (values ('PARA-500', 40), ('IBU-200', 40), ('AMOX-500', 20), ('OXY-5', 30), ('MORPH-10', 12)) as q (sku, qty)
      join public.variants v on v.business_id = v_business and v.sku = q.sku;
 
-  perform public.open_shift(v_shift, v_register, 0, v_day, true);
+  -- US dollars in cash (ADR 0395). The rate the shift 3 days ago sold at was set 30 days ago: set_exchange_rate
+  -- never starts a rate in the past (a past sale cannot be made to match a rate set after it), so the seed writes
+  -- that row as history, dated then, as owner5 (created_by and the trail name her; the append-only trail dates its
+  -- line at the seeding). Today's rate goes through the function.
+  insert into public.exchange_rates (business_id, currency, base_currency, rate, effective_from, created_at)
+  values (v_business, 'USD', 'CAD', 1.38, now() - interval '30 days', now() - interval '30 days')
+  returning * into v_usd_then;
+  perform public.set_exchange_rate(v_business, 'USD', 'CAD', 1.39);
+
+  perform public.open_shift(v_shift, v_register, 10000, v_day, true);
+  -- Each sale's tenders as the register sends them (shared/features/pos/cart.ts, foreign-tender.ts) at a cash step
+  -- of 5: cash pays what is left rounded to 0.05 (11.97 -> 11.95; 5.49 -> 5.50), a card pays exact, and a US note
+  -- pays at most what is left for cash, its value (floor(cents x 1.38)) over that being change in Canadian dollars
+  -- rounded down to 0.05. post_sale checks every figure (private.sale_cash_rounding, sale_foreign_cash_checked).
   for v_sale in
     select jsonb_build_object('id', gen_random_uuid(), 'register_id', v_register, 'shift_id', v_shift, 'offline', true,
              'occurred_at', v_day + x.at,
@@ -906,13 +927,26 @@ begin
                         || case when x.number is null then '{}'::jsonb else jsonb_build_object('prescription', jsonb_build_object(
                              'prescriber', x.prescriber, 'number', x.number, 'written_on', to_char(v_day - interval '2 days', 'YYYY-MM-DD'),
                              'refills_authorised', x.authorised, 'refills_remaining', x.remaining)) end),
-             'tenders', jsonb_build_array(jsonb_build_object('kind', 'card', 'amount', v.price * x.qty)))
-      from (values (interval '1 hour', 'PARA-500', 2, null, null, null, null),
-                   (interval '2 hours', 'AMOX-500', 1, 'Dr. Ana Ruiz', 'RX-104211', 0, 0),
-                   (interval '3 hours', 'OXY-5', 1, 'Dr. Ben Okafor', 'RX-104230', 2, 2),
-                   (interval '5 hours', 'MORPH-10', 1, 'Dr. Ben Okafor', 'RX-104236', 0, 0),
-                   (interval '6 hours', 'OXY-5', 2, 'Dr. Chloe Martin', 'RX-104251', 1, 0))
-           as x (at, sku, qty, prescriber, number, authorised, remaining)
+             'tenders', x.tenders)
+      from (values (interval '1 hour', 'PARA-500', 3, null, null, null, null,
+                    -- 3 x 3.99 = 11.97, paid 11.95 in cash (rounding -0.02) from a 20: 8.05 change.
+                    jsonb_build_array(jsonb_build_object('kind', 'cash', 'amount', 1195, 'tendered', 2000))),
+                   (interval '2 hours', 'AMOX-500', 1, 'Dr. Ana Ruiz', 'RX-104211', 0, 0,
+                    jsonb_build_array(jsonb_build_object('kind', 'card', 'amount', 1250))),
+                   (interval '3 hours', 'OXY-5', 1, 'Dr. Ben Okafor', 'RX-104230', 2, 2,
+                    jsonb_build_array(jsonb_build_object('kind', 'card', 'amount', 2400))),
+                   (interval '5 hours', 'MORPH-10', 1, 'Dr. Ben Okafor', 'RX-104236', 0, 0,
+                    jsonb_build_array(jsonb_build_object('kind', 'card', 'amount', 1890))),
+                   (interval '6 hours', 'OXY-5', 2, 'Dr. Chloe Martin', 'RX-104251', 1, 0,
+                    -- 48.00: a US$20 note is worth 27.60 (no change: it pays less than the total), the rest by card.
+                    jsonb_build_array(jsonb_build_object('kind', 'cash', 'amount', 2760, 'tendered', 2760, 'currency', 'USD',
+                                        'rate_id', v_usd_then.id, 'rate', '1.38', 'foreign_tendered', 2000),
+                                      jsonb_build_object('kind', 'card', 'amount', 2040))),
+                   (interval '6 hours 30 minutes', 'IBU-200', 1, null, null, null, null,
+                    -- 5.49 rounds to 5.50 in cash (+0.01); a US$5 note is worth 6.90: 1.40 change in Canadian dollars.
+                    jsonb_build_array(jsonb_build_object('kind', 'cash', 'amount', 550, 'tendered', 690, 'currency', 'USD',
+                                        'rate_id', v_usd_then.id, 'rate', '1.38', 'foreign_tendered', 500))))
+           as x (at, sku, qty, prescriber, number, authorised, remaining, tenders)
       join public.variants v on v.business_id = v_business and v.sku = x.sku
      order by x.at
   loop
@@ -925,7 +959,13 @@ begin
     'sale_id', (select sl.sale_id from public.sale_lines sl where sl.id = v_returned), 'shift_id', v_shift, 'offline', true,
     'occurred_at', v_day + interval '7 hours', 'reason', 'Returned unopened',
     'lines', jsonb_build_array(jsonb_build_object('sale_line_id', v_returned, 'qty', 1, 'disposition', 'restock'))));
-  perform public.close_shift(v_shift, '{}'::jsonb, gen_random_uuid(), v_day + interval '8 hours');
+  -- The close counts the drawer per currency: 100.00 float + 11.95 cash - 1.40 change given for US cash = 110.55
+  -- Canadian (a 50, two 20s, a 10, five toonies, two quarters, a nickel) and the US$25.00 handed over.
+  v_close := public.close_shift(v_shift, '{"5000": 1, "2000": 2, "1000": 1, "200": 5, "25": 2, "5": 1, "foreign": {"USD": 2500}}'::jsonb,
+                                gen_random_uuid(), v_day + interval '8 hours');
+  if (v_close ->> 'difference')::bigint <> 0 or v_close #>> '{foreign_cash,0,difference}' <> '0' then
+    raise exception 'the Riverbend demo close does not balance: %', v_close;
+  end if;
   perform set_config('request.jwt.claims', '', true);
 end;
 $$;

@@ -6,6 +6,8 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb, type OpenedDb } from '../../supabase/local/db/open-db';
 import { seedFile } from '../../supabase/local/db/paths';
+import { addTender, type Tender } from '../../shared/features/pos/cart';
+import { addForeignTender, tenderPayload } from '../../shared/features/pos/foreign-tender';
 import { seedUsers } from './support/seed-ids';
 
 let db: OpenedDb;
@@ -208,7 +210,7 @@ describe('supabase/seed.sql', () => {
               (select count(*)::int from public.sales s where s.business_id = b.id and s.flagged_for_review) as flagged,
               (select count(*)::int from public.refunds f where f.business_id = b.id) as refunds
          from public.businesses b where b.owner_id = $1`, [seedUsers.owner5.id]);
-    expect(rows).toEqual([{ packs: ['lots_fefo', 'prescriptions'], prescription_only: 3, controlled: 2, prescriptions: 4, sales: 5,
+    expect(rows).toEqual([{ packs: ['lots_fefo', 'prescriptions'], prescription_only: 3, controlled: 2, prescriptions: 4, sales: 6,
       flagged: 0, refunds: 1 }]);
     // The oxycodone register: 30 received, 1 and 2 sold on prescriptions; its balance is the store's stock.
     const register = await db.asRequest(
@@ -220,5 +222,71 @@ describe('supabase/seed.sql', () => {
         [seedUsers.owner5.id])).rows);
     expect(register.map((r) => [r.kind, Number(r.balance), r.prescription_number]))
       .toEqual([['sold', 27, 'RX-104251'], ['sold', 29, 'RX-104230'], ['received', 30, null]]);
+  });
+
+  it('makes Riverbend a Canadian pharmacy: cash rounded to 0.05 as the register sends it, US dollars at the owner\'s rate, a close that balances per currency', async () => {
+    const riverbend = '5a000000-0000-4000-8000-000000000050';
+    const { rows: [store] } = await db.query<Record<string, unknown>>(
+      'select currency, time_zone, cash_rounding_step::int as step, address, phone from public.stores where id = $1', [riverbend]);
+    expect(store).toEqual({ currency: 'CAD', time_zone: 'America/Toronto', step: 5, address: '12 High Street, Riverbend, ON N0B 2K0',
+      phone: '+1 519 555 0150' });
+    // Two versions of the owner's USD rate: the one the shift sold at, and today's, set through set_exchange_rate.
+    const { rows: rates } = await db.query<{ id: string; rate: string; days_ago: number; by_owner: boolean; trail: number }>(
+      `select r.id, r.rate::text, round(extract(epoch from now() - r.effective_from) / 86400)::int as days_ago,
+              r.created_by = $2 as by_owner,
+              (select count(*)::int from public.activity a where a.entity_id = r.id and a.kind = 'exchange_rate.created'
+                  and a.actor_id = $2) as trail
+         from public.exchange_rates r
+        where r.business_id = (select business_id from public.stores where id = $1)
+          and r.currency = 'USD' and r.base_currency = 'CAD' order by r.effective_from`, [riverbend, seedUsers.owner5.id]);
+    expect(rates.map(({ id: _id, ...r }) => r)).toEqual([
+      { rate: '1.3800000000', days_ago: 30, by_owner: true, trail: 1 },
+      { rate: '1.3900000000', days_ago: 0, by_owner: true, trail: 1 },
+    ]);
+    const then = { id: rates[0]?.id ?? '', currency: 'USD', rate: '1.38', effectiveFrom: '' };
+
+    const { rows: sales } = await db.query<{ receipt_number: string; total: number; cash_rounding: number; shift_id: string;
+      tenders: Record<string, unknown>[] }>(
+      `select s.receipt_number, s.total::int, s.cash_rounding::int, s.shift_id,
+              (select jsonb_agg(jsonb_build_object('kind', t.kind, 'amount', t.amount, 'tendered', t.tendered)
+                       || case when t.currency is null then '{}'::jsonb else jsonb_build_object('currency', t.currency,
+                            'rate_id', t.rate_id, 'rate', trim(trailing '.' from trim(trailing '0' from t.rate::text)),
+                            'foreign_tendered', t.foreign_tendered) end
+                       order by t.kind, t.amount desc) from public.sale_tenders t where t.sale_id = s.id) as tenders
+         from public.sales s where s.store_id = $1 order by s.receipt_number`, [riverbend]);
+    // What the register itself sends for each cash sale (cart.ts, foreign-tender.ts at the store's step of 5).
+    const register = (total: number, steps: ((t: Tender[]) => Tender[] | string)[]) =>
+      steps.reduce<Tender[]>((t, step) => {
+        const next = step(t);
+        if (typeof next === 'string') throw new Error(next);
+        return next;
+      }, []).map(tenderPayload).sort((a, b) => a.kind.localeCompare(b.kind) || b.amount - a.amount);
+    const cash = (total: number, given: number) => (t: Tender[]) => addTender(total, t, 'cash', given, 5);
+    const card = (total: number) => (t: Tender[]) => addTender(total, t, 'card', null, 5);
+    const usd = (total: number, given: number) => (t: Tender[]) => addForeignTender(total, t, given, then, 'CAD', 5);
+    expect(sales.map(({ shift_id: _s, ...sale }) => sale)).toEqual([
+      // 3 x 3.99 = 11.97: cash pays 11.95 from a 20 (the rounding takes 0.02 off).
+      { receipt_number: 'RB1-000001', total: 1197, cash_rounding: -2, tenders: register(1197, [cash(1197, 2000)]) },
+      { receipt_number: 'RB1-000002', total: 1250, cash_rounding: 0, tenders: register(1250, [card(1250)]) },
+      { receipt_number: 'RB1-000003', total: 2400, cash_rounding: 0, tenders: register(2400, [card(2400)]) },
+      { receipt_number: 'RB1-000004', total: 1890, cash_rounding: 0, tenders: register(1890, [card(1890)]) },
+      // 48.00: a US$20 note (27.60 at 1.38), the rest by card.
+      { receipt_number: 'RB1-000005', total: 4800, cash_rounding: 0, tenders: register(4800, [usd(4800, 2000), card(4800)]) },
+      // 5.49 rounds to 5.50 in cash; a US$5 note is worth 6.90: 1.40 change in Canadian dollars.
+      { receipt_number: 'RB1-000006', total: 549, cash_rounding: 1, tenders: register(549, [usd(549, 500)]) },
+    ]);
+    // The figures themselves, so a change on the register's side shows here too.
+    expect(sales[0]?.tenders).toEqual([{ kind: 'cash', amount: 1195, tendered: 2000 }]);
+    expect(sales[5]?.tenders).toEqual([{ kind: 'cash', amount: 550, tendered: 690, currency: 'USD', rate_id: then.id, rate: '1.38',
+      foreign_tendered: 500 }]);
+
+    // The Z report of that shift, as the owner reads it: the rounding, the Canadian drawer and the US dollars balance.
+    const z = await db.asRequest(
+      { role: 'authenticated', claims: { role: 'authenticated', sub: seedUsers.owner5.id }, readOnly: true },
+      async (tx) => (await tx.query<{ z: Record<string, unknown> }>('select public.z_report($1) as z', [sales[0]?.shift_id])).rows[0]?.z);
+    expect(z).toMatchObject({ sales_count: 6, cash_rounding: -1, opening_float: 10000, tenders: { cash: 4505, card: 7580 },
+      refunds_count: 1, refunds_cash_rounding: 0, expected_cash: 11055, counted_total: 11055, difference: 0,
+      foreign_cash: [{ currency: 'USD', tenders: 2, expected: 2500, paid: 3310, change: 140, counted: 2500, difference: 0 }],
+      after_close: null });
   });
 });

@@ -129,6 +129,8 @@ export interface ShiftFigures {
   sales_count: number; sales_total: number; discount_total: number; tax_total: number; flagged_count: number;
   tenders: Record<string, number>; refunds_count: number; refunds_total: number; cash_in: number; cash_out: number;
   expected_cash: number; counted: Record<string, unknown> | null; counted_total: number | null; difference: number | null;
+  /** Cash rounding (ADR 0251): what rounding cash to the store's step added to the sales, and to the cash refunds. */
+  cash_rounding?: number; refunds_cash_rounding?: number;
   /** Foreign cash per currency (ADR 0395): handed over (expected in the drawer), counted at the close, the difference. */
   foreign_cash?: ForeignDrawer[];
   /** Z report only: what arrived after the close (late offline entries), apart from the frozen figures (ADR 0171). */

@@ -25,7 +25,10 @@ export function ShiftReport({ figures, currency, kind, storeName = null, registe
     ['Discounts', money(figures.discount_total)],
     ['Tax', money(figures.tax_total)],
     ...Object.entries(figures.tenders).map(([k, v]) => [`Paid by ${k}`, money(v)] as [string, string]),
+    // Cash rounding (ADR 0251): the cash tenders above are already rounded; what rounding added (or took off) is said.
+    ...(figures.cash_rounding ? [['Cash rounding', money(figures.cash_rounding)]] as [string, string][] : []),
     ['Refunds', `${figures.refunds_count} · ${money(figures.refunds_total)}`],
+    ...(figures.refunds_cash_rounding ? [['Refunds cash rounding', money(figures.refunds_cash_rounding)]] as [string, string][] : []),
     ['Cash in', money(figures.cash_in)],
     ['Cash out', money(figures.cash_out)],
     ['Cash expected', money(figures.expected_cash)],
@@ -44,7 +47,8 @@ export function ShiftReport({ figures, currency, kind, storeName = null, registe
       <Text fontWeight="bold">{kind} report</Text>
       {rows.map(([label, value]) => (
         <HStack key={label} justify="space-between"><Text>{label}</Text>
-          <Text data-testid={label === 'Difference' ? 'shift-difference' : /^[A-Z]{3} /.test(label) ? `shift-${label.replace(' ', '-')}` : undefined}>{value}</Text></HStack>
+          <Text data-testid={label === 'Difference' ? 'shift-difference' : label === 'Cash rounding' ? 'shift-cash-rounding'
+            : /^[A-Z]{3} /.test(label) ? `shift-${label.replace(' ', '-')}` : undefined}>{value}</Text></HStack>
       ))}
       <PrintReportButton kind={kind}
         onPrint={() => printSlip(platform, shiftReportSlip(figures, kind, currency, storeName, registerName), { openDrawer: false })} />

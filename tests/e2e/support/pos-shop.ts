@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { deriveApiKeys } from '../../../supabase/local/keys/api-keys';
 import { e2e } from '../../helpers/e2e-env';
 import { createNodeSupabaseClient } from '../../helpers/node-supabase-client';
@@ -45,12 +45,19 @@ export async function posShop() {
     const { error } = await asOwner.rpc('set_staff_pin', { _business_id: business, _user_id: userId, _pin: pin });
     if (error) throw new Error(error.message);
   };
+  // Foreign cash (ADR 0395): a rate into the store's USD, set by the owner through the one function that writes rates.
+  const setExchangeRate = async (currency: string, rate: string) => {
+    const { data, error } = await asOwner.rpc('set_exchange_rate', { _business_id: business, _currency: currency,
+      _base_currency: 'USD', _rate: Number(rate) });
+    if (error) throw new Error(error.message);
+    return (data as { id: string }).id;
+  };
   const pins = { cashier: '4826', manager: '7391' };
   await setPin(cashier.id, pins.cashier);
   await setPin(manager.id, pins.manager);
   const rows = async <T>(query: PromiseLike<{ data: T[] | null }>) => (await query).data ?? [];
   return {
-    owner, cashier, manager, business, store, register, pins, setPin,
+    owner, cashier, manager, business, store, register, pins, setPin, setExchangeRate,
     sales: () => rows(admin.from('sales').select('id, total, discount_total, receipt_number, approval_id, tendered_total, change_total, cashier_id, till_switch_id, review_reasons')
       .eq('register_id', register).order('receipt_number')),
     tenders: (saleId: string) => rows(admin.from('sale_tenders').select('kind, amount, tendered, change').eq('sale_id', saleId).order('kind')),
@@ -71,6 +78,17 @@ export async function scan(page: Page, code: string) {
   // A string so this file needs no DOM typings (the e2e project compiles for Node).
   await page.evaluate(`for (const key of [...${JSON.stringify(code)}, 'Enter'])
     document.body.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));`);
+}
+
+/**
+ * The first scan after the register opened: a scan before the register's copy of the catalog has arrived finds
+ * nothing (and adds nothing), so it scans again until the cart holds the item.
+ */
+export async function scanFirst(page: Page, code: string) {
+  await expect(async () => {
+    await scan(page, code);
+    await expect(page.getByTestId('cart-qty')).toHaveText('1', { timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
 }
 
 /** Chooses the shop's register and opens a shift with a starting float. */

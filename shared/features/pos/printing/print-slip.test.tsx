@@ -35,6 +35,15 @@ describe('shift report and refund slips (docs/adr/0150)', () => {
     expect(row(z, 'JPY expected')?.amount).toBeNull();
   });
 
+  it('a report says the cash rounding of the sales and of the cash refunds when there was any (ADR 0251)', () => {
+    const z = shiftReportSlip({ ...figures, cash_rounding: -1, refunds_cash_rounding: 2 }, 'Z', 'CAD', null, null);
+    expect(z.rows.map((r) => r.label).slice(8, 13)).toEqual(['Paid by Card', 'Cash rounding', 'Refunds', 'Refunds total',
+      'Refunds cash rounding']);
+    expect([row(z, 'Cash rounding')?.amount, row(z, 'Refunds cash rounding')?.amount]).toEqual([-1, 2]);
+    const exact = shiftReportSlip({ ...figures, cash_rounding: 0, refunds_cash_rounding: 0 }, 'Z', 'USD', null, null);
+    expect([row(exact, 'Cash rounding'), row(exact, 'Refunds cash rounding')]).toEqual([undefined, undefined]);
+  });
+
   it('a refund slip lists what went back, the total paid out and the original receipt as its barcode', () => {
     const sale = { id: 'sale', receipt_number: 'DT1-000042', occurred_at: '', total: 3049, store_id: 'st', pending: false,
       lines: [{ line_no: 1, description: 'Tee M', qty: 2, refunded: 0 }] } as unknown as RefundableSale;

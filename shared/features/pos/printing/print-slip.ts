@@ -29,8 +29,11 @@ export function shiftReportSlip(figures: ShiftFigures, kind: 'X' | 'Z', currency
     amount('Discounts', figures.discount_total),
     amount('Tax', figures.tax_total),
     ...Object.entries(figures.tenders).map(([k, v]) => amount(`Paid by ${tenderName(k)}`.slice(0, 80), v)),
+    // Cash rounding (ADR 0251), when there was any: the cash above is already rounded.
+    ...(figures.cash_rounding ? [amount('Cash rounding', figures.cash_rounding)] : []),
     text('Refunds', String(figures.refunds_count)),
     amount('Refunds total', figures.refunds_total),
+    ...(figures.refunds_cash_rounding ? [amount('Refunds cash rounding', figures.refunds_cash_rounding)] : []),
     amount('Cash in', figures.cash_in),
     amount('Cash out', figures.cash_out),
     amount('Cash expected', figures.expected_cash, true),
