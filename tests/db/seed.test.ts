@@ -224,7 +224,7 @@ describe('supabase/seed.sql', () => {
   });
 
   it('gives owner2 a Clothing shop: a size and colour grid within the plan, two seasons, real sell-through, last season marked down', async () => {
-    const owner2 = { role: 'authenticated', claims: { role: 'authenticated', sub: seedUsers.owner2.id }, readOnly: true };
+    const owner2 = { role: 'authenticated', claims: { role: 'authenticated', sub: seedUsers.owner2.id }, readOnly: true } as const;
     const business = (await db.query<{ id: string }>('select id from public.businesses where owner_id = $1', [seedUsers.owner2.id]))
       .rows[0]!.id;
     const { rows: [shop] } = await db.query<Record<string, unknown>>(
