@@ -943,11 +943,11 @@ $$;
 -- Two collections named by the season of today's date (in December: AW26 running, SS26 past): the tee is the spring
 -- and summer line, the chinos and the knit the autumn and winter one. The season's delivery came on a purchase order
 -- 24 days ago, a top-up of the knit 4 days ago; three weeks of trading (Monday to Saturday) in closed shifts on TN1,
--- one knit returned; then, today, the past season's leftovers marked down 30 % (markdown_collection). Written through the audited functions as owner2 (request.jwt.claims), offline-style with the times the
--- register would send, so Reports > Collections shows real sell-through and the trail shows the markdown.
+-- one knit returned; then, today, the past season's leftovers marked down 30 % (markdown_collection). Written through
+-- the audited functions as owner2 (request.jwt.claims), offline-style with the times the register would send, so
+-- Reports > Collections shows real sell-through and the trail shows the markdown.
 do $$
 declare
-  v_owner uuid := '33333333-3333-4333-8333-333333333333';
   v_claims text := '{"sub":"33333333-3333-4333-8333-333333333333","role":"authenticated"}';
   v_business uuid := (select b.id from public.businesses b where b.owner_id = '33333333-3333-4333-8333-333333333333');
   v_store uuid := '5a000000-0000-4000-8000-000000000003';
