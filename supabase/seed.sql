@@ -5,7 +5,7 @@
 -- Demo accounts (machine-readable: the local stack prints these lines at start; the README lists them):
 -- demo-account: admin@storewise.local | storewise-admin | admin | Avery Admin, opens the admin panel at /admin
 -- demo-account: owner1@storewise.local | storewise-owner | owner | Olivia Grocer, Fresh Corner Market: Growth plan, billing, payment methods, sessions, tickets
--- demo-account: owner2@storewise.local | storewise-owner | owner | Marco Tailor, Thread & Needle: Starter plan on trial, auto-renew off
+-- demo-account: owner2@storewise.local | storewise-owner | owner | Marco Tailor, Thread & Needle: Starter plan on trial, auto-renew off; clothing in sizes by colours, two seasons' collections, last season marked down 30 % today (Reports > Collections, Catalog)
 -- demo-account: owner3@storewise.local | storewise-owner | owner | Priya Pharmacist, CarePlus Pharmacy: no plan and no history (empty states)
 -- demo-account: manager1@storewise.local | storewise-manager | manager | Dana Manager, manager at Fresh Corner Market: till PIN 4739 (switch the till, approve discounts and refunds)
 -- demo-account: cashier1@storewise.local | storewise-cashier | cashier | Carlos Cashier, cashier at Fresh Corner Market: till PIN 5162 (switch the till to him at the register)
@@ -21,6 +21,7 @@
 --   cashier1 66666666-6666-4666-8666-666666666666 (Fresh Corner Market's cashier)
 --   owner4 77777777-7777-4777-8777-777777777777 (the Electronics demo, its own block at the end)
 --   owner5 88888888-8888-4888-8888-888888888888 (the Pharmacy demo, its own block after the Electronics one)
+--   (owner2's Thread & Needle is the Clothing demo: its catalog, stock and sales are in their own block at the end)
 --
 -- Expected admin figures right after seeding (tests assert them):
 --   profiles count                 8        (the admin, five owners, owner1's manager and cashier; owner4 and owner5 have no plan, billing, tickets or sessions)
@@ -198,14 +199,16 @@ select s.id, b.id, s.name, s.address, s.phone, s.time_zone, s.currency, s.tax_in
   ) as s (id, owner_id, name, address, phone, time_zone, currency, tax_inclusive, rate, header, footer, age)
   join public.businesses b on b.owner_id = s.owner_id;
 
-insert into public.registers (business_id, store_id, name, receipt_prefix)
-select s.business_id, s.id, r.name, r.prefix
+-- TN1 is as old as its store: the Clothing demo's shifts go back three weeks, and a register's first shift cannot open
+-- before the register existed (open_shift).
+insert into public.registers (business_id, store_id, name, receipt_prefix, created_at)
+select s.business_id, s.id, r.name, r.prefix, coalesce(s.created_at + r.after_store, now())
   from (values
-    ('5a000000-0000-4000-8000-000000000001'::uuid, 'Front till', 'DT1'),
-    ('5a000000-0000-4000-8000-000000000001'::uuid, 'Express lane', 'DT2'),
-    ('5a000000-0000-4000-8000-000000000002'::uuid, 'Front till', 'RS1'),
-    ('5a000000-0000-4000-8000-000000000003'::uuid, 'Counter', 'TN1')
-  ) as r (store_id, name, prefix)
+    ('5a000000-0000-4000-8000-000000000001'::uuid, 'Front till', 'DT1', null::interval),
+    ('5a000000-0000-4000-8000-000000000001'::uuid, 'Express lane', 'DT2', null),
+    ('5a000000-0000-4000-8000-000000000002'::uuid, 'Front till', 'RS1', null),
+    ('5a000000-0000-4000-8000-000000000003'::uuid, 'Counter', 'TN1', interval '1 hour')
+  ) as r (store_id, name, prefix, after_store)
   join public.stores s on s.id = r.store_id;
 
 -- ---------------------------------------------------------------------------------------------------
@@ -970,3 +973,216 @@ begin
 end;
 $$;
 -- End of the Pharmacy demo.
+
+-- ==== Clothing demo (issue 29, the size grid pack; ADR 0340, 0411) ====
+-- owner2's Thread & Needle (Clothing: the size_grid pack), one store (Thread & Needle Studio, Leeds, GBP, prices
+-- including 20 % VAT) and its register TN1, in its own block like the Electronics and Pharmacy ones. Three styles made
+-- through the grid (option 1 Size down, option 2 Colour across, SKU STYLE-COLOUR-SIZE as shared/lib/size-grid.ts
+-- makes them): a tee in S/M/L/XL x White/Navy/Sage, chinos by waist, a merino knit in S/M/L x two colours. 22 sellable
+-- items: within the Starter trial's 100 and within Free's 25 too, so the shop is not over its limit when the trial ends.
+-- Two collections named by the season of today's date (in December: AW26 running, SS26 past): the tee is the spring
+-- and summer line, the chinos and the knit the autumn and winter one. The season's delivery came on a purchase order
+-- 24 days ago, a top-up of the knit 4 days ago; three weeks of trading (Monday to Saturday) in closed shifts on TN1,
+-- one knit returned; then, today, the past season's leftovers marked down 30 % (markdown_collection). Written through
+-- the audited functions as owner2 (request.jwt.claims), offline-style with the times the register would send, so
+-- Reports > Collections shows real sell-through and the trail shows the markdown.
+do $$
+declare
+  v_claims text := '{"sub":"33333333-3333-4333-8333-333333333333","role":"authenticated"}';
+  v_business uuid := (select b.id from public.businesses b where b.owner_id = '33333333-3333-4333-8333-333333333333');
+  v_store uuid := '5a000000-0000-4000-8000-000000000003';
+  v_register uuid := (select r.id from public.registers r where r.store_id = '5a000000-0000-4000-8000-000000000003'
+                                                              and r.receipt_prefix = 'TN1');
+  v_today date := (now() at time zone 'Europe/London')::date;
+  v_year int;
+  v_aw_start date;
+  v_ss_start date;
+  v_current text;
+  v_past uuid;
+  v_supplier uuid;
+  v_po uuid;
+  v_day record;
+  v_shift uuid;
+  v_sale jsonb;
+  v_topped_up boolean := false;
+  v_refunded boolean := false;
+  v_expected bigint;
+  v_returned record;
+begin
+  if v_register is null then
+    raise exception 'the Clothing demo needs Thread & Needle Studio''s register TN1';
+  end if;
+  perform set_config('request.jwt.claims', v_claims, true);
+
+  -- The seasons of today's date: autumn/winter runs September to February, spring/summer March to August.
+  if extract(month from v_today) >= 9 or extract(month from v_today) <= 2 then
+    v_year := extract(year from v_today)::int - case when extract(month from v_today) <= 2 then 1 else 0 end;
+    v_aw_start := make_date(v_year, 9, 1);
+    v_ss_start := make_date(v_year, 3, 1);
+    v_current := 'AW';
+  else
+    v_year := extract(year from v_today)::int;
+    v_ss_start := make_date(v_year, 3, 1);
+    v_aw_start := make_date(v_year - 1, 9, 1);
+    v_current := 'SS';
+  end if;
+  insert into public.collections (business_id, name, season_code, starts_on, ends_on)
+  values (v_business, 'Autumn/Winter ' || extract(year from v_aw_start), 'AW' || to_char(v_aw_start, 'YY'), v_aw_start,
+          (v_aw_start + interval '6 months')::date - 1),
+         (v_business, 'Spring/Summer ' || extract(year from v_ss_start), 'SS' || to_char(v_ss_start, 'YY'), v_ss_start,
+          (v_ss_start + interval '6 months')::date - 1);
+
+  insert into public.categories (business_id, name)
+  values (v_business, 'T-shirts'), (v_business, 'Trousers'), (v_business, 'Knitwear');
+  insert into public.products (business_id, name, category_id, brand, option1_name, option2_name, collection_id,
+                               created_at)
+  select v_business, p.name, c.id, 'Thread & Needle', 'Size', 'Colour', k.id, now() - interval '28 days'
+    from (values ('Organic Cotton Tee', 'T-shirts', 'SS'), ('Stretch Chinos', 'Trousers', 'AW'),
+                 ('Merino Crew Knit', 'Knitwear', 'AW')) as p (name, category, season)
+    join public.categories c on c.business_id = v_business and c.name = p.category
+    join public.collections k on k.business_id = v_business and left(k.season_code, 2) = p.season;
+
+  -- The grid: one variant per size and colour, SKU STYLE-COLOUR-SIZE; prices include VAT.
+  insert into public.variants (business_id, product_id, option1, option2, sku, price, created_at)
+  select v_business, p.id, s.size, c.colour,
+         g.style || '-' || upper(left(c.colour, 3)) || '-' || s.size, g.price, p.created_at
+    from (values ('Organic Cotton Tee', 'TEE', array['S', 'M', 'L', 'XL'], array['White', 'Navy', 'Sage'], 1800),
+                 ('Stretch Chinos', 'CHINO', array['30', '32', '34', '36'], array['Stone'], 4500),
+                 ('Merino Crew Knit', 'KNIT', array['S', 'M', 'L'], array['Charcoal', 'Oat'], 6500))
+         as g (name, style, sizes, colours, price)
+    join public.products p on p.business_id = v_business and p.name = g.name
+    cross join lateral unnest(g.sizes) with ordinality as s (size, n)
+    cross join lateral unnest(g.colours) with ordinality as c (colour, m)
+   order by g.style, s.n, c.m;
+  insert into public.barcodes (business_id, variant_id, code, kind)
+  select v_business, x.id, x.body || private.gtin_check_digit(x.body)::text, 'ean13'
+    from (select v.id, '0614143' || lpad((row_number() over (order by v.sku))::text, 5, '0') as body
+            from public.variants v where v.business_id = v_business) x;
+
+  insert into public.customers (business_id, name, phone, email)
+  values (v_business, 'Hannah Price', '+44 113 496 0101', 'hannah.price@example.com'),
+         (v_business, 'Tom Ashworth', '+44 113 496 0102', null),
+         (v_business, 'Priya Shah', null, 'priya.shah@example.com');
+
+  -- Each item's season, cost (the mill's price, without VAT) and role this season.
+  create temporary table seed_tn_items on commit drop as
+  select v.id as variant_id, v.sku, p.name as product, left(k.season_code, 2) = v_current as current,
+         case left(v.sku, 3) when 'TEE' then 650 when 'CHI' then 1750 else 2600 end::bigint as cost
+    from public.variants v
+    join public.products p on p.id = v.product_id
+    join public.collections k on k.id = p.collection_id
+   where v.business_id = v_business;
+  select k.id into v_past from public.collections k where k.business_id = v_business and left(k.season_code, 2) <> v_current;
+
+  -- Three weeks of trading days (the studio is closed on Sundays), 2 to 4 sales a day of one or two items; about one
+  -- item in four is from last season's line, which is why it is marked down at the end.
+  create temporary table seed_tn_days on commit drop as
+  select d.d, v_today - d.d as day, ((v_today - d.d) + time '09:30') at time zone 'Europe/London' as opened_at,
+         ((v_today - d.d) + time '17:30') at time zone 'Europe/London' as closed_at, 2 + abs(hashtext('tn-n' || d.d)) % 3 as sales
+    from generate_series(1, 21) as d (d)
+   where extract(isodow from v_today - d.d) <> 7;
+  create temporary table seed_tn_sales on commit drop as
+  select x.d, k.k, x.opened_at + make_interval(mins => 30 + k.k * 420 / (x.sales + 1) + abs(hashtext('tn-m' || x.d || k.k)) % 25) as at,
+         case when abs(hashtext('tn-c' || x.d || k.k)) % 5 = 0
+              then (array['Hannah Price', 'Tom Ashworth', 'Priya Shah'])[1 + abs(hashtext('tn-w' || x.d || k.k)) % 3] end as customer,
+         case when abs(hashtext('tn-t' || x.d || k.k)) % 3 = 0 then 'cash' else 'card' end as tender
+    from seed_tn_days x cross join lateral generate_series(1, x.sales) as k (k);
+  create temporary table seed_tn_lines on commit drop as
+  select s.d, s.k, l.l as line_no,
+         (select i.variant_id from seed_tn_items i where i.current = r.current order by i.sku
+           offset abs(hashtext('tn-v' || s.d || s.k || l.l)) % (select count(*) from seed_tn_items j where j.current = r.current)
+           limit 1) as variant_id
+    from seed_tn_sales s
+   cross join lateral generate_series(1, case when abs(hashtext('tn-l' || s.d || s.k)) % 4 = 0 then 2 else 1 end) as l (l)
+   cross join lateral (select abs(hashtext('tn-r' || s.d || s.k || l.l)) % 100 >= 25 as current) r;
+
+  insert into public.suppliers (business_id, name, contact_name, email, phone, notes)
+  values (v_business, 'Pennine Mills', 'Ruth Holroyd', 'orders@penninemills.example', '+44 113 496 0300',
+          'Knitwear and jersey; 10 working days')
+  returning id into v_supplier;
+
+  -- The season's delivery, ordered through the grid 26 days ago and received 24 days ago: what the three weeks sell
+  -- and 3 to 6 of each cell left. A stock entry dated by a caller may be at most 7 days back (apply_movement), so this
+  -- receipt is written as the database (no caller), as the Fresh Corner block writes its received order: the same
+  -- steps as receive_purchase_order (average cost, ledger row, the line received, the order marked received).
+  v_po := public.create_purchase_order(v_store, v_supplier, (
+    select jsonb_agg(jsonb_build_object('variant_id', i.variant_id, 'unit_cost', i.cost,
+             'qty', coalesce((select count(*) from seed_tn_lines l where l.variant_id = i.variant_id), 0)
+                    + case when i.current then 3 else 4 end + abs(hashtext('tn-q' || i.sku)) % 3) order by i.sku)
+      from seed_tn_items i), 'Season delivery: both collections, sizes by colours', null);
+  update public.purchase_orders set status = 'ordered' where id = v_po;
+  perform set_config('request.jwt.claims', '', true);
+  perform private.update_average_cost(v_business, l.variant_id, l.qty_ordered, l.unit_cost),
+          private.apply_movement(v_business, v_store, l.variant_id, null, 'receive', l.qty_ordered, null, l.unit_cost,
+                                 ((v_today - 24) + time '10:00') at time zone 'Europe/London', 'purchase_order', v_po, null)
+     from public.purchase_order_lines l where l.purchase_order_id = v_po;
+  update public.purchase_order_lines set qty_received = qty_ordered where purchase_order_id = v_po;
+  perform set_config('storewise.receiving', 'on', true);
+  update public.purchase_orders set status = 'received' where id = v_po;
+  perform set_config('storewise.receiving', '', true);
+  perform set_config('request.jwt.claims', v_claims, true);
+
+  for v_day in select * from seed_tn_days order by d desc loop
+    -- Four days ago: the knit sold well, two colours of M and L topped up through the grid, received by receive_purchase_order.
+    if not v_topped_up and v_day.d <= 4 then
+      v_po := public.create_purchase_order(v_store, v_supplier, (
+        select jsonb_agg(jsonb_build_object('variant_id', i.variant_id, 'qty', 3, 'unit_cost', i.cost) order by i.sku)
+          from seed_tn_items i where i.sku in ('KNIT-CHA-M', 'KNIT-CHA-L', 'KNIT-OAT-M', 'KNIT-OAT-L')), 'Knit top-up', null);
+      update public.purchase_orders set status = 'ordered' where id = v_po;
+      perform public.receive_purchase_order(v_po, (
+        select jsonb_agg(jsonb_build_object('line_id', l.id, 'qty', l.qty_ordered))
+          from public.purchase_order_lines l where l.purchase_order_id = v_po), v_day.opened_at - interval '1 hour');
+      v_topped_up := true;
+    end if;
+
+    v_shift := gen_random_uuid();
+    perform public.open_shift(v_shift, v_register, 10000, v_day.opened_at, true);
+    for v_sale in
+      select jsonb_build_object('id', gen_random_uuid(), 'register_id', v_register, 'shift_id', v_shift, 'offline', true,
+               'occurred_at', s.at,
+               'customer_id', (select c.id from public.customers c where c.business_id = v_business and c.name = s.customer),
+               'lines', (select jsonb_agg(jsonb_build_object('variant_id', l.variant_id, 'qty', 1) order by l.line_no)
+                           from seed_tn_lines l where l.d = s.d and l.k = s.k),
+               'tenders', jsonb_build_array(jsonb_build_object('kind', s.tender, 'amount', t.total)
+                 || case when s.tender = 'cash' then jsonb_build_object('tendered', ceil(t.total / 500.0)::bigint * 500)
+                         else '{}'::jsonb end))
+        from seed_tn_sales s
+        cross join lateral (select sum(v.price)::bigint as total from seed_tn_lines l join public.variants v on v.id = l.variant_id
+                             where l.d = s.d and l.k = s.k) t
+       where s.d = v_day.d
+       order by s.at
+    loop
+      perform public.post_sale(v_sale);
+    end loop;
+    -- Three days ago: a knit bought the week before comes back unworn (the wrong size), back on the shelf.
+    if not v_refunded and v_day.d <= 3 then
+      select sl.sale_id, sl.id as line into v_returned
+        from public.sale_lines sl join public.sales x on x.id = sl.sale_id join public.variants v on v.id = sl.variant_id
+       where x.business_id = v_business and v.sku like 'KNIT-%' and x.occurred_at < v_day.opened_at - interval '4 days'
+       order by x.occurred_at desc, sl.line_no limit 1;
+      if v_returned.line is not null then
+        perform public.post_refund(jsonb_build_object('id', gen_random_uuid(), 'sale_id', v_returned.sale_id,
+          'shift_id', v_shift, 'offline', true, 'occurred_at', v_day.opened_at + interval '6 hours',
+          'reason', 'Wrong size, returned unworn',
+          'lines', jsonb_build_array(jsonb_build_object('sale_line_id', v_returned.line, 'qty', 1, 'disposition', 'restock'))));
+        v_refunded := true;
+      end if;
+    end if;
+    -- Closed with the drawer counted right: the float and the day's cash, in notes and coins (each denomination
+    -- divides the one above it, so each count is what is left over from the larger ones).
+    v_expected := (public.x_report(v_shift) ->> 'expected_cash')::bigint;
+    perform public.close_shift(v_shift, (
+      select jsonb_object_agg(c.denomination::text, c.n)
+        from (select d.denomination, (v_expected % coalesce(lag(d.denomination) over (order by d.denomination desc), v_expected + 1))
+                                     / d.denomination as n
+                from unnest(array[2000, 1000, 500, 100, 50, 10, 5, 1]) as d (denomination)) c
+       where c.n > 0), gen_random_uuid(), v_day.closed_at);
+  end loop;
+
+  -- This morning, before the register opens: last season's line 30 % off for the end-of-season sale. Done now, so the
+  -- trail (append-only, dated by the database) shows it as today's: each price before and after, and the markdown.
+  perform public.markdown_collection(v_past, 'percent', 30, true, false);
+  perform set_config('request.jwt.claims', '', true);
+end;
+$$;
+-- End of the Clothing demo.

@@ -8,6 +8,7 @@ import { openDb, type OpenedDb } from '../../supabase/local/db/open-db';
 import { seedFile } from '../../supabase/local/db/paths';
 import { addTender, type Tender } from '../../shared/features/pos/cart';
 import { addForeignTender, tenderPayload } from '../../shared/features/pos/foreign-tender';
+import { gridCells } from '../../shared/lib/size-grid';
 import { seedUsers } from './support/seed-ids';
 
 let db: OpenedDb;
@@ -288,5 +289,121 @@ describe('supabase/seed.sql', () => {
       refunds_count: 1, refunds_cash_rounding: 0, expected_cash: 11055, counted_total: 11055, difference: 0,
       foreign_cash: [{ currency: 'USD', tenders: 2, expected: 2500, paid: 3310, change: 140, counted: 2500, difference: 0 }],
       after_close: null });
+  });
+
+  it('gives owner2 a Clothing shop: a size and colour grid within the plan, two seasons, real sell-through, last season marked down', async () => {
+    const owner2 = { role: 'authenticated', claims: { role: 'authenticated', sub: seedUsers.owner2.id }, readOnly: true } as const;
+    const business = (await db.query<{ id: string }>('select id from public.businesses where owner_id = $1', [seedUsers.owner2.id]))
+      .rows[0]!.id;
+    const { rows: [shop] } = await db.query<Record<string, unknown>>(
+      `select b.packs,
+              (select count(*)::int from public.variants v where v.business_id = b.id and v.archived_at is null) as items,
+              (select max_products from private.plan_limits(b.id)) as plan_items,
+              (select max_products from private.plan_limits_of('Free')) as free_items,
+              (select count(*)::int from public.variants v where v.business_id = b.id
+                  and not exists (select 1 from public.barcodes c where c.variant_id = v.id and c.kind = 'ean13'
+                                     and c.code = left(c.code, 12) || private.gtin_check_digit(left(c.code, 12))::text)) as without_ean13,
+              (select count(*)::int from public.variants v where v.business_id = b.id
+                  and not exists (select 1 from public.variant_costs c where c.variant_id = v.id and c.cost > 0)) as without_cost,
+              (select count(*)::int from public.products p where p.business_id = b.id and p.collection_id is null) as outside_collections,
+              (select count(*)::int from public.purchase_orders o where o.business_id = b.id and o.status = 'received') as orders_received,
+              (select count(*)::int from public.sales s where s.business_id = b.id) as sales,
+              (select count(*)::int from public.sales s where s.business_id = b.id and s.flagged_for_review) as flagged,
+              (select count(*)::int from public.sales s join public.registers r on r.id = s.register_id
+                where s.business_id = b.id and r.receipt_prefix <> 'TN1') as off_tn1,
+              (select count(*)::int from public.sales s where s.business_id = b.id and s.currency <> 'GBP') as not_gbp,
+              (select count(*)::int from public.sale_lines l where l.business_id = b.id and l.tax_rate <> 20) as not_vat_20,
+              (select count(distinct (s.occurred_at at time zone 'Europe/London')::date)::int from public.sales s
+                where s.business_id = b.id) as trading_days,
+              (select count(*)::int from public.shifts h where h.business_id = b.id and (h.closed_at is null or h.difference <> 0))
+                as open_or_short_shifts,
+              (select count(*)::int from public.refunds f where f.business_id = b.id) as refunds
+         from public.businesses b where b.id = $1`, [business]);
+    expect(shop).toEqual({ packs: ['size_grid'], items: 22, plan_items: 100, free_items: 25, without_ean13: 0, without_cost: 0,
+      outside_collections: 0, orders_received: 2, sales: expect.any(Number), flagged: 0, off_tn1: 0, not_gbp: 0, not_vat_20: 0,
+      trading_days: expect.any(Number), open_or_short_shifts: 0, refunds: 1 });
+    // Within the Free plan's items too, so an ended trial leaves the shop at its limit, not over it.
+    expect(shop!.items as number).toBeLessThanOrEqual(shop!.free_items as number);
+    // Three weeks, Monday to Saturday: 18 trading days, each with 2 to 4 sales.
+    expect(shop!.trading_days).toBe(18);
+    expect(shop!.sales as number).toBeGreaterThanOrEqual(36);
+    expect(shop!.sales as number).toBeLessThanOrEqual(72);
+
+    // Every variant is a cell of its product's grid (option 1 the size, option 2 the colour), with the grid's SKU.
+    const { rows: variants } = await db.query<{ product: string; option1_name: string; option2_name: string; option1: string;
+      option2: string; sku: string }>(
+      `select p.name as product, p.option1_name, p.option2_name, v.option1, v.option2, v.sku
+         from public.variants v join public.products p on p.id = v.product_id
+        where v.business_id = $1 order by p.name, v.created_at, v.sku`, [business]);
+    const products = [...new Set(variants.map((v) => v.product))];
+    expect(products).toEqual(['Merino Crew Knit', 'Organic Cotton Tee', 'Stretch Chinos']);
+    for (const product of products) {
+      const mine = variants.filter((v) => v.product === product);
+      expect(mine.every((v) => v.option1_name === 'Size' && v.option2_name === 'Colour')).toBe(true);
+      const sizes = [...new Set(mine.map((v) => v.option1))];
+      const colours = [...new Set(mine.map((v) => v.option2))];
+      const style = mine[0]!.sku.split('-')[0]!;
+      expect(mine.map((v) => v.sku).sort()).toEqual(gridCells(style, sizes, colours).map((c) => c.sku).sort());
+    }
+    expect(variants.filter((v) => v.product === 'Organic Cotton Tee')).toHaveLength(12); // S/M/L/XL x three colours
+
+    // Stock: every balance is its ledger's sum, none below zero.
+    const { rows: [stock] } = await db.query<Record<string, number>>(
+      `select count(*)::int as balances,
+              count(*) filter (where b.qty <> coalesce((select sum(m.qty) from public.stock_movements m where m.store_id = b.store_id
+                                 and m.variant_id = b.variant_id and m.lot_id is not distinct from b.lot_id), 0))::int as off_ledger,
+              count(*) filter (where b.qty < 0)::int as negative
+         from public.stock_balances b where b.business_id = $1`, [business]);
+    expect(stock).toEqual({ balances: 22, off_ledger: 0, negative: 0 });
+
+    // Two collections, this season's running today and last season's ended; Reports > Collections has figures for both.
+    const report = await db.asRequest(owner2, async (tx) => (await tx.query<{ season_code: string; starts_on: string;
+      ends_on: string; running: boolean; products: string; units_sold: string; on_hand_end: string; sell_through: string; revenue: string }>(
+      `select r.season_code, r.starts_on::text, r.ends_on::text, r.products,
+              (now() at time zone 'Europe/London')::date between r.starts_on and r.ends_on as running,
+              r.units_sold, r.on_hand_end, r.sell_through, r.revenue
+         from public.report_collection_sell_through($1, (now() at time zone 'Europe/London')::date - 30,
+                                                    (now() at time zone 'Europe/London')::date) r`, [business])).rows);
+    expect(report.map((r) => r.running)).toEqual([true, false]);
+    expect(report.map((r) => Number(r.products))).toEqual([report[0]!.season_code.startsWith('AW') ? 2 : 1,
+      report[0]!.season_code.startsWith('AW') ? 1 : 2]);
+    for (const r of report) {
+      expect(r.season_code).toMatch(/^(AW|SS)\d\d$/);
+      expect(Number(r.units_sold)).toBeGreaterThan(0);
+      expect(Number(r.on_hand_end)).toBeGreaterThan(0);
+      expect(Number(r.sell_through)).toBeGreaterThan(0);
+      expect(Number(r.sell_through)).toBeLessThan(1);
+      expect(Number(r.revenue)).toBeGreaterThan(0);
+    }
+    // The units sold are the sales' lines less the one return.
+    const { rows: [units] } = await db.query<{ sold: string }>(
+      `select (select sum(l.qty) from public.sale_lines l where l.business_id = $1)
+            - (select sum(rl.qty) from public.refund_lines rl where rl.business_id = $1) as sold`, [business]);
+    expect(report.reduce((sum, r) => sum + Number(r.units_sold), 0)).toBe(Number(units!.sold));
+
+    // The markdown: last season's items are 30 % off their sold price, through markdown_collection (trail entries by owner2).
+    const { rows: marked } = await db.query<{ sku: string; price: number; sold_at: number | null; before: number | null;
+      after: number | null; actor_id: string | null }>(
+      `select v.sku, v.price,
+              (select max(l.unit_price)::int from public.sale_lines l where l.variant_id = v.id) as sold_at,
+              (a.before ->> 'price')::int as before, (a.after ->> 'price')::int as after, a.actor_id
+         from public.variants v
+         join public.products p on p.id = v.product_id
+         join public.collections c on c.id = p.collection_id
+         left join public.activity a on a.entity_id = v.id and a.kind = 'variant.updated'
+        where v.business_id = $1 and c.ends_on < (now() at time zone 'Europe/London')::date
+        order by v.sku`, [business]);
+    expect(marked.length).toBeGreaterThan(0);
+    for (const m of marked) {
+      expect(m.after).toBe(m.price);
+      expect(m.price).toBe(Math.round((m.before ?? 0) * 0.7));
+      if (m.sold_at !== null) expect(m.sold_at).toBe(m.before);
+      expect(m.actor_id).toBe(seedUsers.owner2.id);
+    }
+    expect(marked.some((m) => m.sold_at !== null)).toBe(true);
+    const { rows: markdowns } = await db.query<{ kind: string; value: string; changed: number }>(
+      `select a.after ->> 'kind' as kind, a.after ->> 'value' as value, (a.after ->> 'variants_changed')::int as changed
+         from public.activity a where a.business_id = $1 and a.kind = 'collection.marked_down'`, [business]);
+    expect(markdowns).toEqual([{ kind: 'percent', value: '30', changed: marked.length }]);
   });
 });
