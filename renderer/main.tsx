@@ -4,6 +4,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { HashRouter } from 'react-router-dom';
 import { App } from '../shared/app/app';
+import { preloadScreens } from '../shared/app/screen-modules';
 import { notify } from '../shared/components/toaster';
 import { getBridge } from './bridge';
 import { createDesktopPlatform } from './platform';
@@ -15,6 +16,8 @@ function fail(message: string) {
 }
 
 async function start() {
+  // The screen the window opens on (a hash route), loaded while the configuration is asked for (docs/adr/0418).
+  preloadScreens(window.location.hash.replace(/^#/, '').split('?')[0] || '/');
   const bridge = getBridge();
   if (!bridge) return fail('Storewise desktop must be started from the Storewise app.');
   const result = await bridge.app.config();

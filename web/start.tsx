@@ -4,6 +4,7 @@ import type { Platform, SupabaseConfig } from '../shared/platform/platform';
 import type { createRoot as CreateRoot, hydrateRoot as HydrateRoot } from 'react-dom/client';
 import type { CacheProvider as CacheProviderType } from '@emotion/react';
 import { createWebPlatform } from './platform';
+import { preloadScreens } from '../shared/app/screen-modules';
 import type { serverStylesCache as ServerStylesCache } from './server-styles-cache';
 import type { InertUntilHydrated as InertUntilHydratedType } from '../shared/app/hydration-gate';
 
@@ -46,6 +47,8 @@ export function start(container: HTMLElement, configLater: Promise<SupabaseConfi
   // Public pages arrive prerendered (docs/adr/0090): adopt that HTML instead of painting it again.
   const hydrate = canHydrate(container.dataset.prerendered, window.location.pathname);
   const modulesLater = loadApp(hydrate);
+  // A deep link into the dashboard: its screens' chunks alongside the app's, not one after another (ADR 0418).
+  if (!hydrate) preloadScreens(window.location.pathname);
   Promise.all([configLater, modulesLater]).then(
     ([config, { createRoot, hydrateRoot, App, BrowserRouter, CacheProvider, serverStylesCache, InertUntilHydrated }]) => {
       const app = <App platform={createWebPlatform(config)} Router={BrowserRouter} />;

@@ -1,9 +1,11 @@
 import { lazy } from 'react';
 import { Route, Routes } from 'react-router-dom';
 import { RootLayout } from './root-layout';
+import { lazyScreen } from './lazy-screen';
 
 // Every screen module is loaded only when visited, so the landing page does not download the dashboard or the
 // admin panel. Feature areas with many screens (dashboard, admin) own their child routes inside their module.
+// The signed-in areas' screens come from screen-modules.ts, which the entry preloads for a deep link (docs/adr/0418).
 const LandingPage = lazy(() => import('../features/landing/landing-page').then((m) => ({ default: m.LandingPage })));
 const AuthPage = lazy(() => import('../features/auth/auth-page').then((m) => ({ default: m.AuthPage })));
 const SignupPage = lazy(() => import('../features/auth/signup-page').then((m) => ({ default: m.SignupPage })));
@@ -15,18 +17,18 @@ const ResetPasswordPage = lazy(() =>
 );
 const AuthSuccessPage = lazy(() => import('../features/auth/auth-success-page').then((m) => ({ default: m.AuthSuccessPage })));
 const LegalPage = lazy(() => import('../features/legal/legal-page').then((m) => ({ default: m.LegalPage })));
-const DashboardApp = lazy(() => import('../features/dashboard/dashboard-app').then((m) => ({ default: m.DashboardApp })));
-const WorkspaceApp = lazy(() => import('../features/workspace/workspace-app').then((m) => ({ default: m.WorkspaceApp })));
-const WorkspaceFrame = lazy(() => import('../features/workspace/workspace-frame').then((m) => ({ default: m.WorkspaceFrame })));
-const WorkspaceSwitcher = lazy(() => import('../features/workspace/workspace-frame').then((m) => ({ default: m.WorkspaceSwitcher })));
-const StorePcHeartbeat = lazy(() => import('../features/workspace/store-pc-heartbeat').then((m) => ({ default: m.StorePcHeartbeat })));
-const BusinessGlance = lazy(() => import('../features/workspace/workspace-frame').then((m) => ({ default: m.BusinessGlance })));
-const CatalogApp = lazy(() => import('../features/catalog/catalog-app').then((m) => ({ default: m.CatalogApp })));
-const InventoryApp = lazy(() => import('../features/inventory/inventory-app').then((m) => ({ default: m.InventoryApp })));
-const PosApp = lazy(() => import('../features/pos/pos-app').then((m) => ({ default: m.PosApp })));
-const ReportsApp = lazy(() => import('../features/reports/reports-app').then((m) => ({ default: m.ReportsApp })));
-const BusinessOverview = lazy(() => import('../features/reports/business-overview').then((m) => ({ default: m.BusinessOverview })));
-const AdminApp = lazy(() => import('../features/admin/admin-app').then((m) => ({ default: m.AdminApp })));
+const DashboardApp = lazyScreen('dashboard', (m) => m.DashboardApp);
+const WorkspaceApp = lazyScreen('workspace', (m) => m.WorkspaceApp);
+const WorkspaceFrame = lazyScreen('workspaceFrame', (m) => m.WorkspaceFrame);
+const WorkspaceSwitcher = lazyScreen('workspaceFrame', (m) => m.WorkspaceSwitcher);
+const StorePcHeartbeat = lazyScreen('storePcHeartbeat', (m) => m.StorePcHeartbeat);
+const BusinessGlance = lazyScreen('workspaceFrame', (m) => m.BusinessGlance);
+const CatalogApp = lazyScreen('catalog', (m) => m.CatalogApp);
+const InventoryApp = lazyScreen('inventory', (m) => m.InventoryApp);
+const PosApp = lazyScreen('pos', (m) => m.PosApp);
+const ReportsApp = lazyScreen('reports', (m) => m.ReportsApp);
+const BusinessOverview = lazyScreen('businessOverview', (m) => m.BusinessOverview);
+const AdminApp = lazyScreen('admin', (m) => m.AdminApp);
 const NotFoundPage = lazy(() => import('../features/not-found/not-found-page').then((m) => ({ default: m.NotFoundPage })));
 
 const legalSlugs = ['privacy-policy', 'terms-of-service', 'cookie-policy', 'gdpr-compliance', 'data-security-policy'] as const;

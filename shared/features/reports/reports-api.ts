@@ -55,9 +55,14 @@ function check<T>(result: { data: T | null; error: { message: string } | null })
 
 /** The businesses where the caller may read reports (owner or manager) and the stores they can see there. */
 export async function fetchReportScope(supabase: StorewiseClient): Promise<ReportScope> {
-  const workspaces = check(await supabase.rpc('my_workspaces')) ?? [];
+  // Side by side: neither needs the other's answer, and the figures wait for both (docs/adr/0418).
+  const [workspaceAnswer, storeAnswer] = await Promise.all([
+    supabase.rpc('my_workspaces'),
+    supabase.from('stores').select('id, name, business_id, currency').is('archived_at', null).order('name'),
+  ]);
+  const workspaces = check(workspaceAnswer) ?? [];
   const businesses = workspaces.filter((w) => w.role === 'owner' || w.role === 'manager').map((w) => ({ id: w.id, name: w.name }));
-  const stores = check(await supabase.from('stores').select('id, name, business_id, currency').is('archived_at', null).order('name')) ?? [];
+  const stores = check(storeAnswer) ?? [];
   return { businesses, stores: stores.map((s) => ({ ...s, currency: String(s.currency) })) };
 }
 

@@ -14,8 +14,10 @@ import { BreakdownTab, CollectionsTab, InventoryTab, SellersTab, ShiftsTab, Taxe
 import { FlaggedSalesTab } from './flagged-sales';
 import { InsightsTab } from './insights';
 
-// recharts only when a chart is drawn (ADR 0144).
-const SalesChart = lazy(() => import('./sales-chart'));
+// recharts only on this screen (ADR 0144), fetched and evaluated while the figures are asked for, not after
+// they arrive (docs/adr/0418).
+const loadSalesChart = () => import('./sales-chart');
+const SalesChart = lazy(loadSalesChart);
 
 type Tab = ReportName;
 
@@ -53,6 +55,10 @@ export function ReportsApp() {
   const tabs = reportsFor(packs);
   // A business without the pack (or another business chosen) falls back to Sales rather than an empty tab.
   const tab: Tab = tabs.some(([value]) => value === chosenTab) ? chosenTab : 'sales';
+
+  useEffect(() => {
+    void loadSalesChart().catch(() => undefined); // a failure shows where the chart is drawn
+  }, []);
 
   useEffect(() => {
     fetchReportScope(supabase).then(

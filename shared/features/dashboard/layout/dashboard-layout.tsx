@@ -1,5 +1,7 @@
 import { Box, CloseButton, Drawer, Flex, Portal } from '@chakra-ui/react';
+import { Suspense } from 'react';
 import { Outlet } from 'react-router-dom';
+import { LoadingText } from '../../../components/loading-text';
 import { DashboardHeader } from './dashboard-header';
 import { PlatformNotices } from './platform-notices';
 import { SidebarNav } from './sidebar-nav';
@@ -65,7 +67,11 @@ export function DashboardLayout() {
         />
         <Box as="main" flex="1" p={{ base: '4', md: '6' }} maxW="6xl" w="full" mx="auto">
           <PlatformNotices />
-          <Outlet />
+          {/* A screen whose code is still loading waits here, inside the frame: the sidebar and header show at
+              once instead of the whole dashboard giving way to the root's spinner (docs/adr/0418). */}
+          <Suspense fallback={<LoadingText />}>
+            <Outlet />
+          </Suspense>
         </Box>
       </Flex>
     </Flex>
