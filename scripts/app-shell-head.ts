@@ -10,7 +10,14 @@ export const APP_SHELL_HEAD = [
   '<link rel="apple-touch-icon" href="/icons/icon-192.png" />',
 ].join('\n    ');
 
-export function appShellHtml(template: string): string {
+/**
+ * The shell's head: APP_SHELL_HEAD, then Chakra's global style tags written at build time (`globalStyleTags`,
+ * already marked to be adopted in place: scripts/prerender.ts). With them in the page, shared/app/theme.ts gives
+ * ChakraProvider no global styles to compute and insert at start (token variables, preflight: about 40 KB of
+ * CSS serialised in the browser before the first screen could draw, docs/adr/0435). They end <head>, as on the
+ * prerendered pages, so emotion appends its own tags after them.
+ */
+export function appShellHtml(template: string, globalStyleTags = ''): string {
   if (!template.includes('</head>')) throw new Error('web/index.html has no </head> for the app shell\'s manifest link');
-  return template.replace('</head>', `  ${APP_SHELL_HEAD}\n  </head>`);
+  return template.replace('</head>', `  ${APP_SHELL_HEAD}${globalStyleTags ? `\n    ${globalStyleTags}` : ''}\n  </head>`);
 }

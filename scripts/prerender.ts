@@ -122,6 +122,15 @@ export function adoptInPlace(styleTags: string): string {
   return marked;
 }
 
+/**
+ * Emotion's global style tags of a page (`css-global <names>`: the layer order, the preflight, global CSS and
+ * token variables), complete and marked to be adopted in place. The same for every page, so the app shell
+ * (app.html) takes them from the first page rendered (docs/adr/0435).
+ */
+export function globalStyleTags(styleTags: string): string {
+  return adoptInPlace((styleTags.match(/<style data-emotion="css-global [^"]*">[\s\S]*?<\/style>/g) ?? []).join(''));
+}
+
 /** The attribute of a landing global style tag whose CSS was pruned: emotion and shared/app/theme.ts ignore it. */
 const PRUNED_GLOBAL_ATTRIBUTE = 'data-pruned-global';
 
@@ -149,8 +158,6 @@ async function writePages(entry: ServerEntry, outDir: string, siteUrl: string) {
   // preloaded with the page's, so the steps never wait for the network. (Not supabase-js: it loads apart.)
   const appFiles = (manifest['start.tsx']?.dynamicImports ?? []).flatMap((key) => chunkFiles(manifest, key));
   if (appFiles.length === 0) throw new Error('The Vite manifest has no dynamic imports for start.tsx');
-  // The shell alone links the web app manifest (docs/adr/0200); the public pages below are made from the plain template.
-  await writeFile(join(outDir, 'app.html'), appShellHtml(template));
   const lightFiles = lightEntryFiles(manifest);
   // What the app needs to show the landing after signing in on a light page: fetched (not run) when the visitor
   // starts on the form (web/auth-entry.tsx), so the hand-over does not wait for the network.
@@ -168,9 +175,11 @@ async function writePages(entry: ServerEntry, outDir: string, siteUrl: string) {
   const landingLive = liveScript('live.ts');
   const legalLive = liveScript('live-legal.ts');
 
+  let shellGlobalStyles = '';
   for (const page of entry.publicPages) {
     const inert = !withoutForms.has(page.path);
     const { html, styleTags } = await entry.renderPage(page.path, !page.interactive, inert);
+    if (!shellGlobalStyles) shellGlobalStyles = globalStyleTags(styleTags);
     // The page's chunks are preloaded by web/main.tsx once the HTML has painted (docs/adr/0091): requested
     // from the head they would share the slow network with the first paint (and Lighthouse counts every
     // request started before the largest paint into it).
@@ -208,6 +217,9 @@ async function writePages(entry: ServerEntry, outDir: string, siteUrl: string) {
     await mkdir(dirname(file), { recursive: true });
     await writeFile(file, withLive);
   }
+  // The shell alone links the web app manifest (docs/adr/0200) and carries Chakra's global styles (docs/adr/0435).
+  if (!shellGlobalStyles) throw new Error('prerender: no page wrote Chakra\'s global styles for the app shell');
+  await writeFile(join(outDir, 'app.html'), appShellHtml(template, shellGlobalStyles));
   await writeFile(join(outDir, 'robots.txt'), entry.robotsTxt(siteUrl));
   await writeFile(join(outDir, 'sitemap.xml'), entry.sitemapXml(siteUrl));
 }
