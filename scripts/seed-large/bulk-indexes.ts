@@ -8,6 +8,7 @@
  * replayed as they were, so the schema is exactly the migrations' afterwards.
  */
 import type { Db } from '../../supabase/local/db/types';
+import { atOnce } from './at-once';
 
 /** The tables the sales loop and the opening stock fill: millions of rows at the chain's size. */
 export const BULK_TABLES = [
@@ -37,15 +38,17 @@ export async function dropBulkIndexes(db: Db): Promise<DroppedIndex[]> {
 }
 
 /**
- * Builds the dropped indexes again, one at a time (the machine's cores are shared), each sorted in memory where it
- * fits (PostgreSQL's default maintenance_work_mem, 64 MB, spills a 10M-row sort to disk).
+ * Builds the dropped indexes again, `workers` at a time (CREATE INDEX takes a share lock, so builds on one table
+ * run side by side), each sorted in memory where it fits (the default maintenance_work_mem, 64 MB, spills a
+ * 10M-row sort to disk).
  */
-export async function restoreBulkIndexes(db: Db, indexes: DroppedIndex[], log: (line: string) => void = () => {}): Promise<void> {
-  for (const index of indexes) {
+export async function restoreBulkIndexes(db: Db, indexes: DroppedIndex[], workers = 1,
+                                         log: (line: string) => void = () => {}): Promise<void> {
+  await atOnce(workers, indexes.map((index) => async () => {
     await db.transaction(async (tx) => {
-      if (db.kind === 'postgres') await tx.query(`set local maintenance_work_mem = '512MB'`);
+      if (db.kind === 'postgres') await tx.query(`set local maintenance_work_mem = '256MB'`);
       await tx.query(index.definition);
     });
     log(`  index ${index.name}`);
-  }
+  }));
 }
