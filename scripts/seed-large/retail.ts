@@ -66,7 +66,6 @@ function prng(seed: number): () => number {
 
 type Timed = (phase: string, fn: () => Promise<unknown>) => Promise<void>;
 
-
 async function inBatch<T>(db: Db, superuser: boolean, fn: (tx: Queryable) => Promise<T>): Promise<T> {
   return db.transaction(async (tx) => {
     // Replica mode skips triggers and foreign-key checks (two thirds of the insert time, ADR 0062); without
@@ -343,7 +342,7 @@ async function insertSales(tx: Queryable, business: string, ownerId: string, opt
       plan.offlineHours, plan.seed, options.stores],
   );
   // Lines: a popular head of the catalog sells most (index ~ V * u^2.5), moved to a variant the store carries.
-  // Net, tax and total computed in the same pass (three updates of the temporary table cost as much as the select).
+  // Net, tax and total in the same statement, instead of three updates of the temporary table afterwards.
   await tx.query(
     `create temporary table retail_lines on commit drop as
      select f.*, n.net, t.tax, case when f.tax_inclusive then n.net else n.net + t.tax end as total
