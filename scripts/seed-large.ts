@@ -21,6 +21,7 @@
  *   npm run seed:large -- --retail-variants 10000 --sale-lines 100000   # a small version
  *   npm run seed:large -- --users 0                                       # the retail set only
  *   npm run seed:large -- --sale-lines 0 --retail-variants 0              # no retail set
+ *   npm run seed:large -- --users 0 --sale-lines 10000000 --stores 100    # a chain (issue 32): 10M lines, 100 stores
  *
  * Every generated user shares one bcrypt hash (computed once, not per user) of the documented password
  * LARGE_SEED_PASSWORD, so any of them can sign in for load tests: shop<N>@large.storewise.test.
@@ -406,6 +407,8 @@ export function parseSeedLargeArgs(argv: string[]): SeedLargeOptions & { dataDir
       batch: { type: 'string' },
       'retail-variants': { type: 'string' },
       'retail-stores': { type: 'string' },
+      /** The same as --retail-stores (the issue's wording: --sale-lines 10000000 --stores 100). */
+      stores: { type: 'string' },
       'sale-lines': { type: 'string' },
       'data-dir': { type: 'string' },
       memory: { type: 'boolean', default: false },
@@ -421,7 +424,7 @@ export function parseSeedLargeArgs(argv: string[]): SeedLargeOptions & { dataDir
     tickets: count(values.tickets, 'tickets', Math.round((users * d.tickets) / d.users)),
     batchSize: Math.max(1, count(values.batch, 'batch', d.batchSize)),
     retailVariants,
-    retailStores: count(values['retail-stores'], 'retail-stores', d.retailStores),
+    retailStores: count(values['retail-stores'] ?? values.stores, 'retail-stores', d.retailStores),
     // A year of sales scales with the catalog unless given (10 lines a variant).
     saleLines: count(values['sale-lines'], 'sale-lines', Math.round((retailVariants * d.saleLines) / d.retailVariants)),
     dataDir: values['data-dir'],
