@@ -16,7 +16,8 @@ const files = readdirSync(dir)
 let failed = 0;
 for (const file of files) {
   console.log(`\n=== ${file} ===`);
-  const result = spawnSync(process.execPath, ['--import', 'tsx', `${dir}${file}`], { stdio: 'inherit' });
+  // Arguments after the name go to the bench (e.g. `npm run bench -- register-browser --variants 1000000`).
+  const result = spawnSync(process.execPath, ['--import', 'tsx', `${dir}${file}`, ...process.argv.slice(3)], { stdio: 'inherit' });
   if (result.status !== 0) failed += 1;
 }
 if (failed) {

@@ -197,7 +197,8 @@ async function insertCatalog(tx: Queryable, business: string, firstGroup: number
     `create temporary table retail_new_variants on commit drop as
      select md5($1::uuid::text || ':v:' || i)::uuid as id, md5($1::uuid::text || ':p:' || j)::uuid as product_id, i, j, k,
             case when j % 3 = 0 then null else (array['Small', 'Medium', 'Large'])[1 + k] end as option1,
-            'RT-' || lpad(i::text, 7, '0') as sku, (99 + (i * 7919) % 4901)::bigint as price
+            -- bigint: past 271,000 variants i * 7919 leaves int's range (the same prices below it).
+            'RT-' || lpad(i::text, 7, '0') as sku, (99 + (i::bigint * 7919) % 4901)::bigint as price
        from generate_series($2::int * 3, ($2::int + $3::int) * 3 - 1) j
       cross join lateral generate_series(0, j % 3) k
       cross join lateral (select 6 * (j / 3) + (array[0, 1, 3])[1 + j % 3] + k as i) x
@@ -235,7 +236,7 @@ async function insertOpeningStock(tx: Queryable, business: string, stores: numbe
     `insert into public.stock_movements (business_id, store_id, variant_id, kind, qty, unit_cost, occurred_at,
                                          recorded_at, reference_type, note)
      select $1, md5($1::uuid::text || ':s:' || s.n)::uuid, md5($1::uuid::text || ':v:' || v.i)::uuid, 'opening', 20 + (v.i * 13 + s.n * 7) % 80,
-            round((99 + (v.i * 7919) % 4901) * (0.55 + (v.i % 20) / 100.0))::bigint,
+            round((99 + (v.i::bigint * 7919) % 4901) * (0.55 + (v.i % 20) / 100.0))::bigint,
             now() - interval '380 days', now() - interval '380 days', 'import', 'opening stock'
        from generate_series($4::int, $5::int - 1) as v (i)
       cross join generate_series(1, $2::int) as s (n)

@@ -130,3 +130,51 @@ describe('catalog delta after a bulk change', () => {
     expect((await w.clients.anon.rpc('pos_clock')).error).not.toBeNull();
   });
 });
+
+describe('the full load with barcodes read per page (issue 32, ADR 0420)', () => {
+  it('answers pages of 1,000 that together equal the live catalog, barcodes sorted, even when 2,500 are asked for', async () => {
+    // An archived product's variants and an archived variant are left out of the full load, as before.
+    const [{ id: gone } = { id: '' }] = await w.rows<{ id: string }>(
+      `insert into public.products (business_id, name, archived_at) values ($1, 'Gone Gloves', now()) returning id`, [w.businessA]);
+    await w.rows(`insert into public.variants (business_id, product_id, sku, price) values ($1, $2, 'GONE-1', 100)`, [w.businessA, gone]);
+    await w.rows(`update public.variants set archived_at = now() where sku = 'BLK-0007' and business_id = $1`, [w.businessA]);
+    // Two barcodes on one variant, inserted out of order.
+    const [{ id: coded } = { id: '' }] = await w.rows<{ id: string }>(`select id from public.variants where sku = 'BLK-0009' and business_id = $1`, [w.businessA]);
+    await w.rows(`insert into public.barcodes (business_id, variant_id, code, kind) values ($1, $2, '0973000000021', 'ean13'),
+      ($1, $2, '0973000000014', 'ean13')`, [w.businessA, coded]);
+    const full: Row[] = [];
+    const sizes: number[] = [];
+    for (let after: string | null = null; ;) {
+      const { data, error } = await w.clients.cashier.rpc('pos_catalog', { _store_id: downtown, _limit: 2500, ...(after ? { _after: after } : {}) });
+      if (error) throw new Error(error.message);
+      const page = data as Row[];
+      sizes.push(page.length);
+      full.push(...page);
+      if (page.length < 1000) break;
+      after = page[page.length - 1]?.variant_id ?? null;
+    }
+    const expected = await w.rows<{ id: string; price: string; codes: string[]; name: string }>(
+      `select v.id, coalesce(sp.price, v.price)::text as price, p.name || coalesce(' ' || nullif(concat_ws(' / ', v.option1, v.option2, v.option3), ''), '') as name,
+              array(select b.code from public.barcodes b where b.variant_id = v.id order by b.code) as codes
+         from public.variants v join public.products p on p.id = v.product_id
+         left join public.store_prices sp on sp.variant_id = v.id and sp.store_id = $2
+        where v.business_id = $1 and v.archived_at is null and p.archived_at is null order by v.id`, [w.businessA, downtown]);
+    expect(expected.length).toBeGreaterThan(1000);
+    expect(sizes[0]).toBe(1000);
+    expect(full.map((r) => r.variant_id)).toEqual(expected.map((r) => r.id));
+    expect(full.map((r) => Number(r.price))).toEqual(expected.map((r) => Number(r.price)));
+    expect(full.map((r) => r.name)).toEqual(expected.map((r) => r.name));
+    expect(full.map((r) => r.barcodes)).toEqual(expected.map((r) => r.codes));
+    expect(full.find((r) => r.variant_id === coded)?.barcodes).toEqual(['0973000000014', '0973000000021']);
+    expect(full.some((r) => r.name.startsWith('Gone Gloves'))).toBe(false);
+
+    // A delta asking for 2,500 after a change of every variant gets 1,000 a page.
+    const since = await serverNow();
+    await w.rows('update public.variants set price = price + 1 where business_id = $1', [w.businessA]);
+    const { data, error } = await w.clients.cashier.rpc('pos_catalog', { _store_id: downtown, _since: since, _limit: 2500 });
+    expect(error).toBeNull();
+    expect((data as Row[]).length).toBe(1000);
+    // Another business's cashier is refused the full load as before.
+    expect((await w.clients.cashier.rpc('pos_catalog', { _store_id: riverside, _limit: 2500 })).error?.code).toBe('42501');
+  });
+});

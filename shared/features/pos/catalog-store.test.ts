@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { CatalogRow } from './catalog-sync';
 import { CATALOG_PAGE, DELTA_OVERLAP_MS } from './catalog-sync';
 import { indexCatalog, lookupCode, patchIndex, searchCatalog } from './catalog-search';
-import { catalogItems, decodeChunk, DELTA_PAGES_MAX, deltaLoad, encodeChunk, fullLoad, loadStoreCatalog, openCatalogDb, readCatalog, streamBounds, type PageFetcher } from './catalog-store';
+import { catalogItems, decodeChunk, DELTA_PAGES_MAX, deltaLoad, encodeChunk, fullLoad, loadStoreCatalog, openCatalogDb, progressTracker, readCatalog, streamBounds,
+  type LoadProgress, type PageFetcher } from './catalog-store';
 
 /** A uuid-shaped id whose order is the number's (the server's keyset order). */
 const idOf = (n: number) => `${n.toString(16).padStart(8, '0')}-0000-4000-8000-000000000000`;
@@ -183,5 +184,51 @@ describe('catalog lookups in memory', () => {
 
   it('builds the index once per list', () => {
     expect(indexCatalog(items.items)).toBe(items);
+  });
+});
+
+describe('the cold load\'s progress (issue 32)', () => {
+  it('reports the share of the id space read, rising to the end, with the items counted and a total estimated', async () => {
+    const rows = spread(20 * CATALOG_PAGE);
+    const seen: LoadProgress[] = [];
+    const shown: number[] = [];
+    await loadStoreCatalog({ storeId: 's', db: await freshDb(), isStale: () => false, onItems: (items) => shown.push(items.length),
+      fetchPage: server(() => rows).fetchPage, onProgress: (p) => seen.push(p) });
+    expect(shown).toEqual([rows.length]);
+    expect(seen.length).toBeGreaterThan(5);
+    // Never backwards; the last report is the end, after the items were handed to the till.
+    for (let i = 1; i < seen.length; i += 1) {
+      expect(seen[i]!.fraction).toBeGreaterThanOrEqual(seen[i - 1]!.fraction);
+      expect(seen[i]!.loaded).toBeGreaterThanOrEqual(seen[i - 1]!.loaded);
+    }
+    expect(seen.filter((p) => p.done)).toEqual([{ loaded: rows.length, fraction: 1, total: rows.length, done: true }]);
+    expect(seen[seen.length - 1]!.done).toBe(true);
+    // Half way (uniform ids), the estimate is close to the real count.
+    const middle = seen.find((p) => p.fraction >= 0.5 && !p.done);
+    expect(middle?.total).toBeGreaterThan(rows.length * 0.9);
+    expect(middle?.total).toBeLessThan(rows.length * 1.1);
+  });
+
+  it('counts a stream\'s range as read once it ends, and reports at most every half percent', () => {
+    const seen: LoadProgress[] = [];
+    const tracker = progressTracker(streamBounds(2), (p) => seen.push(p));
+    tracker.page(0, 1000, '40000000-0000-0000-0000-000000000000', false);
+    expect(seen.at(-1)).toMatchObject({ loaded: 1000, fraction: 0.25, total: 4000, done: false });
+    tracker.page(0, 1, '40000001-0000-0000-0000-000000000000', false);
+    expect(seen).toHaveLength(1);
+    tracker.page(0, 10, null, true);
+    expect(seen.at(-1)).toMatchObject({ loaded: 1011, fraction: 0.5, total: 2022 });
+    tracker.done();
+    expect(seen.at(-1)).toEqual({ loaded: 1011, fraction: 1, total: 1011, done: true });
+  });
+
+  it('a delta reports no progress', async () => {
+    const rows = spread(50);
+    const db = await freshDb();
+    await fullLoad(db, 's', server(() => rows).fetchPage, 2);
+    const seen: LoadProgress[] = [];
+    await loadStoreCatalog({ storeId: 's', db, isStale: () => false, onItems: () => undefined, fetchPage: server(() => rows).fetchPage,
+      onProgress: (p) => seen.push(p) });
+    expect(seen).toEqual([]);
   });
 });

@@ -140,11 +140,53 @@ export function streamBounds(streams: number): (string | null)[] {
 /** Chunk numbers: stream i's pages are i * STREAM_SPAN + page, so the chunks keep the id order. */
 const STREAM_SPAN = 1_000_000;
 
+/**
+ * How far a cold load has come (issue 32: the cashier sees it at 1,000,000 variants). `fraction` is the share of the
+ * uuid space the streams have read past (0 to 1): ids are uniform (random or md5), so it is the share of the
+ * catalog read without asking the server for a count; `loaded` counts the rows received; `total` is the estimate
+ * loaded / fraction once a tenth is read (null before), exact (= loaded) at the end.
+ */
+export interface LoadProgress { loaded: number; fraction: number; total: number | null; done: boolean }
+
+/** The uuid's first 32 bits as a number: its place in the id space the streams cut (streamBounds). */
+const headOf = (id: string | null): number => (id ? Number.parseInt(id.slice(0, 8), 16) : 0);
+
+/** Tracks each stream's position in its range and reports the share of the id space read. */
+export function progressTracker(bounds: (string | null)[], onProgress?: (p: LoadProgress) => void) {
+  const SPACE = 0x1_0000_0000;
+  const starts = bounds.map(headOf);
+  const ends = bounds.map((_, s) => (s + 1 < bounds.length ? headOf(bounds[s + 1] ?? null) : SPACE));
+  const covered = bounds.map(() => 0);
+  let loaded = 0;
+  let shown = -1;
+  const report = (done: boolean) => {
+    const fraction = done ? 1 : Math.min(1, covered.reduce((sum, c) => sum + c, 0) / SPACE);
+    // At most one report per half percent: a report re-renders the register, and 1,000,000 items are 1,000 pages.
+    if (!done && shown >= 0 && fraction - shown < 0.005) return;
+    shown = fraction;
+    onProgress?.({ loaded, fraction, total: done ? loaded : fraction >= 0.1 ? Math.round(loaded / fraction) : null, done });
+  };
+  return {
+    /** Stream s received `rows` rows, the last with id `last`; `finished` when its range is read. */
+    page(s: number, rows: number, last: string | null, finished: boolean) {
+      loaded += rows;
+      const start = starts[s] ?? 0;
+      const end = ends[s] ?? SPACE;
+      covered[s] = finished ? end - start : Math.min(end - start, Math.max(0, headOf(last) - start));
+      report(false);
+    },
+    done: () => report(true),
+  };
+}
+
 /** Fetches the whole catalog in `streams` parallel keyset streams, writing each page as a chunk as it arrives. */
 export async function fullLoad(db: CatalogDatabase, storeId: string, fetchPage: PageFetcher, streams = 3,
-  clock: Promise<string | null> = Promise.resolve(null)): Promise<{ copy: LocalCatalog; rows: number }> {
+  clock: Promise<string | null> = Promise.resolve(null), onProgress?: (p: LoadProgress) => void)
+  : Promise<{ copy: LocalCatalog; rows: number }> {
   const serverNow = clock.catch(() => null);
   const bounds = streamBounds(streams);
+  const progress = progressTracker(bounds, onProgress);
+  progress.page(0, 0, null, false);
   const chunks = new Map<number, CatalogItem[]>();
   const writes: Promise<unknown>[] = [];
   let rows = 0;
@@ -163,7 +205,9 @@ export async function fullLoad(db: CatalogDatabase, storeId: string, fetchPage: 
       chunks.set(n, items);
       // Not awaited here: the next page is fetched while IndexedDB writes this one.
       writes.push(db.put('chunks', encodeChunk(storeId, n, items)));
-      if (fetched.length < CATALOG_PAGE || mine.length < fetched.length || !last) break;
+      const finished = fetched.length < CATALOG_PAGE || mine.length < fetched.length || !last;
+      progress.page(s, mine.length, mine[mine.length - 1]?.variant_id ?? null, finished);
+      if (finished) break;
       after = last;
     }
   }));
@@ -175,6 +219,7 @@ export async function fullLoad(db: CatalogDatabase, storeId: string, fetchPage: 
   await Promise.all(old.filter(([, n]) => !chunks.has(n)).map((key) => tx.objectStore('chunks').delete(key)));
   await tx.objectStore('state').put({ storeId, since, version: CATALOG_COPY_VERSION, chunks: [...chunks.keys()] });
   await tx.done;
+  progress.done();
   return { copy: { storeId, since, chunks }, rows };
 }
 
@@ -289,6 +334,8 @@ export async function loadStoreCatalog(options: {
   fetchClock?: ClockFetcher;
   onItems: (items: CatalogItem[]) => void;
   isStale: () => boolean;
+  /** A full load's progress (the register's progress bar); not called for a delta. */
+  onProgress?: (p: LoadProgress) => void;
   db?: CatalogDatabase;
 }): Promise<void> {
   const { storeId, fetchPage, onItems, isStale } = options;
@@ -326,10 +373,12 @@ export async function loadStoreCatalog(options: {
       mark('pos-catalog-saved');
       return;
     }
-    const fresh = await fullLoad(db, storeId, fetchPage, 3, clock);
+    // The bar's end is "ready" (indexed and handed to the till), not the last page stored.
+    const fresh = await fullLoad(db, storeId, fetchPage, 3, clock, (p) => !p.done && !isStale() && options.onProgress?.(p));
     if (isStale()) return;
     const items = indexCatalog(catalogItems(fresh.copy)).items;
     onItems(items);
+    options.onProgress?.({ loaded: items.length, fraction: 1, total: items.length, done: true });
     mark('pos-catalog-ready', { mode: 'full', rows: fresh.rows, items: items.length });
   } catch {
     // Offline (or the server failed): the copy it has is what it sells from.

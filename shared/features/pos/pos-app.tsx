@@ -4,7 +4,8 @@ import { LoadingText } from '../../components/loading-text';
 import { usePlatform, useSupabase } from '../../lib/platform-context';
 import { parseMinor, type CatalogItem } from './cart';
 import { PosImagesProvider } from './pos-images';
-import { fetchCatalogPage, fetchServerClock, loadStoreCatalog } from './catalog-store';
+import { fetchCatalogPage, fetchServerClock, loadStoreCatalog, type LoadProgress } from './catalog-store';
+import { CatalogProgress } from './catalog-progress';
 import { getMeta, queuedEntry, setMeta, waitingSaleIds } from './outbox';
 import { fetchCurrentShift, fetchRoles, fetchStoresAndRegisters, zReport, type PosRegister, type PosShift,
   type PosStore, type ShiftFigures } from './pos-api';
@@ -33,6 +34,8 @@ export function PosApp() {
   // The shift of the chosen register (undefined while it loads: the state is keyed by the register).
   const [shiftOf, setShiftOf] = useState<{ registerId: string; shift: PosShift | null } | null>(null);
   const [catalog, setCatalog] = useState<CatalogItem[]>([]);
+  // A cold load's progress (issue 32), shown until a few seconds after it ends.
+  const [catalogProgress, setCatalogProgress] = useState<LoadProgress | null>(null);
   const [roles, setRoles] = useState<Record<string, string>>({});
   const [closed, setClosed] = useState<ShiftFigures | null>(null);
   // A close still in the outbox (ADR 0155): its figures come from the server once it has synced.
@@ -105,9 +108,19 @@ export function PosApp() {
     // The copy of the first version (one 25 MB record) is dropped: catalog-store.ts keeps it in chunks (ADR 0161).
     void setMeta(db, copyKey, null);
     void loadStoreCatalog({ storeId: register.store_id, fetchPage: (args) => fetchCatalogPage(supabase, register.store_id, args),
-      fetchClock: () => fetchServerClock(supabase), onItems: setCatalog, isStale: () => stale });
-    return () => { stale = true; };
+      fetchClock: () => fetchServerClock(supabase), onItems: setCatalog, isStale: () => stale, onProgress: setCatalogProgress });
+    return () => {
+      stale = true;
+      setCatalogProgress(null);
+    };
   }, [db, supabase, register, setShift]);
+
+  // The bar stays at its end for a moment after the load, then goes.
+  useEffect(() => {
+    if (!catalogProgress?.done) return;
+    const timer = setTimeout(() => setCatalogProgress(null), 3000);
+    return () => clearTimeout(timer);
+  }, [catalogProgress]);
 
   // The business's customers, copied for finding them offline (customers-cache.ts); offline the copy stays as is.
   const businessId = store?.business_id;
@@ -173,6 +186,7 @@ export function PosApp() {
         </NativeSelect.Field>
         <NativeSelect.Indicator />
       </NativeSelect.Root>
+      {register && catalogProgress && <CatalogProgress progress={catalogProgress} />}
       {register && store && shift === undefined && <LoadingText />}
       {closePending && (
         <Text color="fg.warning" role="status" data-testid="close-pending">
