@@ -1,0 +1,70 @@
+/**
+ * Where a 10-line post_sale spends its time, per statement (ADR 0430): on PostgreSQL, pg_stat_statements with
+ * track = all (the server must preload it) and track_functions = all; on PGlite, the per-function self times.
+ * Uses the retail set (bench/lib/retail-bench.ts), like bench/pos.bench.ts.
+ *
+ *   DATABASE_URL=postgres://supabase_admin@... STOREWISE_BENCH_SCALE=1 npx tsx bench/lib/post-sale-profile.ts
+ *   STOREWISE_BENCH_DATA_DIR=/tmp/large npx tsx bench/lib/post-sale-profile.ts
+ */
+import { randomUUID } from 'node:crypto';
+import { openRetailBench } from './retail-bench';
+
+const SALES = Number(process.env.STOREWISE_PROFILE_SALES ?? '50');
+
+async function main(): Promise<void> {
+  const bench = await openRetailBench();
+  const { db, business } = bench;
+  const store = bench.stores[0] ?? '';
+  try {
+    const rpc = (sql: string, params: unknown[]) =>
+      db.asRequest({ role: 'authenticated', claims: bench.owner, readOnly: false, method: 'POST' }, (tx) => tx.query(sql, params));
+    const items = (await db.query<{ id: string; price: string }>(
+      `select v.id, coalesce(sp.price, v.price) as price
+         from public.variants v join public.products p on p.id = v.product_id
+         left join public.store_prices sp on sp.variant_id = v.id and sp.store_id = $1
+        where v.business_id = $2 and not p.has_lots and p.unit = 'each'
+        order by v.sku limit 40`, [store, business])).rows;
+    const tag = randomUUID().slice(0, 4).toUpperCase();
+    const [reg] = (await db.query<{ id: string }>(
+      `insert into public.registers (business_id, store_id, name, receipt_prefix) values ($1, $2, $3, $4) returning id`,
+      [business, store, `Profile ${tag}`, `P${tag}`])).rows;
+    const shift = ((await rpc('select public.open_shift($1, 0) as s', [reg?.id])).rows[0] as { s: { id: string } }).s.id;
+    const sale = (i: number) => JSON.stringify({
+      id: randomUUID(), register_id: reg?.id, shift_id: shift, offline: true, tenders: [{ kind: 'card', amount: 0 }],
+      lines: Array.from({ length: 10 }, (_, k) => items[(i + k) % items.length]).map((it) => ({ variant_id: it?.id, qty: 1, unit_price: Number(it?.price) })),
+    });
+    for (let i = 0; i < 5; i += 1) await rpc('select public.post_sale($1::jsonb)', [sale(i)]);
+    const pg = db.kind === 'postgres';
+    if (pg) {
+      await db.exec('create extension if not exists pg_stat_statements');
+      await db.query('select pg_stat_statements_reset()');
+    }
+    // Per-function times: a superuser setting (the server's for PostgreSQL, this one connection's for PGlite).
+    if (pg) { await db.query(`alter system set track_functions = 'all'`); await db.query('select pg_reload_conf()'); }
+    else await db.exec(`set track_functions = 'all'`);
+    await db.query('select pg_stat_reset()');
+    const started = performance.now();
+    for (let i = 0; i < SALES; i += 1) {
+      await rpc('select public.post_sale($1::jsonb)', [sale(i)]);
+    }
+    console.log(`${SALES} sales in ${(performance.now() - started).toFixed(0)} ms on ${db.kind}`);
+    if (pg) {
+      const top = (await db.query<{ calls: string; ms: string; per: string; rows: string; q: string }>(
+        `select calls::text, round(total_exec_time::numeric, 1)::text as ms,
+                round((total_exec_time / greatest(${SALES}, 1))::numeric, 3)::text as per, rows::text,
+                regexp_replace(left(query, 160), '\\s+', ' ', 'g') as q
+           from pg_stat_statements where query not like '%pg_stat%' order by total_exec_time desc limit 45`)).rows;
+      for (const r of top) console.log(`${r.per.padStart(8)} ms/sale ${r.calls.padStart(6)} calls ${r.rows.padStart(6)} rows  ${r.q}`);
+    }
+    const fns = (await db.query<{ f: string; calls: string; self: string; total: string }>(
+      `select schemaname || '.' || funcname as f, calls::text, round((self_time / ${SALES})::numeric, 3)::text as self,
+              round((total_time / ${SALES})::numeric, 3)::text as total
+         from pg_stat_user_functions order by self_time desc limit 40`)).rows;
+    console.log('functions (ms a sale, self / total):');
+    for (const r of fns) console.log(`${r.self.padStart(8)} ${r.total.padStart(8)} ${r.calls.padStart(6)}  ${r.f}`);
+  } finally {
+    await db.close();
+  }
+}
+
+await main();
