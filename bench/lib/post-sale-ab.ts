@@ -7,10 +7,10 @@
  *   STOREWISE_AB_BEFORE=old.sql STOREWISE_AB_AFTER=supabase/migrations/<new>.sql \
  *     DATABASE_URL=postgres://... npx tsx bench/lib/post-sale-ab.ts      (or STOREWISE_BENCH_DATA_DIR=...)
  */
-import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { openRetailBench, percentile as p } from './retail-bench';
+import { openPostSaleRig } from './post-sale-rig';
+import { percentile as p } from './retail-bench';
 
 const ROUNDS = Number(process.env.STOREWISE_AB_ROUNDS ?? '4');
 const PER_ROUND = Number(process.env.STOREWISE_AB_SALES ?? '25');
@@ -19,31 +19,15 @@ async function main(): Promise<void> {
   const sets = [['before', process.env.STOREWISE_AB_BEFORE], ['after', process.env.STOREWISE_AB_AFTER]] as const;
   if (sets.some(([, file]) => !file)) throw new Error('set STOREWISE_AB_BEFORE and STOREWISE_AB_AFTER to SQL files');
   const sql = sets.map(([name, file]) => [name, readFileSync(file ?? '', 'utf8')] as const);
-  const bench = await openRetailBench();
-  const { db, business } = bench;
-  const store = bench.stores[0] ?? '';
+  const { bench, sale, post: postSale } = await openPostSaleRig('AB', 'AB');
+  const { db } = bench;
   try {
-    const rpc = (q: string, params: unknown[]) =>
-      db.asRequest({ role: 'authenticated', claims: bench.owner, readOnly: false, method: 'POST' }, (tx) => tx.query(q, params));
-    const items = (await db.query<{ id: string; price: string }>(
-      `select v.id, coalesce(sp.price, v.price) as price
-         from public.variants v join public.products p on p.id = v.product_id
-         left join public.store_prices sp on sp.variant_id = v.id and sp.store_id = $1
-        where v.business_id = $2 and not p.has_lots and p.unit = 'each'
-        order by v.sku limit 40`, [store, business])).rows;
-    const tag = randomUUID().slice(0, 4).toUpperCase();
-    const [reg] = (await db.query<{ id: string }>(
-      `insert into public.registers (business_id, store_id, name, receipt_prefix) values ($1, $2, $3, $4) returning id`,
-      [business, store, `AB ${tag}`, `AB${tag}`])).rows;
-    const shift = ((await rpc('select public.open_shift($1, 0) as s', [reg?.id])).rows[0] as { s: { id: string } }).s.id;
     let n = 0;
     const post = async () => {
       n += 1;
-      const payload = { id: randomUUID(), register_id: reg?.id, shift_id: shift, offline: true,
-        tenders: [{ kind: 'card', amount: 0 }],
-        lines: Array.from({ length: 10 }, (_, k) => items[(n + k) % items.length]).map((it) => ({ variant_id: it?.id, qty: 1, unit_price: Number(it?.price) })) };
+      const payload = sale(n);
       const started = performance.now();
-      await rpc('select public.post_sale($1::jsonb)', [JSON.stringify(payload)]);
+      await postSale(payload);
       return performance.now() - started;
     };
     const samples = new Map<string, number[]>(sets.map(([name]) => [name, []]));

@@ -6,34 +6,15 @@
  *   DATABASE_URL=postgres://supabase_admin@... STOREWISE_BENCH_SCALE=1 npx tsx bench/lib/post-sale-profile.ts
  *   STOREWISE_BENCH_DATA_DIR=/tmp/large npx tsx bench/lib/post-sale-profile.ts
  */
-import { randomUUID } from 'node:crypto';
-import { openRetailBench } from './retail-bench';
+import { openPostSaleRig } from './post-sale-rig';
 
 const SALES = Number(process.env.STOREWISE_PROFILE_SALES ?? '50');
 
 async function main(): Promise<void> {
-  const bench = await openRetailBench();
-  const { db, business } = bench;
-  const store = bench.stores[0] ?? '';
+  const { bench, sale, post } = await openPostSaleRig('Profile', 'P');
+  const { db } = bench;
   try {
-    const rpc = (sql: string, params: unknown[]) =>
-      db.asRequest({ role: 'authenticated', claims: bench.owner, readOnly: false, method: 'POST' }, (tx) => tx.query(sql, params));
-    const items = (await db.query<{ id: string; price: string }>(
-      `select v.id, coalesce(sp.price, v.price) as price
-         from public.variants v join public.products p on p.id = v.product_id
-         left join public.store_prices sp on sp.variant_id = v.id and sp.store_id = $1
-        where v.business_id = $2 and not p.has_lots and p.unit = 'each'
-        order by v.sku limit 40`, [store, business])).rows;
-    const tag = randomUUID().slice(0, 4).toUpperCase();
-    const [reg] = (await db.query<{ id: string }>(
-      `insert into public.registers (business_id, store_id, name, receipt_prefix) values ($1, $2, $3, $4) returning id`,
-      [business, store, `Profile ${tag}`, `P${tag}`])).rows;
-    const shift = ((await rpc('select public.open_shift($1, 0) as s', [reg?.id])).rows[0] as { s: { id: string } }).s.id;
-    const sale = (i: number) => JSON.stringify({
-      id: randomUUID(), register_id: reg?.id, shift_id: shift, offline: true, tenders: [{ kind: 'card', amount: 0 }],
-      lines: Array.from({ length: 10 }, (_, k) => items[(i + k) % items.length]).map((it) => ({ variant_id: it?.id, qty: 1, unit_price: Number(it?.price) })),
-    });
-    for (let i = 0; i < 5; i += 1) await rpc('select public.post_sale($1::jsonb)', [sale(i)]);
+    for (let i = 0; i < 5; i += 1) await post(sale(i));
     const pg = db.kind === 'postgres';
     if (pg) {
       await db.exec('create extension if not exists pg_stat_statements');
@@ -45,7 +26,7 @@ async function main(): Promise<void> {
     await db.query('select pg_stat_reset()');
     const started = performance.now();
     for (let i = 0; i < SALES; i += 1) {
-      await rpc('select public.post_sale($1::jsonb)', [sale(i)]);
+      await post(sale(i));
     }
     console.log(`${SALES} sales in ${(performance.now() - started).toFixed(0)} ms on ${db.kind}`);
     if (pg) {
