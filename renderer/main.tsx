@@ -16,11 +16,12 @@ function fail(message: string) {
 }
 
 async function start() {
-  // The screen the window opens on (a hash route), loaded while the configuration is asked for (docs/adr/0418).
-  preloadScreens(window.location.hash.replace(/^#/, '').split('?')[0] || '/');
+  // The screen the window opens on (a hash route), loaded while the configuration is asked for (docs/adr/0418);
+  // the first render waits for both, so the screen does not suspend on its way (docs/adr/0436).
+  const screensLater = preloadScreens(window.location.hash.replace(/^#/, '').split('?')[0] || '/');
   const bridge = getBridge();
   if (!bridge) return fail('Storewise desktop must be started from the Storewise app.');
-  const result = await bridge.app.config();
+  const [result] = await Promise.all([bridge.app.config(), screensLater]);
   if (!result.ok) return fail(result.message);
   const platform = createDesktopPlatform(bridge, result.config);
   // Hash routes: the app is served from app://storewise/index.html with no server-side fallback (docs/adr/0070).

@@ -47,9 +47,10 @@ export function start(container: HTMLElement, configLater: Promise<SupabaseConfi
   // Public pages arrive prerendered (docs/adr/0090): adopt that HTML instead of painting it again.
   const hydrate = canHydrate(container.dataset.prerendered, window.location.pathname);
   const modulesLater = loadApp(hydrate);
-  // A deep link into the dashboard: its screens' chunks alongside the app's, not one after another (ADR 0418).
-  if (!hydrate) preloadScreens(window.location.pathname);
-  Promise.all([configLater, modulesLater]).then(
+  // A deep link into the dashboard: its screens' chunks alongside the app's, not one after another (ADR 0418),
+  // and the first render waits for them, so no screen suspends on its way to the page (ADR 0436).
+  const screensLater = hydrate ? undefined : preloadScreens(window.location.pathname);
+  Promise.all([configLater, modulesLater, screensLater]).then(
     ([config, { createRoot, hydrateRoot, App, BrowserRouter, CacheProvider, serverStylesCache, InertUntilHydrated }]) => {
       const app = <App platform={createWebPlatform(config)} Router={BrowserRouter} />;
       // As a transition, hydration yields to the browser every few milliseconds instead of adopting the whole

@@ -4,8 +4,8 @@ import { createAuthStore } from '../lib/auth-store';
 import { PlatformProvider } from '../lib/platform-context';
 import type { StorewiseClient } from '../lib/supabase-client';
 import { AppRoutes } from './routes';
-import { loadScreenModule } from './screen-modules';
-import { settledForUse } from './settled-for-use';
+import { loadedScreenModule, loadScreenModule } from './screen-modules';
+import { settledForUse, settledValue } from './settled-for-use';
 import { system } from './theme';
 import type { Platform } from '../platform/platform';
 
@@ -22,9 +22,14 @@ export function App({ platform, Router, supabase: given }: AppProps) {
   // supabase-js (~45 KB gzip) loads in the background from the first render on, so the landing page does
   // not wait for it; screens that need the client suspend until it is there (docs/adr/0044). Starting at
   // once also lets it read a session from the URL (implicit flow) before any screen asks.
-  const [supabase] = useState(() =>
-    settledForUse(given ?? loadScreenModule('supabase').then((module) => module.createStorewiseClient(platform))),
-  );
+  // When the entry has already loaded it (a deep link into the dashboard), the client is made at once: a screen
+  // that suspends on it in the first render would be held back by React's reveal throttle (docs/adr/0436).
+  const [supabase] = useState(() => {
+    if (given) return settledForUse(given);
+    const loaded = loadedScreenModule('supabase');
+    if (loaded) return settledValue(loaded.createStorewiseClient(platform));
+    return settledForUse(loadScreenModule('supabase').then((module) => module.createStorewiseClient(platform)));
+  });
   // Loaded only for an offline start whose token could not be refreshed (docs/adr/0200): not on the landing's path.
   const [auth] = useState(() => createAuthStore(supabase, () => import('./kept-session').then((m) => m.keptSession(platform))));
   return (

@@ -2,8 +2,8 @@ import { Suspense, use, type ReactElement } from 'react';
 import { act, render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { lazyScreen } from './lazy-screen';
-import { loadScreenModule } from './screen-modules';
-import { settledForUse } from './settled-for-use';
+import { loadedScreenModule, loadScreenModule, preloadScreens } from './screen-modules';
+import { settledForUse, settledValue } from './settled-for-use';
 
 function Probe({ label }: { label: string }) {
   return <p>{label}</p>;
@@ -74,5 +74,32 @@ describe('settledForUse', () => {
     expect(await screen.findByText('late')).toBeTruthy();
     expect(recorded.shown.length).toBeGreaterThan(0);
     view.unmount();
+  });
+});
+
+describe('settledValue', () => {
+  function Value({ promise }: { promise: Promise<string> }) {
+    return <p>{use(promise)}</p>;
+  }
+
+  it('renders a value in hand in the very first render, without a turn of the event loop or the fallback', async () => {
+    const recorded = recordingFallback();
+    const view = await renderAsync(<Suspense fallback={<recorded.Fallback />}><Value promise={settledValue('in hand')} /></Suspense>);
+    expect(screen.getByText('in hand')).toBeTruthy();
+    expect(recorded.shown).toEqual([]);
+    expect(await settledValue(7)).toBe(7);
+    view.unmount();
+  });
+});
+
+describe('preloadScreens', () => {
+  it('settles once the modules of a deep link are loaded, so the first render finds them', async () => {
+    await preloadScreens('/admin');
+    expect(loadedScreenModule('supabase')).toBeDefined();
+    expect(loadedScreenModule('admin')).toBeDefined();
+  });
+
+  it('settles at once for a public page, which has no screen modules', async () => {
+    await expect(preloadScreens('/privacy-policy')).resolves.toBeUndefined();
   });
 });

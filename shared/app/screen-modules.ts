@@ -62,7 +62,11 @@ export function screenModulesFor(pathname: string): ScreenModule[] {
   return ['supabase', 'dashboard', 'workspaceFrame', 'storePcHeartbeat', ...(section ? [section] : [])];
 }
 
-/** Starts loading the modules of the screen at `pathname`; a failure shows when the screen itself needs it. */
-export function preloadScreens(pathname: string): void {
-  for (const name of screenModulesFor(pathname)) void loadScreenModule(name).catch(() => undefined);
+/**
+ * Starts loading the modules of the screen at `pathname`. The promise settles when each has loaded or failed (a
+ * failure shows when the screen itself needs it). The entries render after it: a screen rendered before its
+ * module is there suspends, and React then holds the page back for its ~300 ms reveal throttle (docs/adr/0436).
+ */
+export function preloadScreens(pathname: string): Promise<void> {
+  return Promise.all(screenModulesFor(pathname).map((name) => loadScreenModule(name).catch(() => undefined))).then(() => undefined);
 }

@@ -16,3 +16,11 @@ export function settledForUse<T>(promise: Promise<T>): Promise<T> {
   );
   return promise;
 }
+
+/**
+ * A promise of a value already in hand, marked as settled from the start: a component that calls `use` on it in
+ * its very first render gets the value without suspending (docs/adr/0436).
+ */
+export function settledValue<T>(value: T): Promise<T> {
+  return Object.assign(Promise.resolve(value), { status: 'fulfilled', value });
+}
