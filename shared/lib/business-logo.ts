@@ -1,6 +1,7 @@
 // Storage: bucket business-logos, one object per business at <business id>/logo (supabase/schemas/storage.sql,
 // docs/adr/0231): public by URL (receipts and emails show it without a session), only the owner writes it.
 import { z } from 'zod';
+import { sharedRequest } from './shared-request';
 import { storageWriteError } from './storage-refusal';
 import type { StorewiseClient } from './supabase-client';
 
@@ -32,7 +33,12 @@ export async function removeLogo(supabase: StorewiseClient, businessId: string):
  * The logo's public URL, with its last change as a version so a replaced logo is not served from a cache;
  * null when the business has none.
  */
-export async function fetchLogoUrl(supabase: StorewiseClient, businessId: string): Promise<string | null> {
+export function fetchLogoUrl(supabase: StorewiseClient, businessId: string): Promise<string | null> {
+  // The header and the settings card ask at the same moment: one request answers both.
+  return sharedRequest(supabase, `business-logo:${businessId}`, () => lookUpLogoUrl(supabase, businessId));
+}
+
+async function lookUpLogoUrl(supabase: StorewiseClient, businessId: string): Promise<string | null> {
   const { data, error } = await supabase.storage.from(BUCKET).list(businessId, { search: 'logo', limit: 1 });
   if (error) throw new Error(error.message);
   const entry = data.find((item) => item.name === 'logo' && item.id !== null);

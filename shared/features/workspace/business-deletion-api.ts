@@ -4,6 +4,7 @@
 // (docs/adr/0220).
 import { useCallback, useEffect, useState } from 'react';
 import { z } from 'zod';
+import { sharedRequest } from '../../lib/shared-request';
 import type { StorewiseClient } from '../../lib/supabase-client';
 
 /** A pending (or begun) deletion of the business, as business_deletion_status returns it. */
@@ -14,10 +15,13 @@ export const deletionStatusSchema = z.object({
 }).nullable();
 export type DeletionStatus = z.infer<typeof deletionStatusSchema>;
 
-export async function fetchDeletionStatus(supabase: StorewiseClient, businessId: string): Promise<DeletionStatus> {
-  const { data, error } = await supabase.rpc('business_deletion_status', { _business_id: businessId });
-  if (error) throw new Error(error.message);
-  return deletionStatusSchema.parse(data ?? null);
+/** The banner and the Business page's card ask at the same moment: one request answers both. */
+export function fetchDeletionStatus(supabase: StorewiseClient, businessId: string): Promise<DeletionStatus> {
+  return sharedRequest(supabase, `business-deletion:${businessId}`, async () => {
+    const { data, error } = await supabase.rpc('business_deletion_status', { _business_id: businessId });
+    if (error) throw new Error(error.message);
+    return deletionStatusSchema.parse(data ?? null);
+  });
 }
 
 /** The function's sentence for a refusal (wrong name, not the owner, second factor needed...). */
