@@ -45,9 +45,19 @@ function isPgError(error: unknown): error is PgErrorLike {
   return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && typeof message === 'string';
 }
 
-/** HTTP status for a SQLSTATE, as PostgREST's table (docs.postgrest.org, Errors). */
-export function statusForSqlState(code: string, role: string): number {
+/**
+ * HTTP status for a SQLSTATE, as PostgREST's table (docs.postgrest.org, Errors; mapSQLtoHTTP in
+ * src/PostgREST/Error.hs), including its cases that also read the message.
+ */
+export function statusForSqlState(code: string, role: string, message = ''): number {
   if (code === '42501') return role === 'anon' ? 401 : 403;
+  // cardinality_violation: pg-safeupdate's refusal is the client's fault; "more than one row returned by a
+  // subquery" and the like are the server's.
+  if (code === '21000') return message.endsWith('requires a WHERE clause') ? 400 : 500;
+  // invalid_parameter_value: a JWT naming a role that does not exist is an authentication failure (PostgREST #3601).
+  if (code === '22023') return message.startsWith('role') && message.endsWith('does not exist') ? 401 : 400;
+  if (code === '57P01') return 503; // the server is shutting the connection down: try again
+  if (code === '42883' && message.startsWith('function xmlagg(')) return 406;
   // PostgREST's custom statuses: SQLSTATE 'PTxyz' answers HTTP xyz (mapSQLtoHTTP in src/PostgREST/Error.hs),
   // e.g. PT429 for the hourly email caps. A code whose digits are not a status is a 500, as there.
   if (code.startsWith('PT')) {
@@ -70,7 +80,7 @@ export function statusForSqlState(code: string, role: string): number {
 export function toRestError(error: unknown, role: string): RestError {
   if (error instanceof RestError) return error;
   if (isPgError(error)) {
-    return new RestError(statusForSqlState(error.code, role), error.code, error.message, error.detail ?? null, error.hint ?? null);
+    return new RestError(statusForSqlState(error.code, role, error.message), error.code, error.message, error.detail ?? null, error.hint ?? null);
   }
   // The cause is logged by the caller; the client only learns that the server failed.
   return new RestError(500, 'PGRSTX00', 'Internal server error', null, null);
