@@ -97,7 +97,7 @@ describe('preloadScreens', () => {
     await preloadScreens('/admin');
     expect(loadedScreenModule('supabase')).toBeDefined();
     expect(loadedScreenModule('admin')).toBeDefined();
-  });
+  }, 60_000); // the admin panel's real modules, transformed on first import: seconds on a loaded machine
 
   it('settles at once for a public page, which has no screen modules', async () => {
     await expect(preloadScreens('/privacy-policy')).resolves.toBeUndefined();
