@@ -1867,6 +1867,7 @@ language plpgsql
 security definer
 set search_path = ''
 set jit = off
+set plan_cache_mode = force_custom_plan
 as $$
 declare
   v_register public.registers%rowtype;

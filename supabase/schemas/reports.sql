@@ -549,6 +549,7 @@ stable
 security invoker
 set search_path = ''
 set jit = off
+set plan_cache_mode = force_custom_plan
 as $$
 begin
   perform private.report_args(_business_id, _from, _to, _grain);
@@ -576,6 +577,7 @@ stable
 security invoker
 set search_path = ''
 set jit = off
+set plan_cache_mode = force_custom_plan
 as $$
 begin
   perform private.report_args(_business_id, _from, _to, null);
@@ -1407,6 +1409,7 @@ stable
 security invoker
 set search_path = ''
 set jit = off
+set plan_cache_mode = force_custom_plan
 as $$
 #variable_conflict use_column
 begin
@@ -1436,6 +1439,7 @@ stable
 security invoker
 set search_path = ''
 set jit = off
+set plan_cache_mode = force_custom_plan
 as $$
 #variable_conflict use_column
 begin
@@ -1468,6 +1472,7 @@ stable
 security invoker
 set search_path = ''
 set jit = off
+set plan_cache_mode = force_custom_plan
 as $$
 #variable_conflict use_column
 begin
@@ -1577,6 +1582,7 @@ set search_path = ''
 -- The ranking's generic plans are costed far above what they read (policy subplans on every table): PostgreSQL's
 -- JIT then compiled them for about a second per call at 1,000,000 lines, for 17 candidates read in 4 ms.
 set jit = off
+set plan_cache_mode = force_custom_plan
 as $$
 declare
   v_role text := private.my_role(_business_id);
@@ -2189,6 +2195,7 @@ stable
 security invoker
 set search_path = ''
 set jit = off
+set plan_cache_mode = force_custom_plan
 as $$
 #variable_conflict use_column
 begin
@@ -2686,6 +2693,7 @@ stable
 security invoker
 set search_path = ''
 set jit = off
+set plan_cache_mode = force_custom_plan
 as $$
 #variable_conflict use_column
 declare
@@ -3262,6 +3270,7 @@ stable
 security invoker
 set search_path = ''
 set jit = off
+set plan_cache_mode = force_custom_plan
 as $$
 #variable_conflict use_column
 declare
@@ -3343,6 +3352,7 @@ stable
 security invoker
 set search_path = ''
 set jit = off
+set plan_cache_mode = force_custom_plan
 as $$
 begin
   perform private.report_args(_business_id, _from, _to, _grain);
@@ -3486,6 +3496,7 @@ stable
 security invoker
 set search_path = ''
 set jit = off
+set plan_cache_mode = force_custom_plan
 as $$
 #variable_conflict use_column
 begin
@@ -3597,6 +3608,7 @@ stable
 security invoker
 set search_path = ''
 set jit = off
+set plan_cache_mode = force_custom_plan
 as $$
 #variable_conflict use_column
 declare
