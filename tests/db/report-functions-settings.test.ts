@@ -11,13 +11,19 @@ afterAll(async () => {
   await db?.close();
 });
 
+/** Every public report function and the overview, with its SET clauses ("name=value"). */
+async function reportFunctionSettings() {
+  const { rows } = await db.query<{ name: string; config: string[] | null }>(
+    `select p.oid::regprocedure::text as name, p.proconfig as config
+       from pg_catalog.pg_proc p join pg_catalog.pg_namespace n on n.oid = p.pronamespace
+      where n.nspname = 'public' and (p.proname like 'report\\_%' or p.proname = 'business_overview')
+      order by 1`);
+  return rows;
+}
+
 describe('report functions run without JIT (20261125150000)', () => {
   it('every public report function and the overview set jit = off, so PostgreSQL never compiles their plans', async () => {
-    const { rows } = await db.query<{ name: string; config: string[] | null }>(
-      `select p.oid::regprocedure::text as name, p.proconfig as config
-         from pg_catalog.pg_proc p join pg_catalog.pg_namespace n on n.oid = p.pronamespace
-        where n.nspname = 'public' and (p.proname like 'report\\_%' or p.proname = 'business_overview')
-        order by 1`);
+    const rows = await reportFunctionSettings();
     expect(rows.length).toBeGreaterThanOrEqual(11);
     const withJit = rows.filter((row) => !(row.config ?? []).includes('jit=off')).map((row) => row.name);
     expect(withJit).toEqual([]);
@@ -26,11 +32,7 @@ describe('report functions run without JIT (20261125150000)', () => {
 
 describe('report functions plan each call for its arguments (20261207100000, ADR 0437)', () => {
   it('every public report function and the overview set plan_cache_mode = force_custom_plan', async () => {
-    const { rows } = await db.query<{ name: string; config: string[] | null }>(
-      `select p.oid::regprocedure::text as name, p.proconfig as config
-         from pg_catalog.pg_proc p join pg_catalog.pg_namespace n on n.oid = p.pronamespace
-        where n.nspname = 'public' and (p.proname like 'report\\_%' or p.proname = 'business_overview')
-        order by 1`);
+    const rows = await reportFunctionSettings();
     expect(rows.length).toBeGreaterThanOrEqual(11);
     const generic = rows.filter((row) => !(row.config ?? []).includes('plan_cache_mode=force_custom_plan')).map((row) => row.name);
     expect(generic).toEqual([]);

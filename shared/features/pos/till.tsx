@@ -276,6 +276,9 @@ export function Till(props: TillProps) {
       return;
     }
     await parkCart(db, register.id, parkLabel(cart), cart);
+    // The kept draft is emptied before the till shows an empty cart: a reload right after must not bring the
+    // parked cart back onto the till as well (the effect that keeps the draft runs after the render).
+    await saveDraft(db, register.id, emptyCart).catch(() => undefined);
     updateCart(() => emptyCart);
     setNotice('Cart parked');
     refreshParked();
@@ -418,6 +421,8 @@ export function Till(props: TillProps) {
     };
     const key = `recent:${register.id}`;
     await setMeta(db, key, [local, ...((await getMeta<RefundableSale[]>(db, key)) ?? [])].slice(0, RECENT_KEEP));
+    // As when parking: a reload right after the sale must not bring its cart back from the kept draft.
+    await saveDraft(db, register.id, emptyCart).catch(() => undefined);
     setReceipt({
       receiptNumber, occurredAt, saleId: id, storeName: store.name, logoUrl: logo.url ?? null,
       header: store.receipt_header, footer: store.receipt_footer, currency: store.currency,
