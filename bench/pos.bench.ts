@@ -11,6 +11,7 @@
  *   DATABASE_URL=postgres://... npm run bench -- pos   (a throwaway database)
  */
 import { randomUUID } from 'node:crypto';
+import { plainItems } from './lib/post-sale-rig';
 import { openRetailBench, percentile as p } from './lib/retail-bench';
 
 const TARGET_P95_MS = { pglite: 100, postgres: 50 } as const;
@@ -64,12 +65,7 @@ async function main(): Promise<void> {
     console.log(`pos_catalog delta after a bulk change of every variant: ${bulk.rows.toLocaleString('en-US')} rows in ` +
       `${bulk.pages} pages, ${(bulk.ms / 1000).toFixed(2)} s (${(bulk.ms / bulk.pages).toFixed(0)} ms a page)`);
 
-    const items = (await db.query<{ id: string; price: string }>(
-      `select v.id, coalesce(sp.price, v.price) as price
-         from public.variants v join public.products p on p.id = v.product_id
-         left join public.store_prices sp on sp.variant_id = v.id and sp.store_id = $1
-        where v.business_id = $2 and not p.has_lots and p.unit = 'each'
-        order by v.sku limit 40`, [store, business])).rows;
+    const items = await plainItems(bench, store);
     const registers: { id: string; shift: string }[] = [];
     const tag = Date.now().toString(36).slice(-4).toUpperCase();
     for (let i = 0; i < 10; i += 1) {

@@ -14,6 +14,16 @@ export interface PostSaleRig {
   post(payload: string): Promise<void>;
 }
 
+/** 40 items a till sells without a lot or a weight, by SKU, at the store's price (the store's own, else the list's). */
+export async function plainItems(bench: RetailBenchDb, store: string): Promise<{ id: string; price: string }[]> {
+  return (await bench.db.query<{ id: string; price: string }>(
+    `select v.id, coalesce(sp.price, v.price) as price
+       from public.variants v join public.products p on p.id = v.product_id
+       left join public.store_prices sp on sp.variant_id = v.id and sp.store_id = $1
+      where v.business_id = $2 and not p.has_lots and p.unit = 'each'
+      order by v.sku limit 40`, [store, bench.business])).rows;
+}
+
 /** `name` and `prefix` (with a random tag) name the register and its receipts. */
 export async function openPostSaleRig(name: string, prefix: string): Promise<PostSaleRig> {
   const bench = await openRetailBench();
@@ -21,12 +31,7 @@ export async function openPostSaleRig(name: string, prefix: string): Promise<Pos
   const store = bench.stores[0] ?? '';
   const rpc = (sql: string, params: unknown[]) =>
     db.asRequest({ role: 'authenticated', claims: bench.owner, readOnly: false, method: 'POST' }, (tx) => tx.query(sql, params));
-  const items = (await db.query<{ id: string; price: string }>(
-    `select v.id, coalesce(sp.price, v.price) as price
-       from public.variants v join public.products p on p.id = v.product_id
-       left join public.store_prices sp on sp.variant_id = v.id and sp.store_id = $1
-      where v.business_id = $2 and not p.has_lots and p.unit = 'each'
-      order by v.sku limit 40`, [store, business])).rows;
+  const items = await plainItems(bench, store);
   const tag = randomUUID().slice(0, 4).toUpperCase();
   const [reg] = (await db.query<{ id: string }>(
     `insert into public.registers (business_id, store_id, name, receipt_prefix) values ($1, $2, $3, $4) returning id`,
