@@ -3728,7 +3728,9 @@ create policy "refunds: owners and managers in their stores, cashiers their ow" 
   using ((((business_id in (select private.my_full_access_business_ids())) or (store_id in (select private.my_listed_store_ids()))) and (business_id in (select private.my_business_ids(array['owner', 'manager'])))) or (shift_id in (select private.my_shift_ids())));
 
 create policy "refund_lines: readers of the refund" on public.refund_lines for select to authenticated
-  using (refund_id in (select f.id from public.refunds f));
+  using (((business_id in (select private.my_full_access_business_ids()))
+          and (business_id in (select private.my_business_ids(array['owner', 'manager']))))
+         or (refund_id in (select f.id from public.refunds f)));
 
 create policy "sale_line_serials: readers of the sale" on public.sale_line_serials for select to authenticated
   using ((((business_id in (select private.my_full_access_business_ids())) or (sale_id in (select s.id from public.sales s where s.store_id in (select private.my_listed_store_ids())))) and (business_id in (select private.my_business_ids(array['owner', 'manager'])))) or (sale_id in (select private.my_rung_sale_ids())));

@@ -196,3 +196,25 @@ describe('functions', () => {
     expect((await w.clients.other.rpc('x_report', { _shift_id: shift })).error?.code).toBe('42501');
   });
 });
+
+// The refund lines policy admits an owner's or a full-access manager's business before it builds the set of visible
+// refunds (ADR 0438): the roles' shares must be what the refunds say, with every store in the membership too.
+describe('refund lines with every store in the membership', () => {
+  it('a manager of every store reads every line; a cashier of every store still only those of their shifts', async () => {
+    const members = [w.userIds.manager, w.userIds.cashier];
+    await w.rows('update public.business_members set all_stores = true where business_id = $1 and user_id = any ($2)', [w.businessA, members]);
+    try {
+      const all = await rowsOfA('refund_lines');
+      const read = async (name: Who) => (await w.actors[name].select('refund_lines')).rows
+        .filter((row) => row.business_id === w.businessA).map((row) => keyOf('refund_lines', row)).sort();
+      expect(await read('manager')).toEqual(all.map((row) => keyOf('refund_lines', row)).sort());
+      const own = all.filter((row) => row.__own === w.userIds.cashier).map((row) => keyOf('refund_lines', row)).sort();
+      expect(own.length).toBeGreaterThan(0);
+      expect(own.length).toBeLessThan(all.length);
+      expect(await read('cashier')).toEqual(own);
+      expect(await read('other')).toEqual([]);
+    } finally {
+      await w.rows('update public.business_members set all_stores = false where business_id = $1 and user_id = any ($2)', [w.businessA, members]);
+    }
+  });
+});
