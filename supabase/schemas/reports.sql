@@ -1502,52 +1502,6 @@ comment on function public.report_shifts(uuid,date,date,uuid) is 'Owners and man
 revoke all on function public.report_shifts(uuid,date,date,uuid) from public;
 grant execute on function public.report_shifts(uuid,date,date,uuid) to authenticated;
 
--- Gross profit net of refunds of today and the same day last week, computed as private.report_facts computes it
--- (revenue net of tax; cost rounded per line; a refund's tax share and a restocked line's cost given back) but
--- reading only what the profit needs: per store, the sales and refunds of its own two local days (an index range
--- on (store, business, occurred_at) each, two hours of margin for daylight saving, then the exact local day),
--- their lines and costs (report_facts also joins variants and products for the category, and reads five days of
--- the whole business for each day asked).
-create or replace function private.overview_gross_profit(_business_id uuid, _store_id uuid, _today date)
-returns table (day date, gross_profit numeric)
-language sql
-stable
-security invoker
-set search_path = ''
-as $$
-  with days as (
-    select st.id as store_id, st.time_zone, d.day,
-           (d.day::timestamp at time zone st.time_zone) - interval '2 hours' as lo,
-           ((d.day + 1)::timestamp at time zone st.time_zone) + interval '2 hours' as hi
-      from public.stores st
-     cross join (values (_today), (_today - 7)) as d (day)
-     where st.business_id = _business_id and (_store_id is null or st.id = _store_id)
-  ),
-  f as (
-    select k.day, l.line_total as gross, l.tax_amount as tax, round(l.qty * coalesce(c.unit_cost, 0)) as cost
-      from days k
-      join public.sales s on s.store_id = k.store_id and s.business_id = _business_id
-                         and s.occurred_at >= k.lo and s.occurred_at < k.hi
-                         and (s.occurred_at at time zone k.time_zone)::date = k.day
-      join public.sale_lines l on l.sale_id = s.id and l.business_id = s.business_id
-      left join public.sale_line_costs c on c.sale_line_id = l.id and c.business_id = l.business_id
-    union all
-    select k.day, -rl.amount,
-           -case when l.line_total = 0 then 0 else round(rl.amount::numeric * l.tax_amount / l.line_total) end::bigint,
-           -case when rl.disposition = 'restock' then round(rl.qty * coalesce(c.unit_cost, 0)) else 0 end
-      from days k
-      join public.refunds r on r.store_id = k.store_id and r.business_id = _business_id
-                           and r.occurred_at >= k.lo and r.occurred_at < k.hi
-                           and (r.occurred_at at time zone k.time_zone)::date = k.day
-      join public.refund_lines rl on rl.refund_id = r.id and rl.business_id = r.business_id
-      join public.sale_lines l on l.id = rl.sale_line_id and l.business_id = rl.business_id
-      left join public.sale_line_costs c on c.sale_line_id = l.id and c.business_id = l.business_id
-  )
-  select f.day, sum(f.gross - f.tax) - round(sum(f.cost)) from f group by 1;
-$$;
-revoke all on function private.overview_gross_profit(uuid,uuid,date) from public;
-grant execute on function private.overview_gross_profit(uuid,uuid,date) to authenticated;
-
 -- The five best sellers of the range as rung up (revenue, then variant id), ranked by the pruned exact ranking of
 -- ADR 0151 instead of summing every variant's daily rows; units from the same ranking, the description as before
 -- (the greatest among the variant's daily rows of the range).
@@ -3859,6 +3813,25 @@ begin
 end;
 $$;
 revoke all on function private.inventory_value_balances_changed() from public;
+
+-- Gross profit net of refunds of today and the same day last week: the per-store daily facts of report_profit (gross,
+-- refunds, tax net of the refunds' share, cost rounded per line net of restocked refunds), one row per store and day.
+create or replace function private.overview_gross_profit(_business_id uuid, _store_id uuid, _today date)
+returns table (day date, gross_profit numeric)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select d.day, sum(d.gross - d.refunds - d.tax) - sum(d.cost)
+    from public.sales_daily_breakdown d
+   where d.business_id = _business_id and d.dimension = 'store'
+     and (_store_id is null or d.store_id = _store_id)
+     and d.day in (_today, _today - 7)
+   group by 1;
+$$;
+revoke all on function private.overview_gross_profit(uuid,uuid,date) from public;
+grant execute on function private.overview_gross_profit(uuid,uuid,date) to authenticated;
 
 -- Both summaries of a business from the raw rows (seed:large loads with triggers off and ends with this).
 create or replace function private.refresh_stock_summaries_base(_business_id uuid)
