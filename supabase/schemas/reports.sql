@@ -340,6 +340,16 @@ create index sales_monthly_variant_units_idx on public.sales_monthly_variant (st
 
 create index stock_pairs_on_hand_idx on public.stock_pairs (store_id, on_hand);
 
+-- One store's days of one variant in a single index range (issue 32, ADR 0438).
+--
+-- Sell-through reads the exact units of each candidate (store, variant) pair over the range, and the per-store best
+-- and worst sellers read each candidate variant's days in one store. sales_daily_variant had (store_id, day,
+-- variant_id) and (variant_id, day): the planner took the second and read the variant's rows in every store. At
+-- 10,000,000 sale lines over 100 stores that is about 600 rows read and dropped per pair for 30 days; sell-through
+-- best 50 over 30 days read 1,700,000 index entries for 2,856 pairs (4-5 s). With (store_id, variant_id, day) each
+-- pair is about 7 rows.
+create index sales_daily_variant_pair_day_idx on public.sales_daily_variant (store_id, variant_id, day);
+
 -- ==== Functions ===========================================================================================
 
 create or replace function private.report_args(_business_id uuid, _from date, _to date, _grain text)
