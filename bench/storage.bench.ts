@@ -8,7 +8,7 @@
  * 5 ms): the service streams, so the peak stays far below the file size. Each figure comes with its CPU time
  * per MB, which a loaded machine disturbs much less than the wall clock.
  *
- * The client hands storage-js a Node file stream of 1 MB pieces, as a Node user would upload a file (docs/adr/0438).
+ * The client hands storage-js a Node file stream of 1 MB pieces, as a Node user would upload a file (docs/adr/0440).
  * Client and service share this process and its event loop, so what the client holds or copies is billed to the
  * service: Readable.toWeb copied every chunk (ADR 0405), and Node 20's fetch held every piece of a hand-made Web
  * stream until the request ended (a 160 MB upload peaked at 160 MB of ArrayBuffers even with a GC every 20 ms; the

@@ -439,8 +439,8 @@ async function insertSales(tx: Queryable, business: string, ownerId: string, opt
          join retail_lines l on l.sale_id = r.sale_id and l.line_no = 1
        returning id, sale_id, store_id, occurred_at
      ), lines as (
-       insert into public.refund_lines (business_id, refund_id, sale_line_id, qty, amount, disposition)
-       select $1, f.id, l.id, l.qty, l.total, 'restock'
+       insert into public.refund_lines (business_id, refund_id, sale_line_id, variant_id, qty, amount, disposition)
+       select $1, f.id, l.id, l.variant_id, l.qty, l.total, 'restock'
          from refunds f join retail_lines l on l.sale_id = f.sale_id and l.line_no = 1
        returning refund_id
      )

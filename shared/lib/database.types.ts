@@ -1574,6 +1574,7 @@ export type Database = {
           qty: number;
           refund_id: string;
           sale_line_id: string;
+          variant_id: string;
         };
         ComputedFields: never;
         Insert: {
@@ -1584,6 +1585,7 @@ export type Database = {
           qty: number;
           refund_id: string;
           sale_line_id: string;
+          variant_id: string;
         };
         Update: {
           amount?: number;
@@ -1593,6 +1595,7 @@ export type Database = {
           qty?: number;
           refund_id?: string;
           sale_line_id?: string;
+          variant_id?: string;
         };
         Relationships: [
           {
@@ -1608,6 +1611,13 @@ export type Database = {
             isOneToOne: false;
             referencedRelation: "sale_lines";
             referencedColumns: ["id", "business_id"];
+          },
+          {
+            foreignKeyName: "refund_lines_variant_id_fkey";
+            columns: ["variant_id"];
+            isOneToOne: false;
+            referencedRelation: "variants";
+            referencedColumns: ["id"];
           },
         ];
       };

@@ -312,15 +312,18 @@ create table public.refund_lines (
   qty numeric(12,3) not null,
   amount bigint not null,
   disposition text not null,
+  variant_id uuid not null,
   constraint refund_lines_pkey primary key (id),
   constraint refund_lines_amount_check check ((amount >= 0)),
   constraint refund_lines_disposition_check check ((disposition = any (array['restock'::text, 'damaged'::text]))),
   constraint refund_lines_qty_check check ((qty > (0)::numeric)),
   constraint refund_lines_refund_id_business_id_fkey foreign key (refund_id, business_id) references public.refunds(id, business_id) on delete cascade,
-  constraint refund_lines_sale_line_id_business_id_fkey foreign key (sale_line_id, business_id) references public.sale_lines(id, business_id) on delete cascade
+  constraint refund_lines_sale_line_id_business_id_fkey foreign key (sale_line_id, business_id) references public.sale_lines(id, business_id) on delete cascade,
+  constraint refund_lines_variant_id_fkey foreign key (variant_id) references public.variants(id)
 );
 alter table public.refund_lines enable row level security;
 comment on table public.refund_lines is 'Lines of a refund. Readers of the refund read them; written by post_refund.';
+comment on column public.refund_lines.variant_id is 'The sale line''s variant, set on insert by a trigger (ADR 0438).';
 grant select on table public.refund_lines to authenticated;
 grant select on table public.refund_lines to service_role;
 
@@ -609,6 +612,8 @@ create index exchange_rates_created_by_idx on public.exchange_rates (created_by)
 create index sale_tenders_rate_idx on public.sale_tenders (rate_id, business_id);
 
 create index refund_line_lots_lot_idx on public.refund_line_lots (lot_id);
+
+create index refund_lines_variant_idx on public.refund_lines (variant_id, business_id);
 
 -- ==== Functions ===========================================================================================
 
@@ -3687,6 +3692,9 @@ create trigger read_only_guard before insert or update or delete on public.excha
 
 create trigger read_only_guard before insert or update or delete on public.refund_line_lots
   for each statement execute function private.read_only_guard();
+
+create trigger refund_lines_variant before insert on public.refund_lines
+  for each row execute function private.refund_lines_variant();
 
 -- ==== Policies ============================================================================================
 

@@ -974,34 +974,6 @@ comment on function private.platform_writable() is 'False while read-only mainte
 revoke all on function private.platform_writable() from public;
 grant execute on function private.platform_writable() to authenticated;
 
--- _variant_ids null: every item refunded in the range.
-create or replace function private.variant_refunds(_business_id uuid, _from date, _to date, _store_id uuid,
-                                                   _variant_ids uuid[])
-returns table (variant_id uuid, units numeric, revenue numeric, cost numeric)
-language sql
-stable
-security invoker
-set search_path = ''
-as $$
-  select l.variant_id, sum(rl.qty),
-         sum(rl.amount - case when l.line_total = 0 then 0 else round(rl.amount::numeric * l.tax_amount / l.line_total) end),
-         sum(case when rl.disposition = 'restock' then round(rl.qty * coalesce(c.unit_cost, 0)) else 0 end)
-    from public.stores st
-    join public.refunds r on r.store_id = st.id and r.business_id = _business_id
-                         and r.occurred_at >= (_from::timestamp at time zone st.time_zone) - interval '2 hours'
-                         and r.occurred_at < ((_to + 1)::timestamp at time zone st.time_zone) + interval '2 hours'
-                         and (r.occurred_at at time zone st.time_zone)::date between _from and _to
-    join public.refund_lines rl on rl.refund_id = r.id and rl.business_id = r.business_id
-    join public.sale_lines l on l.id = rl.sale_line_id and l.business_id = rl.business_id
-    left join public.sale_line_costs c on c.sale_line_id = l.id and c.business_id = l.business_id
-   where st.business_id = _business_id and (_store_id is null or st.id = _store_id)
-     and (_variant_ids is null or l.variant_id = any (_variant_ids))
-   group by l.variant_id;
-$$;
-comment on function private.variant_refunds(uuid,date,date,uuid,uuid[]) is 'Refunds in a range of some items (all items when _variant_ids is null): units, net sales and restocked cost given back (report_top_products, ADR 0172).';
-revoke all on function private.variant_refunds(uuid,date,date,uuid,uuid[]) from public;
-grant execute on function private.variant_refunds(uuid,date,date,uuid,uuid[]) to authenticated;
-
 -- An item's name as the catalog says it today, for items without a sale line in the range to take it from.
 create or replace function private.variant_description(_variant_id uuid)
 returns text
@@ -1017,6 +989,71 @@ $$;
 comment on function private.variant_description(uuid) is 'An item''s name and options as the catalog says today (report_top_products, for items without a sale line in the range).';
 revoke all on function private.variant_description(uuid) from public;
 grant execute on function private.variant_description(uuid) to authenticated;
+
+-- The refund line's variant is its sale line's, whatever the insert gave.
+create or replace function private.refund_lines_variant()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  select l.variant_id into new.variant_id from public.sale_lines l
+   where l.id = new.sale_line_id and l.business_id = new.business_id;
+  return new;
+end;
+$$;
+revoke all on function private.refund_lines_variant() from public;
+
+-- _variant_ids null: every item refunded in the range. Given items: their refund lines (index on variant and
+-- variant), then the refund's day and store; otherwise every refund of the range, then its lines.
+create or replace function private.variant_refunds(_business_id uuid, _from date, _to date, _store_id uuid,
+                                                   _variant_ids uuid[])
+returns table (variant_id uuid, units numeric, revenue numeric, cost numeric)
+language plpgsql
+stable
+security invoker
+set search_path = ''
+as $$
+begin
+  if _variant_ids is not null then
+    return query
+      select rl.variant_id, sum(rl.qty),
+             sum(rl.amount - case when l.line_total = 0 then 0
+                                  else round(rl.amount::numeric * l.tax_amount / l.line_total) end),
+             sum(case when rl.disposition = 'restock' then round(rl.qty * coalesce(c.unit_cost, 0)) else 0 end)
+        from public.refund_lines rl
+        -- One probe per line (the limit keeps it a probe): joined as a set, the planner read every refund.
+        cross join lateral (select r.store_id, r.occurred_at from public.refunds r
+                             where r.id = rl.refund_id and r.business_id = rl.business_id limit 1) r
+        join public.stores st on st.id = r.store_id
+        join public.sale_lines l on l.id = rl.sale_line_id and l.business_id = rl.business_id
+        left join public.sale_line_costs c on c.sale_line_id = l.id and c.business_id = l.business_id
+       where rl.business_id = _business_id and rl.variant_id = any (_variant_ids)
+         and st.business_id = _business_id and (_store_id is null or st.id = _store_id)
+         and (r.occurred_at at time zone st.time_zone)::date between _from and _to
+       group by rl.variant_id;
+    return;
+  end if;
+  return query
+    select rl.variant_id, sum(rl.qty),
+           sum(rl.amount - case when l.line_total = 0 then 0 else round(rl.amount::numeric * l.tax_amount / l.line_total) end),
+           sum(case when rl.disposition = 'restock' then round(rl.qty * coalesce(c.unit_cost, 0)) else 0 end)
+      from public.stores st
+      join public.refunds r on r.store_id = st.id and r.business_id = _business_id
+                           and r.occurred_at >= (_from::timestamp at time zone st.time_zone) - interval '2 hours'
+                           and r.occurred_at < ((_to + 1)::timestamp at time zone st.time_zone) + interval '2 hours'
+                           and (r.occurred_at at time zone st.time_zone)::date between _from and _to
+      join public.refund_lines rl on rl.refund_id = r.id and rl.business_id = r.business_id
+      join public.sale_lines l on l.id = rl.sale_line_id and l.business_id = rl.business_id
+      left join public.sale_line_costs c on c.sale_line_id = l.id and c.business_id = l.business_id
+     where st.business_id = _business_id and (_store_id is null or st.id = _store_id)
+     group by rl.variant_id;
+end;
+$$;
+comment on function private.variant_refunds(uuid,date,date,uuid,uuid[]) is 'Refunds in a range of some items (all items when _variant_ids is null): units, net sales and restocked cost given back (report_top_products, ADR 0172).';
+revoke all on function private.variant_refunds(uuid,date,date,uuid,uuid[]) from public;
+grant execute on function private.variant_refunds(uuid,date,date,uuid,uuid[]) to authenticated;
 
 -- ==== Triggers ============================================================================================
 

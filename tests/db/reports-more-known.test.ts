@@ -227,3 +227,35 @@ describe('business_overview on known totals', () => {
     expect(o.top_products.map((t) => [t.variant_id, Number(t.revenue)])).toEqual([[va, 3000], [vb, 2500]]);
   });
 });
+
+// Refund lines carry their sale line's variant (ADR 0438): the best and worst sellers find the refunds of their
+// items by it instead of joining every refund of the range to its sale line.
+describe('refund lines and their variant', () => {
+  it('each refund line holds its sale line\'s variant, whatever the insert gave', async () => {
+    const lines = await q<{ variant_id: string; sold: string }>(
+      `select rl.variant_id, l.variant_id as sold from public.refund_lines rl join public.sale_lines l on l.id = rl.sale_line_id
+        where rl.business_id = $1`, [business]);
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    for (const line of lines) expect(line.variant_id).toBe(line.sold);
+    const [first] = await q<{ refund_id: string; sale_line_id: string; variant_id: string }>(
+      `select refund_id, sale_line_id, variant_id from public.refund_lines where business_id = $1 and variant_id = $2`, [business, va]);
+    const [planted] = await q<{ id: string; variant_id: string }>(
+      `insert into public.refund_lines (business_id, refund_id, sale_line_id, variant_id, qty, amount, disposition)
+       values ($1, $2, $3, $4, 1, 1, 'damaged') returning id, variant_id`, [business, first?.refund_id, first?.sale_line_id, vb]);
+    try {
+      expect(planted?.variant_id).toBe(va);
+    } finally {
+      await q('delete from public.refund_lines where id = $1', [planted?.id]);
+    }
+  });
+
+  it('the refunds of given items equal those items\' share of every refund of the range', async () => {
+    const all = await q<Record<string, string>>('select * from private.variant_refunds($1, $2, $3, null, null) order by variant_id', [business, D1, D2]);
+    const given = await q<Record<string, string>>('select * from private.variant_refunds($1, $2, $3, null, $4) order by variant_id', [business, D1, D2, [va, vb]]);
+    expect(all).toHaveLength(2);
+    expect(given).toEqual(all);
+    expect(await q('select * from private.variant_refunds($1, $2, $3, null, $4)', [business, D1, D2, [va]])).toEqual(all.filter((r) => r.variant_id === va));
+    // A range without those refunds (the day before) has none.
+    expect(await q('select * from private.variant_refunds($1, $2, $3, null, $4)', [business, D1, D1, [va, vb]])).toEqual([]);
+  });
+});
