@@ -828,65 +828,6 @@ end;
 $$;
 revoke all on function private.refresh_sales_summaries(uuid) from public;
 
--- ---------------------------------------------------------------------------------------------------
--- Exact revenue, units and cost of the given variants over a range: the monthly rows of the whole months inside
--- the range and the daily rows of the days at its ends. _all: the all-stores table (the caller reads every
--- store and gave none); otherwise the per-store rows the caller may read (row level security), of _store_id if
--- given. Only variants with at least one daily row in the range come back.
-create or replace function private.seller_totals(_business_id uuid, _from date, _to date, _store_id uuid,
-                                                 _all boolean, _variants uuid[])
-returns table (variant_id uuid, revenue numeric, units numeric, cost numeric)
-language plpgsql
-stable
-security invoker
-set search_path = ''
-as $$
-#variable_conflict use_column
-declare
-  -- Whole months inside the range: [v_first, v_after); none when v_first >= v_after.
-  v_first date := case when date_trunc('month', _from::timestamp)::date = _from then _from
-                       else (date_trunc('month', _from::timestamp) + interval '1 month')::date end;
-  v_after date := date_trunc('month', (_to + 1)::timestamp)::date;
-begin
-  if v_first >= v_after then
-    v_first := _to + 1;
-    v_after := _to + 1;
-  end if;
-  -- Per variant (a lateral join): each part is an index range on (variant, month) or (variant, day), whatever
-  -- the number of variants (a plan over the whole table would evaluate the policy on every row).
-  return query
-    select v.id, sum(x.revenue), sum(x.units), sum(x.cost)
-      from (select distinct u.id from unnest(_variants) as u (id)) v
-      cross join lateral (
-        select m.revenue::numeric as revenue, m.units, m.cost
-          from public.sales_monthly_variant_business m
-         where _all and m.variant_id = v.id and m.business_id = _business_id
-           and m.month >= v_first and m.month < v_after
-        union all
-        select m.revenue, m.units, m.cost
-          from public.sales_monthly_variant m
-         where not _all and m.variant_id = v.id and m.business_id = _business_id
-           and (_store_id is null or m.store_id = _store_id)
-           and m.month >= v_first and m.month < v_after
-        union all
-        select d.revenue, d.units, d.cost
-          from public.sales_daily_variant d
-         where d.variant_id = v.id and d.business_id = _business_id
-           and (_store_id is null or d.store_id = _store_id)
-           and d.day >= _from and d.day < v_first
-        union all
-        select d.revenue, d.units, d.cost
-          from public.sales_daily_variant d
-         where d.variant_id = v.id and d.business_id = _business_id
-           and (_store_id is null or d.store_id = _store_id)
-           and d.day >= greatest(_from, v_after) and d.day <= _to
-      ) x
-     group by v.id;
-end;
-$$;
-revoke all on function private.seller_totals(uuid,date,date,uuid,boolean,uuid[]) from public;
-grant execute on function private.seller_totals(uuid,date,date,uuid,boolean,uuid[]) to authenticated;
-
 -- The _limit best sellers by revenue (ties by variant id), exact, without summing every variant of the range.
 -- Cells: the months covering the range, per visible store unless the all-stores table serves the caller.
 -- 1. seed: the _limit rows of highest revenue_bound of each cell (an index range each);
@@ -3842,6 +3783,69 @@ as $$
 $$;
 revoke all on function private.overview_gross_profit(uuid,uuid,date) from public;
 grant execute on function private.overview_gross_profit(uuid,uuid,date) to authenticated;
+
+-- ---------------------------------------------------------------------------------------------------
+-- Exact revenue, units and cost of the given variants over a range: the monthly rows of the whole months inside
+-- the range and the daily rows of the days at its ends. _all: the all-stores table (the caller reads every
+-- store and gave none); otherwise the per-store rows of the stores the caller reads (of _store_id if given), named
+-- in the query so each check is an index range (ADR 0438). Only variants with a daily row in the range come back.
+create or replace function private.seller_totals(_business_id uuid, _from date, _to date, _store_id uuid,
+                                                 _all boolean, _variants uuid[])
+returns table (variant_id uuid, revenue numeric, units numeric, cost numeric)
+language plpgsql
+stable
+security invoker
+set search_path = ''
+as $$
+#variable_conflict use_column
+declare
+  -- Whole months inside the range: [v_first, v_after); none when v_first >= v_after.
+  v_first date := case when date_trunc('month', _from::timestamp)::date = _from then _from
+                       else (date_trunc('month', _from::timestamp) + interval '1 month')::date end;
+  v_after date := date_trunc('month', (_to + 1)::timestamp)::date;
+  -- The stores to read: null for a caller who reads every store and gave none, else those the caller reads.
+  v_stores uuid[] := case when _store_id is null and _business_id in (select private.my_full_access_business_ids())
+                          then null else private.stock_pair_stores(_business_id, _store_id) end;
+begin
+  if v_first >= v_after then
+    v_first := _to + 1;
+    v_after := _to + 1;
+  end if;
+  -- Per variant (a lateral join): each part is an index range on (variant, month), (variant, store, month),
+  -- (variant, day) or (store, variant, day), whatever the number of variants (a plan over the whole table would
+  -- evaluate the policy on every row).
+  return query
+    select v.id, sum(x.revenue), sum(x.units), sum(x.cost)
+      from (select distinct u.id from unnest(_variants) as u (id)) v
+      cross join lateral (
+        select m.revenue::numeric as revenue, m.units, m.cost
+          from public.sales_monthly_variant_business m
+         where _all and m.variant_id = v.id and m.business_id = _business_id
+           and m.month >= v_first and m.month < v_after
+        union all
+        select m.revenue, m.units, m.cost
+          from public.sales_monthly_variant m
+         where not _all and m.variant_id = v.id and m.business_id = _business_id
+           and (v_stores is null or m.store_id = any (v_stores))
+           and m.month >= v_first and m.month < v_after
+        union all
+        select d.revenue, d.units, d.cost
+          from public.sales_daily_variant d
+         where d.variant_id = v.id and d.business_id = _business_id
+           and (v_stores is null or d.store_id = any (v_stores))
+           and d.day >= _from and d.day < v_first
+        union all
+        select d.revenue, d.units, d.cost
+          from public.sales_daily_variant d
+         where d.variant_id = v.id and d.business_id = _business_id
+           and (v_stores is null or d.store_id = any (v_stores))
+           and d.day >= greatest(_from, v_after) and d.day <= _to
+      ) x
+     group by v.id;
+end;
+$$;
+revoke all on function private.seller_totals(uuid,date,date,uuid,boolean,uuid[]) from public;
+grant execute on function private.seller_totals(uuid,date,date,uuid,boolean,uuid[]) to authenticated;
 
 -- Both summaries of a business from the raw rows (seed:large loads with triggers off and ends with this).
 create or replace function private.refresh_stock_summaries_base(_business_id uuid)
