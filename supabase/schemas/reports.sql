@@ -2173,26 +2173,6 @@ $$;
 revoke all on function private.sell_through_sold(uuid,date,date,uuid) from public;
 grant execute on function private.sell_through_sold(uuid,date,date,uuid) to authenticated;
 
--- Movements per (store, variant) after the end of local day _to (per store: an index range each).
-create or replace function private.stock_moved_after(_business_id uuid, _to date, _store_id uuid)
-returns table (store_id uuid, variant_id uuid, qty numeric)
-language sql
-stable
-security invoker
-set search_path = ''
-as $$
-  select st.id, m.variant_id, sum(m.qty)
-    from public.stores st
-    join public.stock_movements m
-      on m.business_id = _business_id and m.store_id = st.id
-     and m.occurred_at >= private.report_utc_lower(_to + 1)
-     and m.occurred_at >= ((_to + 1)::timestamp at time zone st.time_zone)
-   where st.business_id = _business_id and (_store_id is null or st.id = _store_id)
-   group by 1, 2;
-$$;
-revoke all on function private.stock_moved_after(uuid,date,uuid) from public;
-grant execute on function private.stock_moved_after(uuid,date,uuid) to authenticated;
-
 -- Rebuild a business's rows from the ledger (the backfill, refresh_stock_summaries after a bulk load).
 create or replace function private.compute_stock_pairs(_business_id uuid)
 returns void
@@ -3846,6 +3826,26 @@ end;
 $$;
 revoke all on function private.seller_totals(uuid,date,date,uuid,boolean,uuid[]) from public;
 grant execute on function private.seller_totals(uuid,date,date,uuid,boolean,uuid[]) to authenticated;
+
+-- Movements per (store, variant) after the end of local day _to (per store: an index range from its midnight).
+create or replace function private.stock_moved_after(_business_id uuid, _to date, _store_id uuid)
+returns table (store_id uuid, variant_id uuid, qty numeric)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select st.id, m.variant_id, sum(m.qty)
+    from (select st.id, (_to + 1)::timestamp at time zone st.time_zone as after_to
+            from public.stores st
+           where st.business_id = _business_id and (_store_id is null or st.id = _store_id)
+          offset 0) st
+    join public.stock_movements m
+      on m.business_id = _business_id and m.store_id = st.id and m.occurred_at >= st.after_to
+   group by 1, 2;
+$$;
+revoke all on function private.stock_moved_after(uuid,date,uuid) from public;
+grant execute on function private.stock_moved_after(uuid,date,uuid) to authenticated;
 
 -- Both summaries of a business from the raw rows (seed:large loads with triggers off and ends with this).
 create or replace function private.refresh_stock_summaries_base(_business_id uuid)
