@@ -10,7 +10,7 @@ import type { CatalogWorld } from './catalog-world';
 
 export interface LotSpec {
   number: string;
-  /** Days from today (the database's date) to the expiry; negative is expired. */
+  /** Days from today in the stocked store's time zone (the date a sale there checks) to the expiry; negative is expired. */
   days: number;
   /** Opening stock per store id. */
   stock: Record<string, number>;
@@ -30,8 +30,12 @@ export async function lotItem(w: CatalogWorld, name: string, specs: LotSpec[]): 
     values ($1, $2, $3, 500) returning id`, [w.businessA, product, `LOT-${randomUUID().slice(0, 8)}`]);
   const lots: Record<string, string> = {};
   for (const spec of specs) {
+    // The store's local date, not the database's: between midnight UTC and the store's midnight the two differ by a
+    // day, and a lot "expired yesterday" in UTC terms would still be good where it is sold.
+    const store = Object.keys(spec.stock)[0];
     lots[spec.number] = await one(`insert into public.lots (business_id, variant_id, lot_number, expires_on)
-      values ($1, $2, $3, current_date + $4::int) returning id`, [w.businessA, variant, spec.number, spec.days]);
+      values ($1, $2, $3, (now() at time zone coalesce((select time_zone from public.stores where id = $5), 'UTC'))::date + $4::int)
+      returning id`, [w.businessA, variant, spec.number, spec.days, store ?? null]);
     for (const [store, qty] of Object.entries(spec.stock)) {
       await w.rows(`select private.apply_movement($1, $2, $3, $4, 'opening', $5)`,
         [w.businessA, store, variant, lots[spec.number], qty]);
