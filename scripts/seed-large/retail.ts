@@ -495,6 +495,13 @@ export async function seedRetail(
 const workersOf = (db: Db, options: Pick<RetailOptions, 'salesWorkers'>): number =>
   db.kind === 'postgres' ? Math.max(1, options.salesWorkers ?? SALES_WORKERS) : 1;
 
+/** The tables finishRetail fills from the loaded rows. */
+const SUMMARY_TABLES = [
+  'public.sales_daily', 'public.sales_daily_tax', 'public.sales_daily_variant', 'public.sales_monthly_variant',
+  'public.sales_monthly_variant_business', 'public.sales_daily_breakdown', 'public.sales_monthly_breakdown',
+  'public.stock_movements_daily', 'public.inventory_value', 'public.shift_totals', 'public.stock_pairs',
+] as const;
+
 /**
  * After the bulk load (indexes built): the statistics, the report summaries, the stock summaries, the search words
  * and a vacuum. Exported so that a load stopped after its indexes can be finished (scripts/seed-large.ts does it
@@ -506,13 +513,6 @@ const workersOf = (db: Db, options: Pick<RetailOptions, 'salesWorkers'>): number
  * business, which is what private.refresh_sales_summaries does after its one whole-business statement. On
  * PostgreSQL the groups run `workers` at a time.
  */
-/** The tables finishRetail fills from the loaded rows. */
-const SUMMARY_TABLES = [
-  'public.sales_daily', 'public.sales_daily_tax', 'public.sales_daily_variant', 'public.sales_monthly_variant',
-  'public.sales_monthly_variant_business', 'public.sales_daily_breakdown', 'public.sales_monthly_breakdown',
-  'public.stock_movements_daily', 'public.inventory_value', 'public.shift_totals', 'public.stock_pairs',
-] as const;
-
 export async function finishRetail(db: Db, business: string, superuser: boolean, workers: number, timed: Timed,
                                    log: (line: string) => void): Promise<void> {
   // The planner must see the new row counts first: with the empty tables' statistics it expected 11 lines where
@@ -538,8 +538,8 @@ export async function finishRetail(db: Db, business: string, superuser: boolean,
         log(`  retail summaries ${done} / ${stores.length} stores`);
       })));
     });
-    // Each of these is one statement over the whole business (the monthly rollups alone took 300 s at 10,000,000
-    // lines), reading the loaded tables and writing its own: side by side they use both cores (ADR 0439).
+    // Each of these is one statement over the whole business (the monthly rollups alone took up to 358 s at
+    // 10,000,000 lines), reading the loaded tables and writing its own: side by side they use both cores (ADR 0439).
     // Stock movements per day, inventory value per category and stock pairs (ADR 0162): their triggers did not run.
     await timed('retail: rollups and stock summaries', () => atOnce(workers, [
       () => inBatch(db, superuser, (tx) => tx.query('select private.rebuild_variant_rollups($1)', [business])),
