@@ -201,3 +201,127 @@ describe('sell-through best first', () => {
     expect(new Set(managed.map((row) => row.store_id))).toEqual(new Set([DOWNTOWN]));
   });
 });
+
+/**
+ * The parts migration 20261209100000 (ADR 0441) changed: a pair's figures from the monthly rollup for the range's
+ * whole months and the daily rows around them, its refunds read by variant, the lists of one month over every
+ * store, and the sales-alone filter that drops pairs before their refunds are read.
+ */
+describe('sell-through figures of given pairs', () => {
+  /** Every pair the range's canonical figures hold (private.sell_through_sold: daily rows and all the range's refunds). */
+  const canonical = (from: string, to: string) => as<{ store_id: string; variant_id: string; units: string; revenue: string; last_day: string | null }>(owner,
+    `select store_id, variant_id, units::text, revenue::text, last_day::text from private.sell_through_sold($1, $2, $3, null)
+      order by 1, 2`, [business, from, to]);
+
+  it('equals the canonical figures over ranges with and without whole months, refunds netted per pair', async () => {
+    const [r] = (await db.query<Record<string, string>>(
+      `select current_date::text as today, (current_date - 364)::text as year,
+              (date_trunc('month', current_date) - interval '2 months')::date::text as month_start,
+              (date_trunc('month', current_date) - interval '1 day')::date::text as last_month_end,
+              (date_trunc('month', current_date) - interval '3 months' + interval '9 days')::date::text as mid_month,
+              (current_date - 9)::text as ten_days`)).rows;
+    if (!r) throw new Error('no dates');
+    const ranges: [string, string][] = [[r.year ?? '', r.today ?? ''], [r.month_start ?? '', r.today ?? ''],
+      [r.mid_month ?? '', r.last_month_end ?? ''], [r.month_start ?? '', r.last_month_end ?? ''], [r.ten_days ?? '', r.today ?? '']];
+    let refunded = 0;
+    for (const [from, to] of ranges) {
+      const expected = (await canonical(from, to)).rows;
+      expect(expected.length).toBeGreaterThan(0);
+      const figured = (await as<{ store_id: string; variant_id: string; units: string; revenue: string; last_day: string | null }>(owner,
+        `select store_id, variant_id, units::text, revenue::text, last_day::text
+           from private.sell_through_of($1, $2, $3, $4::uuid[], $5::uuid[]) order by 1, 2`,
+        [business, from, to, expected.map((e) => e.store_id), expected.map((e) => e.variant_id)])).rows;
+      expect(figured).toEqual(expected);
+      const [{ n = 0 } = {}] = (await as<{ n: number }>(owner,
+        'select count(*)::int as n from private.sell_through_refunds_of($1, $2, $3, $4::uuid[], $5::uuid[])',
+        [business, from, to, expected.map((e) => e.store_id), expected.map((e) => e.variant_id)])).rows;
+      refunded += n;
+    }
+    // The demo history's refunds were netted in these ranges, not only sales summed.
+    expect(refunded).toBeGreaterThan(0);
+  });
+
+  it('reads the refunds of the given pairs only: another store of the same variant is not counted', async () => {
+    const [r] = (await db.query<{ today: string; year: string }>(
+      'select current_date::text as today, (current_date - 364)::text as year')).rows;
+    if (!r) throw new Error('no dates');
+    const all = (await as<{ store_id: string; variant_id: string; units: string }>(owner,
+      `select f.store_id, f.variant_id, f.units::text
+         from (select array_agg(s.store_id) as s, array_agg(s.variant_id) as v
+                 from private.sell_through_sold($1, $2, $3, null) s) k
+        cross join lateral private.sell_through_refunds_of($1, $2, $3, k.s, k.v) f order by 1, 2`,
+      [business, r.year, r.today])).rows;
+    expect(all.length).toBeGreaterThan(0);
+    const one = all[0];
+    if (!one) throw new Error('no refunds');
+    // The same variant asked for in the other store too: only the pair that had the refund answers, with the same units.
+    const other = one.store_id === DOWNTOWN ? '5a000000-0000-4000-8000-000000000002' : DOWNTOWN;
+    const asked = (await as<{ store_id: string; units: string }>(owner,
+      `select store_id, units::text from private.sell_through_refunds_of($1, $2, $3, $4::uuid[], $5::uuid[])`,
+      [business, r.year, r.today, [one.store_id, other], [one.variant_id, one.variant_id]])).rows;
+    const expected = all.filter((a) => a.variant_id === one.variant_id).map((a) => ({ store_id: a.store_id, units: a.units }));
+    expect(asked.sort((a, b) => a.store_id.localeCompare(b.store_id)))
+      .toEqual(expected.sort((a, b) => a.store_id.localeCompare(b.store_id)));
+    expect(Number(one.units)).toBeLessThan(0);
+  });
+
+  it('lists each month over every store with its frontier, and decides the raw pages from those lists', async () => {
+    const [r] = (await db.query<{ today: string; year: string; months: string[] }>(
+      `select current_date::text as today, (current_date - 364)::text as year,
+              array(select generate_series(date_trunc('month', current_date - 364), date_trunc('month', current_date),
+                                           interval '1 month')::date::text) as months`)).rows;
+    if (!r) throw new Error('no dates');
+    for (const perList of [1, 3]) {
+      const listed = (await as<{ month: string; units: string; frontier: string; n: number }>(owner,
+        `select t.month::text, m.units::text, t.frontier::text, count(*) over (partition by t.month)::int as n
+           from private.monthly_pairs_top($1, $2::date[], $3) t
+           join public.sales_monthly_variant m on m.store_id = t.store_id and m.variant_id = t.variant_id and m.month = t.month`,
+        [business, r.months, perList])).rows;
+      expect(listed.length).toBeGreaterThan(0);
+      for (const row of listed) {
+        // The month's most units over both stores: nothing outside the list sold more than its frontier.
+        const [{ best = '0', outside = null } = {}] = (await db.query<{ best: string; outside: string | null }>(
+          `select (array_agg(units order by units desc))[$3]::text as best,
+                  (array_agg(units order by units desc))[$3 + 1]::text as outside
+             from public.sales_monthly_variant where business_id = $1 and month = $2`, [business, row.month, perList])).rows;
+        expect(row.n).toBeLessThanOrEqual(perList);
+        expect(Number(row.units)).toBeGreaterThanOrEqual(Number(best));
+        if (row.n === perList) expect(Number(row.frontier)).toBe(Number(best));
+        else expect(Number(row.frontier)).toBe(0);
+        if (outside !== null && row.n === perList) expect(Number(outside)).toBeLessThanOrEqual(Number(row.frontier));
+      }
+    }
+    // A year over two stores at limits under 11 takes the business's lists (40 x limit / (13 months x 2 stores) < 16);
+    // short lists and no few-sales path send most pairs to B, and the page is still the raw one.
+    for (const limit of [2, 5]) {
+      const raw = (await rawPage(r.year, r.today, null, limit)).rows;
+      for (const perList of [1, 2, null]) {
+        const { page } = await pageOf('select * from private.sell_through_selling($1, $2, $3, $4, $5, $6, 20000, 0)',
+          [business, r.year, r.today, null, limit, perList]);
+        expect(page).toEqual(raw);
+      }
+    }
+  });
+
+  it('drops the pairs whose sales alone stay under theta before netting their refunds', async () => {
+    const [r] = (await db.query<{ today: string; year: string }>(
+      'select current_date::text as today, (current_date - 364)::text as year')).rows;
+    if (!r) throw new Error('no dates');
+    const pairs = (await canonical(r.year, r.today)).rows;
+    const args = [business, r.year, r.today, pairs.map((p) => p.store_id), pairs.map((p) => p.variant_id)];
+    const every = (await as<{ store_id: string; variant_id: string; units: string; on_hand: string }>(owner,
+      `select store_id, variant_id, units::text, on_hand::text
+         from private.sell_through_selling_of($1, $2, $3, $4::uuid[], $5::uuid[]) order by 1, 2`, args)).rows;
+    expect(every.length).toBeGreaterThan(4);
+    const ratios = every.map((p) => Number(p.units) / (Number(p.units) + Math.max(Number(p.on_hand), 0))).sort((a, b) => b - a);
+    const theta = ratios[Math.floor(ratios.length / 2)] ?? 0;
+    const kept = (await as<{ store_id: string; variant_id: string; units: string; on_hand: string }>(owner,
+      `select store_id, variant_id, units::text, on_hand::text
+         from private.sell_through_selling_of($1, $2, $3, $4::uuid[], $5::uuid[], $6) order by 1, 2`, [...args, theta])).rows;
+    // Every pair reaching theta with its refunds netted is kept, with the same figures; fewer pairs than all.
+    const reaching = every.filter((p) => Number(p.units) / (Number(p.units) + Math.max(Number(p.on_hand), 0)) >= theta);
+    for (const p of reaching) expect(kept).toContainEqual(p);
+    expect(kept.length).toBeLessThan(every.length);
+    for (const p of kept) expect(every).toContainEqual(p);
+  });
+});
