@@ -4,8 +4,8 @@
  * as a stream. Printed beside two references measured in the same run: the disk's own copy of the file, and the
  * same bytes through a bare loopback TCP socket (the floor of any HTTP transfer here). Also the fixed cost of one
  * request (a 1-byte object: JWT, the PGlite round trips for the bucket, the permission test and the row), and peak
- * RSS above its level before the transfers (sampled every 5 ms): the service streams, so the peak stays far below
- * the file size. Each figure comes with its CPU time per MB, which a loaded machine disturbs much less than the
+ * RSS above its level before the transfers (the kernel's own peak, lib/peak-rss.ts): the service streams, so the
+ * peak stays far below the file size. Each figure comes with its CPU time per MB, which a loaded machine disturbs much less than the
  * wall clock.
  *
  * The client hands storage-js a Node file stream of 1 MB pieces, as a Node user would upload a file (docs/adr/0440).
@@ -28,6 +28,7 @@ import { fileURLToPath } from 'node:url';
 import { startLocalStack } from '../supabase/local/server';
 import { createNodeSupabaseClient } from '../tests/helpers/node-supabase-client';
 import { loopbackMs } from './lib/loopback-floor';
+import { peakRss } from './lib/peak-rss';
 
 const MB = 1024 * 1024;
 const ROUNDS = 7;
@@ -54,23 +55,13 @@ function ownCpuMs(): number {
 async function startInProcess(): Promise<Service> {
   const stack = await startLocalStack({ memory: true, seed: false, apiPort: 0, inboxPort: 0, paymentsPort: 0, outboxRelay: false,
     storageDir, storageMaxFileSize: 64 * MB });
-  let base = 0;
-  let peak = 0;
-  let timer: NodeJS.Timeout | undefined;
+  const peak = peakRss();
   return {
     apiUrl: stack.apiUrl,
     serviceRoleKey: stack.serviceRoleKey,
     cpuMs: async () => ownCpuMs(),
-    async peakStart() {
-      global.gc?.();
-      base = peak = process.memoryUsage.rss();
-      timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 5);
-    },
-    async peakStop() {
-      clearInterval(timer);
-      peak = Math.max(peak, process.memoryUsage.rss());
-      return (peak - base) / MB;
-    },
+    peakStart: async () => peak.start(),
+    peakStop: async () => peak.stop(),
     stop: () => stack.stop(),
   };
 }
@@ -195,10 +186,9 @@ async function measure(sizeMb: number) {
   const tcp: Timing[] = [];
   // One transfer first: the first of a size grows the heaps and socket buffers once, which is not per-file memory.
   await transfer(`bench/${sizeMb}-warm-up.bin`, file, bytes.length);
-  global.gc?.();
-  const clientBase = process.memoryUsage.rss();
-  let clientPeak = clientBase;
-  const clientTimer = setInterval(() => (clientPeak = Math.max(clientPeak, process.memoryUsage.rss())), 5);
+  const clientPeak = peakRss();
+  // In-process the service's tracker is the process's: one tracker only.
+  if (!inProcess) clientPeak.start();
   await service.peakStart();
   for (let round = 0; round < ROUNDS; round += 1) {
     const timing = await transfer(`bench/${sizeMb}-${round}.bin`, file, bytes.length);
@@ -211,8 +201,7 @@ async function measure(sizeMb: number) {
     tcp.push({ ...floor, ms: socketMs });
   }
   const servicePeakMb = await service.peakStop();
-  clearInterval(clientTimer);
-  const clientPeakMb = (clientPeak - clientBase) / MB;
+  const clientPeakMb = inProcess ? servicePeakMb : clientPeak.stop();
   const speed = (timings: Timing[]) => `${(sizeMb / (median(timings.map((t) => t.ms)) / 1000)).toFixed(0).padStart(5)} MB/s`;
   const reference = (timings: Timing[]) => `${speed(timings)} (CPU ${(median(timings.map((t) => t.cpuMs)) / sizeMb).toFixed(2)} ms/MB)`;
   const rss = inProcess

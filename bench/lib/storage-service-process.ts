@@ -4,20 +4,19 @@
  * The parent talks to it over the IPC channel of `fork`:
  *   -> { type: 'ready', apiUrl, serviceRoleKey }            once the stack listens
  *   <- { type: 'usage' }       -> { type: 'usage', cpuMs }   CPU of every thread of this process so far
- *   <- { type: 'peak-start' }  -> { type: 'peak-started' }   collects garbage, then samples RSS every 5 ms
+ *   <- { type: 'peak-start' }  -> { type: 'peak-started' }   collects garbage, then tracks peak RSS (peak-rss.ts)
  *   <- { type: 'peak-stop' }   -> { type: 'peak', mb }       peak RSS above the level at peak-start
  *   <- { type: 'stop' }                                     stops the stack and exits
  * argv[2] is the storage folder.
  */
 import { startLocalStack } from '../../supabase/local/server';
+import { peakRss } from './peak-rss';
 
 const MB = 1024 * 1024;
 const stack = await startLocalStack({ memory: true, seed: false, apiPort: 0, inboxPort: 0, paymentsPort: 0, outboxRelay: false,
   storageDir: process.argv[2]!, storageMaxFileSize: 64 * MB });
 
-let base = 0;
-let peak = 0;
-let sampler: NodeJS.Timeout | undefined;
+const peak = peakRss();
 const send = (message: object) => process.send!(message);
 
 process.on('message', (message: { type: string }) => {
@@ -25,14 +24,10 @@ process.on('message', (message: { type: string }) => {
     const used = process.cpuUsage();
     send({ type: 'usage', cpuMs: (used.user + used.system) / 1000 });
   } else if (message.type === 'peak-start') {
-    global.gc?.();
-    base = peak = process.memoryUsage.rss();
-    sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 5);
+    peak.start();
     send({ type: 'peak-started' });
   } else if (message.type === 'peak-stop') {
-    clearInterval(sampler);
-    peak = Math.max(peak, process.memoryUsage.rss());
-    send({ type: 'peak', mb: (peak - base) / MB });
+    send({ type: 'peak', mb: peak.stop() });
   } else if (message.type === 'stop') {
     void stack.stop().finally(() => process.exit(0));
   }
