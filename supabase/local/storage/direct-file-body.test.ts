@@ -66,6 +66,11 @@ beforeAll(async () => {
     return new Response(stream, { headers: { 'accept-ranges': 'bytes', 'content-length': '1000' } });
   });
   app.get('/big', () => new Response(store.open(bigVersion, { start: 0, end: 48 * STREAM_CHUNK - 1 }), { headers: { 'accept-ranges': 'bytes' } }));
+  // A row that promises more bytes than the file holds (a file cut outside the service).
+  app.get('/short', () => {
+    const stream = markFileBody(new ReadableStream<Uint8Array>(), { path: store.pathOf(version), start: 0, end: content.byteLength + 5000, chunkSize: STREAM_CHUNK });
+    return new Response(stream, { headers: { 'accept-ranges': 'bytes', 'content-length': String(content.byteLength + 5000) } });
+  });
   app.get('/plain', () => new Response(new Blob(['plain body']).stream(), { headers: { 'accept-ranges': 'bytes' } }));
   app.get('/json', (c) => c.json({ ok: true }));
   const fetch = sendWithFileBodies(app.fetch);
@@ -107,6 +112,13 @@ describe('sendWithFileBodies', () => {
     const response = await fetch(`${base}/unreadable`);
     expect(response.status).toBe(200);
     expect(Buffer.from(await response.arrayBuffer()).equals(content.subarray(0, 1000))).toBe(true);
+  });
+
+  it('cuts the connection when the file ends before its size, so the client cannot take it for whole', async () => {
+    const response = await fetch(`${base}/short`);
+    expect(response.status).toBe(200);
+    await expect(response.arrayBuffer()).rejects.toThrow();
+    expect(openDescriptors(store.pathOf(version))).toBe(0);
   });
 
   it('passes other responses unchanged', async () => {

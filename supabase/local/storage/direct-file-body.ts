@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
-import { open as openFile } from 'node:fs/promises';
+import { open as openFile, type FileHandle } from 'node:fs/promises';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
+import { logUnexpected } from '../log-unexpected';
 
 /**
  * Object downloads written from the file straight to Node's response (docs/adr/0442). FileStore.open gives a Web
@@ -57,11 +58,19 @@ function send(response: Response, env: unknown): Response | Promise<Response> {
   const source = fileSourceOf(response.body);
   if (!source || !('writeHead' in outgoing)) return response;
   return (async () => {
+    let handle: FileHandle;
+    try {
+      handle = await openFile(source.path, 'r');
+    } catch {
+      // Gone since its size was read (removed meanwhile): the Web stream fails as it always did.
+      return response;
+    }
     // The stream was never read, so its file was never opened: cancelling it only drops it.
     void response.body!.cancel().catch(() => undefined);
     outgoing.writeHead(response.status, headersOf(response.headers));
-    await writeFile(source, outgoing).catch((error: unknown) => {
-      // Headers are gone: all that is left is to cut the connection, so the client sees a short body.
+    await writeFile(source, handle, outgoing).catch((error: unknown) => {
+      logUnexpected('Storewise storage: reading an object for a download failed', error);
+      // The headers are sent: all that is left is to cut the connection, so the client sees a short body.
       outgoing.destroy(error instanceof Error ? error : new Error(String(error)));
     });
     // @hono/node-server's answer for "the handler wrote the response itself": it sends nothing more.
@@ -78,11 +87,11 @@ function headersOf(headers: Headers): Record<string, string | string[]> {
 }
 
 /**
- * The bytes of source into outgoing, then its end. Buffer A is read while buffer B is on its way to the socket, and
- * a buffer is read into again only after the socket called back for it. Resolves when the client went away too.
+ * The bytes of source (open as handle, closed here) into outgoing, then its end. Buffer A is read while buffer B is
+ * on its way to the socket, and a buffer is read into again only after the socket called back for it. Resolves,
+ * without reading on, when the client went away (a failed write or 'close'); rejects only when the file fails.
  */
-export async function writeFile(source: FileSource, outgoing: ServerResponse): Promise<void> {
-  const handle = await openFile(source.path, 'r');
+async function writeFile(source: FileSource, handle: FileHandle, outgoing: ServerResponse): Promise<void> {
   let gone = false;
   let onClose = () => undefined as void;
   // A client that went away may leave a write's callback uncalled: waits end on 'close' too.
@@ -107,13 +116,14 @@ export async function writeFile(source: FileSource, outgoing: ServerResponse): P
       // The file is never shorter than its row says unless something outside the service cut it.
       if (bytesRead === 0) throw new Error('Storewise storage: object file ended before its size');
       position += bytesRead;
-      written[turn] = new Promise<void>((resolve, reject) => {
-        outgoing.write(bytesRead === buffer.byteLength ? buffer : buffer.subarray(0, bytesRead), (error) =>
-          error && !gone ? reject(error) : resolve(),
-        );
+      // Not awaited here: the next read overlaps this write.
+      written[turn] = new Promise<void>((resolve) => {
+        outgoing.write(bytesRead === buffer.byteLength ? buffer : buffer.subarray(0, bytesRead), (error) => {
+          // A write fails when the connection does: the client is gone, which is not the service's failure.
+          if (error) gone = true;
+          resolve();
+        });
       });
-      // Not awaited here: the next read overlaps this write. A failed write is seen when its buffer's turn comes.
-      written[turn]!.catch(() => undefined);
       turn = 1 - turn;
     }
     await Promise.race([Promise.all(written), closed]);
