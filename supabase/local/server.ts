@@ -26,6 +26,7 @@ import { createLocalPayments, type LocalPayments } from './payments/provider';
 import Stripe from 'stripe';
 import { ensurePlanPrices } from '../../scripts/billing-prices';
 import { startStorageService, type StorageService } from './storage/storage-service';
+import { sendWithFileBodies } from './storage/direct-file-body';
 import { startRealtime, type RealtimeServer } from './realtime/realtime-server';
 import type { RealtimeLimits } from './realtime/socket-session';
 
@@ -141,7 +142,8 @@ export async function startLocalStack(options: StackOptions = {}): Promise<Runni
   try {
     // Realtime rides on the API's port (/realtime/v1/websocket), as behind hosted Supabase's gateway.
     realtime = await startRealtime({ db, keys, jwtSecret, allowedHosts, ...(options.realtime ? { limits: options.realtime } : {}) });
-    const api = await listen(gateway, host, options.apiPort ?? 54321);
+    // Object downloads go from the file to the socket without the Web stream (storage/direct-file-body.ts).
+    const api = await listen({ fetch: sendWithFileBodies(gateway.fetch) }, host, options.apiPort ?? 54321);
     servers.push(api.server);
     realtime.attach(api.server as HttpServer);
     apiUrl = `http://${host}:${api.port}`;

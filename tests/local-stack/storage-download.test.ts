@@ -50,6 +50,16 @@ describe('large downloads', () => {
     expect(Buffer.from(await download.data!.arrayBuffer()).equals(content)).toBe(true);
   });
 
+  it('carry the gateway\'s CORS headers, though the file goes to the socket past Hono (docs/adr/0442)', async () => {
+    const origin = 'http://127.0.0.1:5173';
+    const response = await fetch(signedUrl, { headers: { origin } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('access-control-allow-origin')).toBe(origin);
+    expect(response.headers.get('access-control-expose-headers')).toContain('Content-Range');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(Buffer.from(await response.arrayBuffer()).equals(content)).toBe(true);
+  });
+
   it('answer HEAD with the size and no body', async () => {
     const response = await fetch(signedUrl, { method: 'HEAD' });
     expect(response.status).toBe(200);

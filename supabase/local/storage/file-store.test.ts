@@ -3,8 +3,9 @@
  * or a small file does not allocate a full STREAM_CHUNK), and the whole file in STREAM_CHUNK pieces handed over
  * without a copy (docs/adr/0405).
  */
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -80,5 +81,55 @@ describe('FileStore.open', () => {
     const version = await stored(Buffer.alloc(0));
     const { bytes } = await read(store.open(version, { start: 0, end: -1 }));
     expect(bytes.byteLength).toBe(0);
+  });
+});
+
+describe('FileStore.writeTemp', () => {
+  /** A Node stream of 64 kB pieces, as a socket gives them, 2.5 STREAM_CHUNKs in all. */
+  function socketLike(bytes: Buffer): Readable {
+    let offset = 0;
+    return new Readable({
+      highWaterMark: 16 * 1024,
+      read() {
+        const piece = bytes.subarray(offset, offset + 64 * 1024);
+        offset += piece.byteLength;
+        this.push(piece.byteLength > 0 ? piece : null);
+      },
+    });
+  }
+  const bytes = Buffer.from(Array.from({ length: Math.floor(2.5 * STREAM_CHUNK) }, (_, i) => (i * 31 + (i >> 10)) % 256));
+  const tempFiles = () => readdirSync(join(root, 'tmp'));
+
+  it('writes a Node stream whole, with the MD5 of its bytes as the eTag', async () => {
+    const written = await store.writeTemp(socketLike(bytes), bytes.byteLength, 'application/octet-stream');
+    expect(written.size).toBe(bytes.byteLength);
+    expect(written.eTag).toBe(`"${createHash('md5').update(bytes).digest('hex')}"`);
+    expect(readFileSync(written.tempPath).equals(bytes)).toBe(true);
+    await store.discardTemp(written.tempPath);
+  });
+
+  it('refuses a body over the limit after reading it, and keeps nothing', async () => {
+    const source = socketLike(bytes);
+    await expect(store.writeTemp(source, STREAM_CHUNK, 'application/octet-stream')).rejects.toMatchObject({ code: 'EntityTooLarge' });
+    expect(source.readableEnded).toBe(true);
+    expect(tempFiles()).toEqual([]);
+  });
+
+  it('refuses content that is not of the declared type, and keeps nothing', async () => {
+    await expect(store.writeTemp(socketLike(bytes), bytes.byteLength, 'image/png')).rejects.toMatchObject({ statusCode: 415 });
+    expect(tempFiles()).toEqual([]);
+  });
+
+  it('passes on a body that fails half way, and keeps nothing', async () => {
+    let sent = 0;
+    const failing = new Readable({
+      read() {
+        sent += 1;
+        if (sent > 20) this.destroy(new Error('connection reset'));
+        else this.push(bytes.subarray(0, 64 * 1024));
+      },
+    });
+    await expect(store.writeTemp(failing, bytes.byteLength, 'application/octet-stream')).rejects.toThrow('connection reset');
+    expect(tempFiles()).toEqual([]);
   });
 });

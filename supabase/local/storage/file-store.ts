@@ -1,9 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { copyFile, open as openFile, readdir, rename, rm, stat, type FileHandle } from 'node:fs/promises';
-import { once } from 'node:events';
+import { finished, Readable } from 'node:stream';
 import { join } from 'node:path';
 import { contentMatches, SNIFF_BYTES } from './content-sniff';
+import { markFileBody } from './direct-file-body';
 import { errors } from './storage-error';
 
 /**
@@ -16,6 +17,28 @@ export const STREAM_CHUNK = 1024 * 1024;
 
 /** Past the limit the rest of an upload is read and dropped up to this cap, so the client reads the 413. */
 const DRAIN_CAP = 64 * 1024 * 1024;
+
+/** writev takes at most IOV_MAX (1024 on Linux) buffers per call. */
+const IOV_MAX = 1024;
+
+/** All of buffers at the file's current position: writev may write less than asked (a signal, a full disk). */
+async function writeAll(handle: FileHandle, buffers: Uint8Array[]): Promise<void> {
+  let rest = buffers;
+  while (rest.length > 0) {
+    const batch = rest.slice(0, IOV_MAX);
+    let { bytesWritten } = await handle.writev(batch);
+    rest = rest.slice(batch.length);
+    const left: Uint8Array[] = [];
+    for (const buffer of batch) {
+      if (bytesWritten >= buffer.byteLength) bytesWritten -= buffer.byteLength;
+      else {
+        left.push(buffer.subarray(bytesWritten));
+        bytesWritten = 0;
+      }
+    }
+    rest = [...left, ...rest];
+  }
+}
 
 export interface WrittenFile {
   tempPath: string;
@@ -49,45 +72,106 @@ export class FileStore {
    * Streams body to a temporary file, chunk by chunk with backpressure (memory stays flat whatever the size).
    * Over the limit, or when the first bytes are not of the declared type, nothing is kept and the matching
    * Storage error is thrown after the rest of the body was drained (up to a cap).
+   *
+   * One pass per chunk, as it arrives (docs/adr/0442): count, sniff the first bytes, MD5, and queue the chunk
+   * itself (no copy) for the next write; the queue goes to the file in one writev per STREAM_CHUNK with one write
+   * in flight, and the body pauses while a full queue waits for it. The body is read in flowing mode: a `for await`
+   * over a paused Node stream took everything buffered since the last step in one read(), which concatenated the
+   * socket's chunks into a fresh buffer whenever more than one was waiting (a copy of those bytes, and garbage).
    */
-  async writeTemp(body: AsyncIterable<Uint8Array>, limit: number, mimeType: string): Promise<WrittenFile> {
+  async writeTemp(body: Readable | AsyncIterable<Uint8Array>, limit: number, mimeType: string): Promise<WrittenFile> {
     const tempPath = join(this.tempDir, randomUUID());
-    const file = createWriteStream(tempPath, { flags: 'wx', highWaterMark: STREAM_CHUNK });
+    const handle = await openFile(tempPath, 'wx');
+    const source = body instanceof Readable ? body : Readable.from(body);
     const hash = createHash('md5');
     let size = 0;
     let head = Buffer.alloc(0);
     let problem: 'too-large' | 'mismatch' | undefined;
+    let queue: Uint8Array[] = [];
+    let queued = 0;
+    let writing: Promise<void> | undefined;
+    let failure: unknown;
     try {
-      for await (const chunk of body) {
-        size += chunk.byteLength;
-        if (problem) {
-          if (size > DRAIN_CAP) break;
-          continue;
-        }
-        if (size > limit) {
-          problem = 'too-large';
-          continue;
-        }
-        if (head.byteLength < SNIFF_BYTES) {
-          head = Buffer.concat([head, chunk.subarray(0, SNIFF_BYTES - head.byteLength)]);
-          if (head.byteLength >= SNIFF_BYTES && !contentMatches(mimeType, head)) {
-            problem = 'mismatch';
-            continue;
+      await new Promise<void>((resolve, reject) => {
+        let ended = false;
+        let settled = false;
+        const settle = (error?: unknown) => {
+          if (settled) return;
+          settled = true;
+          source.off('data', onData);
+          if (error === undefined) resolve();
+          else reject(error);
+        };
+        const flush = () => {
+          if (writing || settled) return;
+          if (queued < STREAM_CHUNK && !(ended && queued > 0)) {
+            if (ended) settle();
+            return;
           }
-        }
-        hash.update(chunk);
-        if (!file.write(chunk)) await once(file, 'drain');
-      }
-      if (!problem && head.byteLength < SNIFF_BYTES && !contentMatches(mimeType, head)) problem = 'mismatch';
-      file.end();
-      await once(file, 'close');
+          const batch = queue;
+          queue = [];
+          queued = 0;
+          writing = writeAll(handle, batch).then(
+            () => {
+              writing = undefined;
+              if (settled) return;
+              source.resume();
+              flush();
+            },
+            (error: unknown) => {
+              writing = undefined;
+              settle(error);
+            },
+          );
+        };
+        const onData = (chunk: Uint8Array) => {
+          size += chunk.byteLength;
+          if (problem) {
+            // Drained past the cap: the connection is cut instead (the client is sending far too much).
+            if (size > DRAIN_CAP) {
+              source.destroy();
+              settle();
+            }
+            return;
+          }
+          if (size > limit) {
+            problem = 'too-large';
+            return;
+          }
+          if (head.byteLength < SNIFF_BYTES) {
+            head = Buffer.concat([head, chunk.subarray(0, SNIFF_BYTES - head.byteLength)]);
+            if (head.byteLength >= SNIFF_BYTES && !contentMatches(mimeType, head)) {
+              problem = 'mismatch';
+              return;
+            }
+          }
+          hash.update(chunk);
+          queue.push(chunk);
+          queued += chunk.byteLength;
+          if (queued < STREAM_CHUNK) return;
+          if (writing) source.pause();
+          else flush();
+        };
+        source.on('data', onData);
+        finished(source, (error) => {
+          if (settled) return;
+          if (error) {
+            settle(error);
+            return;
+          }
+          ended = true;
+          flush();
+        });
+      });
     } catch (error) {
-      file.destroy();
-      await rm(tempPath, { force: true });
-      throw error;
+      failure = error;
     }
-    if (problem) {
+    await writing?.catch(() => undefined);
+    await handle.close().catch((error: unknown) => (failure ??= error));
+    if (failure === undefined && !problem && head.byteLength < SNIFF_BYTES && !contentMatches(mimeType, head)) problem = 'mismatch';
+    if (failure !== undefined || problem) {
       await rm(tempPath, { force: true });
+      if (failure !== undefined) throw failure;
       throw problem === 'too-large' ? errors.entityTooLarge() : errors.contentMismatch(mimeType);
     }
     return { tempPath, size, eTag: `"${hash.digest('hex')}"` };
@@ -122,6 +206,7 @@ export class FileStore {
    * range, whichever is smaller (a 100-byte range or a small image does not allocate a 1 MB chunk); one chunk
    * is read ahead while the previous one is written, so memory stays about two chunks per download.
    * The file is opened at the first pull and closed at the end, on an error or when the client goes away.
+   * The stack's own server does not read this stream: it writes the file to the socket itself (direct-file-body.ts).
    */
   open(version: string, range: { start: number; end: number }): ReadableStream<Uint8Array> {
     const path = this.pathOf(version);
@@ -133,7 +218,7 @@ export class FileStore {
       handle = undefined;
       await open?.close();
     };
-    return new ReadableStream<Uint8Array>({
+    const stream = new ReadableStream<Uint8Array>({
       async pull(controller) {
         try {
           if (position >= end) {
@@ -161,6 +246,7 @@ export class FileStore {
         await close();
       },
     });
+    return markFileBody(stream, { path, start: range.start, end, chunkSize: STREAM_CHUNK });
   }
 
   async size(version: string): Promise<number | undefined> {
