@@ -158,27 +158,36 @@ async function memoryOf(browser: Browser, page: Page) {
 type Client = ReturnType<typeof createNodeSupabaseClient>;
 type Report = (name: string, value: number, unit: string, target: number) => void;
 
-/** The stored copy's prices in the page (IndexedDB, catalog-store.ts's chunks): how many items, how many at `price`. */
+/**
+ * The stored copy's prices in the page (IndexedDB): the packed copy's blocks (catalog-packed-store.ts, the variants'
+ * own prices), else the row-by-row copy's chunks (catalog-store.ts, builds before ADR 0445): how many items, how many at `price`.
+ */
 function storedPrices(page: Page, storeId: string, price: number): Promise<{ items: number; atPrice: number }> {
   return page.evaluate(`new Promise((resolve, reject) => {
-    const open = indexedDB.open('storewise-pos-catalog');
-    open.onerror = () => reject(open.error);
-    open.onsuccess = () => {
-      const get = open.result.transaction('chunks').objectStore('chunks').getAll(IDBKeyRange.bound([${JSON.stringify(storeId)}, -Infinity], [${JSON.stringify(storeId)}, Infinity]));
-      get.onsuccess = () => {
-        let items = 0, atPrice = 0;
-        for (const chunk of get.result) for (const p of chunk.prices) { items += 1; if (p === ${price}) atPrice += 1; }
-        open.result.close();
-        resolve({ items, atPrice });
+    const read = (name, storeName, orElse) => {
+      const open = indexedDB.open(name);
+      open.onerror = () => reject(open.error);
+      open.onsuccess = () => {
+        const db = open.result;
+        if (!db.objectStoreNames.contains(storeName)) { db.close(); return orElse(); }
+        const get = db.transaction(storeName).objectStore(storeName).getAll(IDBKeyRange.bound([${JSON.stringify(storeId)}, -Infinity], [${JSON.stringify(storeId)}, Infinity]));
+        get.onsuccess = () => {
+          let items = 0, atPrice = 0;
+          for (const chunk of get.result) for (const p of chunk.prices) { items += 1; if (p === ${price}) atPrice += 1; }
+          db.close();
+          if (items === 0 && orElse) return orElse();
+          resolve({ items, atPrice });
+        };
+        get.onerror = () => reject(get.error);
       };
-      get.onerror = () => reject(get.error);
     };
+    read('storewise-pos-blocks', 'blocks', () => read('storewise-pos-catalog', 'chunks', () => resolve({ items: 0, atPrice: 0 })));
   })`);
 }
 
 /**
  * A bulk price change (issue 32): the owner sets every variant's price through the data API, the path the product
- * uses for a price (audited row by row by audit_variant), in 16 parts by id range so no statement runs into the API
+ * uses for a price (audited row by row by audit_variant), in parts by id range so no statement runs into the API
  * roles' limits; then the register reloads and its copy is checked: every item at the new price, none stale.
  * The new price alternates between runs, so a kept data folder changes every price each time.
  */
@@ -188,10 +197,14 @@ async function bulkPriceChange(page: Page, owner: Client, storeId: string, repor
   const { business_id: business, price: current } = first as { business_id: string; price: number };
   const price = Number(current) === 1234 ? 1235 : 1234;
   const changeStarted = performance.now();
-  for (let part = 0; part < 16; part += 1) {
-    const from = `${part.toString(16)}0000000-0000-0000-0000-000000000000`;
-    let query = owner.from('variants').update({ price }).eq('business_id', business).gte('id', from);
-    if (part < 15) query = query.lt('id', `${(part + 1).toString(16)}0000000-0000-0000-0000-000000000000`);
+  // Parts of at most ~1,500 variants: audit_variant writes a row per variant (~0.6 ms each on PGlite), and 16 parts
+  // of 6,250 at 100,000 ran into the API's 8 s statement timeout at load 5.
+  const bits = Math.max(4, Math.ceil(Math.log2(VARIANTS / 1_500)));
+  const parts = 2 ** bits;
+  const bound = (part: number) => `${(part * 2 ** (32 - bits)).toString(16).padStart(8, '0')}-0000-0000-0000-000000000000`;
+  for (let part = 0; part < parts; part += 1) {
+    let query = owner.from('variants').update({ price }).eq('business_id', business).gte('id', bound(part));
+    if (part < parts - 1) query = query.lt('id', bound(part + 1));
     const { error } = await query;
     if (error) throw new Error(`bulk price change, part ${part}: ${error.message}`);
   }

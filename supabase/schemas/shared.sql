@@ -55,6 +55,8 @@ create domain public.tax_rate as numeric(6, 3) check (value >= 0 and value <= 10
 
 create domain public.receipt_prefix as text check (value ~ '^[A-Z0-9]{1,8}$');
 
+create sequence private.pos_catalog_rev;
+
 -- ==== Functions the tables below call in defaults, checks or indexes ======================================
 
 -- The FAQ entries: an array of {question, answer}, each non-empty and bounded (the table check bounds the whole).

@@ -4,7 +4,9 @@ import { LoadingText } from '../../components/loading-text';
 import { usePlatform, useSupabase } from '../../lib/platform-context';
 import { parseMinor, type CatalogItem } from './cart';
 import { PosImagesProvider } from './pos-images';
-import { fetchCatalogPage, fetchServerClock, loadStoreCatalog, type LoadProgress } from './catalog-store';
+import { blockSource } from './catalog-blocks';
+import { loadPackedCatalog } from './catalog-packed-store';
+import type { LoadProgress } from './catalog-store';
 import { CatalogProgress } from './catalog-progress';
 import { getMeta, queuedEntry, setMeta, waitingSaleIds } from './outbox';
 import { fetchCurrentShift, fetchRoles, fetchStoresAndRegisters, zReport, type PosRegister, type PosShift,
@@ -89,7 +91,7 @@ export function PosApp() {
     if (!db || !register) return;
     void setMeta(db, 'register', register.id);
     void getMeta<PosShift | null>(db, `shift:${register.id}`).then((cached) => cached && setShift(cached));
-    // The catalog: the device's copy at once, then brought up to date by delta (catalog-store.ts).
+    // The catalog: the device's copy at once, then brought up to date (catalog-packed-store.ts).
     const copyKey = `catalogCopy:${register.store_id}`;
     // A close still queued on this device (ADR 0155) wins over the server's "open" until it has synced.
     const pendingKey = `closePending:${register.id}`;
@@ -107,8 +109,9 @@ export function PosApp() {
     let stale = false;
     // The copy of the first version (one 25 MB record) is dropped: catalog-store.ts keeps it in chunks (ADR 0161).
     void setMeta(db, copyKey, null);
-    void loadStoreCatalog({ storeId: register.store_id, fetchPage: (args) => fetchCatalogPage(supabase, register.store_id, args),
-      fetchClock: () => fetchServerClock(supabase), onItems: setCatalog, isStale: () => stale, onProgress: setCatalogProgress });
+    // The packed catalog (ADR 0445): the blocks that moved since the device's copy, or all of them on a cold load.
+    void loadPackedCatalog({ storeId: register.store_id, source: blockSource(supabase, register.store_id), onItems: setCatalog,
+      isStale: () => stale, onProgress: setCatalogProgress });
     return () => {
       stale = true;
       setCatalogProgress(null);
