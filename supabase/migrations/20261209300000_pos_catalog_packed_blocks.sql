@@ -177,14 +177,16 @@ begin
               from listed r) x
      where b.business_id = _business and b.n = _n;
   else
-    -- Only prices changed (pos_pack_variants_updated): the same variants as the body, so the same order.
+    -- Only prices changed (pos_pack_variants_updated): the same variants as the body, so the same order. The
+    -- archived products come from their partial index as one hashed list, rather than a product lookup per variant
+    -- (after a bulk price change every block is rebuilt this way).
     update private.pos_catalog_blocks b
        set prices = x.prices, price_stale = false, built_at = now()
       from (select coalesce(json_agg(v.price order by v.id), '[]') as prices
               from public.variants v
-              join public.products p on p.id = v.product_id
-             where v.business_id = _business and v.id between v_from and v_to
-               and v.archived_at is null and p.archived_at is null) x
+             where v.business_id = _business and v.id between v_from and v_to and v.archived_at is null
+               and v.product_id not in (select p.id from public.products p
+                                         where p.business_id = _business and p.archived_at is not null)) x
      where b.business_id = _business and b.n = _n;
   end if;
 end;

@@ -11,35 +11,6 @@ set check_function_bodies = off;
 
 -- ==== Tables: columns, constraints, row level security, grants and comments ===============================
 
-create table private.pos_catalog_packs (
-  business_id uuid not null,
-  bits integer not null,
-  packed_at timestamp with time zone default now() not null,
-  constraint pos_catalog_packs_pkey primary key (business_id),
-  constraint pos_catalog_packs_bits_check check (((bits >= 0) and (bits <= 12))),
-  constraint pos_catalog_packs_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade
-);
-alter table private.pos_catalog_packs enable row level security;
-comment on table private.pos_catalog_packs is 'How a business''s register catalog is cut into blocks (ADR 0445). No API access: the pos_catalog_block* functions read and write it as their owner.';
-
-create table private.pos_catalog_blocks (
-  business_id uuid not null,
-  n integer not null,
-  body_rev bigint not null,
-  price_rev bigint not null,
-  body_stale boolean default true not null,
-  price_stale boolean default true not null,
-  items integer default 0 not null,
-  body json,
-  prices json,
-  built_at timestamp with time zone,
-  constraint pos_catalog_blocks_pkey primary key (business_id, n),
-  constraint pos_catalog_blocks_n_check check ((n >= 0)),
-  constraint pos_catalog_blocks_business_id_fkey foreign key (business_id) references private.pos_catalog_packs(business_id) on delete cascade
-);
-alter table private.pos_catalog_blocks enable row level security;
-comment on table private.pos_catalog_blocks is 'The register''s catalog per business, pre-serialised in blocks by id range (ADR 0445); a cache of variants, products and barcodes. No API access: triggers mark blocks stale, the pos_catalog_block* functions rebuild and read them as their owner.';
-
 create table public.shifts (
   id uuid default gen_random_uuid() not null,
   business_id uuid not null,
@@ -3783,14 +3754,16 @@ begin
               from listed r) x
      where b.business_id = _business and b.n = _n;
   else
-    -- Only prices changed (pos_pack_variants_updated): the same variants as the body, so the same order.
+    -- Only prices changed (pos_pack_variants_updated): the same variants as the body, so the same order. The
+    -- archived products come from their partial index as one hashed list, rather than a product lookup per variant
+    -- (after a bulk price change every block is rebuilt this way).
     update private.pos_catalog_blocks b
        set prices = x.prices, price_stale = false, built_at = now()
       from (select coalesce(json_agg(v.price order by v.id), '[]') as prices
               from public.variants v
-              join public.products p on p.id = v.product_id
-             where v.business_id = _business and v.id between v_from and v_to
-               and v.archived_at is null and p.archived_at is null) x
+             where v.business_id = _business and v.id between v_from and v_to and v.archived_at is null
+               and v.product_id not in (select p.id from public.products p
+                                         where p.business_id = _business and p.archived_at is not null)) x
      where b.business_id = _business and b.n = _n;
   end if;
 end;
