@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { StorewiseClient } from '../../lib/supabase-client';
 import type { CatalogItem } from './cart';
+import { itemAt, joinIds, textColumn, type ColumnBlock } from './catalog-columns';
 
 /**
  * The packed catalog's wire format (ADR 0445; migration 20261209300000_pos_catalog_packed_blocks.sql): the business's
@@ -35,24 +36,8 @@ const storePricesSchema = z.object({ ids: z.array(z.string()), prices: z.array(z
 export interface BlockRev { n: number; bodyRev: number; priceRev: number; items: number }
 export interface BlockList { bits: number; defaultTaxRate: number; blocks: BlockRev[] }
 
-/** A block as the register stores it (one IndexedDB record): columns, prices the variants' own. */
-export interface StoredBlock {
-  storeId: string;
-  n: number;
-  bodyRev: number;
-  priceRev: number;
-  ids: string[];
-  names: string[];
-  skus: string[];
-  /** Each item's barcodes sorted and joined by a space (codes have none). */
-  codes: string[];
-  /** The variant's own price, minor units; a store price (StorePrices) wins over it. */
-  prices: Float64Array;
-  /** The product's tax rate; NaN where it has none (the store's default then). */
-  tax: Float64Array;
-  /** 1 for items sold by weight (kg). */
-  kg: Uint8Array;
-}
+/** A block as the register stores it (one IndexedDB record): its columns (catalog-columns.ts) and the store it is for. */
+export interface StoredBlock extends ColumnBlock { storeId: string }
 
 /** A block's answer: the whole block, or its prices alone (`body` null) when only prices moved. */
 export type BlockAnswer =
@@ -90,8 +75,12 @@ export function parseBlock(data: unknown, bits: number): BlockAnswer {
   if ([names, skus, codes, tax, kg].some((c) => c.length !== size) || prices.length !== size) {
     throw new Error(`catalog block ${answer.n}: columns of different lengths`);
   }
-  return { kind: 'block', block: { n: answer.n, bodyRev: answer.body_rev ?? 0, priceRev, ids: strings(ids), names: strings(names),
-    skus: strings(skus), codes: strings(codes), prices, tax: numbers(tax, Number.NaN), kg: Uint8Array.from(kg, (v) => (v ? 1 : 0)) } };
+  const nameColumn = textColumn(strings(names));
+  const skuColumn = textColumn(strings(skus));
+  const codeColumn = textColumn(strings(codes));
+  return { kind: 'block', block: { n: answer.n, bodyRev: answer.body_rev ?? 0, priceRev, count: size, ids: joinIds(strings(ids)),
+    names: nameColumn.text, nameStarts: nameColumn.starts, skus: skuColumn.text, skuStarts: skuColumn.starts,
+    codes: codeColumn.text, codeStarts: codeColumn.starts, prices, tax: numbers(tax, Number.NaN), kg: Uint8Array.from(kg, (v) => (v ? 1 : 0)) } };
 }
 
 /** The packed catalog through the Data API (three RPCs; see the migration). */
@@ -109,17 +98,8 @@ export function blockSource(supabase: StorewiseClient, storeId: string): BlockSo
 }
 
 /** The store's view of a block: its own prices where it has them, its default tax where the product has none. */
-export function blockItems(block: StoredBlock, storePrices: Map<string, number>, defaultTaxRate: number): CatalogItem[] {
-  const items = new Array<CatalogItem>(block.ids.length);
-  for (let i = 0; i < block.ids.length; i += 1) {
-    const variantId = block.ids[i] as string;
-    const codes = block.codes[i] ?? '';
-    const tax = block.tax[i] ?? Number.NaN;
-    items[i] = { variantId, name: block.names[i] ?? '', sku: block.skus[i] ?? '', barcodes: codes ? codes.split(' ') : [],
-      price: storePrices.get(variantId) ?? block.prices[i] ?? 0, taxRate: Number.isNaN(tax) ? defaultTaxRate : tax,
-      unit: block.kg[i] ? 'kg' : 'each' };
-  }
-  return items;
+export function blockItems(block: ColumnBlock, storePrices: Map<string, number>, defaultTaxRate: number): CatalogItem[] {
+  return Array.from({ length: block.count }, (_, i) => itemAt(block, i, storePrices, defaultTaxRate));
 }
 
 export const storePriceMap = (p: StorePrices): Map<string, number> => new Map(p.ids.map((id, i) => [id, p.prices[i] ?? 0]));

@@ -1,7 +1,7 @@
 import { deleteDB, openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import type { CatalogItem } from './cart';
-import { blockItems, blockOf, storePriceMap, type BlockAnswer, type BlockList, type BlockSource, type StoredBlock, type StorePrices } from './catalog-blocks';
-import { indexCatalog, patchIndex } from './catalog-search';
+import { storePriceMap, type BlockAnswer, type BlockList, type BlockSource, type StoredBlock, type StorePrices } from './catalog-blocks';
+import { columnIndex } from './catalog-columns';
+import type { CatalogIndex } from './catalog-search';
 import { CATALOG_DB_NAME, type LoadProgress } from './catalog-store';
 
 /**
@@ -27,7 +27,8 @@ interface BlocksDb extends DBSchema {
 }
 
 export const BLOCKS_DB_NAME = 'storewise-pos-blocks';
-const STATE_VERSION = 1;
+/** 2: blocks as text columns (catalog-columns.ts); 1 held an array per column. */
+const STATE_VERSION = 2;
 /** Blocks fetched at once: PGlite answers one at a time, so more only overlap the HTTP and JSON work. */
 const PARALLEL = 4;
 
@@ -68,7 +69,7 @@ class Recut extends Error {}
 
 /** The block with a price-only answer applied; its body must be the one those prices were built for. */
 function withPrices(block: StoredBlock, answer: Extract<BlockAnswer, { kind: 'prices' }>): StoredBlock | null {
-  return answer.prices.length === block.ids.length ? { ...block, priceRev: answer.priceRev, prices: answer.prices } : null;
+  return answer.prices.length === block.count ? { ...block, priceRev: answer.priceRev, prices: answer.prices } : null;
 }
 
 /** Every block fetched and written as it arrives; the state last. */
@@ -86,7 +87,7 @@ async function fullLoad(db: BlocksDatabase, storeId: string, source: BlockSource
     blocks.set(block.n, block);
     // Not awaited here: the next blocks are fetched while IndexedDB writes this one.
     writes.push(db.put('blocks', block));
-    loaded += block.ids.length;
+    loaded += block.count;
     const fraction = blocks.size / Math.max(1, list.blocks.length);
     // At most one report per half percent: a report re-renders the register.
     if (fraction - shown >= 0.005) {
@@ -108,12 +109,9 @@ const stateOf = (storeId: string, list: BlockList, storePrices: StorePrices, blo
   revs: [...blocks.values()].map((b) => [b.n, b.bodyRev, b.priceRev]),
 });
 
-/** The catalog in block order, as the till's list. */
-function itemsOf(blocks: Map<number, StoredBlock>, prices: Map<string, number>, tax: number): CatalogItem[] {
-  const items: CatalogItem[] = [];
-  for (const n of [...blocks.keys()].sort((a, b) => a - b)) for (const item of blockItems(blocks.get(n) as StoredBlock, prices, tax)) items.push(item);
-  return items;
-}
+/** The till's index over the blocks, for this store. */
+const indexOf = (blocks: Map<number, StoredBlock>, storePrices: StorePrices, defaultTaxRate: number): CatalogIndex =>
+  columnIndex([...blocks.values()], storePriceMap(storePrices), defaultTaxRate);
 
 export interface DeltaPlan {
   /** Blocks to fetch whole (new, or their body moved) and blocks whose prices alone moved. */
@@ -141,14 +139,6 @@ const mark = (name: string, detail?: Record<string, unknown>) => {
   if (typeof performance !== 'undefined' && typeof performance.mark === 'function') performance.mark(name, detail ? { detail } : undefined);
 };
 
-/** Which variants' store prices differ between two lists (added, removed or changed). */
-function storePriceChanges(before: Map<string, number>, after: Map<string, number>): Set<string> {
-  const changed = new Set<string>();
-  for (const [id, price] of after) if (before.get(id) !== price) changed.add(id);
-  for (const id of before.keys()) if (!after.has(id)) changed.add(id);
-  return changed;
-}
-
 /**
  * The register's catalog from the packed blocks: the device's copy at once (`onItems`), then brought up to date (the
  * blocks that moved, or every block on a device without a copy or after a new cut). Sets the marks the browser bench
@@ -157,12 +147,13 @@ function storePriceChanges(before: Map<string, number>, after: Map<string, numbe
 export async function loadPackedCatalog(options: {
   storeId: string;
   source: BlockSource;
-  onItems: (items: CatalogItem[]) => void;
+  /** The till's catalog: the copy's at once, the brought-up-to-date one after. */
+  onCatalog: (index: CatalogIndex) => void;
   isStale: () => boolean;
   onProgress?: (p: LoadProgress) => void;
   db?: BlocksDatabase;
 }): Promise<void> {
-  const { storeId, source, onItems, isStale } = options;
+  const { storeId, source, onCatalog, isStale } = options;
   mark('pos-catalog-start');
   const db = options.db ?? (await openBlocksDb());
   const stored = await db.get('state', storeId);
@@ -175,23 +166,22 @@ export async function loadPackedCatalog(options: {
   const local = state ? await readCopy(db, state) : null;
   if (isStale()) return;
   mark('pos-catalog-read');
-  const shown = state && local ? indexCatalog(itemsOf(local, storePriceMap(state.storePrices), state.defaultTaxRate)) : null;
-  if (shown) {
-    onItems(shown.items);
+  if (state && local) {
+    onCatalog(indexOf(local, state.storePrices, state.defaultTaxRate));
     mark('pos-catalog-local');
   }
   try {
     const [list, storePrices] = await Promise.all([listing, pricing]);
-    if (state && local && shown && list.bits === state.bits) {
-      const done = await deltaLoad(db, { state, local, shown, list, storePrices, source, onItems, isStale });
+    if (state && local && list.bits === state.bits) {
+      const done = await deltaLoad(db, { state, local, list, storePrices, source, onCatalog, isStale });
       if (done) return;
     }
     const fresh = await fullLoad(db, storeId, source, list, storePrices, (p) => !isStale() && options.onProgress?.(p));
     if (isStale()) return;
-    const items = indexCatalog(itemsOf(fresh, storePriceMap(storePrices), list.defaultTaxRate)).items;
-    onItems(items);
-    options.onProgress?.({ loaded: items.length, fraction: 1, total: items.length, done: true });
-    mark('pos-catalog-ready', { mode: 'full', rows: items.length, items: items.length });
+    const index = indexOf(fresh, storePrices, list.defaultTaxRate);
+    onCatalog(index);
+    options.onProgress?.({ loaded: index.size, fraction: 1, total: index.size, done: true });
+    mark('pos-catalog-ready', { mode: 'full', rows: index.size, items: index.size });
     // The row-by-row copy (ADR 0161) is not read any more.
     void deleteDB(CATALOG_DB_NAME).catch(() => undefined);
   } catch {
@@ -199,10 +189,13 @@ export async function loadPackedCatalog(options: {
   }
 }
 
-/** A later load: the moved blocks fetched, the index patched, then written. False when a full load must follow. */
+/**
+ * A later load: the moved blocks fetched, the index built anew over the blocks (no per-item work but hashing codes:
+ * ~0.1 s at 1,000,000), then written. False when a full load must follow.
+ */
 async function deltaLoad(db: BlocksDatabase, a: {
-  state: BlocksState; local: Map<number, StoredBlock>; shown: ReturnType<typeof indexCatalog>; list: BlockList;
-  storePrices: StorePrices; source: BlockSource; onItems: (items: CatalogItem[]) => void; isStale: () => boolean;
+  state: BlocksState; local: Map<number, StoredBlock>; list: BlockList; storePrices: StorePrices; source: BlockSource;
+  onCatalog: (index: CatalogIndex) => void; isStale: () => boolean;
 }): Promise<boolean> {
   const { state, local, list } = a;
   const plan = planDelta(state.revs, list);
@@ -227,46 +220,17 @@ async function deltaLoad(db: BlocksDatabase, a: {
     }
   }
   if (a.isStale()) return true;
-  const before = storePriceMap(state.storePrices);
-  const after = storePriceMap(a.storePrices);
-  const repriced = storePriceChanges(before, after);
-  let items = a.shown.items;
-  let rows = 0;
-  if (list.defaultTaxRate !== state.defaultTaxRate) {
-    items = indexCatalog(itemsOf(blocks, after, list.defaultTaxRate)).items;
-    rows = items.length;
-  } else if (touched.size > 0 || plan.dropped.length > 0 || repriced.size > 0) {
-    // The index is patched for the items that changed, not rebuilt over the whole catalog.
-    const replaced = new Map<string, CatalogItem | null>();
-    const added: CatalogItem[] = [];
-    const was = new Map<string, CatalogItem>();
-    for (const n of [...touched, ...plan.dropped]) {
-      const old = local.get(n);
-      if (old) for (const item of blockItems(old, before, state.defaultTaxRate)) was.set(item.variantId, item);
-    }
-    for (const n of touched) {
-      for (const item of blockItems(blocks.get(n) as StoredBlock, after, list.defaultTaxRate)) {
-        const prev = was.get(item.variantId);
-        was.delete(item.variantId);
-        if (!prev) added.push(item);
-        else if (!sameItem(prev, item)) replaced.set(item.variantId, item);
-      }
-    }
-    for (const id of was.keys()) replaced.set(id, null);
-    // A store price set or removed in a block that did not move: that item alone, at its new price.
-    const elsewhere = [...repriced].filter((id) => !touched.has(blockOf(id, list.bits)));
-    if (elsewhere.length > 0) {
-      const byId = new Map(a.shown.items.map((item) => [item.variantId, item]));
-      for (const id of elsewhere) {
-        const item = byId.get(id);
-        if (item) replaced.set(id, { ...item, price: after.get(id) ?? ownPrice(blocks, id, list.bits) ?? item.price });
-      }
-    }
-    rows = replaced.size + added.length;
-    if (rows > 0) items = patchIndex(a.shown, replaced, added).items;
+  const prices = (p: StorePrices) => JSON.stringify([p.ids, p.prices]);
+  const moved = touched.size > 0 || plan.dropped.length > 0 || list.defaultTaxRate !== state.defaultTaxRate
+    || prices(a.storePrices) !== prices(state.storePrices);
+  const rows = [...touched].reduce((sum, n) => sum + (blocks.get(n)?.count ?? 0), 0);
+  const index = moved ? indexOf(blocks, a.storePrices, list.defaultTaxRate) : null;
+  if (index) a.onCatalog(index);
+  mark('pos-catalog-ready', { mode: 'delta', rows, items: index?.size ?? [...blocks.values()].reduce((sum, b) => sum + b.count, 0) });
+  if (!moved) {
+    mark('pos-catalog-saved');
+    return true;
   }
-  if (items !== a.shown.items) a.onItems(items);
-  mark('pos-catalog-ready', { mode: 'delta', rows, items: items.length });
   const tx = db.transaction(['state', 'blocks'], 'readwrite');
   for (const n of touched) void tx.objectStore('blocks').put(blocks.get(n) as StoredBlock);
   for (const n of plan.dropped) void tx.objectStore('blocks').delete([state.storeId, n]);
@@ -274,14 +238,4 @@ async function deltaLoad(db: BlocksDatabase, a: {
   await tx.done;
   mark('pos-catalog-saved');
   return true;
-}
-
-const sameItem = (x: CatalogItem, y: CatalogItem) => x.name === y.name && x.sku === y.sku && x.price === y.price
-  && x.taxRate === y.taxRate && x.unit === y.unit && x.barcodes.join(' ') === y.barcodes.join(' ');
-
-/** A variant's own price from the block that holds it (a store price removed falls back to it). */
-function ownPrice(blocks: Map<number, StoredBlock>, id: string, bits: number): number | undefined {
-  const block = blocks.get(blockOf(id, bits));
-  const i = block ? block.ids.indexOf(id) : -1;
-  return block && i >= 0 ? block.prices[i] : undefined;
 }
