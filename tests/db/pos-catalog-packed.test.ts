@@ -147,16 +147,18 @@ describe('changes mark the blocks they touch', () => {
     expect(items.some((i) => i.sku === 'PCK-0011')).toBe(false);
   });
 
-  it('a bulk price change marks prices, not bodies', async () => {
+  it('a bulk price change moves prices, not bodies, and rebuilds them in its own statement; one price waits for a read', async () => {
+    const stale = async () => (await w.rows<{ n: number }>(`select count(*)::int as n from private.pos_catalog_blocks
+      where business_id = $1 and (price_stale or body_stale)`, [w.businessA]))[0]?.n;
+    await w.rows('select private.pos_pack_build($1)', [w.businessA]);
+    await w.rows(`update public.variants set price = price + 1 where id = $1`, [w.f.variant2]);
+    expect(await stale()).toBe(1);
     const before = await revs(w.clients.cashier);
     await w.rows(`update public.variants set price = price + 1 where business_id = $1`, [w.businessA]);
     const after = await revs(w.clients.cashier);
     expect(after.map((b) => b.bodyRev)).toEqual(before.map((b) => b.bodyRev));
     expect(after.every((b, n) => b.priceRev !== before[n]?.priceRev)).toBe(true);
-    const [stale] = await w.rows<{ stale: number }>(`select count(*)::int as stale from private.pos_catalog_blocks
-      where business_id = $1 and price_stale and not body_stale`, [w.businessA]);
-    // Read above (the list does not rebuild), so still stale until a block is asked for.
-    expect(stale?.stale).toBe(2);
+    expect(await stale()).toBe(0);
     const { items } = await packedItems(w.clients.cashier);
     expect(items).toEqual(await rowItems(w.clients.cashier));
   });
