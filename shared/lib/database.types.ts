@@ -4838,6 +4838,10 @@ export type Database = {
         Args: { _bits: number; _body?: boolean; _n: number; _store_id: string };
         Returns: Json;
       };
+      pos_catalog_block_prices: {
+        Args: { _bits: number; _ns: number[]; _store_id: string };
+        Returns: Json;
+      };
       pos_catalog_blocks: { Args: { _store_id: string }; Returns: Json };
       pos_catalog_images: {
         Args: { _business_id: string };

@@ -420,6 +420,40 @@ comment on function public.pos_catalog_block(uuid, integer, integer, boolean) is
 revoke all on function public.pos_catalog_block(uuid, integer, integer, boolean) from public, anon;
 grant execute on function public.pos_catalog_block(uuid, integer, integer, boolean) to authenticated;
 
+-- The prices alone of several blocks in one answer (a json array of {n, price_rev, prices}), each rebuilt first when
+-- stale: after a bulk price change the register needs every block's prices, and one call per block was ~128 round
+-- trips through a database that answers one at a time. At most 256 blocks a call; `_bits` as in pos_catalog_block
+-- (another cut answers an empty array). Owners, managers and cashiers of the store.
+create or replace function public.pos_catalog_block_prices(_store_id uuid, _bits integer, _ns integer[])
+returns json
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_business uuid := private.assert_store_role(_store_id, array['owner', 'manager', 'cashier']);
+  v_bits int;
+  v_n int;
+begin
+  select p.bits into v_bits from private.pos_catalog_packs p where p.business_id = v_business;
+  if v_bits is distinct from _bits then
+    return '[]'::json;
+  end if;
+  if _ns is null or cardinality(_ns) > 256 or exists (select 1 from unnest(_ns) n where n is null or n < 0 or n >= (1 << v_bits)) then
+    raise exception 'block numbers: 1 to 256 blocks of this cut' using errcode = '22023';
+  end if;
+  foreach v_n in array _ns loop
+    perform private.pos_pack_refresh(v_business, v_n);
+  end loop;
+  return (select coalesce(json_agg(json_build_object('n', b.n, 'price_rev', b.price_rev, 'prices', b.prices) order by b.n), '[]')
+            from private.pos_catalog_blocks b where b.business_id = v_business and b.n = any (_ns));
+end;
+$$;
+comment on function public.pos_catalog_block_prices(uuid, integer, integer[]) is 'The prices of several blocks of the register''s packed catalog in one answer (ADR 0445), each rebuilt first when stale. Owners, managers and cashiers of the store.';
+revoke all on function public.pos_catalog_block_prices(uuid, integer, integer[]) from public, anon;
+grant execute on function public.pos_catalog_block_prices(uuid, integer, integer[]) to authenticated;
+
 -- The store's own prices, apart from the business's blocks: every one (a removed price is a variant missing here),
 -- as two arrays. Owners, managers and cashiers of the store.
 create or replace function public.pos_catalog_store_prices(_store_id uuid)

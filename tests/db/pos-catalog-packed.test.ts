@@ -159,8 +159,12 @@ describe('changes mark the blocks they touch', () => {
     expect(after.map((b) => b.bodyRev)).toEqual(before.map((b) => b.bodyRev));
     expect(after.every((b, n) => b.priceRev !== before[n]?.priceRev)).toBe(true);
     expect(await stale()).toBe(0);
-    const { items } = await packedItems(w.clients.cashier);
+    const { items, blocks, list } = await packedItems(w.clients.cashier);
     expect(items).toEqual(await rowItems(w.clients.cashier));
+    // Every block's prices in one call, as each block sends them.
+    const all = await blockSource(w.clients.cashier, downtown).prices(blocks.map((b) => b.n), list.bits);
+    expect(all.map((p) => [p.n, [...p.prices]])).toEqual(blocks.map((b) => [b.n, [...b.prices]]));
+    expect(await blockSource(w.clients.cashier, downtown).prices([0], list.bits + 1)).toEqual([]);
   });
 
   it('a cut far from the catalog\'s size is cut again on the next list', async () => {
@@ -183,6 +187,9 @@ describe('who may read it', () => {
       [w.clients.anon, 'pos_catalog_blocks', { _store_id: downtown }],
       [w.clients.cashier, 'pos_catalog_block', { _store_id: downtown, _n: 5, _bits: 0 }],
       [w.clients.cashier, 'pos_catalog_block', { _store_id: downtown, _n: 'x', _bits: 0 }],
+      [w.clients.cashier, 'pos_catalog_block_prices', { _store_id: downtown, _bits: 0, _ns: [0, 1] }],
+      [w.clients.cashier, 'pos_catalog_block_prices', { _store_id: downtown, _bits: 0, _ns: Array.from({ length: 257 }, () => 0) }],
+      [w.clients.other, 'pos_catalog_block_prices', { _store_id: downtown, _bits: 0, _ns: [0] }],
       // The cashier may use Downtown only.
       [w.clients.cashier, 'pos_catalog_blocks', { _store_id: riverside }],
     ] as const) {

@@ -51,8 +51,14 @@ export interface StorePrices { ids: string[]; prices: number[] }
 export interface BlockSource {
   list(): Promise<BlockList>;
   block(n: number, bits: number, body: boolean): Promise<BlockAnswer>;
+  /** The prices alone of several blocks in one call (at most PRICE_BLOCKS_PER_CALL); none after a new cut. */
+  prices(ns: number[], bits: number): Promise<Extract<BlockAnswer, { kind: 'prices' }>[]>;
   storePrices(): Promise<StorePrices>;
 }
+
+export const PRICE_BLOCKS_PER_CALL = 256;
+
+const pricesSchema = z.array(z.object({ n: z.number().int(), price_rev: z.number(), prices: column }));
 
 const strings = (values: unknown[]): string[] => values.map((v) => (typeof v === 'string' ? v : String(v ?? '')));
 const numbers = (values: unknown[], none = 0): Float64Array => Float64Array.from(values, (v) => (v === null || v === undefined ? none : Number(v)));
@@ -93,6 +99,8 @@ export function blockSource(supabase: StorewiseClient, storeId: string): BlockSo
     list: async () => parseList(answer(await supabase.rpc('pos_catalog_blocks', { _store_id: storeId }))),
     block: async (n, bits, body) =>
       parseBlock(answer(await supabase.rpc('pos_catalog_block', { _store_id: storeId, _n: n, _bits: bits, _body: body })), bits),
+    prices: async (ns, bits) => pricesSchema.parse(answer(await supabase.rpc('pos_catalog_block_prices', { _store_id: storeId, _bits: bits, _ns: ns })))
+      .map((p) => ({ kind: 'prices' as const, n: p.n, priceRev: p.price_rev, prices: numbers(p.prices) })),
     storePrices: async () => storePricesSchema.parse(answer(await supabase.rpc('pos_catalog_store_prices', { _store_id: storeId }))),
   };
 }

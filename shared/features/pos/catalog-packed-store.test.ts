@@ -35,6 +35,11 @@ function server(variants: Variant[], bits = 2) {
           codes: vs.map((v) => v.codes), tax: vs.map((v) => v.tax), kg: vs.map((v) => (v.kg ? 1 : 0)), lots: vs.map(() => 0) } : null },
       askedBits);
     },
+    prices: async (ns, askedBits) => {
+      asked.push(`${ns.join(',')}:prices`);
+      if (askedBits !== bits) return [];
+      return ns.map((n) => ({ kind: 'prices' as const, n, priceRev: revs.get(n)?.price ?? 0, prices: Float64Array.from(inBlock(n), (v) => v.price) }));
+    },
     storePrices: async () => ({ ids: [...storePrices.keys()], prices: [...storePrices.values()] }),
   };
   const touch = (ids: string[], body: boolean) => {
@@ -127,7 +132,8 @@ describe('the packed catalog on the device', () => {
     s.setPrice(variants.map((v) => v.id), 1234);
     s.asked.length = 0;
     const shown = await load(s, db);
-    expect(s.asked.sort()).toEqual(['0:prices', '1:prices', '2:prices', '3:prices']);
+    // One call for the four blocks' prices.
+    expect(s.asked).toEqual(['0,1,2,3:prices']);
     expect(shown.at(-1)?.every((i) => i.price === 1234)).toBe(true);
   });
 
@@ -169,7 +175,7 @@ describe('the packed catalog on the device', () => {
     const db = await freshDb();
     await load(s, db);
     const down = { ...s, source: { list: () => Promise.reject(new Error('offline')), block: () => Promise.reject(new Error('offline')),
-      storePrices: () => Promise.reject(new Error('offline')) } };
+      prices: () => Promise.reject(new Error('offline')), storePrices: () => Promise.reject(new Error('offline')) } };
     const shown = await load(down, db);
     expect(shown).toHaveLength(1);
     expect(shown[0]).toHaveLength(100);

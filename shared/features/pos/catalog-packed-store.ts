@@ -1,5 +1,5 @@
 import { deleteDB, openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import { storePriceMap, type BlockAnswer, type BlockList, type BlockSource, type StoredBlock, type StorePrices } from './catalog-blocks';
+import { PRICE_BLOCKS_PER_CALL, storePriceMap, type BlockAnswer, type BlockList, type BlockSource, type StoredBlock, type StorePrices } from './catalog-blocks';
 import { columnIndex } from './catalog-columns';
 import type { CatalogIndex } from './catalog-search';
 import { CATALOG_DB_NAME, type LoadProgress } from './catalog-store';
@@ -199,10 +199,15 @@ async function deltaLoad(db: BlocksDatabase, a: {
 }): Promise<boolean> {
   const { state, local, list } = a;
   const plan = planDelta(state.revs, list);
-  const answers = await pool([...plan.bodies.map((n) => () => a.source.block(n, list.bits, true)),
-    ...plan.prices.map((n) => () => a.source.block(n, list.bits, false))], PARALLEL);
+  // Prices alone come many blocks a call (after a bulk price change: every block's, in one or two answers).
+  const priceCalls: number[][] = [];
+  for (let i = 0; i < plan.prices.length; i += PRICE_BLOCKS_PER_CALL) priceCalls.push(plan.prices.slice(i, i + PRICE_BLOCKS_PER_CALL));
+  const fetched = await pool<BlockAnswer[]>([...plan.bodies.map((n) => async () => [await a.source.block(n, list.bits, true)]),
+    ...priceCalls.map((ns) => () => a.source.prices(ns, list.bits))], PARALLEL);
   mark('pos-catalog-delta-fetched');
-  if (answers.some((x) => x.kind === 'recut')) return false;
+  const answers = fetched.flat();
+  // Another cut: a block says so, or a prices answer comes back short.
+  if (answers.some((x) => x.kind === 'recut') || answers.length !== plan.bodies.length + plan.prices.length) return false;
   const blocks = new Map(local);
   const touched = new Set<number>();
   for (const n of plan.dropped) blocks.delete(n);
