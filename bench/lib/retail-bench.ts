@@ -41,7 +41,7 @@ export const benchScale = (): number => {
 const claimsOf = (sub: string): JwtClaims => ({ role: 'authenticated', sub, aud: 'authenticated' });
 
 /** Opens the data; seeds the retail set (at `size`, default the scaled full set) when the database has none. */
-export async function openRetailBench(size?: { variants: number; saleLines: number; stores?: number }): Promise<RetailBenchDb> {
+export async function openRetailBench(size?: { variants: number; saleLines: number; stores?: number; catalogOnly?: boolean }): Promise<RetailBenchDb> {
   const dataDir = process.env.STOREWISE_BENCH_DATA_DIR || undefined;
   const databaseUrl = dataDir ? undefined : process.env.DATABASE_URL || undefined;
   const db = await openDb(dataDir ? { dataDir } : databaseUrl ? { databaseUrl } : { memory: true });

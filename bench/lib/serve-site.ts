@@ -60,7 +60,11 @@ export interface SiteStackOptions {
   waitSeconds?: number;
   /** Extra environment for the stack (e.g. STOREWISE_JWT_SECRET, to derive the keys in the bench). */
   env?: Record<string, string>;
+  /** The ports of an earlier start, to start it again at the same origin (a browser keeps its IndexedDB per origin). */
+  ports?: SitePorts;
 }
+
+export interface SitePorts { api: number; web: number; inbox: number; payments: number }
 
 export interface SiteStack {
   /** The web app's address. */
@@ -71,11 +75,13 @@ export interface SiteStack {
   config: { url: string; anonKey: string };
   /** Stops the stack (SIGINT, as Ctrl-C) and waits for it to exit. */
   stop(): Promise<void>;
+  ports: SitePorts;
 }
 
 /** `npm start`'s server in a child process on free ports, serving `webDir`, once it answers. */
 export async function startSiteStack(options: SiteStackOptions): Promise<SiteStack> {
-  const [api, web, inbox, payments] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  const { api, web, inbox, payments } = options.ports
+    ?? { api: await freePort(), web: await freePort(), inbox: await freePort(), payments: await freePort() };
   const data = options.dataDir ? ['--data-dir', options.dataDir] : ['--memory'];
   const child = spawn(
     process.execPath,
@@ -95,6 +101,7 @@ export async function startSiteStack(options: SiteStackOptions): Promise<SiteSta
     url,
     apiUrl: `http://127.0.0.1:${api}`,
     config,
+    ports: { api, web, inbox, payments },
     stop: () => new Promise<void>((done) => {
       if (child.exitCode !== null) return done();
       child.once('exit', () => done());

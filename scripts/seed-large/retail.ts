@@ -28,6 +28,13 @@ export interface RetailOptions {
   salesBatch: number;
   /** Sales transactions at once on PostgreSQL (default SALES_WORKERS; PGlite: always 1). */
   salesWorkers?: number;
+  /**
+   * The catalog alone (issue 32, the register at 1,000,000 variants): business, people, stores, registers, products,
+   * variants, costs and barcodes, then statistics, a vacuum and the register's packed catalog. No opening stock, no
+   * sales, no report summaries, no search words: the register reads none of them, and at 1,000,000 variants they
+   * are what made the full set run over an hour on PGlite (ADR 0420).
+   */
+  catalogOnly?: boolean;
 }
 
 /** Three batches at once: on the shared 2-core machine more only queue behind each other. */
@@ -480,6 +487,7 @@ export async function seedRetail(
 
   // As a superuser (the tables' owner), the sales and ledger tables load without their secondary indexes, which are
   // built once after the balances (bulk-indexes.ts); whatever happens in between, they are built again.
+  if (options.catalogOnly) return seedCatalogOnly(db, options, superuser, timed, log, business);
   let dropped: DroppedIndex[] = [];
   if (superuser) await timed('retail: drop indexes', async () => { dropped = await dropBulkIndexes(db); });
   let report: RetailReport;
@@ -490,6 +498,29 @@ export async function seedRetail(
   }
   await finishRetail(db, business, superuser, workersOf(db, options), timed, log);
   return report;
+}
+
+/** The catalog part of loadRetail, its statistics and a vacuum (see RetailOptions.catalogOnly). */
+async function seedCatalogOnly(db: Db, options: RetailOptions, superuser: boolean, timed: Timed, log: (line: string) => void,
+                               business: string): Promise<RetailReport> {
+  await loadCatalog(db, options, superuser, timed, log, business);
+  const tables = 'public.variants, public.products, public.barcodes, public.variant_costs';
+  await timed('retail: analyze', () => db.exec(`analyze ${tables}`));
+  // The visibility map, as on a live server: the register's reads of variants by (business_id, id) stay index scans
+  // that skip the heap where they can.
+  if (superuser) await timed('retail: vacuum', () => db.exec(`vacuum ${tables}`));
+  await timed('retail: packed catalog', () => buildPackedCatalog(db, business));
+  return { businessId: business, variants: options.variants, sales: 0, saleLines: 0, refunds: 0 };
+}
+
+/**
+ * The register's packed catalog (ADR 0445) for a business loaded in replica mode (its triggers did not run): every
+ * block built now, as a live server would have them after the first register's load. Nothing on a database from
+ * before that migration.
+ */
+export async function buildPackedCatalog(db: Queryable, business: string): Promise<void> {
+  const { rows } = await db.query<{ ok: boolean }>(`select to_regprocedure('private.pos_pack_build(uuid)') is not null as ok`);
+  if (rows[0]?.ok) await db.query('select private.pos_pack_build($1)', [business]);
 }
 
 const workersOf = (db: Db, options: Pick<RetailOptions, 'salesWorkers'>): number =>
@@ -563,6 +594,21 @@ export async function finishRetail(db: Db, business: string, superuser: boolean,
   }
 }
 
+/** Products, variants, costs and barcodes in transactions of 30,000 variants; returns the parts (groups of 6 variants). */
+async function loadCatalog(db: Db, options: RetailOptions, superuser: boolean, timed: Timed, log: (line: string) => void,
+                           business: string): Promise<{ first: number; groups: number }[]> {
+  const groupsTotal = Math.ceil(options.variants / 6);
+  const groupsBatch = 5_000; // 30,000 variants a transaction
+  const parts = Array.from({ length: Math.ceil(groupsTotal / groupsBatch) }, (_, n) => ({
+    first: n * groupsBatch, groups: Math.min(groupsBatch, groupsTotal - n * groupsBatch),
+  }));
+  for (const part of parts) {
+    await timed('retail: catalog', () => inBatch(db, superuser, (tx) => insertCatalog(tx, business, part.first, part.groups, options.variants)));
+    log(`  retail catalog ${Math.min(options.variants, (part.first + part.groups) * 6).toLocaleString('en-US')} / ${options.variants.toLocaleString('en-US')} variants`);
+  }
+  return parts;
+}
+
 /** The catalog, opening stock, a year of sales, then balances, counters and shift totals. */
 async function loadRetail(
   db: Db,
@@ -573,16 +619,8 @@ async function loadRetail(
   business: string,
   owner: string,
 ): Promise<RetailReport> {
-  const groupsTotal = Math.ceil(options.variants / 6);
-  const groupsBatch = 5_000; // 30,000 variants a transaction
   const workers = workersOf(db, options);
-  const parts = Array.from({ length: Math.ceil(groupsTotal / groupsBatch) }, (_, n) => ({
-    first: n * groupsBatch, groups: Math.min(groupsBatch, groupsTotal - n * groupsBatch),
-  }));
-  for (const part of parts) {
-    await timed('retail: catalog', () => inBatch(db, superuser, (tx) => insertCatalog(tx, business, part.first, part.groups, options.variants)));
-    log(`  retail catalog ${Math.min(options.variants, (part.first + part.groups) * 6).toLocaleString('en-US')} / ${options.variants.toLocaleString('en-US')} variants`);
-  }
+  const parts = await loadCatalog(db, options, superuser, timed, log, business);
   // Opening stock after the whole catalog (its foreign keys hold without replica mode), in parallel on PostgreSQL:
   // at 100 stores it is 4,670,000 ledger rows.
   await timed('retail: opening stock', () =>

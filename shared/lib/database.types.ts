@@ -4834,6 +4834,15 @@ export type Database = {
           variant_id: string;
         }[];
       };
+      pos_catalog_block: {
+        Args: { _bits: number; _body?: boolean; _n: number; _store_id: string };
+        Returns: Json;
+      };
+      pos_catalog_block_prices: {
+        Args: { _bits: number; _ns: number[]; _store_id: string };
+        Returns: Json;
+      };
+      pos_catalog_blocks: { Args: { _store_id: string }; Returns: Json };
       pos_catalog_images: {
         Args: { _business_id: string };
         Returns: {
@@ -4842,6 +4851,7 @@ export type Database = {
           variant_id: string;
         }[];
       };
+      pos_catalog_store_prices: { Args: { _store_id: string }; Returns: Json };
       pos_clock: { Args: Record<PropertyKey, never>; Returns: string };
       pos_outbox_review: {
         Args: {

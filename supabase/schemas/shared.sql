@@ -55,6 +55,8 @@ create domain public.tax_rate as numeric(6, 3) check (value >= 0 and value <= 10
 
 create domain public.receipt_prefix as text check (value ~ '^[A-Z0-9]{1,8}$');
 
+create sequence private.pos_catalog_rev;
+
 -- ==== Functions the tables below call in defaults, checks or indexes ======================================
 
 -- The FAQ entries: an array of {question, answer}, each non-empty and bounded (the table check bounds the whole).
@@ -101,6 +103,34 @@ create table private.billing_signature_failures (
 );
 alter table private.billing_signature_failures enable row level security;
 comment on table private.billing_signature_failures is 'Signature failures of billing-webhook per day; no policies: only security definer functions read and write it.';
+
+create table private.pos_catalog_packs (
+  business_id uuid not null,
+  bits integer not null,
+  packed_at timestamp with time zone default now() not null,
+  constraint pos_catalog_packs_pkey primary key (business_id),
+  constraint pos_catalog_packs_bits_check check (((bits >= 0) and (bits <= 12)))
+);
+alter table private.pos_catalog_packs enable row level security;
+comment on table private.pos_catalog_packs is 'How a business''s register catalog is cut into blocks (ADR 0445). No API access: the pos_catalog_block* functions read and write it as their owner.';
+
+create table private.pos_catalog_blocks (
+  business_id uuid not null,
+  n integer not null,
+  body_rev bigint not null,
+  price_rev bigint not null,
+  body_stale boolean default true not null,
+  price_stale boolean default true not null,
+  items integer default 0 not null,
+  body json,
+  prices json,
+  built_at timestamp with time zone,
+  constraint pos_catalog_blocks_pkey primary key (business_id, n),
+  constraint pos_catalog_blocks_n_check check ((n >= 0)),
+  constraint pos_catalog_blocks_business_id_fkey foreign key (business_id) references private.pos_catalog_packs(business_id) on delete cascade
+);
+alter table private.pos_catalog_blocks enable row level security;
+comment on table private.pos_catalog_blocks is 'The register''s catalog per business, pre-serialised in blocks by id range (ADR 0445); a cache of variants, products and barcodes. No API access: triggers mark blocks stale, the pos_catalog_block* functions rebuild and read them as their owner.';
 
 create table public.email_outbox (
   id bigint generated always as identity not null,

@@ -55,6 +55,7 @@ comment on column public.businesses.country is 'ISO 3166-1 alpha-2 country of th
 grant delete, insert, select, update on table public.businesses to service_role;
 grant select on table public.businesses to authenticated;
 grant update (name, type, email, phone, country) on table public.businesses to authenticated;
+alter table private.pos_catalog_packs add constraint pos_catalog_packs_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade;
 alter table private.email_sends add constraint email_sends_business_id_fkey foreign key (business_id) references public.businesses(id) on delete cascade;
 
 create table public.business_members (

@@ -43,6 +43,8 @@ const exempt: Record<string, string> = {
   'public.till_switches': 'who stands at the till: the register keeps selling during maintenance, its queued sales name them',
   'public.register_sync_states': 'the registers\' outbox reports: what waits to sync is what a manager needs to see then',
   'private.business_exports': 'an export only reads the business; this is its job row',
+  'private.pos_catalog_packs': 'the register\'s packed catalog, a cache its loads cut and rebuild (ADR 0445): registers keep loading',
+  'private.pos_catalog_blocks': 'the register\'s packed catalog, a cache its loads cut and rebuild (ADR 0445): registers keep loading',
 };
 
 let w: CatalogWorld;

@@ -5,17 +5,50 @@ import type { CatalogItem } from './cart';
  * per render: a map from every barcode and SKU to its item (a scan is one map read), and the names and SKUs
  * already lower-cased for search, so a keystroke compares strings instead of lower-casing 100,000 names again.
  */
+/**
+ * What the till asks of its catalog. Two shapes answer it: the list of items below (tests, the row-by-row copy of
+ * ADR 0161) and the packed copy's columns (catalog-columns.ts, ADR 0445: no object per item, for 1,000,000 items).
+ */
 export interface CatalogIndex {
+  readonly size: number;
+  /** The item a code names exactly (a barcode or a SKU, as given). */
+  code(code: string): CatalogItem | undefined;
+  /** Items whose lower-cased name contains `q` or whose lower-cased SKU starts with it, in catalog order, at most `limit`, without `skip`. */
+  scan(q: string, limit: number, skip?: string): CatalogItem[];
+  variant(id: string): CatalogItem | undefined;
+}
+
+export interface ListIndex extends CatalogIndex {
   items: CatalogItem[];
   byCode: Map<string, CatalogItem>;
   names: string[];
   skus: string[];
 }
 
-const built = new WeakMap<CatalogItem[], CatalogIndex>();
+const built = new WeakMap<CatalogItem[], ListIndex>();
+
+function listIndex(items: CatalogItem[], byCode: Map<string, CatalogItem>, names: string[], skus: string[]): ListIndex {
+  let byVariant: Map<string, CatalogItem> | null = null;
+  return {
+    items, byCode, names, skus, size: items.length,
+    code: (code) => byCode.get(code),
+    scan(q, limit, skip) {
+      const found: CatalogItem[] = [];
+      for (let i = 0; i < items.length && found.length < limit; i += 1) {
+        const item = items[i] as CatalogItem;
+        if (((names[i] as string).includes(q) || (skus[i] as string).startsWith(q)) && item.variantId !== skip) found.push(item);
+      }
+      return found;
+    },
+    variant(id) {
+      byVariant ??= new Map(items.map((item) => [item.variantId, item]));
+      return byVariant.get(id);
+    },
+  };
+}
 
 /** The index of a catalog list, built on first use and kept with the list (the same list gives the same index). */
-export function indexCatalog(items: CatalogItem[]): CatalogIndex {
+export function indexCatalog(items: CatalogItem[]): ListIndex {
   const cached = built.get(items);
   if (cached) return cached;
   const byCode = new Map<string, CatalogItem>();
@@ -28,7 +61,7 @@ export function indexCatalog(items: CatalogItem[]): CatalogIndex {
     names[i] = item.name.toLowerCase();
     skus[i] = item.sku.toLowerCase();
   }
-  const index = { items, byCode, names, skus };
+  const index = listIndex(items, byCode, names, skus);
   built.set(items, index);
   return index;
 }
@@ -38,7 +71,7 @@ export function indexCatalog(items: CatalogItem[]): CatalogIndex {
  * come last (as catalog-store.ts keeps them). One pass copies the lower-cased columns of unchanged items; the code
  * map is updated in place (the previous index is not used after this).
  */
-export function patchIndex(prev: CatalogIndex, replaced: Map<string, CatalogItem | null>, added: CatalogItem[]): CatalogIndex {
+export function patchIndex(prev: ListIndex, replaced: Map<string, CatalogItem | null>, added: CatalogItem[]): ListIndex {
   const { byCode } = prev;
   const unmap = (item: CatalogItem) => {
     for (const code of [item.sku, ...item.barcodes]) if (byCode.get(code) === item) byCode.delete(code);
@@ -74,7 +107,7 @@ export function patchIndex(prev: CatalogIndex, replaced: Map<string, CatalogItem
     names.push(item.name.toLowerCase());
     skus.push(item.sku.toLowerCase());
   }
-  const index = { items, byCode, names, skus };
+  const index = listIndex(items, byCode, names, skus);
   built.set(items, index);
   return index;
 }
@@ -82,7 +115,7 @@ export function patchIndex(prev: CatalogIndex, replaced: Map<string, CatalogItem
 /** The item a scanned or typed code names (barcode or SKU, as typed or upper-cased). */
 export function lookupCode(index: CatalogIndex, code: string): CatalogItem | undefined {
   const trimmed = code.trim();
-  return index.byCode.get(trimmed) ?? index.byCode.get(trimmed.toUpperCase());
+  return index.code(trimmed) ?? index.code(trimmed.toUpperCase());
 }
 
 /**
@@ -92,12 +125,7 @@ export function lookupCode(index: CatalogIndex, code: string): CatalogItem | und
 export function searchCatalog(index: CatalogIndex, query: string, limit = 8): CatalogItem[] {
   const q = query.trim().toLowerCase();
   if (q.length < 2) return [];
-  const found: CatalogItem[] = [];
-  const exact = index.byCode.get(query.trim());
-  if (exact && exact.barcodes.includes(query.trim())) found.push(exact);
-  const { items, names, skus } = index;
-  for (let i = 0; i < items.length && found.length < limit; i += 1) {
-    if (((names[i] as string).includes(q) || (skus[i] as string).startsWith(q)) && items[i] !== exact) found.push(items[i] as CatalogItem);
-  }
-  return found;
+  const exact = index.code(query.trim());
+  const first = exact && exact.barcodes.includes(query.trim()) ? [exact] : [];
+  return [...first, ...index.scan(q, limit - first.length, first[0]?.variantId)];
 }

@@ -2,9 +2,12 @@ import { useCallback, useEffect, useState } from 'react';
 import { Badge, Button, Field, Heading, HStack, Input, NativeSelect, Stack, Text } from '@chakra-ui/react';
 import { LoadingText } from '../../components/loading-text';
 import { usePlatform, useSupabase } from '../../lib/platform-context';
-import { parseMinor, type CatalogItem } from './cart';
+import { parseMinor } from './cart';
 import { PosImagesProvider } from './pos-images';
-import { fetchCatalogPage, fetchServerClock, loadStoreCatalog, type LoadProgress } from './catalog-store';
+import { blockSource } from './catalog-blocks';
+import { loadPackedCatalog } from './catalog-packed-store';
+import type { LoadProgress } from './catalog-store';
+import { indexCatalog, type CatalogIndex } from './catalog-search';
 import { CatalogProgress } from './catalog-progress';
 import { getMeta, queuedEntry, setMeta, waitingSaleIds } from './outbox';
 import { fetchCurrentShift, fetchRoles, fetchStoresAndRegisters, zReport, type PosRegister, type PosShift,
@@ -33,7 +36,7 @@ export function PosApp() {
   const [registerId, setRegisterId] = useState('');
   // The shift of the chosen register (undefined while it loads: the state is keyed by the register).
   const [shiftOf, setShiftOf] = useState<{ registerId: string; shift: PosShift | null } | null>(null);
-  const [catalog, setCatalog] = useState<CatalogItem[]>([]);
+  const [catalog, setCatalog] = useState<CatalogIndex>(() => indexCatalog([]));
   // A cold load's progress (issue 32), shown until a few seconds after it ends.
   const [catalogProgress, setCatalogProgress] = useState<LoadProgress | null>(null);
   const [roles, setRoles] = useState<Record<string, string>>({});
@@ -89,7 +92,7 @@ export function PosApp() {
     if (!db || !register) return;
     void setMeta(db, 'register', register.id);
     void getMeta<PosShift | null>(db, `shift:${register.id}`).then((cached) => cached && setShift(cached));
-    // The catalog: the device's copy at once, then brought up to date by delta (catalog-store.ts).
+    // The catalog: the device's copy at once, then brought up to date (catalog-packed-store.ts).
     const copyKey = `catalogCopy:${register.store_id}`;
     // A close still queued on this device (ADR 0155) wins over the server's "open" until it has synced.
     const pendingKey = `closePending:${register.id}`;
@@ -107,8 +110,9 @@ export function PosApp() {
     let stale = false;
     // The copy of the first version (one 25 MB record) is dropped: catalog-store.ts keeps it in chunks (ADR 0161).
     void setMeta(db, copyKey, null);
-    void loadStoreCatalog({ storeId: register.store_id, fetchPage: (args) => fetchCatalogPage(supabase, register.store_id, args),
-      fetchClock: () => fetchServerClock(supabase), onItems: setCatalog, isStale: () => stale, onProgress: setCatalogProgress });
+    // The packed catalog (ADR 0445): the blocks that moved since the device's copy, or all of them on a cold load.
+    void loadPackedCatalog({ storeId: register.store_id, source: blockSource(supabase, register.store_id), onCatalog: setCatalog,
+      isStale: () => stale, onProgress: setCatalogProgress });
     return () => {
       stale = true;
       setCatalogProgress(null);

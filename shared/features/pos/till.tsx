@@ -37,7 +37,7 @@ import { RefundPanel, type RefundRequest } from './refund-panel';
 import { refundRole } from './refund-math';
 import { CartRow } from './cart-row';
 import { PosThumb } from './pos-images';
-import { indexCatalog, lookupCode, searchCatalog } from './catalog-search';
+import { lookupCode, searchCatalog, type CatalogIndex } from './catalog-search';
 import { createScanDetector } from './scanner';
 import { ShiftPanel } from './shift-panel';
 import { SHORTCUTS, shortcutOf, type ShortcutName } from './shortcuts';
@@ -56,7 +56,8 @@ export interface TillProps {
   store: PosStore;
   register: PosRegister;
   shift: PosShift;
-  catalog: CatalogItem[];
+  /** The catalog's index (catalog-columns.ts for the packed copy): scans and searches read it. */
+  catalog: CatalogIndex;
   /** The store's stock on hand per item, live (use-register-stock.ts); null until the device's copy is read. */
   onHand?: Map<string, number> | null;
   role: string;
@@ -179,8 +180,8 @@ export function Till(props: TillProps) {
     setRefunded(null);
   }, []);
 
-  // Built once per catalog (catalog-store.ts builds it before handing the list over): scans and searches read it.
-  const index = useMemo(() => indexCatalog(catalog), [catalog]);
+  // Built once per catalog, before it is handed over (catalog-packed-store.ts).
+  const index = catalog;
 
   const openRefund = useCallback((code: string) => {
     setRefundReceipt(code.toUpperCase());
@@ -246,7 +247,7 @@ export function Till(props: TillProps) {
     }
     // A serial in stock here (a phone's IMEI scanned from its box): its item, with the serial.
     const serialOf = packs.serials[trimmed];
-    const serialItem = serialOf ? catalog.find((i) => i.variantId === serialOf) : undefined;
+    const serialItem = serialOf ? index.variant(serialOf) : undefined;
     if (serialItem) return addSerial(serialItem, trimmed);
     const item = lookupCode(index, trimmed);
     if (item && packs.serialItems[item.variantId]) {
@@ -265,7 +266,7 @@ export function Till(props: TillProps) {
     setNotice(null);
     updateCart((c) => ({ ...c, entries: addItem(c.entries, item) }));
     return true;
-  }, [index, openRefund, updateCart, awaitingSerial, addSerial, packs, store.currency, addOwnLine, catalog]);
+  }, [index, openRefund, updateCart, awaitingSerial, addSerial, packs, store.currency, addOwnLine]);
 
   const addRef = useRef(addCode);
   useEffect(() => { addRef.current = addCode; }, [addCode]);

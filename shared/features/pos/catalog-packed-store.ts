@@ -1,0 +1,246 @@
+import { deleteDB, openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import { PRICE_BLOCKS_PER_CALL, storePriceMap, type BlockAnswer, type BlockList, type BlockSource, type StoredBlock, type StorePrices } from './catalog-blocks';
+import { columnIndex } from './catalog-columns';
+import type { CatalogIndex } from './catalog-search';
+import { CATALOG_DB_NAME, type LoadProgress } from './catalog-store';
+
+/**
+ * The register's copy of the packed catalog (ADR 0445): one IndexedDB record per server block, as columns, and a
+ * state record (the cut, each block's revisions, the store's prices and default tax) written last, so a load cut
+ * off half way is started again, never half used. A later load asks for the block list and fetches only the blocks
+ * whose revisions moved: after a bulk price change, their prices alone (~10 bytes an item). Its own database: the
+ * row-by-row copy of ADR 0161 (catalog-store.ts) is dropped once this one is written.
+ */
+interface BlocksState {
+  storeId: string;
+  version: number;
+  bits: number;
+  defaultTaxRate: number;
+  storePrices: StorePrices;
+  /** [n, bodyRev, priceRev] of every block held. */
+  revs: [number, number, number][];
+}
+
+interface BlocksDb extends DBSchema {
+  blocks: { key: [string, number]; value: StoredBlock };
+  state: { key: string; value: BlocksState };
+}
+
+export const BLOCKS_DB_NAME = 'storewise-pos-blocks';
+/** 2: blocks as text columns (catalog-columns.ts); 1 held an array per column. */
+const STATE_VERSION = 2;
+/** Blocks fetched at once: PGlite answers one at a time, so more only overlap the HTTP and JSON work. */
+const PARALLEL = 4;
+
+export type BlocksDatabase = IDBPDatabase<BlocksDb>;
+
+export function openBlocksDb(name = BLOCKS_DB_NAME): Promise<BlocksDatabase> {
+  return openDB<BlocksDb>(name, 1, {
+    upgrade(db) {
+      db.createObjectStore('blocks', { keyPath: ['storeId', 'n'] });
+      db.createObjectStore('state', { keyPath: 'storeId' });
+    },
+  });
+}
+
+const range = (storeId: string) => IDBKeyRange.bound([storeId, -Infinity], [storeId, Infinity]);
+
+async function readCopy(db: BlocksDatabase, state: BlocksState): Promise<Map<number, StoredBlock>> {
+  const held = new Set(state.revs.map(([n]) => n));
+  // A block the state does not name is from a load that was cut off.
+  return new Map((await db.getAll('blocks', range(state.storeId))).filter((b) => held.has(b.n)).map((b) => [b.n, b]));
+}
+
+/** Runs `tasks` at most `limit` at a time, in order of start. */
+async function pool<T>(tasks: (() => Promise<T>)[], limit: number): Promise<T[]> {
+  const results = new Array<T>(tasks.length);
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, async () => {
+    while (next < tasks.length) {
+      const i = next;
+      next += 1;
+      results[i] = await (tasks[i] as () => Promise<T>)();
+    }
+  }));
+  return results;
+}
+
+class Recut extends Error {}
+
+/** The block with a price-only answer applied; its body must be the one those prices were built for. */
+function withPrices(block: StoredBlock, answer: Extract<BlockAnswer, { kind: 'prices' }>): StoredBlock | null {
+  return answer.prices.length === block.count ? { ...block, priceRev: answer.priceRev, prices: answer.prices } : null;
+}
+
+/** Every block fetched and written as it arrives; the state last. */
+async function fullLoad(db: BlocksDatabase, storeId: string, source: BlockSource, list: BlockList, storePrices: StorePrices,
+  onProgress?: (p: LoadProgress) => void): Promise<Map<number, StoredBlock>> {
+  const blocks = new Map<number, StoredBlock>();
+  const writes: Promise<unknown>[] = [];
+  const expected = list.blocks.reduce((sum, b) => sum + b.items, 0);
+  let loaded = 0;
+  let shown = -1;
+  await pool(list.blocks.map((rev) => async () => {
+    const answer = await source.block(rev.n, list.bits, true);
+    if (answer.kind !== 'block') throw new Recut();
+    const block = { ...answer.block, storeId };
+    blocks.set(block.n, block);
+    // Not awaited here: the next blocks are fetched while IndexedDB writes this one.
+    writes.push(db.put('blocks', block));
+    loaded += block.count;
+    const fraction = blocks.size / Math.max(1, list.blocks.length);
+    // At most one report per half percent: a report re-renders the register.
+    if (fraction - shown >= 0.005) {
+      shown = fraction;
+      onProgress?.({ loaded, fraction, total: expected > 0 ? Math.max(expected, loaded) : null, done: false });
+    }
+  }), PARALLEL);
+  await Promise.all(writes);
+  const tx = db.transaction(['state', 'blocks'], 'readwrite');
+  const old = await tx.objectStore('blocks').getAllKeys(range(storeId));
+  await Promise.all(old.filter(([, n]) => !blocks.has(n)).map((key) => tx.objectStore('blocks').delete(key)));
+  await tx.objectStore('state').put(stateOf(storeId, list, storePrices, blocks));
+  await tx.done;
+  return blocks;
+}
+
+const stateOf = (storeId: string, list: BlockList, storePrices: StorePrices, blocks: Map<number, StoredBlock>): BlocksState => ({
+  storeId, version: STATE_VERSION, bits: list.bits, defaultTaxRate: list.defaultTaxRate, storePrices,
+  revs: [...blocks.values()].map((b) => [b.n, b.bodyRev, b.priceRev]),
+});
+
+/** The till's index over the blocks, for this store. */
+const indexOf = (blocks: Map<number, StoredBlock>, storePrices: StorePrices, defaultTaxRate: number): CatalogIndex =>
+  columnIndex([...blocks.values()], storePriceMap(storePrices), defaultTaxRate);
+
+export interface DeltaPlan {
+  /** Blocks to fetch whole (new, or their body moved) and blocks whose prices alone moved. */
+  bodies: number[];
+  prices: number[];
+  /** Blocks held that the list no longer has. */
+  dropped: number[];
+}
+
+/** What a later load fetches: the blocks whose revisions differ from the copy's. */
+export function planDelta(revs: [number, number, number][], list: BlockList): DeltaPlan {
+  const held = new Map(revs.map(([n, body, price]) => [n, { body, price }]));
+  const plan: DeltaPlan = { bodies: [], prices: [], dropped: [] };
+  for (const b of list.blocks) {
+    const mine = held.get(b.n);
+    if (!mine || mine.body !== b.bodyRev) plan.bodies.push(b.n);
+    else if (mine.price !== b.priceRev) plan.prices.push(b.n);
+    held.delete(b.n);
+  }
+  plan.dropped = [...held.keys()];
+  return plan;
+}
+
+const mark = (name: string, detail?: Record<string, unknown>) => {
+  if (typeof performance !== 'undefined' && typeof performance.mark === 'function') performance.mark(name, detail ? { detail } : undefined);
+};
+
+/**
+ * The register's catalog from the packed blocks: the device's copy at once (`onItems`), then brought up to date (the
+ * blocks that moved, or every block on a device without a copy or after a new cut). Sets the marks the browser bench
+ * reads (pos-catalog-start, -read, -local, -delta-fetched, -ready with {mode, rows, items}, -saved).
+ */
+export async function loadPackedCatalog(options: {
+  storeId: string;
+  source: BlockSource;
+  /** The till's catalog: the copy's at once, the brought-up-to-date one after. */
+  onCatalog: (index: CatalogIndex) => void;
+  isStale: () => boolean;
+  onProgress?: (p: LoadProgress) => void;
+  db?: BlocksDatabase;
+}): Promise<void> {
+  const { storeId, source, onCatalog, isStale } = options;
+  mark('pos-catalog-start');
+  const db = options.db ?? (await openBlocksDb());
+  const stored = await db.get('state', storeId);
+  const state = stored?.version === STATE_VERSION ? stored : null;
+  // Asked at once, while the copy is read.
+  const listing = source.list();
+  const pricing = source.storePrices();
+  listing.catch(() => undefined);
+  pricing.catch(() => undefined);
+  const local = state ? await readCopy(db, state) : null;
+  if (isStale()) return;
+  mark('pos-catalog-read');
+  if (state && local) {
+    onCatalog(indexOf(local, state.storePrices, state.defaultTaxRate));
+    mark('pos-catalog-local');
+  }
+  try {
+    const [list, storePrices] = await Promise.all([listing, pricing]);
+    if (state && local && list.bits === state.bits) {
+      const done = await deltaLoad(db, { state, local, list, storePrices, source, onCatalog, isStale });
+      if (done) return;
+    }
+    const fresh = await fullLoad(db, storeId, source, list, storePrices, (p) => !isStale() && options.onProgress?.(p));
+    if (isStale()) return;
+    const index = indexOf(fresh, storePrices, list.defaultTaxRate);
+    onCatalog(index);
+    options.onProgress?.({ loaded: index.size, fraction: 1, total: index.size, done: true });
+    mark('pos-catalog-ready', { mode: 'full', rows: index.size, items: index.size });
+    // The row-by-row copy (ADR 0161) is not read any more.
+    void deleteDB(CATALOG_DB_NAME).catch(() => undefined);
+  } catch {
+    // Offline (or the server failed, or cut the catalog anew twice): the copy it has is what it sells from.
+  }
+}
+
+/**
+ * A later load: the moved blocks fetched, the index built anew over the blocks (no per-item work but hashing codes:
+ * ~0.1 s at 1,000,000), then written. False when a full load must follow.
+ */
+async function deltaLoad(db: BlocksDatabase, a: {
+  state: BlocksState; local: Map<number, StoredBlock>; list: BlockList; storePrices: StorePrices; source: BlockSource;
+  onCatalog: (index: CatalogIndex) => void; isStale: () => boolean;
+}): Promise<boolean> {
+  const { state, local, list } = a;
+  const plan = planDelta(state.revs, list);
+  // Prices alone come many blocks a call (after a bulk price change: every block's, in one or two answers).
+  const priceCalls: number[][] = [];
+  for (let i = 0; i < plan.prices.length; i += PRICE_BLOCKS_PER_CALL) priceCalls.push(plan.prices.slice(i, i + PRICE_BLOCKS_PER_CALL));
+  const fetched = await pool<BlockAnswer[]>([...plan.bodies.map((n) => async () => [await a.source.block(n, list.bits, true)]),
+    ...priceCalls.map((ns) => () => a.source.prices(ns, list.bits))], PARALLEL);
+  mark('pos-catalog-delta-fetched');
+  const answers = fetched.flat();
+  // Another cut: a block says so, or a prices answer comes back short.
+  if (answers.some((x) => x.kind === 'recut') || answers.length !== plan.bodies.length + plan.prices.length) return false;
+  const blocks = new Map(local);
+  const touched = new Set<number>();
+  for (const n of plan.dropped) blocks.delete(n);
+  for (const answer of answers) {
+    if (answer.kind === 'block') {
+      blocks.set(answer.block.n, { ...answer.block, storeId: state.storeId });
+      touched.add(answer.block.n);
+    } else if (answer.kind === 'prices') {
+      const held = blocks.get(answer.n);
+      const next = held ? withPrices(held, answer) : null;
+      // Prices for another body than the one held (a change between the list and the block): load everything.
+      if (!next) return false;
+      blocks.set(answer.n, next);
+      touched.add(answer.n);
+    }
+  }
+  if (a.isStale()) return true;
+  const prices = (p: StorePrices) => JSON.stringify([p.ids, p.prices]);
+  const moved = touched.size > 0 || plan.dropped.length > 0 || list.defaultTaxRate !== state.defaultTaxRate
+    || prices(a.storePrices) !== prices(state.storePrices);
+  const rows = [...touched].reduce((sum, n) => sum + (blocks.get(n)?.count ?? 0), 0);
+  const index = moved ? indexOf(blocks, a.storePrices, list.defaultTaxRate) : null;
+  if (index) a.onCatalog(index);
+  mark('pos-catalog-ready', { mode: 'delta', rows, items: index?.size ?? [...blocks.values()].reduce((sum, b) => sum + b.count, 0) });
+  if (!moved) {
+    mark('pos-catalog-saved');
+    return true;
+  }
+  const tx = db.transaction(['state', 'blocks'], 'readwrite');
+  for (const n of touched) void tx.objectStore('blocks').put(blocks.get(n) as StoredBlock);
+  for (const n of plan.dropped) void tx.objectStore('blocks').delete([state.storeId, n]);
+  void tx.objectStore('state').put(stateOf(state.storeId, list, a.storePrices, blocks));
+  await tx.done;
+  mark('pos-catalog-saved');
+  return true;
+}
