@@ -199,9 +199,11 @@ describe('signed URLs', () => {
   it('refuses an expired signed URL', async () => {
     const path = `${business1}/soon.csv`;
     await owner1.storage.from('exports').upload(path, Buffer.from('x'), { contentType: 'text/csv' });
-    const { data } = await owner1.storage.from('exports').createSignedUrl(path, 1);
+    // Two seconds: the token's exp is in whole seconds, so one second may already be over when the first read
+    // lands on a loaded machine (iat 12.999, exp 13).
+    const { data } = await owner1.storage.from('exports').createSignedUrl(path, 2);
     expect((await fetch(data!.signedUrl)).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 2100));
+    await new Promise((resolve) => setTimeout(resolve, 3100));
     const expired = await fetch(data!.signedUrl);
     expect(expired.status).toBe(400);
     expect(await expired.json()).toMatchObject({ statusCode: '400', code: 'InvalidJWT', message: 'jwt expired' });
