@@ -313,8 +313,12 @@ describe('sell-through figures of given pairs', () => {
       `select store_id, variant_id, units::text, on_hand::text
          from private.sell_through_selling_of($1, $2, $3, $4::uuid[], $5::uuid[]) order by 1, 2`, args)).rows;
     expect(every.length).toBeGreaterThan(4);
-    const ratios = every.map((p) => Number(p.units) / (Number(p.units) + Math.max(Number(p.on_hand), 0))).sort((a, b) => b - a);
-    const theta = ratios[Math.floor(ratios.length / 2)] ?? 0;
+    // Theta halfway between two neighbouring ratios near the middle: no pair sits on it, so the database's numeric
+    // division and this float agree on every side.
+    const ratios = [...new Set(every.map((p) => Number(p.units) / (Number(p.units) + Math.max(Number(p.on_hand), 0))))]
+      .sort((a, b) => b - a);
+    const middle = Math.floor(ratios.length / 2);
+    const theta = ((ratios[middle - 1] ?? 1) + (ratios[middle] ?? 0)) / 2;
     const kept = (await as<{ store_id: string; variant_id: string; units: string; on_hand: string }>(owner,
       `select store_id, variant_id, units::text, on_hand::text
          from private.sell_through_selling_of($1, $2, $3, $4::uuid[], $5::uuid[], $6) order by 1, 2`, [...args, theta])).rows;
