@@ -126,12 +126,12 @@ describe('supabase/seed.sql', () => {
 
   it("shows today's trading at the demo shop: closed shifts with sales up to a few minutes ago, none open", async () => {
     const { rows } = await db.query<Record<string, unknown>>(
-      // Today's sales, once the store's day is three hours old (the demo's day-0 shift opens at 08:00, or three
-      // hours ago: just after midnight its sales are still yesterday's), and sales within those three hours always.
+      // Today's sales; in the store's first three hours of the day, the last three hours' (the demo's day-0 shift
+      // opens at 08:00, or three hours ago: just after midnight its sales are still yesterday's).
       `select (select count(*)::int from public.sales s join public.stores st on st.id = s.store_id
                 where (s.occurred_at at time zone st.time_zone)::date = (now() at time zone st.time_zone)::date
-                   or (now() at time zone st.time_zone)::time < time '03:00') > 0
-                and (select count(*)::int from public.sales where occurred_at > now() - interval '3 hours') > 0
+                   or ((now() at time zone st.time_zone)::time < time '03:00'
+                       and s.occurred_at > now() - interval '3 hours')) > 0
                 as sales_today,
               (select count(*)::int from public.sales where occurred_at > now() or recorded_at > now()) as future_sales,
               (select count(*)::int from public.shifts where closed_at is null) as open_shifts,
