@@ -4,7 +4,7 @@
  * retail set (bench/lib/retail-bench.ts), the built web app served by the stack's web server, Chromium driven by
  * Playwright, signed in as the retail cashier at store 1's front till. Measures:
  * - cold load: an empty IndexedDB -> the whole catalog fetched, stored on the device and searchable (the page's
- *   `pos-catalog-ready` mark, set by shared/features/pos/catalog-store.ts), target < 10 s;
+ *   `pos-catalog-ready` mark, set by shared/features/pos/catalog-packed-store.ts), target < 10 s;
  * - a later load by delta after a few price changes (a reload with the stored copy), target < 1 s;
  * - a later load after a bulk price change (every variant's price set by the owner), target < 1 s, and the stored
  *   copy checked: every item at the new price;
@@ -63,7 +63,7 @@ async function prepareData(): Promise<{ dir: string; temporary: boolean }> {
 
 interface ReadyMark { ms: number; sinceStartMs: number; mode: string; items: number; rows: number }
 
-/** Waits for the page's pos-catalog-ready mark (catalog-store.ts): ms since navigation and since the sync began. */
+/** Waits for the page's pos-catalog-ready mark (catalog-packed-store.ts): ms since navigation and since the sync began. */
 async function catalogReady(page: Page, timeoutMs: number): Promise<ReadyMark> {
   // A function, not a string: the app's CSP has no 'unsafe-eval' (page.evaluate of a string goes through CDP).
   await page.waitForFunction(() => performance.getEntriesByName('pos-catalog-ready').length > 0, undefined,

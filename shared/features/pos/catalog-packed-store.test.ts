@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { CatalogItem } from './cart';
 import { blockOf, parseBlock, parseList, type BlockAnswer, type BlockList, type BlockSource } from './catalog-blocks';
 import { loadPackedCatalog, openBlocksDb, planDelta } from './catalog-packed-store';
-import type { LoadProgress } from './catalog-store';
+import type { LoadProgress } from './catalog-packed-store';
 
 /** A uuid-shaped id whose order is the number's. */
 const idOf = (n: number) => `${n.toString(16).padStart(8, '0')}-0000-4000-8000-000000000000`;

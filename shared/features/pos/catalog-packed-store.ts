@@ -2,7 +2,6 @@ import { deleteDB, openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import { PRICE_BLOCKS_PER_CALL, storePriceMap, type BlockAnswer, type BlockList, type BlockSource, type StoredBlock, type StorePrices } from './catalog-blocks';
 import { columnIndex } from './catalog-columns';
 import type { CatalogIndex } from './catalog-search';
-import { CATALOG_DB_NAME, type LoadProgress } from './catalog-store';
 
 /**
  * The register's copy of the packed catalog (ADR 0445): one IndexedDB record per server block, as columns, and a
@@ -27,6 +26,11 @@ interface BlocksDb extends DBSchema {
 }
 
 export const BLOCKS_DB_NAME = 'storewise-pos-blocks';
+/** The row-by-row copy of ADR 0161, dropped once a packed copy is written. */
+const OLD_CATALOG_DB_NAME = 'storewise-pos-catalog';
+
+/** A cold load's progress for the register's bar: items loaded, the share of blocks done, the expected total. */
+export interface LoadProgress { loaded: number; fraction: number; total: number | null; done: boolean }
 /** 2: blocks as text columns (catalog-columns.ts); 1 held an array per column. */
 const STATE_VERSION = 2;
 /** Blocks fetched at once: PGlite answers one at a time, so more only overlap the HTTP and JSON work. */
@@ -183,7 +187,7 @@ export async function loadPackedCatalog(options: {
     options.onProgress?.({ loaded: index.size, fraction: 1, total: index.size, done: true });
     mark('pos-catalog-ready', { mode: 'full', rows: index.size, items: index.size });
     // The row-by-row copy (ADR 0161) is not read any more.
-    void deleteDB(CATALOG_DB_NAME).catch(() => undefined);
+    void deleteDB(OLD_CATALOG_DB_NAME).catch(() => undefined);
   } catch {
     // Offline (or the server failed, or cut the catalog anew twice): the copy it has is what it sells from.
   }

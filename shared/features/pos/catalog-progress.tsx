@@ -1,5 +1,5 @@
 import { Progress, Stack, Text } from '@chakra-ui/react';
-import type { LoadProgress } from './catalog-store';
+import type { LoadProgress } from './catalog-packed-store';
 
 /** "Loading catalog 340,000 of about 1,000,000": the estimate until the end, the exact count once loaded. */
 export function progressLabel(p: LoadProgress): string {

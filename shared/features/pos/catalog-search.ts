@@ -66,52 +66,6 @@ export function indexCatalog(items: CatalogItem[]): ListIndex {
   return index;
 }
 
-/**
- * The index of the list after a delta: `replaced` maps a variant to its new item (null: archived, removed), `added`
- * come last (as catalog-store.ts keeps them). One pass copies the lower-cased columns of unchanged items; the code
- * map is updated in place (the previous index is not used after this).
- */
-export function patchIndex(prev: ListIndex, replaced: Map<string, CatalogItem | null>, added: CatalogItem[]): ListIndex {
-  const { byCode } = prev;
-  const unmap = (item: CatalogItem) => {
-    for (const code of [item.sku, ...item.barcodes]) if (byCode.get(code) === item) byCode.delete(code);
-  };
-  const map = (item: CatalogItem) => {
-    byCode.set(item.sku, item);
-    for (const code of item.barcodes) byCode.set(code, item);
-  };
-  const items: CatalogItem[] = [];
-  const names: string[] = [];
-  const skus: string[] = [];
-  for (let i = 0; i < prev.items.length; i += 1) {
-    const item = prev.items[i] as CatalogItem;
-    if (!replaced.has(item.variantId)) {
-      items.push(item);
-      names.push(prev.names[i] as string);
-      skus.push(prev.skus[i] as string);
-      continue;
-    }
-    unmap(item);
-    const next = replaced.get(item.variantId);
-    if (next) {
-      items.push(next);
-      names.push(next.name.toLowerCase());
-      skus.push(next.sku.toLowerCase());
-    }
-  }
-  // Mapped after every removal, so a code moved from one item to another ends on the new one.
-  for (const next of replaced.values()) if (next) map(next);
-  for (const item of added) {
-    map(item);
-    items.push(item);
-    names.push(item.name.toLowerCase());
-    skus.push(item.sku.toLowerCase());
-  }
-  const index = listIndex(items, byCode, names, skus);
-  built.set(items, index);
-  return index;
-}
-
 /** The item a scanned or typed code names (barcode or SKU, as typed or upper-cased). */
 export function lookupCode(index: CatalogIndex, code: string): CatalogItem | undefined {
   const trimmed = code.trim();

@@ -6,7 +6,7 @@ import { parseMinor } from './cart';
 import { PosImagesProvider } from './pos-images';
 import { blockSource } from './catalog-blocks';
 import { loadPackedCatalog } from './catalog-packed-store';
-import type { LoadProgress } from './catalog-store';
+import type { LoadProgress } from './catalog-packed-store';
 import { indexCatalog, type CatalogIndex } from './catalog-search';
 import { CatalogProgress } from './catalog-progress';
 import { getMeta, queuedEntry, setMeta, waitingSaleIds } from './outbox';
