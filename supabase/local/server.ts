@@ -170,7 +170,7 @@ export async function startLocalStack(options: StackOptions = {}): Promise<Runni
     }
     // Emails the database queues (support desk, docs/adr/0120).
     const outbox = options.outboxRelay === false ? { stop: async () => {} } : startOutboxRelay({ db, mailer, siteUrl, apiUrl });
-    // PGlite has no autovacuum: the stack analyzes changed tables as autovacuum would (auto-analyze.ts).
+    // PGlite has no autovacuum: the stack vacuums and analyzes tables as autovacuum would (auto-analyze.ts).
     const analyzer = startAutoAnalyze(db);
     // Business deletions: the hosted project's pg_cron schedules, here a task (deletion-schedule.ts).
     const deletions = options.deletionSchedule === false ? { stop: async () => {} } : startDeletionSchedule(db, () => apiUrl, keys.serviceRoleKey);

@@ -88,8 +88,13 @@ export function PosApp() {
     machine?.reportRegister({ shiftOpen: shift !== null, unsentSales: outbox.waiting });
   }, [machine, shift, outbox.waiting]);
 
+  // Keyed by the register's id and store, not its object: the server's answer replaces the device's copy of the
+  // setup with equal registers, and a new object would start the catalog and shift loads over (they did, twice).
+  const chosenRegister = register?.id;
+  const chosenStore = register?.store_id;
   useEffect(() => {
-    if (!db || !register) return;
+    if (!db || !chosenRegister || !chosenStore) return;
+    const register = { id: chosenRegister, store_id: chosenStore };
     void setMeta(db, 'register', register.id);
     void getMeta<PosShift | null>(db, `shift:${register.id}`).then((cached) => cached && setShift(cached));
     // The catalog: the device's copy at once, then brought up to date (catalog-packed-store.ts).
@@ -117,7 +122,7 @@ export function PosApp() {
       stale = true;
       setCatalogProgress(null);
     };
-  }, [db, supabase, register, setShift]);
+  }, [db, supabase, chosenRegister, chosenStore, setShift]);
 
   // The bar stays at its end for a moment after the load, then goes.
   useEffect(() => {

@@ -2,38 +2,62 @@ import type { Db } from './types';
 import { startPeriodicTask, type PeriodicTask } from '../periodic-task';
 
 /*
- * PGlite has no autovacuum, so nothing ever runs ANALYZE: the planner keeps the statistics of the empty tables the
- * migrations created and, as a shop's sales grow, keeps choosing plans made for no rows (docs/adr/0150 measured a
- * sale's posting getting slower with the tables, and fast again after one ANALYZE). Hosted Supabase and any
- * PostgreSQL server analyze on their own; the local stack does what autovacuum's analyze does on PGlite only:
- * every interval, each table changed by more than 50 rows + 10 % of its size since its last analyze (autovacuum's
- * default threshold and scale factor) is analyzed, one table a statement so other requests queue between them.
+ * PGlite has no autovacuum, so nothing ever runs ANALYZE or VACUUM there.
+ * - Without ANALYZE the planner keeps the statistics of the empty tables the migrations created and, as a shop's
+ *   sales grow, keeps choosing plans made for no rows (docs/adr/0150 measured a sale's posting getting slower with the
+ *   tables, and fast again after one ANALYZE).
+ * - Without VACUUM the space of deleted and updated rows is never reused: a queue that is written and drained all day
+ *   (Realtime's captured changes, the email outbox) or a table rewritten by a bulk price change only grows, and every
+ *   scan of it reads the dead pages too (ADR 0446 found a drained 11-row queue of 803 MB that made each one-row write
+ *   take half a second).
+ * Hosted Supabase and any PostgreSQL server do both on their own; the local stack does what autovacuum does on PGlite
+ * only: every interval, each table with more dead rows than 50 + 20 % of its size is vacuumed, and each table changed
+ * by more than 50 rows + 10 % of its size since its last analyze is analyzed (autovacuum's default thresholds and scale
+ * factors), one table a statement so other requests queue between them.
  */
 
 /** Autovacuum's defaults: autovacuum_analyze_threshold and autovacuum_analyze_scale_factor. */
-const THRESHOLD_ROWS = 50;
-const SCALE_FACTOR = 0.1;
+const ANALYZE_THRESHOLD_ROWS = 50;
+const ANALYZE_SCALE_FACTOR = 0.1;
+/** Autovacuum's defaults: autovacuum_vacuum_threshold and autovacuum_vacuum_scale_factor. */
+const VACUUM_THRESHOLD_ROWS = 50;
+const VACUUM_SCALE_FACTOR = 0.2;
 
-/** Analyzes the tables that changed enough since their last analyze; returns their qualified names. */
-export async function analyzeChangedTables(db: Db): Promise<string[]> {
+/** The tables whose statistics pass a threshold, most first (`measure`: a column of pg_stat_user_tables). */
+async function tablesOver(db: Db, measure: 'n_mod_since_analyze' | 'n_dead_tup', rows: number, share: number): Promise<string[]> {
   // Table statistics reach pg_stat_user_tables only when the backend flushes them; PGlite's one backend is never
   // idle long enough to do it by itself.
   await db.query('select pg_stat_force_next_flush()');
   await db.query('select 1');
-  const { rows } = await db.query<{ name: string }>(
+  const found = await db.query<{ name: string }>(
     `select format('%I.%I', s.schemaname, s.relname) as name
        from pg_stat_user_tables s join pg_class c on c.oid = s.relid
-      where s.n_mod_since_analyze > $1 + $2 * greatest(c.reltuples, 0)
-      order by s.n_mod_since_analyze desc`,
-    [THRESHOLD_ROWS, SCALE_FACTOR],
+      where s.${measure} > $1 + $2 * greatest(c.reltuples, 0)
+      order by s.${measure} desc`,
+    [rows, share],
   );
-  for (const { name } of rows) await db.exec(`analyze ${name}`);
-  return rows.map((row) => row.name);
+  return found.rows.map((row) => row.name);
 }
 
-/** Runs analyzeChangedTables every intervalMs on a PGlite database (nothing on PostgreSQL) until stopped. */
+/** Analyzes the tables that changed enough since their last analyze; returns their qualified names. */
+export async function analyzeChangedTables(db: Db): Promise<string[]> {
+  const names = await tablesOver(db, 'n_mod_since_analyze', ANALYZE_THRESHOLD_ROWS, ANALYZE_SCALE_FACTOR);
+  for (const name of names) await db.exec(`analyze ${name}`);
+  return names;
+}
+
+/** Vacuums the tables holding enough dead rows (their space reused, trailing empty pages given back); returns their names. */
+export async function vacuumDeadTables(db: Db): Promise<string[]> {
+  const names = await tablesOver(db, 'n_dead_tup', VACUUM_THRESHOLD_ROWS, VACUUM_SCALE_FACTOR);
+  for (const name of names) await db.exec(`vacuum ${name}`);
+  return names;
+}
+
+/** Runs vacuumDeadTables and analyzeChangedTables every intervalMs on a PGlite database (nothing on PostgreSQL) until stopped. */
 export function startAutoAnalyze(db: Db, intervalMs = 60_000, log = console.error): PeriodicTask {
   if (db.kind !== 'pglite') return { stop: async () => {} };
-  return startPeriodicTask(() => analyzeChangedTables(db), intervalMs, (error) =>
-    log(`Storewise: analyze failed: ${(error as { code?: string }).code ?? 'error'}`));
+  return startPeriodicTask(async () => {
+    await vacuumDeadTables(db);
+    await analyzeChangedTables(db);
+  }, intervalMs, (error) => log(`Storewise: vacuum or analyze failed: ${(error as { code?: string }).code ?? 'error'}`));
 }
