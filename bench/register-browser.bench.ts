@@ -17,12 +17,12 @@
  * Exits non-zero when a figure misses its target. Figures on a shared, loaded machine are indicative.
  *
  *   npx tsx bench/register-browser.bench.ts [--variants N] [--dir BUILT_WEB_DIR] [--keep-data DIR] [--seed-only]
- *     [--trace: the delta reload's requests] [--no-bulk: skip the bulk price change]
+ *     [--trace: the delta reload's requests] [--profile FILE: its CPU profile] [--no-bulk: skip the bulk price change]
  *   (or npm run bench -- register-browser --variants 1000000 --keep-data DIR)
  *   STOREWISE_BENCH_DATA_DIR=DIR  a PGlite folder already holding the retail set (seed:large); else one is seeded
  *                                 (100,000 variants, 20,000 sale lines) into a temporary folder.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page, type Request } from '@playwright/test';
@@ -344,17 +344,26 @@ async function measure(url: string, config: { url: string; anonKey: string }, of
       changed.push(row.variant_id);
     }
     const trace = traceRequests(page);
+    // `--profile FILE`: the page's CPU profile of the reload, for Chrome's DevTools.
+    const profileTo = argument('--profile');
+    const cdp = profileTo ? await page.context().newCDPSession(page) : null;
+    if (cdp) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+      await cdp.send('Profiler.start');
+    }
     await page.reload();
     const delta = await catalogReady(page, 120_000);
+    if (cdp && profileTo) writeFileSync(profileTo, JSON.stringify((await cdp.send('Profiler.stop')).profile));
     trace.print(delta.ms - delta.sinceStartMs);
     // The write after "ready" (absent from builds before ADR 0161: then n/a).
     await page.waitForFunction(() => performance.getEntriesByName('pos-catalog-saved').length > 0, undefined, { timeout: 20_000 })
       .catch(() => undefined);
-    const [read, local, fetched, saved] = await page.evaluate(() => ['pos-catalog-read', 'pos-catalog-local', 'pos-catalog-delta-fetched',
-      'pos-catalog-saved'].map((name) => performance.getEntriesByName(name)[0]?.startTime ?? Number.NaN));
+    const [read, local, asked, fetched, saved] = await page.evaluate(() => ['pos-catalog-read', 'pos-catalog-local',
+      'pos-catalog-delta-asked', 'pos-catalog-delta-fetched', 'pos-catalog-saved'].map((name) => performance.getEntriesByName(name)[0]?.startTime ?? Number.NaN));
     const after = (ms: number | undefined) => `${(((ms ?? Number.NaN) - (delta.ms - delta.sinceStartMs)) / 1000).toFixed(2)} s`;
     console.log(`  delta load: ${delta.rows} rows changed, ${delta.items.toLocaleString('en-US')} items (mode ${delta.mode}); ` +
-      `after the sync began: stored copy read ${after(read)}, indexed ${after(local)}, delta fetched ${after(fetched)}, ` +
+      `after the sync began: stored copy read ${after(read)}, indexed ${after(local)}, delta asked ${after(asked)}, fetched ${after(fetched)}, ` +
       `ready ${after(delta.ms)}, written to IndexedDB ${after(saved)}`);
     report('Later load by delta (stored copy -> ready)', delta.sinceStartMs / 1000, 's', TARGETS.deltaMs / 1000);
 

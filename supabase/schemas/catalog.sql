@@ -368,6 +368,14 @@ create index product_images_business_id_idx on public.product_images (business_i
 
 create index products_collection_idx on public.products (collection_id, business_id);
 
+-- The register's start reads the serial-tracked and prescription-only products (shop-packs.ts): few, so partial
+-- indexes answer without a scan of every product (ADR 0446).
+create index if not exists products_business_serial_idx on public.products (business_id)
+  where serial_tracking is not null and archived_at is null;
+
+create index if not exists products_business_prescription_idx on public.products (business_id)
+  where prescription_only and archived_at is null;
+
 -- ==== Functions ===========================================================================================
 
 -- ---------------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { StorewiseClient } from '../../lib/supabase-client';
 import type { CatalogItem } from './cart';
-import { itemAt, joinIds, textColumn, type ColumnBlock } from './catalog-columns';
+import { columnBlock, itemAt, type ColumnBlock } from './catalog-columns';
 
 /**
  * The packed catalog's wire format (ADR 0445; migration 20261209300000_pos_catalog_packed_blocks.sql): the business's
@@ -81,12 +81,10 @@ export function parseBlock(data: unknown, bits: number): BlockAnswer {
   if ([names, skus, codes, tax, kg].some((c) => c.length !== size) || prices.length !== size) {
     throw new Error(`catalog block ${answer.n}: columns of different lengths`);
   }
-  const nameColumn = textColumn(strings(names));
-  const skuColumn = textColumn(strings(skus));
-  const codeColumn = textColumn(strings(codes));
-  return { kind: 'block', block: { n: answer.n, bodyRev: answer.body_rev ?? 0, priceRev, count: size, ids: joinIds(strings(ids)),
-    names: nameColumn.text, nameStarts: nameColumn.starts, skus: skuColumn.text, skuStarts: skuColumn.starts,
-    codes: codeColumn.text, codeStarts: codeColumn.starts, prices, tax: numbers(tax, Number.NaN), kg: Uint8Array.from(kg, (v) => (v ? 1 : 0)) } };
+  const block = columnBlock({ n: answer.n, bodyRev: answer.body_rev ?? 0, priceRev }, { ids: strings(ids), names: strings(names),
+    skus: strings(skus), codes: strings(codes), prices, tax: tax.map((v) => (v === null || v === undefined ? null : Number(v))),
+    kg: kg.map(Boolean) });
+  return { kind: 'block', block };
 }
 
 /** The packed catalog through the Data API (three RPCs; see the migration). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogItem } from './cart';
-import { columnIndex, joinIds, textColumn, type ColumnBlock } from './catalog-columns';
+import { columnBlock, columnIndex, packIds, textColumn, type ColumnBlock } from './catalog-columns';
 import { indexCatalog, lookupCode, searchCatalog } from './catalog-search';
 
 const idOf = (n: number) => `${n.toString(16).padStart(8, '0')}-0000-4000-8000-000000000000`;
@@ -10,13 +10,9 @@ function blocksOf(items: (CatalogItem & { ownTax: number | null })[], per: numbe
   const blocks: ColumnBlock[] = [];
   for (let n = 0; n * per < items.length; n += 1) {
     const part = items.slice(n * per, (n + 1) * per);
-    const names = textColumn(part.map((i) => i.name));
-    const skus = textColumn(part.map((i) => i.sku));
-    const codes = textColumn(part.map((i) => i.barcodes.join(' ')));
-    blocks.push({ n, bodyRev: 1, priceRev: 1, count: part.length, ids: joinIds(part.map((i) => i.variantId)),
-      names: names.text, nameStarts: names.starts, skus: skus.text, skuStarts: skus.starts, codes: codes.text, codeStarts: codes.starts,
-      prices: Float64Array.from(part, (i) => i.price), tax: Float64Array.from(part, (i) => i.ownTax ?? Number.NaN),
-      kg: Uint8Array.from(part, (i) => (i.unit === 'kg' ? 1 : 0)) });
+    blocks.push(columnBlock({ n, bodyRev: 1, priceRev: 1 }, { ids: part.map((i) => i.variantId), names: part.map((i) => i.name),
+      skus: part.map((i) => i.sku), codes: part.map((i) => [...i.barcodes].sort().join(' ')), prices: Float64Array.from(part, (i) => i.price),
+      tax: part.map((i) => i.ownTax), kg: part.map((i) => i.unit === 'kg') }));
   }
   return blocks;
 }
@@ -68,6 +64,15 @@ describe('the column index answers as the list index does', () => {
     const { text, starts } = textColumn(['a\nb', '', 'c']);
     expect(text).toBe('a b\n\nc\n');
     expect([...starts]).toEqual([0, 4, 5, 7]);
-    expect(() => joinIds(['short'])).toThrow(/uuid/);
+    expect(() => packIds(['short'])).toThrow(/uuid/);
+  });
+
+  it('refuses a block whose ids are not in order (a variant is found by halving the block)', () => {
+    const columns = { names: ['a', 'b'], skus: ['A', 'B'], codes: ['', ''], prices: Float64Array.from([1, 2]), tax: [null, null], kg: [false, false] };
+    expect(() => columnBlock({ n: 0, bodyRev: 1, priceRev: 1 }, { ...columns, ids: [idOf(2), idOf(1)] })).toThrow(/order/);
+    const block = columnBlock({ n: 0, bodyRev: 1, priceRev: 1 }, { ...columns, ids: [idOf(1), idOf(2)] });
+    expect(block.ids).toHaveLength(32);
+    expect(columnIndex([block], new Map(), 0).variant(idOf(2).toUpperCase())?.name).toBe('b');
+    expect(columnIndex([block], new Map(), 0).variant('not-a-uuid')).toBeUndefined();
   });
 });

@@ -95,6 +95,7 @@ describe('the packed catalog on the device', () => {
     const items = shown[0] ?? [];
     expect(items).toHaveLength(400);
     expect(items.map((i) => i.variantId)).toEqual([...items.map((i) => i.variantId)].sort());
+    expect(new Set(items.map((i) => i.variantId)).size).toBe(400);
     expect(items[0]?.price).toBe(55);
     expect(items[1]).toEqual({ variantId: items[1]?.variantId, name: 'Item 1', sku: 'SKU1', barcodes: ['4000000000001'], price: 101,
       taxRate: 5, unit: 'each' });
@@ -168,6 +169,35 @@ describe('the packed catalog on the device', () => {
     expect(items.find((i) => i.variantId === variants[2]?.id)?.price).toBe(102);
     expect(items.find((i) => i.variantId === variants[4]?.id)?.price).toBe(66);
     expect(items.find((i) => i.variantId === variants[0]?.id)?.taxRate).toBe(10);
+  });
+
+  it('reads a copy of many blocks in batches, and asks for the moved block before the copy is on screen', async () => {
+    // 64 blocks: four batches of 16 read back from IndexedDB.
+    const variants = spread(2000);
+    const s = server(variants, 6);
+    const db = await freshDb();
+    await load(s, db);
+    const moved = variants[1500]?.id ?? '';
+    s.setPrice([moved], 4321);
+    const events: string[] = [];
+    const priced = s.source.prices;
+    const source: BlockSource = { ...s.source, prices: (ns, bits) => {
+      events.push(`asked ${ns.join(',')}`);
+      return priced(ns, bits);
+    } };
+    const shown: CatalogItem[][] = [];
+    await loadPackedCatalog({ storeId: 's', source, db, isStale: () => false, onCatalog: (index) => {
+      events.push('shown');
+      shown.push(index.scan('', index.size));
+    } });
+    // The delta is planned from the copy's revisions alone, so its call goes out while the copy is still being read.
+    expect(events).toEqual([`asked ${blockOf(moved, 6)}`, 'shown', 'shown']);
+    expect(shown.map((items) => items.length)).toEqual([2000, 2000]);
+    expect(shown[0]?.map((i) => i.variantId)).toEqual(variants.map((v) => v.id));
+    expect(shown[0]?.find((i) => i.variantId === moved)?.price).toBe(1600);
+    expect(shown[1]?.find((i) => i.variantId === moved)?.price).toBe(4321);
+    expect(shown[1]?.[1999]).toEqual({ variantId: variants[1999]?.id, name: 'Item 1999', sku: 'SKU1999', barcodes: ['4000000001999'],
+      price: 2099, taxRate: 5, unit: 'each' });
   });
 
   it('offline, the copy is what it sells from', async () => {

@@ -1,6 +1,6 @@
 import { deleteDB, openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import { PRICE_BLOCKS_PER_CALL, storePriceMap, type BlockAnswer, type BlockList, type BlockSource, type StoredBlock, type StorePrices } from './catalog-blocks';
-import { columnIndex } from './catalog-columns';
+import { columnIndex, prepareLookups } from './catalog-columns';
 import type { CatalogIndex } from './catalog-search';
 
 /**
@@ -31,8 +31,8 @@ const OLD_CATALOG_DB_NAME = 'storewise-pos-catalog';
 
 /** A cold load's progress for the register's bar: items loaded, the share of blocks done, the expected total. */
 export interface LoadProgress { loaded: number; fraction: number; total: number | null; done: boolean }
-/** 2: blocks as text columns (catalog-columns.ts); 1 held an array per column. */
-const STATE_VERSION = 2;
+/** 3: ids as bytes, a tax palette and the code table stored (ADR 0446); 2: blocks as text columns; 1: an array per column. */
+const STATE_VERSION = 3;
 /** Blocks fetched at once: PGlite answers one at a time, so more only overlap the HTTP and JSON work. */
 const PARALLEL = 4;
 
@@ -49,10 +49,47 @@ export function openBlocksDb(name = BLOCKS_DB_NAME): Promise<BlocksDatabase> {
 
 const range = (storeId: string) => IDBKeyRange.bound([storeId, -Infinity], [storeId, Infinity]);
 
-async function readCopy(db: BlocksDatabase, state: BlocksState): Promise<Map<number, StoredBlock>> {
+/** Blocks read from IndexedDB a request: each batch's lookups are derived while the next is read. */
+const READ_BATCH = 16;
+
+/** Lets the page's other tasks run (a fetch's answer, a key press): a batch's read and lookups take ~0.1 s at 1,000,000. */
+const yieldToPage = () => new Promise<void>((resolve) => { setTimeout(resolve, 0); });
+
+/**
+ * The copy's blocks, read in batches of block numbers, two batches asked for ahead of this one's `onBatch`. Between
+ * batches the page gets its turn: read in one go, the copy held the main thread for ~0.9 s at 1,000,000 and the delta's
+ * request, whose list had long arrived, went out only after it.
+ */
+async function readCopy(db: BlocksDatabase, state: BlocksState, onBatch: (blocks: StoredBlock[]) => void): Promise<Map<number, StoredBlock>> {
   const held = new Set(state.revs.map(([n]) => n));
-  // A block the state does not name is from a load that was cut off.
-  return new Map((await db.getAll('blocks', range(state.storeId))).filter((b) => held.has(b.n)).map((b) => [b.n, b]));
+  const top = state.revs.reduce((max, [n]) => Math.max(max, n), -1);
+  // A transaction a batch: one kept across the page's turns would have ended (a transaction lives while it has requests).
+  const read = (from: number) => db.getAll('blocks', IDBKeyRange.bound([state.storeId, from], [state.storeId, from + READ_BATCH - 1]));
+  const blocks = new Map<number, StoredBlock>();
+  // Two batches asked ahead, so IndexedDB reads on while this one is worked on and the page has its turn.
+  const ahead: Promise<StoredBlock[]>[] = [];
+  let from = 0;
+  const askNext = () => {
+    if (from <= top) {
+      const batch = read(from);
+      // Awaited in turn; a failure is thrown there, not reported as unhandled meanwhile.
+      batch.catch(() => undefined);
+      ahead.push(batch);
+    }
+    from += READ_BATCH;
+  };
+  askNext();
+  askNext();
+  while (ahead.length > 0) {
+    const batch = await (ahead.shift() as Promise<StoredBlock[]>);
+    askNext();
+    // A block the state does not name is from a load that was cut off.
+    const mine = batch.filter((b) => held.has(b.n));
+    onBatch(mine);
+    for (const b of mine) blocks.set(b.n, b);
+    await yieldToPage();
+  }
+  return blocks;
 }
 
 /** Runs `tasks` at most `limit` at a time, in order of start. */
@@ -144,9 +181,9 @@ const mark = (name: string, detail?: Record<string, unknown>) => {
 };
 
 /**
- * The register's catalog from the packed blocks: the device's copy at once (`onItems`), then brought up to date (the
+ * The register's catalog from the packed blocks: the device's copy at once (`onCatalog`), then brought up to date (the
  * blocks that moved, or every block on a device without a copy or after a new cut). Sets the marks the browser bench
- * reads (pos-catalog-start, -read, -local, -delta-fetched, -ready with {mode, rows, items}, -saved).
+ * reads (pos-catalog-start, -read, -local, -delta-asked, -delta-fetched, -ready with {mode, rows, items}, -saved).
  */
 export async function loadPackedCatalog(options: {
   storeId: string;
@@ -162,12 +199,12 @@ export async function loadPackedCatalog(options: {
   const db = options.db ?? (await openBlocksDb());
   const stored = await db.get('state', storeId);
   const state = stored?.version === STATE_VERSION ? stored : null;
-  // Asked at once, while the copy is read.
-  const listing = source.list();
-  const pricing = source.storePrices();
+  // Asked at once; the moved blocks are planned from the copy's revisions and fetched while the copy is read.
+  const listing = Promise.all([source.list(), source.storePrices()]);
+  const delta = state ? listing.then(([list]) => (list.bits === state.bits ? fetchDelta(source, state.revs, list) : null)) : null;
   listing.catch(() => undefined);
-  pricing.catch(() => undefined);
-  const local = state ? await readCopy(db, state) : null;
+  delta?.catch(() => undefined);
+  const local = state ? await readCopy(db, state, (blocks) => blocks.forEach(prepareLookups)) : null;
   if (isStale()) return;
   mark('pos-catalog-read');
   if (state && local) {
@@ -175,9 +212,10 @@ export async function loadPackedCatalog(options: {
     mark('pos-catalog-local');
   }
   try {
-    const [list, storePrices] = await Promise.all([listing, pricing]);
-    if (state && local && list.bits === state.bits) {
-      const done = await deltaLoad(db, { state, local, list, storePrices, source, onCatalog, isStale });
+    const [list, storePrices] = await listing;
+    const fetched = await delta;
+    if (state && local && fetched) {
+      const done = await applyDelta(db, { state, local, list, storePrices, fetched, onCatalog, isStale });
       if (done) return;
     }
     const fresh = await fullLoad(db, storeId, source, list, storePrices, (p) => !isStale() && options.onProgress?.(p));
@@ -193,23 +231,31 @@ export async function loadPackedCatalog(options: {
   }
 }
 
-/**
- * A later load: the moved blocks fetched, the index built anew over the blocks (no per-item work but hashing codes:
- * ~0.1 s at 1,000,000), then written. False when a full load must follow.
- */
-async function deltaLoad(db: BlocksDatabase, a: {
-  state: BlocksState; local: Map<number, StoredBlock>; list: BlockList; storePrices: StorePrices; source: BlockSource;
-  onCatalog: (index: CatalogIndex) => void; isStale: () => boolean;
-}): Promise<boolean> {
-  const { state, local, list } = a;
-  const plan = planDelta(state.revs, list);
+interface FetchedDelta { plan: DeltaPlan; answers: BlockAnswer[] }
+
+/** The blocks that moved since the copy's revisions: whole where their body moved, their prices alone otherwise. */
+async function fetchDelta(source: BlockSource, revs: [number, number, number][], list: BlockList): Promise<FetchedDelta> {
+  const plan = planDelta(revs, list);
+  mark('pos-catalog-delta-asked');
   // Prices alone come many blocks a call (after a bulk price change: every block's, in one or two answers).
   const priceCalls: number[][] = [];
   for (let i = 0; i < plan.prices.length; i += PRICE_BLOCKS_PER_CALL) priceCalls.push(plan.prices.slice(i, i + PRICE_BLOCKS_PER_CALL));
-  const fetched = await pool<BlockAnswer[]>([...plan.bodies.map((n) => async () => [await a.source.block(n, list.bits, true)]),
-    ...priceCalls.map((ns) => () => a.source.prices(ns, list.bits))], PARALLEL);
+  const fetched = await pool<BlockAnswer[]>([...plan.bodies.map((n) => async () => [await source.block(n, list.bits, true)]),
+    ...priceCalls.map((ns) => () => source.prices(ns, list.bits))], PARALLEL);
   mark('pos-catalog-delta-fetched');
-  const answers = fetched.flat();
+  return { plan, answers: fetched.flat() };
+}
+
+/**
+ * A later load: the moved blocks applied to the copy, the index built anew over the blocks (the unchanged ones keep
+ * their lookups), then written. False when a full load must follow.
+ */
+async function applyDelta(db: BlocksDatabase, a: {
+  state: BlocksState; local: Map<number, StoredBlock>; list: BlockList; storePrices: StorePrices; fetched: FetchedDelta;
+  onCatalog: (index: CatalogIndex) => void; isStale: () => boolean;
+}): Promise<boolean> {
+  const { state, local, list } = a;
+  const { plan, answers } = a.fetched;
   // Another cut: a block says so, or a prices answer comes back short.
   if (answers.some((x) => x.kind === 'recut') || answers.length !== plan.bodies.length + plan.prices.length) return false;
   const blocks = new Map(local);
