@@ -1,5 +1,5 @@
 import type { StorewiseClient } from '../../lib/supabase-client';
-import { deltaStart, newestStamp } from './catalog-sync';
+import { deltaStart, newestStamp } from './delta-since';
 import { getMeta, setMeta, type PosDatabase } from './outbox';
 import type { Customer } from './pos-api';
 
