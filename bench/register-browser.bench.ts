@@ -105,6 +105,18 @@ function traceRequests(page: Page): { print: (syncStartMs: number) => void } {
   };
 }
 
+/** Where a later load's time went: the page's marks after the sync began (catalog-packed-store.ts). */
+async function breakdown(page: Page, ready: ReadyMark): Promise<string> {
+  // The write after "ready" (absent from builds before ADR 0161: then n/a).
+  await page.waitForFunction(() => performance.getEntriesByName('pos-catalog-saved').length > 0, undefined, { timeout: 120_000 })
+    .catch(() => undefined);
+  const [read, local, asked, fetched, saved] = await page.evaluate(() => ['pos-catalog-read', 'pos-catalog-local',
+    'pos-catalog-delta-asked', 'pos-catalog-delta-fetched', 'pos-catalog-saved'].map((name) => performance.getEntriesByName(name)[0]?.startTime ?? Number.NaN));
+  const after = (ms: number | undefined) => `${(((ms ?? Number.NaN) - (ready.ms - ready.sinceStartMs)) / 1000).toFixed(2)} s`;
+  return `after the sync began: stored copy read ${after(read)}, indexed ${after(local)}, delta asked ${after(asked)}, ` +
+    `fetched ${after(fetched)}, ready ${after(ready.ms)}, written to IndexedDB ${after(saved)}`;
+}
+
 async function signIn(page: Page) {
   await page.goto('/auth');
   const form = page.getByRole('form', { name: 'Sign in' });
@@ -269,13 +281,16 @@ async function bulkPriceChange(page: Page, owner: Client, storeId: string, repor
   const { count: overridden } = await owner.from('store_prices').select('variant_id', { count: 'exact', head: true }).eq('store_id', storeId);
   console.log(`  bulk price change: every variant to ${price} in ${((performance.now() - changeStarted) / 1000).toFixed(1)} s ` +
     `(${overridden ?? 0} store prices of store 1 keep theirs)`);
+  const trace = traceRequests(page);
   await page.reload();
   const bulk = await catalogReady(page, 600_000);
+  trace.print(bulk.ms - bulk.sinceStartMs);
   // A delta writes after "ready" (a full load before it): the copy is checked once written.
   if (bulk.mode === 'delta') {
     await page.waitForFunction(() => performance.getEntriesByName('pos-catalog-saved').length > 0, undefined, { timeout: 120_000 });
   }
-  console.log(`  delta after the bulk change: ${bulk.rows.toLocaleString('en-US')} rows read, ${bulk.items.toLocaleString('en-US')} items (mode ${bulk.mode})`);
+  console.log(`  delta after the bulk change: ${bulk.rows.toLocaleString('en-US')} rows read, ${bulk.items.toLocaleString('en-US')} items ` +
+    `(mode ${bulk.mode}); ${await breakdown(page, bulk)}`);
   report('Later load after a bulk price change', bulk.sinceStartMs / 1000, 's', TARGETS.deltaMs / 1000);
   // Correctness: the stored copy holds the new price everywhere but where the store has its own.
   const stored = await storedPrices(page, storeId, price);
@@ -356,15 +371,7 @@ async function measure(url: string, config: { url: string; anonKey: string }, of
     const delta = await catalogReady(page, 120_000);
     if (cdp && profileTo) writeFileSync(profileTo, JSON.stringify((await cdp.send('Profiler.stop')).profile));
     trace.print(delta.ms - delta.sinceStartMs);
-    // The write after "ready" (absent from builds before ADR 0161: then n/a).
-    await page.waitForFunction(() => performance.getEntriesByName('pos-catalog-saved').length > 0, undefined, { timeout: 20_000 })
-      .catch(() => undefined);
-    const [read, local, asked, fetched, saved] = await page.evaluate(() => ['pos-catalog-read', 'pos-catalog-local',
-      'pos-catalog-delta-asked', 'pos-catalog-delta-fetched', 'pos-catalog-saved'].map((name) => performance.getEntriesByName(name)[0]?.startTime ?? Number.NaN));
-    const after = (ms: number | undefined) => `${(((ms ?? Number.NaN) - (delta.ms - delta.sinceStartMs)) / 1000).toFixed(2)} s`;
-    console.log(`  delta load: ${delta.rows} rows changed, ${delta.items.toLocaleString('en-US')} items (mode ${delta.mode}); ` +
-      `after the sync began: stored copy read ${after(read)}, indexed ${after(local)}, delta asked ${after(asked)}, fetched ${after(fetched)}, ` +
-      `ready ${after(delta.ms)}, written to IndexedDB ${after(saved)}`);
+    console.log(`  delta load: ${delta.rows} rows changed, ${delta.items.toLocaleString('en-US')} items (mode ${delta.mode}); ${await breakdown(page, delta)}`);
     report('Later load by delta (stored copy -> ready)', delta.sinceStartMs / 1000, 's', TARGETS.deltaMs / 1000);
 
     // `--no-bulk` skips it (minutes at 100,000 through the API) while working on the other figures.

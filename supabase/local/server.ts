@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { createGateway } from './gateway/gateway-app';
 import { defaultAuthConfig, desktopOrigin, type AuthConfig } from './config';
 import { openDb, type OpenedDb, type OpenDbOptions } from './db/open-db';
-import { startAutoAnalyze } from './db/auto-analyze';
+import { startAutoAnalyze, vacuumBeforeServing } from './db/auto-analyze';
 import { deriveApiKeys, type ApiKeys } from './keys/api-keys';
 import { loadJwtSecret } from './keys/jwt-secret';
 import { RateLimiter } from './auth/rate-limiter';
@@ -105,6 +105,8 @@ export async function startLocalStack(options: StackOptions = {}): Promise<Runni
   const jwtSecret = options.jwtSecret ?? loadJwtSecret(dataDir);
   const keys = await deriveApiKeys(jwtSecret);
   const db = await openDb(options);
+  // A data folder's dead rows from its last run (PGlite has no autovacuum; see auto-analyze.ts), before anyone waits.
+  if (dataDir) await vacuumBeforeServing(db);
   const authConfig: AuthConfig = { ...defaultAuthConfig(siteUrl), ...options.auth };
   const mailbox = new Mailbox(1000, dataDir ? join(dataDir, 'mailbox.json') : undefined);
   const mailer = createMailer(mailbox, smtpRelayFromEnv(), undefined, () => emailSenderFromDb(db));

@@ -168,12 +168,10 @@ export function columnBlock(head: { n: number; bodyRev: number; priceRev: number
   const names = textColumn(c.names);
   const skus = textColumn(c.skus);
   const codes = textColumn(c.codes);
-  let keys = count;
-  for (const list of c.codes) {
-    if (!list) continue;
-    keys += 1;
-    for (let at = list.indexOf(' '); at >= 0; at = list.indexOf(' ', at + 1)) keys += 1;
-  }
+  // At most one key per SKU, per item's first code and per space between codes (counted in the joined text, where a
+  // line break inside a code became a space): the table must never fill.
+  let keys = 2 * count;
+  for (let at = codes.text.indexOf(' '); at >= 0; at = codes.text.indexOf(' ', at + 1)) keys += 1;
   return { ...head, count, ids, names: names.text, nameStarts: names.starts, skus: skus.text, skuStarts: skus.starts,
     codes: codes.text, codeStarts: codes.starts, prices: c.prices, ...taxPalette(c.tax), kg: Uint8Array.from(c.kg, (k) => (k ? 1 : 0)),
     codeTable: codeTableOf(count, skus, codes, keys) };

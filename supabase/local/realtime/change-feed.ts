@@ -54,6 +54,11 @@ interface Change {
 /** Realtime leaves a record out of a message past this size (Error 413 in `errors`). */
 const MAX_RECORD_BYTES = 1024 * 1024;
 const BATCH = 500;
+/**
+ * A drain of this many changes (a bulk price change captures an activity row per variant) left the queue's file that
+ * large: once it is empty again it is truncated, which a vacuum on PGlite would take seconds to match (ADR 0446).
+ */
+const SHRINK_AFTER = 20 * BATCH;
 export const NOTIFY_CHANNEL = 'storewise_realtime';
 export const REVOKE_CHANNEL = 'storewise_realtime_revoke';
 
@@ -161,10 +166,12 @@ export class ChangeFeed {
     }
     this.draining = (async () => {
       try {
+        let drained = 0;
         do {
           this.again = false;
-          while (!this.stopped && (await this.drainOnce()) === BATCH);
+          for (let taken = BATCH; !this.stopped && taken === BATCH; drained += taken) taken = await this.drainOnce();
         } while (this.again && !this.stopped);
+        if (drained >= SHRINK_AFTER && !this.stopped) await this.db.urgent((db) => shrinkIfEmpty(db));
       } catch (error) {
         logUnexpected('Storewise realtime: could not deliver changes', error);
       } finally {
@@ -290,5 +297,24 @@ export class ChangeFeed {
     if (data.old_record) data.old_record = {};
     data.errors = ['Error 413: Payload Too Large'];
     return JSON.stringify(data);
+  }
+}
+
+/**
+ * Truncates the change queue if it is empty, under a lock that no writer can slip a change past (waiting at most
+ * 100 ms for it: a writer in the middle of a transaction keeps its queue until the next time).
+ */
+async function shrinkIfEmpty(db: Queryable): Promise<void> {
+  try {
+    await db.query(`do $$
+      begin
+        perform set_config('lock_timeout', '100ms', true);
+        lock table _realtime.changes in access exclusive mode;
+        if not exists (select 1 from _realtime.changes) then
+          truncate _realtime.changes;
+        end if;
+      end $$`);
+  } catch (error) {
+    if ((error as { code?: string }).code !== '55P03') throw error;
   }
 }
