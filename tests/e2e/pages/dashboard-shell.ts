@@ -31,6 +31,9 @@ export class DashboardShell {
   }
 
   async openMenu(): Promise<Locator> {
+    // A menu still closing from the last choice would pass for the new one, and a click on it is lost (a CI run at
+    // load 6 left Sign Out unclicked this way).
+    await expect(this.page.getByRole('menu')).toBeHidden();
     await this.avatar.click();
     const menu = this.page.getByRole('menu');
     await expect(menu).toBeVisible();
