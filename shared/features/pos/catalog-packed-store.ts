@@ -196,13 +196,14 @@ export async function loadPackedCatalog(options: {
 }): Promise<void> {
   const { storeId, source, onCatalog, isStale } = options;
   mark('pos-catalog-start');
+  // Asked first, before the register's other start-up calls queue ahead of it on the server; the moved blocks are
+  // planned from the copy's revisions and fetched while the copy is read.
+  const listing = Promise.all([source.list(), source.storePrices()]);
+  listing.catch(() => undefined);
   const db = options.db ?? (await openBlocksDb());
   const stored = await db.get('state', storeId);
   const state = stored?.version === STATE_VERSION ? stored : null;
-  // Asked at once; the moved blocks are planned from the copy's revisions and fetched while the copy is read.
-  const listing = Promise.all([source.list(), source.storePrices()]);
   const delta = state ? listing.then(([list]) => (list.bits === state.bits ? fetchDelta(source, state.revs, list) : null)) : null;
-  listing.catch(() => undefined);
   delta?.catch(() => undefined);
   const local = state ? await readCopy(db, state, (blocks) => blocks.forEach(prepareLookups)) : null;
   if (isStale()) return;

@@ -76,18 +76,7 @@ export function PosApp() {
   const shift = shiftOf?.registerId === registerId ? shiftOf.shift : undefined;
   const setShift = useCallback((s: PosShift | null) => setShiftOf({ registerId, shift: s }), [registerId]);
 
-  // Live stock on hand of the register's store (issue 28), kept on the device too.
-  const onHand = useRegisterStock(supabase, register?.store_id);
-  // Managers see which registers hold unsent sales (the Overview's "Waiting to sync").
-  useOutboxReport(supabase, db ?? null, register?.id, outbox.waiting, outbox.online);
-
-  // On a store PC, main holds a downloaded update while a shift is open or sales wait to be sent (docs/adr/0272).
-  const machine = usePlatform().machine;
-  useEffect(() => {
-    if (shift === undefined) return; // still loading: no report rather than a wrong "no shift"
-    machine?.reportRegister({ shiftOpen: shift !== null, unsentSales: outbox.waiting });
-  }, [machine, shift, outbox.waiting]);
-
+  // First of the register's effects, so the catalog's calls go out ahead of the stock's and the outbox report's.
   // Keyed by the register's id and store, not its object: the server's answer replaces the device's copy of the
   // setup with equal registers, and a new object would start the catalog and shift loads over (they did, twice).
   const chosenRegister = register?.id;
@@ -123,6 +112,18 @@ export function PosApp() {
       setCatalogProgress(null);
     };
   }, [db, supabase, chosenRegister, chosenStore, setShift]);
+
+  // Live stock on hand of the register's store (issue 28), kept on the device too.
+  const onHand = useRegisterStock(supabase, register?.store_id);
+  // Managers see which registers hold unsent sales (the Overview's "Waiting to sync").
+  useOutboxReport(supabase, db ?? null, register?.id, outbox.waiting, outbox.online);
+
+  // On a store PC, main holds a downloaded update while a shift is open or sales wait to be sent (docs/adr/0272).
+  const machine = usePlatform().machine;
+  useEffect(() => {
+    if (shift === undefined) return; // still loading: no report rather than a wrong "no shift"
+    machine?.reportRegister({ shiftOpen: shift !== null, unsentSales: outbox.waiting });
+  }, [machine, shift, outbox.waiting]);
 
   // The bar stays at its end for a moment after the load, then goes.
   useEffect(() => {
