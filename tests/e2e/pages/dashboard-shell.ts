@@ -40,9 +40,15 @@ export class DashboardShell {
     return menu;
   }
 
+  /**
+   * Sign Out chosen from the keyboard (End, the last item, then Enter), as a keyboard user does: two clean-clone runs
+   * at load 6 left the menu open after a pointer click on the item of a page scrolled under it.
+   */
   async signOutFromMenu(): Promise<void> {
     const menu = await this.openMenu();
-    await menu.getByRole('menuitem', { name: 'Sign Out' }).click();
+    await this.page.keyboard.press('End');
+    await expect(menu.getByRole('menuitem', { name: 'Sign Out' })).toHaveAttribute('data-highlighted', '');
+    await this.page.keyboard.press('Enter');
   }
 
   async pressShortcut(): Promise<void> {
