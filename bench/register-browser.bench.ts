@@ -17,7 +17,8 @@
  * Exits non-zero when a figure misses its target. Figures on a shared, loaded machine are indicative.
  *
  *   npx tsx bench/register-browser.bench.ts [--variants N] [--dir BUILT_WEB_DIR] [--keep-data DIR] [--seed-only]
- *     [--trace: the delta reload's requests] [--profile FILE: its CPU profile] [--no-bulk: skip the bulk price change]
+ *     [--trace: the delta reload's requests] [--profile FILE: the reloads' CPU profiles] [--no-bulk: skip the bulk price change]
+ *     [--cold-after-bulk: above 100,000, reload right after the stack restarts, without warming it]
  *   (or npm run bench -- register-browser --variants 1000000 --keep-data DIR)
  *   STOREWISE_BENCH_DATA_DIR=DIR  a PGlite folder already holding the retail set (seed:large); else one is seeded
  *                                 (100,000 variants, 20,000 sale lines) into a temporary folder.
@@ -110,10 +111,10 @@ async function breakdown(page: Page, ready: ReadyMark): Promise<string> {
   // The write after "ready" (absent from builds before ADR 0161: then n/a).
   await page.waitForFunction(() => performance.getEntriesByName('pos-catalog-saved').length > 0, undefined, { timeout: 120_000 })
     .catch(() => undefined);
-  const [read, local, asked, fetched, saved] = await page.evaluate(() => ['pos-catalog-read', 'pos-catalog-local',
+  const [state, read, local, asked, fetched, saved] = await page.evaluate(() => ['pos-catalog-state', 'pos-catalog-read', 'pos-catalog-local',
     'pos-catalog-delta-asked', 'pos-catalog-delta-fetched', 'pos-catalog-saved'].map((name) => performance.getEntriesByName(name)[0]?.startTime ?? Number.NaN));
   const after = (ms: number | undefined) => `${(((ms ?? Number.NaN) - (ready.ms - ready.sinceStartMs)) / 1000).toFixed(2)} s`;
-  return `after the sync began: stored copy read ${after(read)}, indexed ${after(local)}, delta asked ${after(asked)}, ` +
+  return `after the sync began: copy's state read ${after(state)}, stored copy read ${after(read)}, indexed ${after(local)}, delta asked ${after(asked)}, ` +
     `fetched ${after(fetched)}, ready ${after(ready.ms)}, written to IndexedDB ${after(saved)}`;
 }
 
@@ -265,6 +266,50 @@ async function bulkInDatabase(db: Db, business: string, price: number) {
 }
 
 /**
+ * `--profile FILE`: the page's CPU profile of a reload, for Chrome's DevTools: FILE for the delta's, FILE with `-bulk`
+ * before its extension for the one after the bulk change. Returns what stops and writes it.
+ */
+async function startProfile(page: Page, suffix: string): Promise<() => Promise<void>> {
+  const file = argument('--profile');
+  if (!file) return async () => undefined;
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+  await cdp.send('Profiler.start');
+  return async () => {
+    const to = suffix ? file.replace(/(\.[^./]+)?$/, `${suffix}$1`) : file;
+    writeFileSync(to, JSON.stringify((await cdp.send('Profiler.stop')).profile));
+  };
+}
+
+const WARM_UP_MS = 10_000;
+
+/**
+ * After the offline change the stack has just started: PGlite's code not yet compiled hot, its buffers empty (the block
+ * list took 0.37-0.65 s, against ~0.06 s on a stack in use). A stack that took the change through its API would be
+ * warm, and would hold the blocks the change rebuilt. So the owner's ordinary calls of a working day run for 10 s
+ * first: none of the register's catalog, whose blocks stay unread since the start (`--cold-after-bulk` skips this).
+ */
+async function warmUp(owner: Client) {
+  const started = performance.now();
+  let rounds = 0;
+  while (performance.now() - started < WARM_UP_MS) {
+    for (const call of [
+      () => owner.rpc('my_workspaces'),
+      () => owner.from('stores').select('id,name,currency'),
+      () => owner.from('registers').select('id,name,store_id'),
+      () => owner.from('products').select('id,name,variants(id,sku,price)').order('name').limit(50),
+      () => owner.from('stock_balances').select('variant_id,qty').limit(50),
+    ]) {
+      const { error } = await call();
+      if (error) throw new Error(`warm-up: ${error.message}`);
+    }
+    rounds += 1;
+  }
+  console.log(`  the restarted stack warmed for ${WARM_UP_MS / 1000} s by the owner's ordinary calls (${rounds} rounds of 5, no catalog call)`);
+}
+
+/**
  * A bulk price change (issue 32): the owner sets every variant's price through the data API, the path the product
  * uses for a price (audited row by row by audit_variant), in parts by id range so no statement runs into the API
  * roles' limits; then the register reloads and its copy is checked: every item at the new price, none stale.
@@ -278,14 +323,20 @@ async function bulkPriceChange(page: Page, owner: Client, storeId: string, repor
   const { count: at1234 } = await owner.from('variants').select('id', { count: 'exact', head: true }).eq('price', 1234);
   const price = (at1234 ?? 0) > VARIANTS / 2 ? 1235 : 1234;
   const changeStarted = performance.now();
-  if (VARIANTS > 100_000) await offline(async (db) => bulkInDatabase(db, business, price));
-  else await bulkThroughApi(owner, business, price);
+  if (VARIANTS > 100_000) {
+    await offline(async (db) => bulkInDatabase(db, business, price));
+    if (!process.argv.includes('--cold-after-bulk')) await warmUp(owner);
+  } else {
+    await bulkThroughApi(owner, business, price);
+  }
   const { count: overridden } = await owner.from('store_prices').select('variant_id', { count: 'exact', head: true }).eq('store_id', storeId);
   console.log(`  bulk price change: every variant to ${price} in ${((performance.now() - changeStarted) / 1000).toFixed(1)} s ` +
     `(${overridden ?? 0} store prices of store 1 keep theirs)`);
   const trace = traceRequests(page);
+  const profile = await startProfile(page, '-bulk');
   await page.reload();
   const bulk = await catalogReady(page, 600_000);
+  await profile();
   trace.print(bulk.ms - bulk.sinceStartMs);
   // A delta writes after "ready" (a full load before it): the copy is checked once written.
   if (bulk.mode === 'delta') {
@@ -361,17 +412,10 @@ async function measure(url: string, config: { url: string; anonKey: string }, of
       changed.push(row.variant_id);
     }
     const trace = traceRequests(page);
-    // `--profile FILE`: the page's CPU profile of the reload, for Chrome's DevTools.
-    const profileTo = argument('--profile');
-    const cdp = profileTo ? await page.context().newCDPSession(page) : null;
-    if (cdp) {
-      await cdp.send('Profiler.enable');
-      await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
-      await cdp.send('Profiler.start');
-    }
+    const profile = await startProfile(page, '');
     await page.reload();
     const delta = await catalogReady(page, 120_000);
-    if (cdp && profileTo) writeFileSync(profileTo, JSON.stringify((await cdp.send('Profiler.stop')).profile));
+    await profile();
     trace.print(delta.ms - delta.sinceStartMs);
     console.log(`  delta load: ${delta.rows} rows changed, ${delta.items.toLocaleString('en-US')} items (mode ${delta.mode}); ${await breakdown(page, delta)}`);
     report('Later load by delta (stored copy -> ready)', delta.sinceStartMs / 1000, 's', TARGETS.deltaMs / 1000);

@@ -61,7 +61,18 @@ export const PRICE_BLOCKS_PER_CALL = 256;
 const pricesSchema = z.array(z.object({ n: z.number().int(), price_rev: z.number(), prices: column }));
 
 const strings = (values: unknown[]): string[] => values.map((v) => (typeof v === 'string' ? v : String(v ?? '')));
-const numbers = (values: unknown[], none = 0): Float64Array => Float64Array.from(values, (v) => (v === null || v === undefined ? none : Number(v)));
+/**
+ * A price column as doubles. A loop, not Float64Array.from with a mapping function: after a bulk price change at
+ * 1,000,000 variants that took 70 ms of the register's main thread, most of it calling the function.
+ */
+function numbers(values: unknown[], none = 0): Float64Array {
+  const out = new Float64Array(values.length);
+  for (let i = 0; i < values.length; i += 1) {
+    const v = values[i];
+    out[i] = typeof v === 'number' ? v : v === null || v === undefined ? none : Number(v);
+  }
+  return out;
+}
 
 export function parseList(data: unknown): BlockList {
   const list = listSchema.parse(data);

@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import type { CatalogItem } from './cart';
 import { blockOf, parseBlock, parseList, type BlockAnswer, type BlockList, type BlockSource } from './catalog-blocks';
-import { loadPackedCatalog, openBlocksDb, planDelta } from './catalog-packed-store';
+import { loadPackedCatalog, openBlocksDb, planDelta, priceCallsOf } from './catalog-packed-store';
 import type { LoadProgress } from './catalog-packed-store';
 
 /** A uuid-shaped id whose order is the number's. */
@@ -138,6 +138,32 @@ describe('the packed catalog on the device', () => {
     expect(shown.at(-1)?.every((i) => i.price === 1234)).toBe(true);
   });
 
+  it('a bulk change over many blocks fetches their prices in four calls, and applies every one', async () => {
+    // 128 blocks (bits 7), as at 1,000,000 variants: four calls of 32 blocks, asked together.
+    const variants = spread(1280);
+    const s = server(variants, 7);
+    const db = await freshDb();
+    await load(s, db);
+    s.setPrice(variants.map((v) => v.id), 4242);
+    s.asked.length = 0;
+    const shown = await load(s, db);
+    expect(s.asked).toHaveLength(4);
+    const asked = s.asked.map((call) => call.replace(':prices', '').split(',').map(Number));
+    expect(asked.map((ns) => ns.length)).toEqual([32, 32, 32, 32]);
+    expect(asked.flat().sort((a, b) => a - b)).toEqual(Array.from({ length: 128 }, (_, n) => n));
+    expect(shown.at(-1)).toHaveLength(1280);
+    expect(shown.at(-1)?.every((i) => i.price === 4242)).toBe(true);
+  });
+
+  it('splits price calls: small sets in one call, large ones in four, none past the server\'s 256 a call', () => {
+    const blocks = (count: number) => Array.from({ length: count }, (_, n) => n);
+    expect(priceCallsOf([])).toEqual([]);
+    expect(priceCallsOf(blocks(16))).toEqual([blocks(16)]);
+    expect(priceCallsOf(blocks(40)).map((c) => c.length)).toEqual([16, 16, 8]);
+    expect(priceCallsOf(blocks(4096)).map((c) => c.length)).toEqual(Array.from({ length: 16 }, () => 256));
+    expect(priceCallsOf(blocks(4096)).flat()).toEqual(blocks(4096));
+  });
+
   it('a renamed or removed item re-reads its block, and the index finds the new name', async () => {
     const variants = spread(400);
     const s = server(variants);
@@ -172,7 +198,7 @@ describe('the packed catalog on the device', () => {
   });
 
   it('reads a copy of many blocks in batches, and asks for the moved block before the copy is on screen', async () => {
-    // 64 blocks: four batches of 16 read back from IndexedDB.
+    // 64 blocks: sixteen batches of 4 read back from IndexedDB.
     const variants = spread(2000);
     const s = server(variants, 6);
     const db = await freshDb();

@@ -49,10 +49,13 @@ export function openBlocksDb(name = BLOCKS_DB_NAME): Promise<BlocksDatabase> {
 
 const range = (storeId: string) => IDBKeyRange.bound([storeId, -Infinity], [storeId, Infinity]);
 
-/** Blocks read from IndexedDB a request: each batch's lookups are derived while the next is read. */
-const READ_BATCH = 16;
+/**
+ * Blocks read from IndexedDB a request (~3 MB at 1,000,000 variants): each batch's lookups are derived while the next
+ * is read, and the page's start-up (its other answers, its first renders) runs between small batches.
+ */
+const READ_BATCH = 4;
 
-/** Lets the page's other tasks run (a fetch's answer, a key press): a batch's read and lookups take ~0.1 s at 1,000,000. */
+/** Lets the page's other tasks run (a fetch's answer, a key press) between batches. */
 const yieldToPage = () => new Promise<void>((resolve) => { setTimeout(resolve, 0); });
 
 /**
@@ -198,12 +201,15 @@ export async function loadPackedCatalog(options: {
   mark('pos-catalog-start');
   // Asked first, before the register's other start-up calls queue ahead of it on the server; the moved blocks are
   // planned from the copy's revisions and fetched while the copy is read.
-  const listing = Promise.all([source.list(), source.storePrices()]);
+  const listed = source.list();
+  const listing = Promise.all([listed, source.storePrices()]);
   listing.catch(() => undefined);
   const db = options.db ?? (await openBlocksDb());
   const stored = await db.get('state', storeId);
+  mark('pos-catalog-state');
   const state = stored?.version === STATE_VERSION ? stored : null;
-  const delta = state ? listing.then(([list]) => (list.bits === state.bits ? fetchDelta(source, state.revs, list) : null)) : null;
+  // The delta needs the list alone, not the store's prices as well.
+  const delta = state ? listed.then((list) => (list.bits === state.bits ? fetchDelta(source, state.revs, list) : null)) : null;
   delta?.catch(() => undefined);
   const local = state ? await readCopy(db, state, (blocks) => blocks.forEach(prepareLookups)) : null;
   if (isStale()) return;
@@ -234,13 +240,26 @@ export async function loadPackedCatalog(options: {
 
 interface FetchedDelta { plan: DeltaPlan; answers: BlockAnswer[] }
 
+/** Fewer blocks' prices than this go in one call: a call has its own round trip and checks. */
+const MIN_PRICE_BLOCKS_PER_CALL = 16;
+
+/**
+ * The calls for the blocks whose prices alone moved: many blocks a call, and after a bulk price change (every
+ * block's) PARALLEL calls, so the browser reads one answer while the server builds the next (at 1,000,000 variants
+ * one answer of 6 MB was built, sent and parsed one after the other).
+ */
+export function priceCallsOf(blocks: number[]): number[][] {
+  const size = Math.min(PRICE_BLOCKS_PER_CALL, Math.max(MIN_PRICE_BLOCKS_PER_CALL, Math.ceil(blocks.length / PARALLEL)));
+  const calls: number[][] = [];
+  for (let i = 0; i < blocks.length; i += size) calls.push(blocks.slice(i, i + size));
+  return calls;
+}
+
 /** The blocks that moved since the copy's revisions: whole where their body moved, their prices alone otherwise. */
 async function fetchDelta(source: BlockSource, revs: [number, number, number][], list: BlockList): Promise<FetchedDelta> {
   const plan = planDelta(revs, list);
   mark('pos-catalog-delta-asked');
-  // Prices alone come many blocks a call (after a bulk price change: every block's, in one or two answers).
-  const priceCalls: number[][] = [];
-  for (let i = 0; i < plan.prices.length; i += PRICE_BLOCKS_PER_CALL) priceCalls.push(plan.prices.slice(i, i + PRICE_BLOCKS_PER_CALL));
+  const priceCalls = priceCallsOf(plan.prices);
   const fetched = await pool<BlockAnswer[]>([...plan.bodies.map((n) => async () => [await source.block(n, list.bits, true)]),
     ...priceCalls.map((ns) => () => source.prices(ns, list.bits))], PARALLEL);
   mark('pos-catalog-delta-fetched');
