@@ -310,10 +310,11 @@ async function warmUp(owner: Client) {
 }
 
 /**
- * A bulk price change (issue 32): the owner sets every variant's price through the data API, the path the product
- * uses for a price (audited row by row by audit_variant), in parts by id range so no statement runs into the API
- * roles' limits; then the register reloads and its copy is checked: every item at the new price, none stale.
- * The new price alternates between runs, so a kept data folder changes every price each time.
+ * A bulk price change (issue 32): up to 100,000 variants the owner sets every variant's price through the data API,
+ * the path the product uses for a price (audited row by row by audit_variant), in parts by id range so no statement
+ * runs into the API roles' limits; above, it is written into the stopped stack's folder (bulkInDatabase) and the
+ * restarted stack is warmed (warmUp). Then the register reloads and its copy is checked: every item at the new price,
+ * none stale. The new price is the one most variants do not have, so a kept data folder changes every price each time.
  */
 async function bulkPriceChange(page: Page, owner: Client, storeId: string, report: Report, offline: OfflineChange) {
   const { data: first, error: firstError } = await owner.from('variants').select('business_id').order('id').limit(1).single();
